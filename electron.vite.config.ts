@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The server reads its numbered .sql migrations from a `migrations/` folder beside its code; in the bundled
+// main process that folder is out/main/migrations, so the build emits the files there.
+function bundleMigrations(): Plugin {
+  const dir = resolve(__dirname, 'server/db/migrations');
+  return {
+    name: 'gatehouse-bundle-migrations',
+    generateBundle() {
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql'))) {
+        this.emitFile({ type: 'asset', fileName: `migrations/${file}`, source: readFileSync(resolve(dir, file), 'utf8') });
+      }
+    },
+  };
+}
+
+export default defineConfig({
+  main: {
+    plugins: [bundleMigrations()],
+    build: {
+      outDir: 'out/main',
+      rollupOptions: { input: { index: resolve(__dirname, 'main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: { input: { index: resolve(__dirname, 'preload/index.ts') } },
+    },
+  },
+  renderer: {
+    root: 'renderer',
+    plugins: [react()],
+    build: {
+      outDir: resolve(__dirname, 'out/renderer'),
+      rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
+    },
+  },
+});

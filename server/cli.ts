@@ -1,0 +1,77 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config';
+import { openDatabase } from './db/connection';
+import { loadMigrations, migrate, migrationStatus } from './db/migrate';
+import { createServer } from './index';
+
+// Headless entry: `serve` runs the server and console for any browser; `migrate` applies migrations by hand
+// (for AUTO_MIGRATE=false installs).
+
+const USAGE = `Usage: gatehouse serve [--port N] [--host H] [--data-dir DIR]
+       gatehouse migrate [--data-dir DIR]`;
+
+/** The built console: out/renderer beside the sources, or beside the bundle. */
+function findConsole(): string | null {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return [resolve(here, '../out/renderer'), resolve(here, '../renderer')].find((dir) => existsSync(resolve(dir, 'index.html'))) ?? null;
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const command = positionals[0] ?? 'serve';
+  if (values.help || !['serve', 'migrate'].includes(command)) {
+    console.log(USAGE);
+    process.exit(values.help ? 0 : 2);
+  }
+  const overrides = {
+    ...(values.port !== undefined ? { port: Number(values.port) } : {}),
+    ...(values.host !== undefined ? { host: values.host } : {}),
+    ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
+  };
+
+  if (command === 'migrate') {
+    const config = loadConfig(process.env, overrides);
+    const db = openDatabase(config.databaseFile);
+    const migrations = loadMigrations();
+    const before = migrationStatus(db, migrations).current;
+    const applied = migrate(db, migrations);
+    db.close();
+    console.log(applied.length ? `Migrated ${config.databaseFile} from version ${before} to ${applied.at(-1)}.` : 'Database is up to date.');
+    return;
+  }
+
+  const staticDir = findConsole();
+  if (!staticDir) console.warn('gatehouse: the console is not built (run `npm run build`); serving the API only');
+  const server = await createServer({ ...overrides, staticDir });
+  console.log(`Gatehouse ${server.url}/ (data: ${server.config.dataDir})`);
+  if (server.setupToken) {
+    console.log(`First run: create the administrator at ${server.url}/setup#token=${server.setupToken}`);
+    console.log(`Setup token: ${server.setupToken}`);
+  }
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`gatehouse: ${signal} received, shutting down`);
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(`gatehouse: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,134 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+// The runtime contract of DESIGN §2, parsed once at start. A bad value stops the server with a clear message
+// instead of surfacing later as a confusing failure.
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes', 'on'].includes(v)));
+
+const envSchema = z.object({
+  NODE_ENV: z.string().optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  HOST: z.string().min(1).optional(),
+  DATA_DIR: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  APP_ENCRYPTION_KEY: z.string().min(32).optional(),
+  JWT_SECRET: z.string().min(32).optional(),
+  ENROLLMENT_KEY_PEPPER: z.string().min(16).optional(),
+  SECRET_ENCRYPTION_KEY: z.string().min(16).optional(),
+  ENABLE_2FA: bool(true),
+  ENABLE_REGISTRATION: bool(true),
+  AUTO_MIGRATE: bool(true),
+  BOOTSTRAP_ADMIN_EMAIL: z.email().optional(),
+  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, 'BOOTSTRAP_ADMIN_PASSWORD must be at least 12 characters').optional(),
+  SEED_DEMO: bool(false),
+  MAIL_OUTBOX_DIR: z.string().min(1).optional(),
+  SMTP_URL: z.string().optional(),
+  ENROLLMENT_SECRET: z.string().optional(),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(false),
+  SSO_ALLOW_INSECURE_ISSUER: bool(false),
+  WEBAUTHN_RP_ID: z.string().min(1).default('localhost'),
+  WEBAUTHN_ORIGINS: z.string().optional(),
+  TRUST_PROXY_HEADERS: bool(false),
+  TRUSTED_PROXY_CIDRS: z.string().optional(),
+  OFFBOARDING_DRAIN_WINDOW_HOURS: z.coerce.number().positive().default(72),
+  PAM_PENDING_TTL_MINUTES: z.coerce.number().positive().default(15),
+});
+
+export type RawEnv = Record<string, string | undefined>;
+
+export interface Config {
+  production: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseFile: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  enable2fa: boolean;
+  enableRegistration: boolean;
+  autoMigrate: boolean;
+  bootstrapAdmin: { email: string; password: string } | null;
+  seedDemo: boolean;
+  mailOutboxDir: string;
+  smtpUrl: string | null;
+  enrollmentSecret: string | null;
+  webhookAllowPrivateTargets: boolean;
+  ssoAllowInsecureIssuer: boolean;
+  webauthnRpId: string;
+  /** Explicit origins; when empty the console's own origin is used. */
+  webauthnOrigins: string[];
+  trustProxyHeaders: boolean;
+  trustedProxyCidrs: string[];
+  offboardingDrainWindowHours: number;
+  pamPendingTtlMinutes: number;
+  /** Secrets given in the environment; missing ones are generated and kept in DATA_DIR (see secrets.ts). */
+  secretOverrides: {
+    APP_ENCRYPTION_KEY?: string;
+    JWT_SECRET?: string;
+    ENROLLMENT_KEY_PEPPER?: string;
+    SECRET_ENCRYPTION_KEY?: string;
+  };
+}
+
+export class ConfigError extends Error {}
+
+const list = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export function loadConfig(
+  env: RawEnv,
+  overrides: { dataDir?: string; port?: number; host?: string } = {},
+): Config {
+  // Blank variables mean "unset": operators often write `FOO=` in unit files and compose files.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${issues}`);
+  }
+  const e = parsed.data;
+  if ((e.BOOTSTRAP_ADMIN_EMAIL === undefined) !== (e.BOOTSTRAP_ADMIN_PASSWORD === undefined)) {
+    throw new ConfigError('Invalid configuration: set both BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD, or neither');
+  }
+  const dataDir = resolve(overrides.dataDir ?? e.DATA_DIR ?? './data');
+  return {
+    production: e.NODE_ENV === 'production',
+    port: overrides.port ?? e.PORT ?? 4600,
+    host: overrides.host ?? e.HOST ?? '127.0.0.1',
+    dataDir,
+    databaseFile: resolve(dataDir, 'gatehouse.db'),
+    logLevel: e.LOG_LEVEL,
+    enable2fa: e.ENABLE_2FA,
+    enableRegistration: e.ENABLE_REGISTRATION,
+    autoMigrate: e.AUTO_MIGRATE,
+    bootstrapAdmin:
+      e.BOOTSTRAP_ADMIN_EMAIL && e.BOOTSTRAP_ADMIN_PASSWORD
+        ? { email: e.BOOTSTRAP_ADMIN_EMAIL, password: e.BOOTSTRAP_ADMIN_PASSWORD }
+        : null,
+    seedDemo: e.SEED_DEMO,
+    mailOutboxDir: resolve(e.MAIL_OUTBOX_DIR ?? resolve(dataDir, 'outbox')),
+    smtpUrl: e.SMTP_URL ?? null,
+    enrollmentSecret: e.ENROLLMENT_SECRET ?? null,
+    webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    ssoAllowInsecureIssuer: e.SSO_ALLOW_INSECURE_ISSUER,
+    webauthnRpId: e.WEBAUTHN_RP_ID,
+    webauthnOrigins: list(e.WEBAUTHN_ORIGINS),
+    trustProxyHeaders: e.TRUST_PROXY_HEADERS,
+    trustedProxyCidrs: list(e.TRUSTED_PROXY_CIDRS),
+    offboardingDrainWindowHours: e.OFFBOARDING_DRAIN_WINDOW_HOURS,
+    pamPendingTtlMinutes: e.PAM_PENDING_TTL_MINUTES,
+    secretOverrides: {
+      APP_ENCRYPTION_KEY: e.APP_ENCRYPTION_KEY,
+      JWT_SECRET: e.JWT_SECRET,
+      ENROLLMENT_KEY_PEPPER: e.ENROLLMENT_KEY_PEPPER,
+      SECRET_ENCRYPTION_KEY: e.SECRET_ENCRYPTION_KEY,
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import type { Logger } from 'pino';
+import type { Config } from './config';
+import type { SecretBox } from './crypto';
+import type { Db } from './db/connection';
+import type { EventBus } from './events/bus';
+import type { RateLimiter } from './http/rate-limit';
+import type { AuditWriter } from './modules/audit/writer';
+import type { TokenService } from './modules/auth/tokens';
+import type { UserStore } from './modules/users/store';
+
+/** The shared services every module is built from; created once by createServer. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  log: Logger;
+  bus: EventBus;
+  audit: AuditWriter;
+  users: UserStore;
+  tokens: TokenService;
+  limiter: RateLimiter;
+  secretBox: SecretBox;
+}

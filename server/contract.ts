@@ -1,0 +1,93 @@
+// The console's view of the API: response and message shapes shared with renderer/ as type-only imports.
+// Request bodies are validated by the zod schemas next to each route; these types describe what comes back.
+
+export type Scope = 'system' | 'partner' | 'organization';
+
+export interface ApiErrorBody {
+  error: string;
+  code?: string;
+  [extra: string]: unknown;
+}
+
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+}
+
+export interface Paginated<T> {
+  data: T[];
+  pagination: Pagination;
+}
+
+export interface HealthResponse {
+  status: 'ok';
+  version: string;
+  setupRequired: boolean;
+}
+
+export interface AuthUser {
+  id: string;
+  email: string;
+  name: string;
+  status: 'active' | 'invited' | 'disabled';
+  mfaEnabled: boolean;
+  mfaMethod: 'totp' | 'sms' | null;
+  phoneNumber: string | null;
+  phoneVerified: boolean;
+  scope: Scope;
+  partnerId: string | null;
+  orgId: string | null;
+  roleId: string | null;
+  roleName: string | null;
+  lastLoginAt: string | null;
+}
+
+/** Issued by login, MFA verification, refresh and setup. The refresh token is also set as an HTTP-only cookie. */
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+  expiresInSeconds: number;
+  user: AuthUser;
+}
+
+export interface MfaChallenge {
+  mfaRequired: true;
+  tempToken: string;
+  mfaMethod: 'totp' | 'sms';
+}
+
+export type LoginResponse = TokenPair | MfaChallenge;
+
+export interface MeResponse {
+  user: AuthUser;
+  /** Whether the current access token carries `mfa: true`. */
+  mfa: boolean;
+}
+
+export interface MfaSetupResponse {
+  secret: string;
+  otpAuthUrl: string;
+  qrCodeDataUrl: string;
+  recoveryCodes: string[];
+  expiresAt: string;
+}
+
+export interface MfaEnableResponse extends TokenPair {
+  success: true;
+  recoveryCodes: string[];
+}
+
+export interface SetupStatusResponse {
+  setupRequired: boolean;
+}
+
+export interface WsTicketResponse {
+  ticket: string;
+  expiresInSeconds: number;
+}
+
+/** Messages the server sends on the console socket (`GET /api/v1/ws?ticket=`). */
+export type ConsoleServerMessage =
+  | { type: 'connected'; userId: string; scope: Scope }
+  | { type: 'event'; event: string; data: unknown; orgId: string | null };

@@ -1,0 +1,17 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type Db = Database.Database;
+
+/** Opens the SQLite file with the settings of DESIGN §6. */
+export function openDatabase(file: string, nativeBinding?: string): Db {
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, nativeBinding ? { nativeBinding } : {});
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  // WAL with NORMAL is durable across application crashes; only an OS crash can lose the last transactions.
+  db.pragma('synchronous = NORMAL');
+  return db;
+}

@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { type Express, type RequestHandler } from 'express';
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import type { Logger } from 'pino';
+import { SERVER_VERSION } from '../version';
+import { errorHandler, notFound } from './errors';
+import { mountRoutes, registerOpenApi, type AnyRoute, type RouteMiddleware } from './route';
+
+export const API_PREFIX = '/api/v1';
+
+// The console's Content-Security-Policy: same origin only (API, WebSocket and assets share the origin).
+const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self' ws: wss:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
+
+function securityHeaders(): RequestHandler {
+  return (_req, res, next) => {
+    res.set({
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'X-Frame-Options': 'DENY',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+    });
+    next();
+  };
+}
+
+/** One line per request. The query string is left out: it can carry a WebSocket ticket or a reset token. */
+function requestLogger(log: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const level = res.statusCode >= 500 ? 'error' : 'debug';
+      log[level]({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}
+
+export interface AppParts {
+  log: Logger;
+  routes: AnyRoute[];
+  middleware: RouteMiddleware;
+  staticDir: string | null;
+}
+
+export function buildOpenApiDocument(routes: AnyRoute[]) {
+  const registry = new OpenAPIRegistry();
+  registerOpenApi(registry, routes);
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: { title: 'Gatehouse API', version: SERVER_VERSION },
+    servers: [{ url: '/' }],
+  });
+}
+
+export function buildApp({ log, routes, middleware, staticDir }: AppParts): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(securityHeaders());
+  app.use(requestLogger(log));
+
+  const api = express.Router();
+  api.use(express.json({ limit: '1mb' }));
+  api.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+  const openapi = buildOpenApiDocument(routes);
+  api.get('/openapi.json', (_req, res) => void res.json(openapi));
+  mountRoutes(api, routes, middleware);
+  api.use(() => {
+    throw notFound('Not found');
+  });
+  app.use(API_PREFIX, api);
+
+  const indexHtml = staticDir ? join(staticDir, 'index.html') : null;
+  if (staticDir && indexHtml && existsSync(indexHtml)) {
+    app.use(express.static(staticDir, { index: false, maxAge: '1h' }));
+    // History fallback: every other GET that wants HTML gets the console, which routes on the client.
+    app.get(/.*/, (req, res, next) => {
+      if (!req.accepts('html')) return next();
+      res.set({ 'Content-Security-Policy': CONSOLE_CSP, 'Cache-Control': 'no-cache' });
+      res.sendFile(indexHtml);
+    });
+  } else {
+    app.get('/', (_req, res) => {
+      res
+        .status(503)
+        .type('text/plain')
+        .send('The Gatehouse console is not built. Run `npm run build`, then restart the server. The API is at /api/v1.');
+    });
+  }
+  app.use(() => {
+    throw notFound('Not found');
+  });
+  app.use(errorHandler(log));
+  return app;
+}

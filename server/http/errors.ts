@@ -1,0 +1,55 @@
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from 'pino';
+
+/** The one error type of the API. Handlers throw it; the error middleware renders `{error, code?, ...extra}`. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, code?: string, extra?: Record<string, unknown>) =>
+  new HttpError(400, message, code, extra);
+export const unauthorized = (message = 'Authentication required', code?: string) => new HttpError(401, message, code);
+export const forbidden = (message = 'Forbidden', code?: string, extra?: Record<string, unknown>) =>
+  new HttpError(403, message, code, extra);
+export const notFound = (message = 'Not found') => new HttpError(404, message);
+export const conflict = (message: string, code?: string) => new HttpError(409, message, code);
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    if (res.headersSent) return;
+    if (err instanceof HttpError) {
+      res.set(err.headers);
+      res.status(err.status).json({ error: err.message, ...(err.code ? { code: err.code } : {}), ...err.extra });
+      return;
+    }
+    // express.json() failures carry a `type`; they are the client's fault, never a 500.
+    const parserError = err as BodyParserError;
+    if (parserError?.type === 'entity.parse.failed') {
+      res.status(400).json({ error: 'Malformed JSON body', code: 'INVALID_JSON' });
+      return;
+    }
+    if (parserError?.type === 'entity.too.large') {
+      res.status(413).json({ error: 'Request body too large', code: 'PAYLOAD_TOO_LARGE' });
+      return;
+    }
+    if (parserError?.type && parserError.status && parserError.status < 500) {
+      res.status(parserError.status).json({ error: 'Unreadable request body', code: 'INVALID_BODY' });
+      return;
+    }
+    log.error({ err, method: req.method, url: req.originalUrl }, 'unhandled error');
+    res.status(500).json({ error: 'Internal server error' });
+  };
+}

@@ -1,0 +1,121 @@
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { z, type ZodType } from 'zod';
+import { badRequest } from './errors';
+import type { AuthContext } from './auth-context';
+
+// Every route is declared once as a RouteSpec: the same zod schemas validate the request and describe it in the
+// OpenAPI document at /api/v1/openapi.json, so the two can never drift apart.
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** `public`: no credential; `user`: a signed-in console user (Bearer JWT); `optional`: either. */
+export type RouteAuth = 'public' | 'user' | 'optional';
+
+export interface HandlerContext<B, Q, P, A> {
+  req: Request;
+  res: Response;
+  body: B;
+  query: Q;
+  params: P;
+  auth: A;
+}
+
+export interface RouteSpec<B = unknown, Q = unknown, P = unknown, Auth extends RouteAuth = RouteAuth> {
+  method: HttpMethod;
+  /** Express-style path relative to /api/v1, e.g. `/auth/login` or `/users/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: Auth;
+  /** Require an MFA-verified session (`mfa: true`) when ENABLE_2FA is on. */
+  mfa?: boolean;
+  body?: ZodType<B>;
+  query?: ZodType<Q>;
+  params?: ZodType<P>;
+  /** Success status; defaults to 200. */
+  status?: number;
+  /** Extra documented responses, status to description. */
+  responses?: Record<number, string>;
+  handler: (ctx: HandlerContext<B, Q, P, Auth extends 'user' ? AuthContext : AuthContext | null>) => unknown;
+}
+
+export function defineRoute<B = undefined, Q = undefined, P = undefined, Auth extends RouteAuth = RouteAuth>(
+  spec: RouteSpec<B, Q, P, Auth>,
+  // NoInfer: the caller's contextual type (AnyRoute[]) must not widen the inferred `auth` literal.
+): NoInfer<RouteSpec<B, Q, P, Auth>> {
+  return spec;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a heterogeneous list of routes
+export type AnyRoute = RouteSpec<any, any, any, any>;
+
+function validate<T>(schema: ZodType<T> | undefined, input: unknown, where: string): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(input ?? (where === 'body' ? {} : input));
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    const first = issues[0];
+    const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : 'Invalid request';
+    throw badRequest(message, 'VALIDATION_ERROR', { location: where, issues });
+  }
+  return result.data;
+}
+
+export interface RouteMiddleware {
+  authenticate: RequestHandler;
+  authenticateOptional: RequestHandler;
+  requireMfa: RequestHandler;
+}
+
+export function mountRoutes(router: Router, routes: AnyRoute[], middleware: RouteMiddleware): void {
+  for (const route of routes) {
+    const chain: RequestHandler[] = [];
+    if (route.auth === 'user') chain.push(middleware.authenticate);
+    if (route.auth === 'optional') chain.push(middleware.authenticateOptional);
+    if (route.mfa) chain.push(middleware.requireMfa);
+    chain.push(async (req, res) => {
+      const body = validate(route.body, req.body, 'body');
+      const query = validate(route.query, req.query, 'query');
+      const params = validate(route.params, req.params, 'params');
+      const result = await route.handler({ req, res, body, query, params, auth: req.auth ?? null });
+      if (res.headersSent) return;
+      if (result === undefined) res.status(route.status ?? 204).end();
+      else res.status(route.status ?? 200).json(result);
+    });
+    router[route.method](route.path, ...chain);
+  }
+}
+
+const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+export function registerOpenApi(registry: OpenAPIRegistry, routes: AnyRoute[]): void {
+  registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  const errorBody = z.object({ error: z.string(), code: z.string().optional() });
+  for (const route of routes) {
+    const responses: Record<string, { description: string; content?: Record<string, { schema: ZodType }> }> = {
+      [route.status ?? 200]: { description: 'Success' },
+    };
+    if (route.body || route.query || route.params) responses[400] = { description: 'Invalid request', content: { 'application/json': { schema: errorBody } } };
+    if (route.auth === 'user') responses[401] = { description: 'Not signed in', content: { 'application/json': { schema: errorBody } } };
+    if (route.mfa) responses[403] = { description: 'MFA required', content: { 'application/json': { schema: errorBody } } };
+    for (const [status, description] of Object.entries(route.responses ?? {})) {
+      responses[status] = { description, content: { 'application/json': { schema: errorBody } } };
+    }
+    registry.registerPath({
+      method: route.method,
+      path: `/api/v1${toOpenApiPath(route.path)}`,
+      summary: route.summary,
+      tags: [route.tag],
+      security: route.auth === 'user' ? [{ bearer: [] }] : [],
+      request: {
+        ...(route.body ? { body: { content: { 'application/json': { schema: route.body } } } } : {}),
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the library wants object schemas
+        ...(route.query ? { query: route.query as any } : {}),
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        ...(route.params ? { params: route.params as any } : {}),
+      },
+      responses,
+    });
+  }
+}

@@ -1,0 +1,124 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { AppContext } from '../context';
+import type { ConsoleServerMessage, WsTicketResponse } from '../contract';
+import { randomToken, sha256Hex } from '../crypto';
+import type { BusMessage } from '../events/bus';
+import type { AuthContext } from '../http/auth-context';
+import { resolveOrgScope, scopeCovers, type OrgScope } from '../http/scope';
+
+// Console sockets (DESIGN §4). A signed-in console trades its JWT for a single-use ticket valid 30 seconds
+// (browsers cannot set headers on a WebSocket), then opens /api/v1/ws?ticket=. The hub forwards bus events
+// to every console whose scope covers the event's organization.
+
+export const TICKET_TTL_SECONDS = 30;
+const PING_INTERVAL_MS = 25_000;
+/** Event families pushed to consoles (DESIGN §4). */
+const PUSHED_PREFIXES = ['elevation.', 'device.', 'webhook.delivery.', 'access_review.', 'audit.'];
+/** Scope is re-resolved at most this often, so a narrowed partner grant takes effect on live sockets too. */
+const SCOPE_TTL_MS = 30_000;
+
+interface Ticket {
+  auth: AuthContext;
+  expiresAt: number;
+}
+
+interface ConsoleClient {
+  socket: WebSocket;
+  auth: AuthContext;
+  scope: OrgScope;
+  scopeAt: number;
+  alive: boolean;
+}
+
+export class ConsoleHub {
+  private readonly tickets = new Map<string, Ticket>();
+  private readonly clients = new Set<ConsoleClient>();
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  private readonly pingTimer: NodeJS.Timeout;
+  private readonly unsubscribe: Array<() => void> = [];
+
+  constructor(private readonly ctx: AppContext) {
+    this.unsubscribe.push(ctx.bus.onAny((message) => this.broadcast(message)));
+    // A signed-out technician's consoles stop receiving at once.
+    this.unsubscribe.push(ctx.bus.on('user.logout', ({ data }) => this.disconnectUser(data.userId, 'signed out')));
+    this.pingTimer = setInterval(() => this.ping(), PING_INTERVAL_MS);
+    this.pingTimer.unref();
+  }
+
+  issueTicket(auth: AuthContext): WsTicketResponse {
+    const now = Date.now();
+    for (const [key, ticket] of this.tickets) if (ticket.expiresAt <= now) this.tickets.delete(key);
+    const ticket = randomToken(24);
+    this.tickets.set(sha256Hex(ticket), { auth, expiresAt: now + TICKET_TTL_SECONDS * 1000 });
+    return { ticket, expiresInSeconds: TICKET_TTL_SECONDS };
+  }
+
+  get connectedCount(): number {
+    return this.clients.size;
+  }
+
+  /** Called from the HTTP server's `upgrade` event for /api/v1/ws. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const raw = url.searchParams.get('ticket') ?? '';
+    const key = sha256Hex(raw);
+    const ticket = this.tickets.get(key);
+    this.tickets.delete(key); // single use, even when it turns out expired
+    if (!ticket || ticket.expiresAt <= Date.now()) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"Invalid or expired ticket"}');
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, ticket.auth));
+  }
+
+  private accept(socket: WebSocket, auth: AuthContext): void {
+    const client: ConsoleClient = { socket, auth, scope: resolveOrgScope(this.ctx.db, auth), scopeAt: Date.now(), alive: true };
+    this.clients.add(client);
+    socket.on('pong', () => (client.alive = true));
+    socket.on('close', () => this.clients.delete(client));
+    socket.on('error', (err) => this.ctx.log.debug({ err }, 'console socket error'));
+    // Consoles only listen; anything they send is ignored rather than parsed.
+    socket.on('message', () => undefined);
+    this.send(client, { type: 'connected', userId: auth.userId, scope: auth.scope });
+  }
+
+  private broadcast(message: BusMessage): void {
+    if (!PUSHED_PREFIXES.some((prefix) => message.event.startsWith(prefix))) return;
+    const payload: ConsoleServerMessage = { type: 'event', event: message.event, data: message.data, orgId: message.orgId };
+    for (const client of this.clients) {
+      if (Date.now() - client.scopeAt > SCOPE_TTL_MS) {
+        client.scope = resolveOrgScope(this.ctx.db, client.auth);
+        client.scopeAt = Date.now();
+      }
+      if (scopeCovers(client.scope, message.orgId)) this.send(client, payload);
+    }
+  }
+
+  private send(client: ConsoleClient, message: ConsoleServerMessage): void {
+    if (client.socket.readyState === client.socket.OPEN) client.socket.send(JSON.stringify(message));
+  }
+
+  private ping(): void {
+    for (const client of this.clients) {
+      if (!client.alive) {
+        client.socket.terminate();
+        continue;
+      }
+      client.alive = false;
+      client.socket.ping();
+    }
+  }
+
+  disconnectUser(userId: string, reason: string): void {
+    for (const client of this.clients) if (client.auth.userId === userId) client.socket.close(4001, reason);
+  }
+
+  close(): void {
+    clearInterval(this.pingTimer);
+    for (const off of this.unsubscribe) off();
+    for (const client of this.clients) client.socket.close(1001, 'server shutting down');
+    this.wss.close();
+  }
+}

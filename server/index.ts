@@ -1,0 +1,170 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import pino from 'pino';
+import { loadConfig, type Config } from './config';
+import type { AppContext } from './context';
+import { SecretBox } from './crypto';
+import { openDatabase } from './db/connection';
+import { loadMigrations, migrate, migrationStatus, MigrationError } from './db/migrate';
+import { EventBus } from './events/bus';
+import { API_PREFIX, buildApp } from './http/app';
+import { authenticator, mfaGuard } from './http/authenticate';
+import { RateLimiter } from './http/rate-limit';
+import { ConsoleHub } from './hub/console-hub';
+import { consoleSocketRoutes } from './hub/console-routes';
+import { startHousekeeping } from './jobs/housekeeping';
+import { auditRoutes } from './modules/audit/routes';
+import { AuditWriter } from './modules/audit/writer';
+import { authRoutes } from './modules/auth/routes';
+import { TokenService } from './modules/auth/tokens';
+import { healthRoutes } from './modules/health/routes';
+import { mfaRoutes } from './modules/mfa/routes';
+import { setupRoutes } from './modules/setup/routes';
+import { FirstRun } from './modules/setup/service';
+import { UserStore } from './modules/users/store';
+import type { ServerOptions } from './options';
+import { fileSecretStore, loadSecrets } from './secrets';
+
+export type { ServerOptions, SecretStore } from './options';
+export { ConfigError } from './config';
+export { MigrationError } from './db/migrate';
+
+export interface RunningServer {
+  /** `http://localhost:<port>`: localhost, not an IP, because an IP is not a valid WebAuthn RP ID. */
+  url: string;
+  port: number;
+  /** The one-time first-run setup token, while no user exists and no bootstrap administrator was configured. */
+  setupToken: string | null;
+  config: Config;
+  context: AppContext;
+  close(): Promise<void>;
+}
+
+const PORT_ATTEMPTS = 20;
+
+function listen(server: Server, port: number, host: string, fallback: boolean): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let attempt = 0;
+    const tryPort = (p: number) => {
+      const onError = (err: NodeJS.ErrnoException) => {
+        server.off('listening', onListening);
+        if (err.code === 'EADDRINUSE' && fallback && p !== 0 && ++attempt < PORT_ATTEMPTS) tryPort(p + 1);
+        else reject(err);
+      };
+      const onListening = () => {
+        server.off('error', onError);
+        const address = server.address();
+        resolve(typeof address === 'object' && address ? address.port : p);
+      };
+      server.once('error', onError);
+      server.once('listening', onListening);
+      server.listen(p, host);
+    };
+    tryPort(port);
+  });
+}
+
+/** Builds and starts the whole server: database, API, console hub and jobs. No Electron here (DESIGN §1). */
+export async function createServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const config = loadConfig(options.env ?? process.env, options);
+  const log = options.logger ?? pino({ level: config.logLevel, base: { service: 'gatehouse' } });
+  const secrets = loadSecrets(config, options.secretStore ?? fileSecretStore(config.dataDir));
+
+  const db = openDatabase(config.databaseFile, options.nativeBinding);
+  try {
+    const migrations = loadMigrations();
+    if (config.autoMigrate) {
+      const applied = migrate(db, migrations);
+      if (applied.length) log.info({ applied }, 'database migrated');
+    } else {
+      const { pending } = migrationStatus(db, migrations);
+      if (pending.length) {
+        throw new MigrationError(
+          `The database needs ${pending.length} migration(s) and AUTO_MIGRATE is false. Run \`npm run serve -- migrate\` first.`,
+        );
+      }
+    }
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+
+  const bus = new EventBus(log);
+  const ctx: AppContext = {
+    config,
+    db,
+    log,
+    bus,
+    audit: new AuditWriter(db, bus, log),
+    users: new UserStore(db),
+    tokens: new TokenService(db, secrets.jwtSecret),
+    limiter: new RateLimiter(db),
+    secretBox: new SecretBox(secrets.appEncryptionKey),
+  };
+  const firstRun = new FirstRun(ctx);
+  const setupToken = await firstRun.start();
+  const hub = new ConsoleHub(ctx);
+
+  const routes = [
+    ...healthRoutes(ctx, firstRun),
+    ...setupRoutes(ctx, firstRun),
+    ...authRoutes(ctx),
+    ...mfaRoutes(ctx),
+    ...auditRoutes(ctx),
+    ...consoleSocketRoutes(hub),
+  ];
+  const app = buildApp({
+    log,
+    routes,
+    staticDir: options.staticDir ?? null,
+    middleware: {
+      authenticate: authenticator(ctx, true),
+      authenticateOptional: authenticator(ctx, false),
+      requireMfa: mfaGuard(ctx),
+    },
+  });
+
+  const server = createHttpServer(app);
+  server.on('upgrade', (req, socket, head) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path === `${API_PREFIX}/ws`) hub.handleUpgrade(req, socket, head);
+    else socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+  });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  const stopHousekeeping = startHousekeeping(ctx);
+  let port: number;
+  try {
+    port = await listen(server, config.port, config.host, options.portFallback ?? false);
+  } catch (err) {
+    stopHousekeeping();
+    hub.close();
+    db.close();
+    throw err;
+  }
+  log.info({ host: config.host, port, dataDir: config.dataDir }, 'gatehouse server listening');
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      stopHousekeeping();
+      hub.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        // Requests still in flight get a moment to finish before their sockets are cut.
+        setTimeout(() => {
+          for (const socket of sockets) socket.destroy();
+        }, 2000).unref();
+      });
+      ctx.audit.flush();
+      db.close();
+      log.info('gatehouse server stopped');
+    })());
+
+  return { url: `http://localhost:${port}`, port, setupToken, config, context: ctx, close };
+}

@@ -1,0 +1,31 @@
+import type { AppContext } from '../context';
+
+// Removes rows that can no longer be used: expired MFA challenges and setups, refresh tokens past their expiry,
+// and rate-limit windows long over. Runs at start and then every ten minutes.
+
+const INTERVAL_MS = 10 * 60 * 1000;
+
+export function runHousekeeping(ctx: AppContext, now = new Date()): void {
+  const iso = now.toISOString();
+  const { db } = ctx;
+  db.transaction(() => {
+    db.prepare('DELETE FROM mfa_challenges WHERE expires_at <= ?').run(iso);
+    db.prepare('DELETE FROM mfa_setups WHERE expires_at <= ?').run(iso);
+    db.prepare('DELETE FROM refresh_tokens WHERE expires_at <= ?').run(iso);
+    db.prepare('DELETE FROM rate_limits WHERE window_start < ?').run(Math.floor(now.getTime() / 1000) - 24 * 3600);
+  })();
+}
+
+export function startHousekeeping(ctx: AppContext): () => void {
+  const tick = () => {
+    try {
+      runHousekeeping(ctx);
+    } catch (err) {
+      ctx.log.error({ err }, 'housekeeping failed');
+    }
+  };
+  tick();
+  const timer = setInterval(tick, INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

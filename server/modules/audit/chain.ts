@@ -1,0 +1,101 @@
+import { sha256Hex } from '../../crypto';
+import type { Db } from '../../db/connection';
+
+// Per-organization hash chain (DESIGN §6). Each row's checksum covers its content and the previous row's
+// checksum in the same chain; the chain head is kept beside it. Platform-level entries (no organization: a
+// system administrator signing in) form their own chain, keyed PLATFORM_CHAIN.
+
+export const GENESIS = '0'.repeat(64);
+export const PLATFORM_CHAIN = 'platform';
+
+export const chainKey = (orgId: string | null): string => orgId ?? PLATFORM_CHAIN;
+
+/** The columns a checksum covers, in a fixed order. */
+export interface ChainedRow {
+  id: string;
+  org_id: string | null;
+  timestamp: string;
+  actor_type: string;
+  actor_id: string;
+  actor_email: string | null;
+  action: string;
+  resource_type: string;
+  resource_id: string | null;
+  resource_name: string | null;
+  details: string;
+  ip_address: string | null;
+  user_agent: string | null;
+  result: string;
+  error_message: string | null;
+  prev_checksum: string;
+}
+
+export function computeChecksum(row: ChainedRow): string {
+  return sha256Hex(
+    JSON.stringify([
+      row.id,
+      row.org_id,
+      row.timestamp,
+      row.actor_type,
+      row.actor_id,
+      row.actor_email,
+      row.action,
+      row.resource_type,
+      row.resource_id,
+      row.resource_name,
+      row.details,
+      row.ip_address,
+      row.user_agent,
+      row.result,
+      row.error_message,
+      row.prev_checksum,
+    ]),
+  );
+}
+
+export interface ChainVerification {
+  chain: string;
+  valid: boolean;
+  checked: number;
+  /** The first entry that fails, and why. */
+  problem?: {
+    reason: 'checksum_mismatch' | 'chain_broken' | 'head_mismatch';
+    entryId: string | null;
+    seq: number | null;
+  };
+}
+
+export function verifyChain(db: Db, orgId: string | null): ChainVerification {
+  const chain = chainKey(orgId);
+  const rows = db
+    .prepare(
+      orgId === null
+        ? 'SELECT * FROM audit_logs WHERE org_id IS NULL ORDER BY seq'
+        : 'SELECT * FROM audit_logs WHERE org_id = ? ORDER BY seq',
+    )
+    .iterate(...(orgId === null ? [] : [orgId])) as IterableIterator<ChainedRow & { seq: number; checksum: string }>;
+  let prev = GENESIS;
+  let checked = 0;
+  let last: { seq: number; checksum: string } | null = null;
+  for (const row of rows) {
+    if (row.prev_checksum !== prev) {
+      return { chain, valid: false, checked, problem: { reason: 'chain_broken', entryId: row.id, seq: row.seq } };
+    }
+    if (computeChecksum(row) !== row.checksum) {
+      return { chain, valid: false, checked, problem: { reason: 'checksum_mismatch', entryId: row.id, seq: row.seq } };
+    }
+    prev = row.checksum;
+    last = row;
+    checked++;
+  }
+  const head = db.prepare('SELECT * FROM audit_chain_heads WHERE chain = ?').get(chain) as
+    | { last_seq: number; last_checksum: string; entry_count: number }
+    | undefined;
+  const headMatches = head
+    ? head.last_seq === last?.seq && head.last_checksum === last.checksum && head.entry_count === checked
+    : checked === 0;
+  if (!headMatches) {
+    return { chain, valid: false, checked, problem: { reason: 'head_mismatch', entryId: null, seq: last?.seq ?? null } };
+  }
+  return { chain, valid: true, checked };
+}

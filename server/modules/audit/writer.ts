@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/connection';
+import type { EventBus } from '../../events/bus';
+import { chainKey, computeChecksum, GENESIS, type ChainedRow } from './chain';
+
+// The audit writer never blocks a request: record() only queues, and the queue is written on the next turn of
+// the event loop in one transaction. A failed write is logged and dropped (spec 2), never surfaced to the caller.
+
+export type ActorType = 'user' | 'api_key' | 'agent' | 'system';
+
+export interface AuditInput {
+  orgId: string | null;
+  actorType: ActorType;
+  actorId: string;
+  actorEmail?: string | null;
+  action: string;
+  resourceType: string;
+  resourceId?: string | null;
+  resourceName?: string | null;
+  details?: Record<string, unknown>;
+  ipAddress?: string | null;
+  userAgent?: string | null;
+  result?: 'success' | 'failure' | 'denied';
+  errorMessage?: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
+
+const clip = (value: string | null | undefined, max: number): string | null =>
+  value === undefined || value === null ? null : value.slice(0, max);
+
+export class AuditWriter {
+  private queue: AuditInput[] = [];
+  private scheduled = false;
+  private readonly insert;
+  private readonly head;
+  private readonly upsertHead;
+
+  constructor(
+    private readonly db: Db,
+    private readonly bus: EventBus,
+    private readonly log: Logger,
+  ) {
+    this.insert = db.prepare(`INSERT INTO audit_logs (id, org_id, timestamp, actor_type, actor_id, actor_email, action,
+      resource_type, resource_id, resource_name, details, ip_address, user_agent, result, error_message,
+      prev_checksum, checksum) VALUES (@id, @org_id, @timestamp, @actor_type, @actor_id, @actor_email, @action,
+      @resource_type, @resource_id, @resource_name, @details, @ip_address, @user_agent, @result, @error_message,
+      @prev_checksum, @checksum)`);
+    this.head = db.prepare('SELECT last_checksum, entry_count FROM audit_chain_heads WHERE chain = ?');
+    this.upsertHead = db.prepare(`INSERT INTO audit_chain_heads (chain, last_seq, last_checksum, entry_count)
+      VALUES (?, ?, ?, 1) ON CONFLICT (chain) DO UPDATE SET last_seq = excluded.last_seq,
+      last_checksum = excluded.last_checksum, entry_count = entry_count + 1`);
+  }
+
+  record(input: AuditInput): void {
+    this.queue.push(input);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Writes everything queued; called by the scheduler and on shutdown. */
+  flush(): void {
+    this.scheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length === 0) return;
+    const written: ChainedRow[] = [];
+    try {
+      this.db.transaction(() => {
+        for (const input of batch) written.push(this.write(input));
+      })();
+    } catch (err) {
+      this.log.error({ err, count: batch.length }, 'audit write failed; entries dropped');
+      return;
+    }
+    for (const row of written) {
+      this.bus.emit('audit.created', row.org_id, {
+        id: row.id,
+        action: row.action,
+        actorEmail: row.actor_email,
+        resourceType: row.resource_type,
+        resourceId: row.resource_id,
+        result: row.result,
+        timestamp: row.timestamp,
+      });
+    }
+  }
+
+  private write(input: AuditInput): ChainedRow {
+    const details: Record<string, unknown> = { ...(input.details ?? {}) };
+    let actorId = input.actorId;
+    if (!UUID.test(actorId)) {
+      details.rawActorId = actorId;
+      actorId = ZERO_UUID;
+    }
+    let resourceId = input.resourceId ?? null;
+    if (resourceId !== null && !UUID.test(resourceId)) {
+      details.rawResourceId = resourceId;
+      resourceId = ZERO_UUID;
+    }
+    const chain = chainKey(input.orgId);
+    const head = this.head.get(chain) as { last_checksum: string } | undefined;
+    const row: ChainedRow = {
+      id: randomUUID(),
+      org_id: input.orgId,
+      timestamp: new Date().toISOString(),
+      actor_type: input.actorType,
+      actor_id: actorId,
+      actor_email: clip(input.actorEmail, 255),
+      action: input.action.slice(0, 100),
+      resource_type: input.resourceType.slice(0, 50),
+      resource_id: resourceId,
+      resource_name: clip(input.resourceName, 255),
+      details: JSON.stringify(details),
+      ip_address: clip(input.ipAddress, 45),
+      user_agent: input.userAgent ?? null,
+      result: input.result ?? 'success',
+      error_message: input.errorMessage ?? null,
+      prev_checksum: head?.last_checksum ?? GENESIS,
+    };
+    const checksum = computeChecksum(row);
+    const { lastInsertRowid } = this.insert.run({ ...row, checksum });
+    this.upsertHead.run(chain, lastInsertRowid, checksum);
+    return row;
+  }
+}

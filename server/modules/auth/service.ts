@@ -1,0 +1,190 @@
+import type { Request, Response } from 'express';
+import type { LoginResponse, TokenPair } from '../../contract';
+import type { AppContext } from '../../context';
+import { randomToken, sha256Hex } from '../../crypto';
+import { clientInfo } from '../../http/client-info';
+import { HttpError, unauthorized } from '../../http/errors';
+import { AUTH_LIMITS } from '../../http/rate-limit';
+import { consumeSecondFactor } from '../mfa/service';
+import type { UserRow } from '../users/store';
+import { verifyAgainstDummy, verifyPassword } from './passwords';
+import { clearSessionCookies, CSRF_COOKIE, CSRF_HEADER, issueSession, readCookie, REFRESH_COOKIE } from './session';
+import { RefreshReuseError } from './tokens';
+
+const INVALID_CREDENTIALS = 'Invalid email or password';
+export const MFA_CHALLENGE_TTL_SECONDS = 5 * 60;
+/** Wrong codes tolerated on one challenge before the technician must enter the password again. */
+const MFA_CHALLENGE_MAX_FAILURES = 5;
+
+/** Audit the organization the user belongs to; platform and partner users go to the platform chain. */
+function auditOrg(ctx: AppContext, userId: string): string | null {
+  return ctx.users.membership(userId)?.orgId ?? null;
+}
+
+export function auditUser(
+  ctx: AppContext,
+  req: Request,
+  user: Pick<UserRow, 'id' | 'email'>,
+  action: string,
+  extra: { details?: Record<string, unknown>; result?: 'success' | 'failure' | 'denied'; errorMessage?: string } = {},
+): void {
+  ctx.audit.record({
+    orgId: auditOrg(ctx, user.id),
+    actorType: 'user',
+    actorId: user.id,
+    actorEmail: user.email,
+    action,
+    resourceType: 'user',
+    resourceId: user.id,
+    resourceName: user.email,
+    ...clientInfo(req),
+    ...extra,
+  });
+}
+
+export async function login(ctx: AppContext, req: Request, res: Response, email: string, password: string): Promise<LoginResponse> {
+  const { ipAddress } = clientInfo(req);
+  ctx.limiter.enforce(
+    [
+      [AUTH_LIMITS.loginPerIp, ipAddress],
+      [AUTH_LIMITS.loginPerEmail, email],
+    ],
+    'Too many login attempts. Try again later.',
+  );
+  const user = ctx.users.byEmail(email);
+  const passwordOk = user?.password_hash ? await verifyPassword(user.password_hash, password) : await verifyAgainstDummy(password);
+  if (!user || !passwordOk || user.status !== 'active' || !ctx.users.membership(user.id)) {
+    if (user) auditUser(ctx, req, user, 'user.login.failed', { result: 'failure', errorMessage: 'invalid credentials' });
+    throw unauthorized(INVALID_CREDENTIALS);
+  }
+  if (ctx.config.enable2fa && user.mfa_enabled === 1) {
+    const tempToken = `mfa_${randomToken(32)}`;
+    const now = new Date();
+    ctx.db
+      .prepare(
+        `INSERT INTO mfa_challenges (token_hash, user_id, created_at, expires_at, ip_address, user_agent)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        sha256Hex(tempToken),
+        user.id,
+        now.toISOString(),
+        new Date(now.getTime() + MFA_CHALLENGE_TTL_SECONDS * 1000).toISOString(),
+        ipAddress,
+        clientInfo(req).userAgent,
+      );
+    return { mfaRequired: true, tempToken, mfaMethod: user.mfa_method ?? 'totp' };
+  }
+  return completeLogin(ctx, req, res, user, false, 'password');
+}
+
+async function completeLogin(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  user: UserRow,
+  mfa: boolean,
+  method: string,
+): Promise<TokenPair> {
+  const at = new Date().toISOString();
+  ctx.users.touchLogin(user.id, at);
+  const pair = await issueSession(ctx, req, res, { ...user, last_login_at: at }, mfa);
+  auditUser(ctx, req, user, 'user.login', { details: { method, mfa } });
+  ctx.bus.emit('user.login', auditOrg(ctx, user.id), { userId: user.id, email: user.email });
+  return pair;
+}
+
+interface ChallengeRow {
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+  failed_attempts: number;
+  consumed_at: string | null;
+}
+
+/** Second login step: the tempToken from login plus a TOTP or recovery code. */
+export async function verifyLoginChallenge(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  tempToken: string,
+  code: string,
+): Promise<TokenPair> {
+  const { ipAddress } = clientInfo(req);
+  const challenge = ctx.db.prepare('SELECT * FROM mfa_challenges WHERE token_hash = ?').get(sha256Hex(tempToken)) as
+    | ChallengeRow
+    | undefined;
+  ctx.limiter.enforce(
+    [
+      [AUTH_LIMITS.mfaPerIp, ipAddress],
+      [AUTH_LIMITS.mfaPerUser, challenge?.user_id],
+    ],
+    'Too many verification attempts. Try again later.',
+  );
+  if (!challenge || challenge.consumed_at || Date.parse(challenge.expires_at) <= Date.now()) {
+    throw unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
+  }
+  const user = ctx.users.byId(challenge.user_id);
+  if (!user || user.status !== 'active' || user.mfa_enabled !== 1) {
+    throw unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
+  }
+  const method = await consumeSecondFactor(ctx, user, code);
+  if (!method) {
+    const failures = challenge.failed_attempts + 1;
+    ctx.db
+      .prepare('UPDATE mfa_challenges SET failed_attempts = ?, consumed_at = ? WHERE token_hash = ?')
+      .run(failures, failures >= MFA_CHALLENGE_MAX_FAILURES ? new Date().toISOString() : null, challenge.token_hash);
+    auditUser(ctx, req, user, 'user.login.failed', { result: 'failure', errorMessage: 'invalid MFA code' });
+    throw unauthorized('Invalid MFA code', 'INVALID_MFA_CODE');
+  }
+  // Single use: a second verify with the same tempToken finds it consumed.
+  const consumed = ctx.db
+    .prepare('UPDATE mfa_challenges SET consumed_at = ? WHERE token_hash = ? AND consumed_at IS NULL')
+    .run(new Date().toISOString(), challenge.token_hash);
+  if (consumed.changes !== 1) throw unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
+  return completeLogin(ctx, req, res, ctx.users.byId(user.id)!, true, method);
+}
+
+/** Rotates the refresh token presented in the body, or in the cookie with the CSRF header. */
+export async function refresh(ctx: AppContext, req: Request, res: Response, bodyToken: string | undefined): Promise<TokenPair> {
+  let token = bodyToken;
+  if (!token) {
+    token = readCookie(req, REFRESH_COOKIE);
+    if (!token) throw unauthorized('Refresh token required', 'REFRESH_TOKEN_INVALID');
+    const csrfCookie = readCookie(req, CSRF_COOKIE);
+    const csrfHeader = req.get(CSRF_HEADER);
+    if (!csrfCookie || !csrfHeader || csrfCookie !== csrfHeader) {
+      throw new HttpError(403, 'CSRF token missing or invalid', 'CSRF_INVALID');
+    }
+  }
+  let rotated: { userId: string; mfa: boolean; token: string };
+  try {
+    rotated = ctx.tokens.rotate(token, clientInfo(req));
+  } catch (err) {
+    if (err instanceof RefreshReuseError) {
+      const user = ctx.users.byId(err.userId);
+      if (user) {
+        auditUser(ctx, req, user, 'auth.refresh.reuse_detected', { result: 'denied', errorMessage: 'rotated refresh token presented again' });
+      }
+      clearSessionCookies(req, res);
+      throw unauthorized('Refresh token reuse detected. Sign in again.', 'REFRESH_TOKEN_REUSED');
+    }
+    throw err;
+  }
+  const user = ctx.users.byId(rotated.userId);
+  if (!user || user.status !== 'active') throw unauthorized('Account is not active', 'ACCOUNT_INACTIVE');
+  return issueSession(ctx, req, res, user, rotated.mfa, rotated.token);
+}
+
+/** Spec 1: logout revokes all tokens of the user and clears the refresh cookie. */
+export function logout(ctx: AppContext, req: Request, res: Response, userId: string): { success: true } {
+  const user = ctx.users.byId(userId);
+  ctx.tokens.revokeAllForUser(userId, 'logout');
+  ctx.users.bumpTokenVersion(userId);
+  clearSessionCookies(req, res);
+  if (user) {
+    auditUser(ctx, req, user, 'user.logout');
+    ctx.bus.emit('user.logout', auditOrg(ctx, user.id), { userId: user.id, email: user.email });
+  }
+  return { success: true };
+}

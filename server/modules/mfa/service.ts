@@ -1,0 +1,147 @@
+import type { Request, Response } from 'express';
+import type { MfaEnableResponse, MfaSetupResponse } from '../../contract';
+import type { AppContext } from '../../context';
+import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors';
+import { auditUser } from '../auth/service';
+import { issueSession } from '../auth/session';
+import type { UserRow } from '../users/store';
+import {
+  hashRecoveryCode,
+  isTotpFormat,
+  newRecoveryCodes,
+  newTotpSecret,
+  otpAuthUrl,
+  qrCodeDataUrl,
+  verifyTotp,
+} from './totp';
+
+export const MFA_SETUP_TTL_SECONDS = 10 * 60;
+
+function requireUser(ctx: AppContext, userId: string): UserRow {
+  const user = ctx.users.byId(userId);
+  if (!user) throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
+  return user;
+}
+
+function requireMfaFeature(ctx: AppContext): void {
+  if (!ctx.config.enable2fa) throw badRequest('Multi-factor authentication is disabled on this server', 'MFA_DISABLED');
+}
+
+/**
+ * Checks a second factor for an MFA-enabled user and consumes it: a TOTP code moves the user's last accepted
+ * time step forward, a recovery code is marked used. Returns the method that matched, or null.
+ */
+export async function consumeSecondFactor(ctx: AppContext, user: UserRow, code: string): Promise<'totp' | 'recovery_code' | null> {
+  const trimmed = code.trim();
+  if (isTotpFormat(trimmed)) {
+    if (!user.mfa_secret) return null;
+    const step = await verifyTotp(ctx.secretBox.open(user.mfa_secret), trimmed, user.mfa_last_time_step);
+    if (step === null) return null;
+    // Compare-and-set so two concurrent requests cannot both spend the same code.
+    const won = ctx.db
+      .prepare('UPDATE users SET mfa_last_time_step = ? WHERE id = ? AND (mfa_last_time_step IS NULL OR mfa_last_time_step < ?)')
+      .run(step, user.id, step);
+    return won.changes === 1 ? 'totp' : null;
+  }
+  const used = ctx.db
+    .prepare('UPDATE mfa_recovery_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? AND used_at IS NULL')
+    .run(new Date().toISOString(), user.id, hashRecoveryCode(trimmed));
+  return used.changes === 1 ? 'recovery_code' : null;
+}
+
+export async function startSetup(ctx: AppContext, req: Request, userId: string): Promise<MfaSetupResponse> {
+  requireMfaFeature(ctx);
+  const user = requireUser(ctx, userId);
+  if (user.mfa_enabled === 1) throw conflict('MFA is already enabled', 'MFA_ALREADY_ENABLED');
+  const secret = newTotpSecret();
+  const recoveryCodes = newRecoveryCodes();
+  const expiresAt = new Date(Date.now() + MFA_SETUP_TTL_SECONDS * 1000).toISOString();
+  ctx.db
+    .prepare(
+      `INSERT INTO mfa_setups (user_id, secret, recovery_codes, expires_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (user_id) DO UPDATE SET secret = excluded.secret,
+         recovery_codes = excluded.recovery_codes, expires_at = excluded.expires_at`,
+    )
+    .run(user.id, ctx.secretBox.seal(secret), ctx.secretBox.seal(JSON.stringify(recoveryCodes)), expiresAt);
+  const otpauth = otpAuthUrl(secret, user.email);
+  auditUser(ctx, req, user, 'auth.mfa.setup', { details: { method: 'totp' } });
+  return { secret, otpAuthUrl: otpauth, qrCodeDataUrl: await qrCodeDataUrl(otpauth), recoveryCodes, expiresAt };
+}
+
+interface SetupRow {
+  secret: string;
+  recovery_codes: string;
+  expires_at: string;
+}
+
+/** Confirms a pending setup with a code from the app; the session it returns carries `mfa: true`. */
+export async function enable(ctx: AppContext, req: Request, res: Response, userId: string, code: string): Promise<MfaEnableResponse> {
+  requireMfaFeature(ctx);
+  const user = requireUser(ctx, userId);
+  if (user.mfa_enabled === 1) throw conflict('MFA is already enabled', 'MFA_ALREADY_ENABLED');
+  const setup = ctx.db.prepare('SELECT * FROM mfa_setups WHERE user_id = ?').get(user.id) as SetupRow | undefined;
+  if (!setup || Date.parse(setup.expires_at) <= Date.now()) {
+    throw badRequest('MFA setup expired or not started. Start the setup again.', 'MFA_SETUP_EXPIRED');
+  }
+  const step = await verifyTotp(ctx.secretBox.open(setup.secret), code.trim(), null);
+  if (step === null) throw badRequest('Invalid MFA code', 'INVALID_MFA_CODE');
+  const recoveryCodes = JSON.parse(ctx.secretBox.open(setup.recovery_codes)) as string[];
+  ctx.db.transaction(() => {
+    ctx.db
+      .prepare(
+        `UPDATE users SET mfa_enabled = 1, mfa_method = 'totp', mfa_secret = ?, mfa_last_time_step = ?, updated_at = ?
+         WHERE id = ?`,
+      )
+      .run(setup.secret, step, new Date().toISOString(), user.id);
+    replaceRecoveryCodes(ctx, user.id, recoveryCodes.map(hashRecoveryCode));
+    ctx.db.prepare('DELETE FROM mfa_setups WHERE user_id = ?').run(user.id);
+  })();
+  auditUser(ctx, req, user, 'auth.mfa.enable', { details: { method: 'totp' } });
+  // Spec 1: enable returns the recovery codes too, so the console shows them once the authenticator is proven.
+  const pair = await issueSession(ctx, req, res, requireUser(ctx, user.id), true);
+  return { success: true, recoveryCodes, ...pair };
+}
+
+function replaceRecoveryCodes(ctx: AppContext, userId: string, hashes: string[]): void {
+  ctx.db.prepare('DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(userId);
+  const insert = ctx.db.prepare('INSERT INTO mfa_recovery_codes (user_id, code_hash) VALUES (?, ?)');
+  for (const hash of hashes) insert.run(userId, hash);
+}
+
+function organizationRequiresMfa(ctx: AppContext, userId: string): boolean {
+  const orgId = ctx.users.membership(userId)?.orgId;
+  if (!orgId) return false;
+  const row = ctx.db.prepare("SELECT json_extract(settings, '$.security.requireMfa') AS required FROM organizations WHERE id = ?").get(orgId) as
+    | { required: number | null }
+    | undefined;
+  return row?.required === 1;
+}
+
+export async function disable(ctx: AppContext, req: Request, userId: string, code: string): Promise<{ success: true }> {
+  const user = requireUser(ctx, userId);
+  if (user.mfa_enabled !== 1) throw badRequest('MFA is not enabled', 'MFA_NOT_ENABLED');
+  if (organizationRequiresMfa(ctx, user.id)) {
+    throw forbidden('Your organization requires multi-factor authentication', 'MFA_REQUIRED_BY_ORGANIZATION');
+  }
+  if (!(await consumeSecondFactor(ctx, user, code))) throw badRequest('Invalid MFA code', 'INVALID_MFA_CODE');
+  ctx.db.transaction(() => {
+    ctx.db
+      .prepare(
+        `UPDATE users SET mfa_enabled = 0, mfa_method = NULL, mfa_secret = NULL, mfa_last_time_step = NULL,
+         phone_number = NULL, phone_verified = 0, updated_at = ? WHERE id = ?`,
+      )
+      .run(new Date().toISOString(), user.id);
+    ctx.db.prepare('DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(user.id);
+  })();
+  auditUser(ctx, req, user, 'auth.mfa.disable');
+  return { success: true };
+}
+
+export function regenerateRecoveryCodes(ctx: AppContext, req: Request, userId: string): { recoveryCodes: string[] } {
+  const user = requireUser(ctx, userId);
+  if (user.mfa_enabled !== 1) throw badRequest('MFA is not enabled', 'MFA_NOT_ENABLED');
+  const codes = newRecoveryCodes();
+  ctx.db.transaction(() => replaceRecoveryCodes(ctx, user.id, codes.map(hashRecoveryCode)))();
+  auditUser(ctx, req, user, 'auth.mfa.recovery_codes.rotate');
+  return { recoveryCodes: codes };
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import type { SetupStatusResponse, TokenPair } from '../../contract';
+import { clientInfo } from '../../http/client-info';
+import { conflict, forbidden } from '../../http/errors';
+import { AUTH_LIMITS } from '../../http/rate-limit';
+import { defineRoute, type AnyRoute } from '../../http/route';
+import { auditUser } from '../auth/service';
+import { issueSession } from '../auth/session';
+import type { FirstRun } from './service';
+
+export function setupRoutes(ctx: AppContext, firstRun: FirstRun): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/setup/status',
+      tag: 'setup',
+      summary: 'Whether the first administrator still has to be created',
+      auth: 'public',
+      handler: (): SetupStatusResponse => ({ setupRequired: firstRun.required }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/setup',
+      tag: 'setup',
+      summary: 'Create the first administrator with the one-time setup token printed at start',
+      auth: 'public',
+      status: 201,
+      body: z.object({
+        setupToken: z.string().trim().min(1, 'Setup token is required').max(200),
+        name: z.string().trim().min(1, 'Name is required').max(255),
+        email: z.email('Invalid email address').max(255),
+        password: z.string().max(256),
+      }),
+      responses: { 403: 'Invalid setup token', 409: 'Setup already completed', 429: 'Too many attempts' },
+      handler: async ({ req, res, body }): Promise<TokenPair> => {
+        ctx.limiter.enforce([[AUTH_LIMITS.setupPerIp, clientInfo(req).ipAddress]], 'Too many setup attempts. Try again later.');
+        if (!firstRun.required) throw conflict('Setup already completed', 'SETUP_COMPLETE');
+        firstRun.assertPasswordAcceptable(body);
+        if (!firstRun.consumeToken(body.setupToken)) throw forbidden('Invalid setup token', 'INVALID_SETUP_TOKEN');
+        const user = await firstRun.createAdministrator(body);
+        auditUser(ctx, req, user, 'setup.admin.create');
+        return issueSession(ctx, req, res, user, false);
+      },
+    }),
+  ];
+}

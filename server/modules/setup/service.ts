@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../context';
+import { randomToken, safeEqual } from '../../crypto';
+import { badRequest } from '../../http/errors';
+import { hashPassword, passwordProblem } from '../auth/passwords';
+import { PLATFORM_ADMIN_ROLE_ID, type UserRow } from '../users/store';
+
+// First run: with no users, the server either creates the administrator named by BOOTSTRAP_ADMIN_EMAIL /
+// BOOTSTRAP_ADMIN_PASSWORD, or waits for the setup page, which must present the one-time token printed at start.
+// The token lives only in memory: a restart prints a new one, and it dies the moment an administrator exists.
+
+export const ADMIN_PASSWORD_MIN_LENGTH = 12;
+
+export class FirstRun {
+  private token: string | null = null;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  get required(): boolean {
+    return this.ctx.users.count() === 0;
+  }
+
+  /** Prepares first run at start; returns the setup token to print, or null when no setup is needed. */
+  async start(): Promise<string | null> {
+    if (!this.required) return null;
+    const bootstrap = this.ctx.config.bootstrapAdmin;
+    if (bootstrap) {
+      const user = await this.createAdministrator({ email: bootstrap.email, name: 'Administrator', password: bootstrap.password });
+      this.ctx.audit.record({
+        orgId: null,
+        actorType: 'system',
+        actorId: 'bootstrap',
+        action: 'setup.admin.bootstrap',
+        resourceType: 'user',
+        resourceId: user.id,
+        resourceName: user.email,
+      });
+      this.ctx.log.info({ email: user.email }, 'created the bootstrap administrator');
+      return null;
+    }
+    this.token = randomToken(24);
+    return this.token;
+  }
+
+  /** Constant-time check; the token is single use. */
+  consumeToken(candidate: string): boolean {
+    if (!this.token || !safeEqual(candidate, this.token)) return false;
+    this.token = null;
+    return true;
+  }
+
+  /** Refuses a weak administrator password before the setup token is spent on it. */
+  assertPasswordAcceptable(input: { email: string; password: string }): void {
+    const problem = passwordProblem(input.password, { email: input.email, minLength: ADMIN_PASSWORD_MIN_LENGTH });
+    if (problem) throw badRequest(problem, 'WEAK_PASSWORD');
+  }
+
+  async createAdministrator(input: { email: string; name: string; password: string }): Promise<UserRow> {
+    this.assertPasswordAcceptable(input);
+    const hash = await hashPassword(input.password);
+    const now = new Date().toISOString();
+    const id = randomUUID();
+    const { db } = this.ctx;
+    db.transaction(() => {
+      db.prepare(
+        `INSERT INTO users (id, email, name, password_hash, status, password_changed_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'active', ?, ?, ?)`,
+      ).run(id, input.email.trim(), input.name.trim(), hash, now, now, now);
+      db.prepare('INSERT INTO platform_admins (user_id, role_id, created_at) VALUES (?, ?, ?)').run(id, PLATFORM_ADMIN_ROLE_ID, now);
+    })();
+    return this.ctx.users.byId(id)!;
+  }
+}

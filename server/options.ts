@@ -1,0 +1,27 @@
+import type { Logger } from 'pino';
+
+/** Where secrets generated on first start are kept. The desktop seals them with safeStorage; headless uses a 0600 file. */
+export interface SecretStore {
+  /** Returns the stored secrets, or null when none were stored yet. */
+  read(): Record<string, string> | null;
+  write(secrets: Record<string, string>): void;
+}
+
+export interface ServerOptions {
+  /** Defaults to DATA_DIR, then ./data. */
+  dataDir?: string;
+  /** Defaults to PORT, then 4600. 0 picks a free port. */
+  port?: number;
+  /** Defaults to HOST, then 127.0.0.1. */
+  host?: string;
+  /** When the port is busy, try the following ports (the desktop wants this; headless fails instead). */
+  portFallback?: boolean;
+  /** Built console to serve with history fallback; null serves the API only. */
+  staticDir?: string | null;
+  /** Environment to read the runtime contract from (DESIGN §2); defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  logger?: Logger;
+  secretStore?: SecretStore;
+  /** better-sqlite3 native addon to load instead of the default one (the Electron-ABI build in the desktop). */
+  nativeBinding?: string;
+}

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from './config';
+import type { SecretStore } from './options';
+
+// Secrets that the environment does not provide are generated on first start and kept in DATA_DIR, so a
+// restart on the same data directory keeps every session, encrypted MFA secret and hashed key valid.
+
+export interface Secrets {
+  appEncryptionKey: string;
+  jwtSecret: string;
+  /** First configured of ENROLLMENT_KEY_PEPPER, APP_ENCRYPTION_KEY, SECRET_ENCRYPTION_KEY, JWT_SECRET (spec 1). */
+  enrollmentKeyPepper: string;
+}
+
+const GENERATED = ['APP_ENCRYPTION_KEY', 'JWT_SECRET'] as const;
+
+/** A JSON file readable by its owner only. */
+export function fileSecretStore(dataDir: string): SecretStore {
+  const file = join(dataDir, 'secrets.json');
+  return {
+    read() {
+      if (!existsSync(file)) return null;
+      return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    },
+    write(secrets) {
+      mkdirSync(dataDir, { recursive: true });
+      const tmp = `${file}.tmp`;
+      writeFileSync(tmp, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+      chmodSync(tmp, 0o600);
+      renameSync(tmp, file); // atomic: a crash never leaves a half-written key file
+    },
+  };
+}
+
+export function loadSecrets(config: Config, store: SecretStore): Secrets {
+  const stored = store.read() ?? {};
+  const env = config.secretOverrides;
+  let changed = false;
+  for (const name of GENERATED) {
+    if (!env[name] && !stored[name]) {
+      stored[name] = randomBytes(48).toString('base64url');
+      changed = true;
+    }
+  }
+  if (changed) store.write(stored);
+  const appEncryptionKey = env.APP_ENCRYPTION_KEY ?? stored.APP_ENCRYPTION_KEY!;
+  const jwtSecret = env.JWT_SECRET ?? stored.JWT_SECRET!;
+  return {
+    appEncryptionKey,
+    jwtSecret,
+    enrollmentKeyPepper: env.ENROLLMENT_KEY_PEPPER ?? appEncryptionKey ?? env.SECRET_ENCRYPTION_KEY ?? jwtSecret,
+  };
+}
