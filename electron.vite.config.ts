@@ -12,7 +12,11 @@ function bundleMigrations(): Plugin {
     name: 'gatehouse-bundle-migrations',
     generateBundle() {
       for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql'))) {
-        this.emitFile({ type: 'asset', fileName: `migrations/${file}`, source: readFileSync(resolve(dir, file), 'utf8') });
+        this.emitFile({
+          type: 'asset',
+          fileName: `migrations/${file}`,
+          source: readFileSync(resolve(dir, file), 'utf8'),
+        });
       }
     },
   };

@@ -26,7 +26,10 @@ export default tseslint.config(
         {
           paths: [electronBan],
           patterns: [
-            { group: ['**/renderer/**', '**/main/**', '**/preload/**', '**/agent-sim/**'], message: 'server/ stands alone.' },
+            {
+              group: ['**/renderer/**', '**/main/**', '**/preload/**', '**/agent-sim/**'],
+              message: 'server/ stands alone.',
+            },
           ],
         },
       ],
@@ -40,7 +43,10 @@ export default tseslint.config(
         {
           paths: [electronBan],
           patterns: [
-            { group: ['**/server/**', '**/renderer/**', '**/main/**'], message: 'The simulator speaks only the public agent protocol; it never imports server/.' },
+            {
+              group: ['**/server/**', '**/renderer/**', '**/main/**'],
+              message: 'The simulator speaks only the public agent protocol; it never imports server/.',
+            },
           ],
         },
       ],
@@ -58,7 +64,10 @@ export default tseslint.config(
           paths: [electronBan],
           patterns: [
             { group: ['node:*'], message: 'The renderer runs in a sandboxed browser context.' },
-            { group: ['**/main/**', '**/agent-sim/**'], message: 'The renderer talks to the server over HTTP and WebSocket only.' },
+            {
+              group: ['**/main/**', '**/agent-sim/**'],
+              message: 'The renderer talks to the server over HTTP and WebSocket only.',
+            },
             {
               group: ['**/server/**'],
               allowTypeImports: true,
@@ -68,6 +77,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Test helpers read arbitrary JSON response bodies.
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   prettier,
 );

@@ -16,7 +16,11 @@ const USAGE = `Usage: gatehouse serve [--port N] [--host H] [--data-dir DIR]
 /** The built console: out/renderer beside the sources, or beside the bundle. */
 function findConsole(): string | null {
   const here = dirname(fileURLToPath(import.meta.url));
-  return [resolve(here, '../out/renderer'), resolve(here, '../renderer')].find((dir) => existsSync(resolve(dir, 'index.html'))) ?? null;
+  return (
+    [resolve(here, '../out/renderer'), resolve(here, '../renderer')].find((dir) =>
+      existsSync(resolve(dir, 'index.html')),
+    ) ?? null
+  );
 }
 
 async function main(): Promise<void> {
@@ -47,12 +51,17 @@ async function main(): Promise<void> {
     const before = migrationStatus(db, migrations).current;
     const applied = migrate(db, migrations);
     db.close();
-    console.log(applied.length ? `Migrated ${config.databaseFile} from version ${before} to ${applied.at(-1)}.` : 'Database is up to date.');
+    console.log(
+      applied.length
+        ? `Migrated ${config.databaseFile} from version ${before} to ${applied.at(-1)}.`
+        : 'Database is up to date.',
+    );
     return;
   }
 
   const staticDir = findConsole();
-  if (!staticDir) console.warn('gatehouse: the console is not built (run `npm run build`); serving the API only');
+  if (!staticDir)
+    console.warn('gatehouse: the console is not built (run `npm run build`); serving the API only');
   const server = await createServer({ ...overrides, staticDir });
   console.log(`Gatehouse ${server.url}/ (data: ${server.config.dataDir})`);
   if (server.setupToken) {

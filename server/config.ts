@@ -24,7 +24,10 @@ const envSchema = z.object({
   ENABLE_REGISTRATION: bool(true),
   AUTO_MIGRATE: bool(true),
   BOOTSTRAP_ADMIN_EMAIL: z.email().optional(),
-  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(12, 'BOOTSTRAP_ADMIN_PASSWORD must be at least 12 characters').optional(),
+  BOOTSTRAP_ADMIN_PASSWORD: z
+    .string()
+    .min(12, 'BOOTSTRAP_ADMIN_PASSWORD must be at least 12 characters')
+    .optional(),
   SEED_DEMO: bool(false),
   MAIL_OUTBOX_DIR: z.string().min(1).optional(),
   SMTP_URL: z.string().optional(),
@@ -95,7 +98,9 @@ export function loadConfig(
   }
   const e = parsed.data;
   if ((e.BOOTSTRAP_ADMIN_EMAIL === undefined) !== (e.BOOTSTRAP_ADMIN_PASSWORD === undefined)) {
-    throw new ConfigError('Invalid configuration: set both BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD, or neither');
+    throw new ConfigError(
+      'Invalid configuration: set both BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD, or neither',
+    );
   }
   const dataDir = resolve(overrides.dataDir ?? e.DATA_DIR ?? './data');
   return {

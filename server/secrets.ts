@@ -50,6 +50,7 @@ export function loadSecrets(config: Config, store: SecretStore): Secrets {
   return {
     appEncryptionKey,
     jwtSecret,
-    enrollmentKeyPepper: env.ENROLLMENT_KEY_PEPPER ?? appEncryptionKey ?? env.SECRET_ENCRYPTION_KEY ?? jwtSecret,
+    enrollmentKeyPepper:
+      env.ENROLLMENT_KEY_PEPPER ?? appEncryptionKey ?? env.SECRET_ENCRYPTION_KEY ?? jwtSecret,
   };
 }

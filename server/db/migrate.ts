@@ -28,7 +28,8 @@ export function loadMigrations(dir = defaultMigrationsDir()): Migration[] {
       sql: readFileSync(join(dir, file), 'utf8'),
     }));
   migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new MigrationError(`Migration numbering has a gap or duplicate at ${m.version}_${m.name}`);
+    if (m.version !== i + 1)
+      throw new MigrationError(`Migration numbering has a gap or duplicate at ${m.version}_${m.name}`);
   });
   return migrations;
 }

@@ -41,7 +41,10 @@ function requestLogger(log: Logger): RequestHandler {
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : 'debug';
-      log[level]({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      log[level](
+        { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        'request',
+      );
     });
     next();
   };
@@ -99,7 +102,9 @@ export function buildApp({ log, routes, middleware, staticDir }: AppParts): Expr
       res
         .status(503)
         .type('text/plain')
-        .send('The Gatehouse console is not built. Run `npm run build`, then restart the server. The API is at /api/v1.');
+        .send(
+          'The Gatehouse console is not built. Run `npm run build`, then restart the server. The API is at /api/v1.',
+        );
     });
   }
   app.use(() => {

@@ -16,7 +16,8 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string, code?: string, extra?: Record<string, unknown>) =>
   new HttpError(400, message, code, extra);
-export const unauthorized = (message = 'Authentication required', code?: string) => new HttpError(401, message, code);
+export const unauthorized = (message = 'Authentication required', code?: string) =>
+  new HttpError(401, message, code);
 export const forbidden = (message = 'Forbidden', code?: string, extra?: Record<string, unknown>) =>
   new HttpError(403, message, code, extra);
 export const notFound = (message = 'Not found') => new HttpError(404, message);
@@ -32,7 +33,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (res.headersSent) return;
     if (err instanceof HttpError) {
       res.set(err.headers);
-      res.status(err.status).json({ error: err.message, ...(err.code ? { code: err.code } : {}), ...err.extra });
+      res
+        .status(err.status)
+        .json({ error: err.message, ...(err.code ? { code: err.code } : {}), ...err.extra });
       return;
     }
     // express.json() failures carry a `type`; they are the client's fault, never a 500.

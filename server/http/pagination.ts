@@ -35,6 +35,10 @@ export function pageOffset({ page, limit }: PageRequest): number {
   return (page - 1) * limit;
 }
 
-export function paginated<T>(data: T[], request: PageRequest, total: number): { data: T[]; pagination: Pagination } {
+export function paginated<T>(
+  data: T[],
+  request: PageRequest,
+  total: number,
+): { data: T[]; pagination: Pagination } {
   return { data, pagination: { page: request.page, limit: request.limit, total } };
 }

@@ -25,7 +25,8 @@ export class RateLimiter {
 
   constructor(db: Db) {
     // One statement: start a new window when the old one ended, otherwise count up.
-    this.upsert = db.prepare(`INSERT INTO rate_limits (bucket, subject, window_start, count) VALUES (@bucket, @subject, @now, 1)
+    this.upsert =
+      db.prepare(`INSERT INTO rate_limits (bucket, subject, window_start, count) VALUES (@bucket, @subject, @now, 1)
       ON CONFLICT (bucket, subject) DO UPDATE SET
         count = CASE WHEN window_start <= @now - @window THEN 1 ELSE count + 1 END,
         window_start = CASE WHEN window_start <= @now - @window THEN @now ELSE window_start END
@@ -34,7 +35,12 @@ export class RateLimiter {
 
   hit(rule: LimitRule, subject: string, nowMs = Date.now()): LimitState {
     const now = Math.floor(nowMs / 1000);
-    const row = this.upsert.get({ bucket: rule.bucket, subject: subject.toLowerCase(), now, window: rule.windowSeconds }) as {
+    const row = this.upsert.get({
+      bucket: rule.bucket,
+      subject: subject.toLowerCase(),
+      now,
+      window: rule.windowSeconds,
+    }) as {
       window_start: number;
       count: number;
     };
@@ -57,9 +63,15 @@ export class RateLimiter {
       if (!state.allowed && (!worst || state.retryAfterSeconds > worst.retryAfterSeconds)) worst = state;
     }
     if (worst) {
-      throw new HttpError(429, message, 'RATE_LIMITED', { retryAfterSeconds: worst.retryAfterSeconds }, {
-        'Retry-After': String(worst.retryAfterSeconds),
-      });
+      throw new HttpError(
+        429,
+        message,
+        'RATE_LIMITED',
+        { retryAfterSeconds: worst.retryAfterSeconds },
+        {
+          'Retry-After': String(worst.retryAfterSeconds),
+        },
+      );
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z, type ZodType } from 'zod';
 import { badRequest } from './errors';
 import type { AuthContext } from './auth-context';
@@ -56,7 +56,11 @@ function validate<T>(schema: ZodType<T> | undefined, input: unknown, where: stri
   if (!result.success) {
     const issues = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
     const first = issues[0];
-    const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : 'Invalid request';
+    const message = first
+      ? first.path
+        ? `${first.path}: ${first.message}`
+        : first.message
+      : 'Invalid request';
     throw badRequest(message, 'VALIDATION_ERROR', { location: where, issues });
   }
   return result.data;
@@ -90,15 +94,32 @@ export function mountRoutes(router: Router, routes: AnyRoute[], middleware: Rout
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 export function registerOpenApi(registry: OpenAPIRegistry, routes: AnyRoute[]): void {
-  registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+  });
   const errorBody = z.object({ error: z.string(), code: z.string().optional() });
   for (const route of routes) {
-    const responses: Record<string, { description: string; content?: Record<string, { schema: ZodType }> }> = {
-      [route.status ?? 200]: { description: 'Success' },
-    };
-    if (route.body || route.query || route.params) responses[400] = { description: 'Invalid request', content: { 'application/json': { schema: errorBody } } };
-    if (route.auth === 'user') responses[401] = { description: 'Not signed in', content: { 'application/json': { schema: errorBody } } };
-    if (route.mfa) responses[403] = { description: 'MFA required', content: { 'application/json': { schema: errorBody } } };
+    const responses: Record<string, { description: string; content?: Record<string, { schema: ZodType }> }> =
+      {
+        [route.status ?? 200]: { description: 'Success' },
+      };
+    if (route.body || route.query || route.params)
+      responses[400] = {
+        description: 'Invalid request',
+        content: { 'application/json': { schema: errorBody } },
+      };
+    if (route.auth === 'user')
+      responses[401] = {
+        description: 'Not signed in',
+        content: { 'application/json': { schema: errorBody } },
+      };
+    if (route.mfa)
+      responses[403] = {
+        description: 'MFA required',
+        content: { 'application/json': { schema: errorBody } },
+      };
     for (const [status, description] of Object.entries(route.responses ?? {})) {
       responses[status] = { description, content: { 'application/json': { schema: errorBody } } };
     }

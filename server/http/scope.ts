@@ -6,15 +6,21 @@ import type { AuthContext } from './auth-context';
 
 export type OrgScope = { kind: 'all' } | { kind: 'some'; orgIds: ReadonlySet<string> };
 
-export function resolveOrgScope(db: Db, auth: Pick<AuthContext, 'scope' | 'userId' | 'partnerId' | 'orgId'>): OrgScope {
+export function resolveOrgScope(
+  db: Db,
+  auth: Pick<AuthContext, 'scope' | 'userId' | 'partnerId' | 'orgId'>,
+): OrgScope {
   if (auth.scope === 'system') return { kind: 'all' };
   if (auth.scope === 'organization') return { kind: 'some', orgIds: new Set(auth.orgId ? [auth.orgId] : []) };
   const link = db
     .prepare('SELECT org_access, org_ids FROM partner_users WHERE partner_id = ? AND user_id = ?')
-    .get(auth.partnerId, auth.userId) as { org_access: 'all' | 'selected' | 'none'; org_ids: string } | undefined;
+    .get(auth.partnerId, auth.userId) as
+    { org_access: 'all' | 'selected' | 'none'; org_ids: string } | undefined;
   if (!link || link.org_access === 'none') return { kind: 'some', orgIds: new Set() };
   const partnerOrgs = (
-    db.prepare('SELECT id FROM organizations WHERE partner_id = ? AND deleted_at IS NULL').all(auth.partnerId) as Array<{ id: string }>
+    db
+      .prepare('SELECT id FROM organizations WHERE partner_id = ? AND deleted_at IS NULL')
+      .all(auth.partnerId) as Array<{ id: string }>
   ).map((r) => r.id);
   if (link.org_access === 'all') return { kind: 'some', orgIds: new Set(partnerOrgs) };
   const selected = new Set(JSON.parse(link.org_ids) as string[]);

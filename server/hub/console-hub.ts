@@ -42,7 +42,9 @@ export class ConsoleHub {
   constructor(private readonly ctx: AppContext) {
     this.unsubscribe.push(ctx.bus.onAny((message) => this.broadcast(message)));
     // A signed-out technician's consoles stop receiving at once.
-    this.unsubscribe.push(ctx.bus.on('user.logout', ({ data }) => this.disconnectUser(data.userId, 'signed out')));
+    this.unsubscribe.push(
+      ctx.bus.on('user.logout', ({ data }) => this.disconnectUser(data.userId, 'signed out')),
+    );
     this.pingTimer = setInterval(() => this.ping(), PING_INTERVAL_MS);
     this.pingTimer.unref();
   }
@@ -67,14 +69,22 @@ export class ConsoleHub {
     const ticket = this.tickets.get(key);
     this.tickets.delete(key); // single use, even when it turns out expired
     if (!ticket || ticket.expiresAt <= Date.now()) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"Invalid or expired ticket"}');
+      socket.end(
+        'HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"Invalid or expired ticket"}',
+      );
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, ticket.auth));
   }
 
   private accept(socket: WebSocket, auth: AuthContext): void {
-    const client: ConsoleClient = { socket, auth, scope: resolveOrgScope(this.ctx.db, auth), scopeAt: Date.now(), alive: true };
+    const client: ConsoleClient = {
+      socket,
+      auth,
+      scope: resolveOrgScope(this.ctx.db, auth),
+      scopeAt: Date.now(),
+      alive: true,
+    };
     this.clients.add(client);
     socket.on('pong', () => (client.alive = true));
     socket.on('close', () => this.clients.delete(client));
@@ -86,7 +96,12 @@ export class ConsoleHub {
 
   private broadcast(message: BusMessage): void {
     if (!PUSHED_PREFIXES.some((prefix) => message.event.startsWith(prefix))) return;
-    const payload: ConsoleServerMessage = { type: 'event', event: message.event, data: message.data, orgId: message.orgId };
+    const payload: ConsoleServerMessage = {
+      type: 'event',
+      event: message.event,
+      data: message.data,
+      orgId: message.orgId,
+    };
     for (const client of this.clients) {
       if (Date.now() - client.scopeAt > SCOPE_TTL_MS) {
         client.scope = resolveOrgScope(this.ctx.db, client.auth);

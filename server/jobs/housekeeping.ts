@@ -12,7 +12,9 @@ export function runHousekeeping(ctx: AppContext, now = new Date()): void {
     db.prepare('DELETE FROM mfa_challenges WHERE expires_at <= ?').run(iso);
     db.prepare('DELETE FROM mfa_setups WHERE expires_at <= ?').run(iso);
     db.prepare('DELETE FROM refresh_tokens WHERE expires_at <= ?').run(iso);
-    db.prepare('DELETE FROM rate_limits WHERE window_start < ?').run(Math.floor(now.getTime() / 1000) - 24 * 3600);
+    db.prepare('DELETE FROM rate_limits WHERE window_start < ?').run(
+      Math.floor(now.getTime() / 1000) - 24 * 3600,
+    );
   })();
 }
 

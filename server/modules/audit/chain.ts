@@ -73,29 +73,45 @@ export function verifyChain(db: Db, orgId: string | null): ChainVerification {
         ? 'SELECT * FROM audit_logs WHERE org_id IS NULL ORDER BY seq'
         : 'SELECT * FROM audit_logs WHERE org_id = ? ORDER BY seq',
     )
-    .iterate(...(orgId === null ? [] : [orgId])) as IterableIterator<ChainedRow & { seq: number; checksum: string }>;
+    .iterate(...(orgId === null ? [] : [orgId])) as IterableIterator<
+    ChainedRow & { seq: number; checksum: string }
+  >;
   let prev = GENESIS;
   let checked = 0;
   let last: { seq: number; checksum: string } | null = null;
   for (const row of rows) {
     if (row.prev_checksum !== prev) {
-      return { chain, valid: false, checked, problem: { reason: 'chain_broken', entryId: row.id, seq: row.seq } };
+      return {
+        chain,
+        valid: false,
+        checked,
+        problem: { reason: 'chain_broken', entryId: row.id, seq: row.seq },
+      };
     }
     if (computeChecksum(row) !== row.checksum) {
-      return { chain, valid: false, checked, problem: { reason: 'checksum_mismatch', entryId: row.id, seq: row.seq } };
+      return {
+        chain,
+        valid: false,
+        checked,
+        problem: { reason: 'checksum_mismatch', entryId: row.id, seq: row.seq },
+      };
     }
     prev = row.checksum;
     last = row;
     checked++;
   }
   const head = db.prepare('SELECT * FROM audit_chain_heads WHERE chain = ?').get(chain) as
-    | { last_seq: number; last_checksum: string; entry_count: number }
-    | undefined;
+    { last_seq: number; last_checksum: string; entry_count: number } | undefined;
   const headMatches = head
     ? head.last_seq === last?.seq && head.last_checksum === last.checksum && head.entry_count === checked
     : checked === 0;
   if (!headMatches) {
-    return { chain, valid: false, checked, problem: { reason: 'head_mismatch', entryId: null, seq: last?.seq ?? null } };
+    return {
+      chain,
+      valid: false,
+      checked,
+      problem: { reason: 'head_mismatch', entryId: null, seq: last?.seq ?? null },
+    };
   }
   return { chain, valid: true, checked };
 }

@@ -43,7 +43,8 @@ export class AuditWriter {
     private readonly bus: EventBus,
     private readonly log: Logger,
   ) {
-    this.insert = db.prepare(`INSERT INTO audit_logs (id, org_id, timestamp, actor_type, actor_id, actor_email, action,
+    this.insert =
+      db.prepare(`INSERT INTO audit_logs (id, org_id, timestamp, actor_type, actor_id, actor_email, action,
       resource_type, resource_id, resource_name, details, ip_address, user_agent, result, error_message,
       prev_checksum, checksum) VALUES (@id, @org_id, @timestamp, @actor_type, @actor_id, @actor_email, @action,
       @resource_type, @resource_id, @resource_name, @details, @ip_address, @user_agent, @result, @error_message,

@@ -2,7 +2,8 @@ import argon2 from 'argon2';
 
 // argon2id with the library's defaults (OWASP-recommended memory and time cost).
 
-export const hashPassword = (password: string): Promise<string> => argon2.hash(password, { type: argon2.argon2id });
+export const hashPassword = (password: string): Promise<string> =>
+  argon2.hash(password, { type: argon2.argon2id });
 
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
   try {
@@ -22,18 +23,39 @@ export async function verifyAgainstDummy(password: string): Promise<false> {
 }
 
 const COMMON = new Set([
-  'password', 'password1', 'password123', '12345678', '123456789', '1234567890', 'qwertyuiop', 'qwerty123',
-  'iloveyou', 'letmein1', 'welcome1', 'admin123', 'administrator', 'changeme', 'passw0rd', 'p@ssw0rd',
+  'password',
+  'password1',
+  'password123',
+  '12345678',
+  '123456789',
+  '1234567890',
+  'qwertyuiop',
+  'qwerty123',
+  'iloveyou',
+  'letmein1',
+  'welcome1',
+  'admin123',
+  'administrator',
+  'changeme',
+  'passw0rd',
+  'p@ssw0rd',
 ]);
 
 /** Returns why a password is refused, or null when it is acceptable. */
-export function passwordProblem(password: string, context: { email?: string; minLength?: number } = {}): string | null {
+export function passwordProblem(
+  password: string,
+  context: { email?: string; minLength?: number } = {},
+): string | null {
   const min = context.minLength ?? 8;
   if (password.length < min) return `Password must be at least ${min} characters`;
   if (password.length > 256) return 'Password must be at most 256 characters';
   const lower = password.toLowerCase();
   const local = context.email?.split('@')[0]?.toLowerCase();
-  if (COMMON.has(lower) || new Set(password).size < 4 || (local && local.length >= 4 && lower.includes(local))) {
+  if (
+    COMMON.has(lower) ||
+    new Set(password).size < 4 ||
+    (local && local.length >= 4 && lower.includes(local))
+  ) {
     return 'Password is too weak';
   }
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(password)).length;

@@ -45,7 +45,10 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Rotate the refresh token (cookie with x-service-csrf header, or body) for a new token pair',
       auth: 'public',
       body: z.object({ refreshToken: z.string().min(1).max(200).optional() }),
-      responses: { 401: 'Invalid, expired, revoked or reused refresh token', 403: 'CSRF header missing or wrong' },
+      responses: {
+        401: 'Invalid, expired, revoked or reused refresh token',
+        403: 'CSRF header missing or wrong',
+      },
       handler: ({ req, res, body }) => refresh(ctx, req, res, body.refreshToken),
     }),
     defineRoute({

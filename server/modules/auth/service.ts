@@ -8,7 +8,14 @@ import { AUTH_LIMITS } from '../../http/rate-limit';
 import { consumeSecondFactor } from '../mfa/service';
 import type { UserRow } from '../users/store';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
-import { clearSessionCookies, CSRF_COOKIE, CSRF_HEADER, issueSession, readCookie, REFRESH_COOKIE } from './session';
+import {
+  clearSessionCookies,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  issueSession,
+  readCookie,
+  REFRESH_COOKIE,
+} from './session';
 import { RefreshReuseError } from './tokens';
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -26,7 +33,11 @@ export function auditUser(
   req: Request,
   user: Pick<UserRow, 'id' | 'email'>,
   action: string,
-  extra: { details?: Record<string, unknown>; result?: 'success' | 'failure' | 'denied'; errorMessage?: string } = {},
+  extra: {
+    details?: Record<string, unknown>;
+    result?: 'success' | 'failure' | 'denied';
+    errorMessage?: string;
+  } = {},
 ): void {
   ctx.audit.record({
     orgId: auditOrg(ctx, user.id),
@@ -42,7 +53,13 @@ export function auditUser(
   });
 }
 
-export async function login(ctx: AppContext, req: Request, res: Response, email: string, password: string): Promise<LoginResponse> {
+export async function login(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  email: string,
+  password: string,
+): Promise<LoginResponse> {
   const { ipAddress } = clientInfo(req);
   ctx.limiter.enforce(
     [
@@ -52,9 +69,15 @@ export async function login(ctx: AppContext, req: Request, res: Response, email:
     'Too many login attempts. Try again later.',
   );
   const user = ctx.users.byEmail(email);
-  const passwordOk = user?.password_hash ? await verifyPassword(user.password_hash, password) : await verifyAgainstDummy(password);
+  const passwordOk = user?.password_hash
+    ? await verifyPassword(user.password_hash, password)
+    : await verifyAgainstDummy(password);
   if (!user || !passwordOk || user.status !== 'active' || !ctx.users.membership(user.id)) {
-    if (user) auditUser(ctx, req, user, 'user.login.failed', { result: 'failure', errorMessage: 'invalid credentials' });
+    if (user)
+      auditUser(ctx, req, user, 'user.login.failed', {
+        result: 'failure',
+        errorMessage: 'invalid credentials',
+      });
     throw unauthorized(INVALID_CREDENTIALS);
   }
   if (ctx.config.enable2fa && user.mfa_enabled === 1) {
@@ -111,9 +134,9 @@ export async function verifyLoginChallenge(
   code: string,
 ): Promise<TokenPair> {
   const { ipAddress } = clientInfo(req);
-  const challenge = ctx.db.prepare('SELECT * FROM mfa_challenges WHERE token_hash = ?').get(sha256Hex(tempToken)) as
-    | ChallengeRow
-    | undefined;
+  const challenge = ctx.db
+    .prepare('SELECT * FROM mfa_challenges WHERE token_hash = ?')
+    .get(sha256Hex(tempToken)) as ChallengeRow | undefined;
   ctx.limiter.enforce(
     [
       [AUTH_LIMITS.mfaPerIp, ipAddress],
@@ -133,7 +156,11 @@ export async function verifyLoginChallenge(
     const failures = challenge.failed_attempts + 1;
     ctx.db
       .prepare('UPDATE mfa_challenges SET failed_attempts = ?, consumed_at = ? WHERE token_hash = ?')
-      .run(failures, failures >= MFA_CHALLENGE_MAX_FAILURES ? new Date().toISOString() : null, challenge.token_hash);
+      .run(
+        failures,
+        failures >= MFA_CHALLENGE_MAX_FAILURES ? new Date().toISOString() : null,
+        challenge.token_hash,
+      );
     auditUser(ctx, req, user, 'user.login.failed', { result: 'failure', errorMessage: 'invalid MFA code' });
     throw unauthorized('Invalid MFA code', 'INVALID_MFA_CODE');
   }
@@ -141,12 +168,18 @@ export async function verifyLoginChallenge(
   const consumed = ctx.db
     .prepare('UPDATE mfa_challenges SET consumed_at = ? WHERE token_hash = ? AND consumed_at IS NULL')
     .run(new Date().toISOString(), challenge.token_hash);
-  if (consumed.changes !== 1) throw unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
+  if (consumed.changes !== 1)
+    throw unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
   return completeLogin(ctx, req, res, ctx.users.byId(user.id)!, true, method);
 }
 
 /** Rotates the refresh token presented in the body, or in the cookie with the CSRF header. */
-export async function refresh(ctx: AppContext, req: Request, res: Response, bodyToken: string | undefined): Promise<TokenPair> {
+export async function refresh(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  bodyToken: string | undefined,
+): Promise<TokenPair> {
   let token = bodyToken;
   if (!token) {
     token = readCookie(req, REFRESH_COOKIE);
@@ -164,7 +197,10 @@ export async function refresh(ctx: AppContext, req: Request, res: Response, body
     if (err instanceof RefreshReuseError) {
       const user = ctx.users.byId(err.userId);
       if (user) {
-        auditUser(ctx, req, user, 'auth.refresh.reuse_detected', { result: 'denied', errorMessage: 'rotated refresh token presented again' });
+        auditUser(ctx, req, user, 'auth.refresh.reuse_detected', {
+          result: 'denied',
+          errorMessage: 'rotated refresh token presented again',
+        });
       }
       clearSessionCookies(req, res);
       throw unauthorized('Refresh token reuse detected. Sign in again.', 'REFRESH_TOKEN_REUSED');

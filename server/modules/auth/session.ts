@@ -19,14 +19,22 @@ function secureCookies(req: Request): boolean {
 }
 
 export function setSessionCookies(req: Request, res: Response, refreshToken: string): void {
-  const common = { secure: secureCookies(req), sameSite: 'strict' as const, maxAge: REFRESH_TOKEN_TTL_SECONDS * 1000 };
+  const common = {
+    secure: secureCookies(req),
+    sameSite: 'strict' as const,
+    maxAge: REFRESH_TOKEN_TTL_SECONDS * 1000,
+  };
   res.cookie(REFRESH_COOKIE, refreshToken, { ...common, httpOnly: true, path: REFRESH_COOKIE_PATH });
   // Double-submit CSRF token: readable by the console, echoed in x-service-csrf when refreshing by cookie.
   res.cookie(CSRF_COOKIE, randomToken(18), { ...common, httpOnly: false, path: '/' });
 }
 
 export function clearSessionCookies(req: Request, res: Response): void {
-  res.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH, secure: secureCookies(req), sameSite: 'strict' });
+  res.clearCookie(REFRESH_COOKIE, {
+    path: REFRESH_COOKIE_PATH,
+    secure: secureCookies(req),
+    sameSite: 'strict',
+  });
   res.clearCookie(CSRF_COOKIE, { path: '/', secure: secureCookies(req), sameSite: 'strict' });
 }
 
@@ -40,7 +48,8 @@ export async function issueSession(
   refreshToken?: string,
 ): Promise<TokenPair> {
   const membership = ctx.users.membership(user.id);
-  if (!membership || user.status !== 'active') throw unauthorized('Account is not active', 'ACCOUNT_INACTIVE');
+  if (!membership || user.status !== 'active')
+    throw unauthorized('Account is not active', 'ACCOUNT_INACTIVE');
   const refresh = refreshToken ?? ctx.tokens.issueRefresh(user.id, mfa, clientInfo(req)).token;
   const accessToken = await ctx.tokens.signAccess(user.id, membership, mfa, user.token_version);
   setSessionCookies(req, res, refresh);

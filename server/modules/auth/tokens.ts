@@ -55,7 +55,12 @@ export class TokenService {
     this.key = new TextEncoder().encode(jwtSecret);
   }
 
-  async signAccess(userId: string, membership: Membership, mfa: boolean, tokenVersion: number): Promise<string> {
+  async signAccess(
+    userId: string,
+    membership: Membership,
+    mfa: boolean,
+    tokenVersion: number,
+  ): Promise<string> {
     const claims: Omit<AccessClaims, 'sub'> = {
       typ: 'access',
       scope: membership.scope,
@@ -78,7 +83,11 @@ export class TokenService {
 
   async verifyAccess(token: string): Promise<AccessClaims> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, this.key, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+      });
       const parsed = claimsSchema.safeParse(payload);
       if (!parsed.success) throw unauthorized('Invalid access token', 'TOKEN_INVALID');
       return parsed.data;
@@ -90,7 +99,12 @@ export class TokenService {
   }
 
   /** Starts a new family (a sign-in) or continues one (a rotation); returns the raw token, shown once. */
-  issueRefresh(userId: string, mfa: boolean, client: ClientInfo, familyId: string = randomUUID()): { id: string; token: string } {
+  issueRefresh(
+    userId: string,
+    mfa: boolean,
+    client: ClientInfo,
+    familyId: string = randomUUID(),
+  ): { id: string; token: string } {
     const id = randomUUID();
     const token = `grt_${randomToken(32)}`;
     const now = new Date();
@@ -118,34 +132,45 @@ export class TokenService {
    * is revoked and RefreshReuseError thrown. Runs in one transaction, so two concurrent uses cannot both win.
    */
   rotate(token: string, client: ClientInfo): { userId: string; mfa: boolean; token: string } {
-    return this.db.transaction(() => {
-      const row = this.db.prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?').get(sha256Hex(token)) as
-        | RefreshRow
-        | undefined;
-      if (!row) throw unauthorized('Invalid refresh token', 'REFRESH_TOKEN_INVALID');
+    const outcome = this.db.transaction(() => {
+      const row = this.db
+        .prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?')
+        .get(sha256Hex(token)) as RefreshRow | undefined;
+      if (!row) return { kind: 'invalid' as const, message: 'Invalid refresh token' };
       if (row.replaced_by) {
+        // Committed with the transaction: throwing here would roll the revocation back.
         this.revokeFamily(row.family_id, 'reuse_detected');
-        throw new RefreshReuseError(row.user_id);
+        return { kind: 'reused' as const, userId: row.user_id };
       }
-      if (row.revoked_at) throw unauthorized('Refresh token revoked', 'REFRESH_TOKEN_INVALID');
-      if (Date.parse(row.expires_at) <= Date.now()) throw unauthorized('Refresh token expired', 'REFRESH_TOKEN_INVALID');
+      if (row.revoked_at) return { kind: 'invalid' as const, message: 'Refresh token revoked' };
+      if (Date.parse(row.expires_at) <= Date.now())
+        return { kind: 'invalid' as const, message: 'Refresh token expired' };
       const next = this.issueRefresh(row.user_id, row.mfa === 1, client, row.family_id);
       this.db
-        .prepare("UPDATE refresh_tokens SET replaced_by = ?, revoked_at = ?, revoked_reason = 'rotated' WHERE id = ?")
+        .prepare(
+          "UPDATE refresh_tokens SET replaced_by = ?, revoked_at = ?, revoked_reason = 'rotated' WHERE id = ?",
+        )
         .run(next.id, new Date().toISOString(), row.id);
-      return { userId: row.user_id, mfa: row.mfa === 1, token: next.token };
+      return { kind: 'rotated' as const, userId: row.user_id, mfa: row.mfa === 1, token: next.token };
     })();
+    if (outcome.kind === 'reused') throw new RefreshReuseError(outcome.userId);
+    if (outcome.kind === 'invalid') throw unauthorized(outcome.message, 'REFRESH_TOKEN_INVALID');
+    return outcome;
   }
 
   revokeFamily(familyId: string, reason: string): void {
     this.db
-      .prepare('UPDATE refresh_tokens SET revoked_at = ?, revoked_reason = ? WHERE family_id = ? AND revoked_at IS NULL')
+      .prepare(
+        'UPDATE refresh_tokens SET revoked_at = ?, revoked_reason = ? WHERE family_id = ? AND revoked_at IS NULL',
+      )
       .run(new Date().toISOString(), reason, familyId);
   }
 
   revokeAllForUser(userId: string, reason: string): void {
     this.db
-      .prepare('UPDATE refresh_tokens SET revoked_at = ?, revoked_reason = ? WHERE user_id = ? AND revoked_at IS NULL')
+      .prepare(
+        'UPDATE refresh_tokens SET revoked_at = ?, revoked_reason = ? WHERE user_id = ? AND revoked_at IS NULL',
+      )
       .run(new Date().toISOString(), reason, userId);
   }
 }

@@ -13,7 +13,11 @@ export function healthRoutes(ctx: AppContext, firstRun: FirstRun): AnyRoute[] {
       tag: 'health',
       summary: 'Liveness and the server version',
       auth: 'public',
-      handler: (): HealthResponse => ({ status: 'ok', version: SERVER_VERSION, setupRequired: firstRun.required }),
+      handler: (): HealthResponse => ({
+        status: 'ok',
+        version: SERVER_VERSION,
+        setupRequired: firstRun.required,
+      }),
     }),
     defineRoute({
       method: 'get',

@@ -24,14 +24,19 @@ function requireUser(ctx: AppContext, userId: string): UserRow {
 }
 
 function requireMfaFeature(ctx: AppContext): void {
-  if (!ctx.config.enable2fa) throw badRequest('Multi-factor authentication is disabled on this server', 'MFA_DISABLED');
+  if (!ctx.config.enable2fa)
+    throw badRequest('Multi-factor authentication is disabled on this server', 'MFA_DISABLED');
 }
 
 /**
  * Checks a second factor for an MFA-enabled user and consumes it: a TOTP code moves the user's last accepted
  * time step forward, a recovery code is marked used. Returns the method that matched, or null.
  */
-export async function consumeSecondFactor(ctx: AppContext, user: UserRow, code: string): Promise<'totp' | 'recovery_code' | null> {
+export async function consumeSecondFactor(
+  ctx: AppContext,
+  user: UserRow,
+  code: string,
+): Promise<'totp' | 'recovery_code' | null> {
   const trimmed = code.trim();
   if (isTotpFormat(trimmed)) {
     if (!user.mfa_secret) return null;
@@ -39,12 +44,16 @@ export async function consumeSecondFactor(ctx: AppContext, user: UserRow, code: 
     if (step === null) return null;
     // Compare-and-set so two concurrent requests cannot both spend the same code.
     const won = ctx.db
-      .prepare('UPDATE users SET mfa_last_time_step = ? WHERE id = ? AND (mfa_last_time_step IS NULL OR mfa_last_time_step < ?)')
+      .prepare(
+        'UPDATE users SET mfa_last_time_step = ? WHERE id = ? AND (mfa_last_time_step IS NULL OR mfa_last_time_step < ?)',
+      )
       .run(step, user.id, step);
     return won.changes === 1 ? 'totp' : null;
   }
   const used = ctx.db
-    .prepare('UPDATE mfa_recovery_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? AND used_at IS NULL')
+    .prepare(
+      'UPDATE mfa_recovery_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? AND used_at IS NULL',
+    )
     .run(new Date().toISOString(), user.id, hashRecoveryCode(trimmed));
   return used.changes === 1 ? 'recovery_code' : null;
 }
@@ -65,7 +74,13 @@ export async function startSetup(ctx: AppContext, req: Request, userId: string):
     .run(user.id, ctx.secretBox.seal(secret), ctx.secretBox.seal(JSON.stringify(recoveryCodes)), expiresAt);
   const otpauth = otpAuthUrl(secret, user.email);
   auditUser(ctx, req, user, 'auth.mfa.setup', { details: { method: 'totp' } });
-  return { secret, otpAuthUrl: otpauth, qrCodeDataUrl: await qrCodeDataUrl(otpauth), recoveryCodes, expiresAt };
+  return {
+    secret,
+    otpAuthUrl: otpauth,
+    qrCodeDataUrl: await qrCodeDataUrl(otpauth),
+    recoveryCodes,
+    expiresAt,
+  };
 }
 
 interface SetupRow {
@@ -75,11 +90,18 @@ interface SetupRow {
 }
 
 /** Confirms a pending setup with a code from the app; the session it returns carries `mfa: true`. */
-export async function enable(ctx: AppContext, req: Request, res: Response, userId: string, code: string): Promise<MfaEnableResponse> {
+export async function enable(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  userId: string,
+  code: string,
+): Promise<MfaEnableResponse> {
   requireMfaFeature(ctx);
   const user = requireUser(ctx, userId);
   if (user.mfa_enabled === 1) throw conflict('MFA is already enabled', 'MFA_ALREADY_ENABLED');
-  const setup = ctx.db.prepare('SELECT * FROM mfa_setups WHERE user_id = ?').get(user.id) as SetupRow | undefined;
+  const setup = ctx.db.prepare('SELECT * FROM mfa_setups WHERE user_id = ?').get(user.id) as
+    SetupRow | undefined;
   if (!setup || Date.parse(setup.expires_at) <= Date.now()) {
     throw badRequest('MFA setup expired or not started. Start the setup again.', 'MFA_SETUP_EXPIRED');
   }
@@ -111,13 +133,20 @@ function replaceRecoveryCodes(ctx: AppContext, userId: string, hashes: string[])
 function organizationRequiresMfa(ctx: AppContext, userId: string): boolean {
   const orgId = ctx.users.membership(userId)?.orgId;
   if (!orgId) return false;
-  const row = ctx.db.prepare("SELECT json_extract(settings, '$.security.requireMfa') AS required FROM organizations WHERE id = ?").get(orgId) as
-    | { required: number | null }
-    | undefined;
+  const row = ctx.db
+    .prepare(
+      "SELECT json_extract(settings, '$.security.requireMfa') AS required FROM organizations WHERE id = ?",
+    )
+    .get(orgId) as { required: number | null } | undefined;
   return row?.required === 1;
 }
 
-export async function disable(ctx: AppContext, req: Request, userId: string, code: string): Promise<{ success: true }> {
+export async function disable(
+  ctx: AppContext,
+  req: Request,
+  userId: string,
+  code: string,
+): Promise<{ success: true }> {
   const user = requireUser(ctx, userId);
   if (user.mfa_enabled !== 1) throw badRequest('MFA is not enabled', 'MFA_NOT_ENABLED');
   if (organizationRequiresMfa(ctx, user.id)) {
@@ -137,7 +166,11 @@ export async function disable(ctx: AppContext, req: Request, userId: string, cod
   return { success: true };
 }
 
-export function regenerateRecoveryCodes(ctx: AppContext, req: Request, userId: string): { recoveryCodes: string[] } {
+export function regenerateRecoveryCodes(
+  ctx: AppContext,
+  req: Request,
+  userId: string,
+): { recoveryCodes: string[] } {
   const user = requireUser(ctx, userId);
   if (user.mfa_enabled !== 1) throw badRequest('MFA is not enabled', 'MFA_NOT_ENABLED');
   const codes = newRecoveryCodes();

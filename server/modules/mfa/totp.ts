@@ -15,7 +15,8 @@ export function otpAuthUrl(secret: string, email: string): string {
   return generateURI({ issuer: ISSUER, label: email, secret });
 }
 
-export const qrCodeDataUrl = (otpauth: string): Promise<string> => QRCode.toDataURL(otpauth, { margin: 1, width: 240 });
+export const qrCodeDataUrl = (otpauth: string): Promise<string> =>
+  QRCode.toDataURL(otpauth, { margin: 1, width: 240 });
 
 export const isTotpFormat = (code: string): boolean => /^\d{6}$/.test(code);
 
@@ -23,7 +24,11 @@ export const isTotpFormat = (code: string): boolean => /^\d{6}$/.test(code);
  * Verifies a code; returns the accepted time step, or null. Codes at or before `lastTimeStep` are refused, so a
  * code that was already used once cannot be replayed.
  */
-export async function verifyTotp(secret: string, code: string, lastTimeStep: number | null): Promise<number | null> {
+export async function verifyTotp(
+  secret: string,
+  code: string,
+  lastTimeStep: number | null,
+): Promise<number | null> {
   if (!isTotpFormat(code)) return null;
   const result = await verify({
     secret,
@@ -48,4 +53,5 @@ export function newRecoveryCodes(): string[] {
 /** Case, spaces and dashes do not matter when a technician types a code back. */
 export const normalizeRecoveryCode = (code: string): string => code.toUpperCase().replace(/[\s-]/g, '');
 
-export const hashRecoveryCode = (code: string): string => sha256Hex(`recovery:${normalizeRecoveryCode(code)}`);
+export const hashRecoveryCode = (code: string): string =>
+  sha256Hex(`recovery:${normalizeRecoveryCode(code)}`);

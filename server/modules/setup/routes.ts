@@ -34,10 +34,14 @@ export function setupRoutes(ctx: AppContext, firstRun: FirstRun): AnyRoute[] {
       }),
       responses: { 403: 'Invalid setup token', 409: 'Setup already completed', 429: 'Too many attempts' },
       handler: async ({ req, res, body }): Promise<TokenPair> => {
-        ctx.limiter.enforce([[AUTH_LIMITS.setupPerIp, clientInfo(req).ipAddress]], 'Too many setup attempts. Try again later.');
+        ctx.limiter.enforce(
+          [[AUTH_LIMITS.setupPerIp, clientInfo(req).ipAddress]],
+          'Too many setup attempts. Try again later.',
+        );
         if (!firstRun.required) throw conflict('Setup already completed', 'SETUP_COMPLETE');
         firstRun.assertPasswordAcceptable(body);
-        if (!firstRun.consumeToken(body.setupToken)) throw forbidden('Invalid setup token', 'INVALID_SETUP_TOKEN');
+        if (!firstRun.consumeToken(body.setupToken))
+          throw forbidden('Invalid setup token', 'INVALID_SETUP_TOKEN');
         const user = await firstRun.createAdministrator(body);
         auditUser(ctx, req, user, 'setup.admin.create');
         return issueSession(ctx, req, res, user, false);

@@ -25,7 +25,11 @@ export class FirstRun {
     if (!this.required) return null;
     const bootstrap = this.ctx.config.bootstrapAdmin;
     if (bootstrap) {
-      const user = await this.createAdministrator({ email: bootstrap.email, name: 'Administrator', password: bootstrap.password });
+      const user = await this.createAdministrator({
+        email: bootstrap.email,
+        name: 'Administrator',
+        password: bootstrap.password,
+      });
       this.ctx.audit.record({
         orgId: null,
         actorType: 'system',
@@ -51,7 +55,10 @@ export class FirstRun {
 
   /** Refuses a weak administrator password before the setup token is spent on it. */
   assertPasswordAcceptable(input: { email: string; password: string }): void {
-    const problem = passwordProblem(input.password, { email: input.email, minLength: ADMIN_PASSWORD_MIN_LENGTH });
+    const problem = passwordProblem(input.password, {
+      email: input.email,
+      minLength: ADMIN_PASSWORD_MIN_LENGTH,
+    });
     if (problem) throw badRequest(problem, 'WEAK_PASSWORD');
   }
 
@@ -66,7 +73,11 @@ export class FirstRun {
         `INSERT INTO users (id, email, name, password_hash, status, password_changed_at, created_at, updated_at)
          VALUES (?, ?, ?, ?, 'active', ?, ?, ?)`,
       ).run(id, input.email.trim(), input.name.trim(), hash, now, now, now);
-      db.prepare('INSERT INTO platform_admins (user_id, role_id, created_at) VALUES (?, ?, ?)').run(id, PLATFORM_ADMIN_ROLE_ID, now);
+      db.prepare('INSERT INTO platform_admins (user_id, role_id, created_at) VALUES (?, ?, ?)').run(
+        id,
+        PLATFORM_ADMIN_ROLE_ID,
+        now,
+      );
     })();
     return this.ctx.users.byId(id)!;
   }

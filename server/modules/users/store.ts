@@ -54,9 +54,18 @@ export class UserStore {
    */
   membership(userId: string): Membership | null {
     const platform = this.db
-      .prepare('SELECT p.role_id, r.name FROM platform_admins p JOIN roles r ON r.id = p.role_id WHERE p.user_id = ?')
+      .prepare(
+        'SELECT p.role_id, r.name FROM platform_admins p JOIN roles r ON r.id = p.role_id WHERE p.user_id = ?',
+      )
       .get(userId) as { role_id: string; name: string } | undefined;
-    if (platform) return { scope: 'system', partnerId: null, orgId: null, roleId: platform.role_id, roleName: platform.name };
+    if (platform)
+      return {
+        scope: 'system',
+        partnerId: null,
+        orgId: null,
+        roleId: platform.role_id,
+        roleName: platform.name,
+      };
     const partner = this.db
       .prepare(
         `SELECT pu.partner_id, pu.role_id, r.name FROM partner_users pu JOIN roles r ON r.id = pu.role_id
@@ -64,7 +73,13 @@ export class UserStore {
       )
       .get(userId) as { partner_id: string; role_id: string; name: string } | undefined;
     if (partner) {
-      return { scope: 'partner', partnerId: partner.partner_id, orgId: null, roleId: partner.role_id, roleName: partner.name };
+      return {
+        scope: 'partner',
+        partnerId: partner.partner_id,
+        orgId: null,
+        roleId: partner.role_id,
+        roleName: partner.name,
+      };
     }
     const org = this.db
       .prepare(
@@ -73,7 +88,13 @@ export class UserStore {
       )
       .get(userId) as { org_id: string; partner_id: string; role_id: string; name: string } | undefined;
     if (org) {
-      return { scope: 'organization', partnerId: org.partner_id, orgId: org.org_id, roleId: org.role_id, roleName: org.name };
+      return {
+        scope: 'organization',
+        partnerId: org.partner_id,
+        orgId: org.org_id,
+        roleId: org.role_id,
+        roleName: org.name,
+      };
     }
     return null;
   }
@@ -84,7 +105,9 @@ export class UserStore {
 
   /** Invalidates every access token already issued to the user. */
   bumpTokenVersion(userId: string): void {
-    this.db.prepare('UPDATE users SET token_version = token_version + 1, updated_at = ? WHERE id = ?').run(new Date().toISOString(), userId);
+    this.db
+      .prepare('UPDATE users SET token_version = token_version + 1, updated_at = ? WHERE id = ?')
+      .run(new Date().toISOString(), userId);
   }
 }
 

@@ -1,0 +1,118 @@
+import type { Db } from '../../db/connection';
+import { pageOffset, type PageRequest } from '../../http/pagination';
+import type { OrgScope } from '../../http/scope';
+
+// Reading the audit log in the full format of spec 2 (`GET /audit-logs/logs`).
+
+export interface AuditEntryView {
+  id: string;
+  orgId: string | null;
+  timestamp: string;
+  user: { id: string; name: string | null; email: string | null; role: string | null };
+  action: string;
+  resource: { type: string; id: string | null; name: string | null };
+  category: string;
+  result: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+  details: Record<string, unknown>;
+}
+
+export interface AuditFilters {
+  user?: string | undefined;
+  action?: string | undefined;
+  resource?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/** Spec 2: categories derive from the action prefix. */
+export function categoryOf(action: string): string {
+  if (
+    ['user.login', 'user.logout', 'user.permission'].some((p) => action === p || action.startsWith(`${p}.`))
+  )
+    return 'authentication';
+  if (action.startsWith('device.')) return 'device';
+  if (action.startsWith('script.')) return 'automation';
+  if (action.startsWith('policy.') || action.startsWith('automation.policy.')) return 'policy';
+  if (action.startsWith('alert.')) return 'alert';
+  if (action.startsWith('data.')) return 'compliance';
+  if (action.startsWith('organization.')) return 'organization';
+  return 'system';
+}
+
+interface Row {
+  id: string;
+  org_id: string | null;
+  timestamp: string;
+  actor_id: string;
+  actor_email: string | null;
+  actor_name: string | null;
+  action: string;
+  resource_type: string;
+  resource_id: string | null;
+  resource_name: string | null;
+  result: string;
+  ip_address: string | null;
+  user_agent: string | null;
+  details: string;
+}
+
+const escapeLike = (value: string) => `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function listAuditEntries(
+  db: Db,
+  scope: OrgScope,
+  filters: AuditFilters,
+  page: PageRequest,
+): { rows: AuditEntryView[]; total: number } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (scope.kind === 'some') {
+    // Tenant isolation: only the caller's organizations; an empty scope matches nothing.
+    where.push(`a.org_id IN (SELECT value FROM json_each(?))`);
+    params.push(JSON.stringify([...scope.orgIds]));
+  }
+  if (filters.user) {
+    where.push(`(lower(a.actor_email) LIKE ? ESCAPE '\\' OR lower(u.name) LIKE ? ESCAPE '\\')`);
+    params.push(escapeLike(filters.user), escapeLike(filters.user));
+  }
+  if (filters.action) {
+    where.push(`lower(a.action) LIKE ? ESCAPE '\\'`);
+    params.push(escapeLike(filters.action));
+  }
+  if (filters.resource) {
+    where.push(`(lower(a.resource_type) LIKE ? ESCAPE '\\' OR lower(a.resource_name) LIKE ? ESCAPE '\\')`);
+    params.push(escapeLike(filters.resource), escapeLike(filters.resource));
+  }
+  if (filters.from) {
+    where.push('a.timestamp >= ?');
+    params.push(new Date(filters.from).toISOString());
+  }
+  if (filters.to) {
+    where.push('a.timestamp <= ?');
+    params.push(new Date(filters.to).toISOString());
+  }
+  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const from = 'FROM audit_logs a LEFT JOIN users u ON u.id = a.actor_id';
+  const total = (db.prepare(`SELECT COUNT(*) AS n ${from} ${clause}`).get(...params) as { n: number }).n;
+  const rows = db
+    .prepare(`SELECT a.*, u.name AS actor_name ${from} ${clause} ORDER BY a.seq DESC LIMIT ? OFFSET ?`)
+    .all(...params, page.limit, pageOffset(page)) as Row[];
+  return {
+    total,
+    rows: rows.map((r) => ({
+      id: r.id,
+      orgId: r.org_id,
+      timestamp: r.timestamp,
+      user: { id: r.actor_id, name: r.actor_name, email: r.actor_email, role: null },
+      action: r.action,
+      resource: { type: r.resource_type, id: r.resource_id, name: r.resource_name },
+      category: categoryOf(r.action),
+      result: r.result,
+      ipAddress: r.ip_address,
+      userAgent: r.user_agent,
+      details: JSON.parse(r.details) as Record<string, unknown>,
+    })),
+  };
+}

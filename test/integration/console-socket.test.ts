@@ -1,0 +1,146 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { ConsoleServerMessage } from '../../server/contract';
+import { auditSettled, seedOrgUser, startServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+beforeEach(async () => {
+  server = await startServer();
+});
+afterEach(async () => {
+  await server.dispose();
+});
+
+interface OpenSocket {
+  socket: WebSocket;
+  messages: ConsoleServerMessage[];
+  next(predicate: (m: ConsoleServerMessage) => boolean, timeoutMs?: number): Promise<ConsoleServerMessage>;
+  closed: Promise<number>;
+}
+
+function open(ticket: string): Promise<OpenSocket> {
+  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/v1/ws?ticket=${ticket}`);
+  const messages: ConsoleServerMessage[] = [];
+  const waiters: Array<{
+    predicate: (m: ConsoleServerMessage) => boolean;
+    resolve: (m: ConsoleServerMessage) => void;
+  }> = [];
+  socket.on('message', (raw) => {
+    const message = JSON.parse(String(raw)) as ConsoleServerMessage;
+    messages.push(message);
+    for (const w of [...waiters]) {
+      if (w.predicate(message)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(message);
+      }
+    }
+  });
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    socket.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    socket.on('open', () =>
+      resolve({
+        socket,
+        messages,
+        closed,
+        next: (predicate, timeoutMs = 5000) =>
+          new Promise((res, rej) => {
+            const found = messages.find(predicate);
+            if (found) return res(found);
+            const timer = setTimeout(
+              () => rej(new Error('timed out waiting for a console message')),
+              timeoutMs,
+            );
+            waiters.push({ predicate, resolve: (m) => (clearTimeout(timer), res(m)) });
+          }),
+      }),
+    );
+  });
+}
+
+async function ticketFor(token: string): Promise<string> {
+  const res = await server.api.post('/ws/ticket', {}, token);
+  expect(res.status).toBe(200);
+  expect(res.body.expiresInSeconds).toBe(30);
+  return res.body.ticket;
+}
+
+describe('console socket', () => {
+  it('opens with a ticket, greets, and pushes audit events live', async () => {
+    const admin = await server.api.login();
+    const live = await open(await ticketFor(admin.body.accessToken));
+    expect(await live.next((m) => m.type === 'connected')).toMatchObject({
+      type: 'connected',
+      scope: 'system',
+    });
+    await server.api.login(); // another sign-in by the admin produces an audit entry
+    await auditSettled(server);
+    const event = await live.next((m) => m.type === 'event' && m.event === 'audit.created');
+    expect(event).toMatchObject({
+      type: 'event',
+      event: 'audit.created',
+      orgId: null,
+      data: { action: 'user.login' },
+    });
+    live.socket.close();
+  });
+
+  it('refuses a missing, wrong, reused or expired ticket', async () => {
+    await expect(open('')).rejects.toThrow('HTTP 401');
+    await expect(open('not-a-ticket')).rejects.toThrow('HTTP 401');
+    const token = (await server.api.login()).body.accessToken;
+    const ticket = await ticketFor(token);
+    const first = await open(ticket);
+    await expect(open(ticket)).rejects.toThrow('HTTP 401');
+    first.socket.close();
+    expect((await server.api.post('/ws/ticket', {})).status).toBe(401);
+  });
+
+  it('expires tickets after 30 seconds', async () => {
+    const token = (await server.api.login()).body.accessToken;
+    const realNow = Date.now;
+    const ticket = await ticketFor(token);
+    Date.now = () => realNow() + 31_000;
+    try {
+      await expect(open(ticket)).rejects.toThrow('HTTP 401');
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
+  it('pushes only events within the caller’s scope', async () => {
+    const org = await seedOrgUser(server, 'tech@contoso.test', 'Contoso-Tech-2026');
+    const tech = await server.api.login('tech@contoso.test', 'Contoso-Tech-2026');
+    const techSocket = await open(await ticketFor(tech.body.accessToken));
+    const adminSocket = await open(await ticketFor((await server.api.login()).body.accessToken));
+    await auditSettled(server);
+
+    await server.api.login(); // platform chain: system scope only
+    await server.api.login('tech@contoso.test', 'Contoso-Tech-2026'); // the technician's organization
+    await auditSettled(server);
+    const orgEvent = await techSocket.next((m) => m.type === 'event');
+    expect(orgEvent).toMatchObject({ orgId: org.orgId });
+    await adminSocket.next((m) => m.type === 'event' && m.orgId === org.orgId);
+    await adminSocket.next((m) => m.type === 'event' && m.orgId === null);
+    expect(
+      techSocket.messages
+        .filter((m) => m.type === 'event')
+        .every((m) => m.type === 'event' && m.orgId === org.orgId),
+    ).toBe(true);
+    techSocket.socket.close();
+    adminSocket.socket.close();
+  });
+
+  it('closes the consoles of a technician who signs out', async () => {
+    const session = await server.api.login();
+    const live = await open(await ticketFor(session.body.accessToken));
+    await server.api.post('/auth/logout', {}, session.body.accessToken);
+    expect(await live.closed).toBe(4001);
+  });
+
+  it('closes every console socket on shutdown', async () => {
+    const live = await open(await ticketFor((await server.api.login()).body.accessToken));
+    await server.close();
+    expect(await live.closed).toBe(1001);
+  });
+});
