@@ -33,12 +33,18 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
-      rollupOptions: { input: { index: resolve(__dirname, 'preload/index.ts') } },
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'preload/index.ts') },
+        // A sandboxed preload must be CommonJS; with "type": "module" electron-vite would emit ESM.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
     },
   },
   renderer: {
     root: 'renderer',
-    plugins: [react()],
+    // electron-vite forces base './' for the renderer; the console is served by the embedded server with history
+    // routing, so assets must be absolute or a reload of /devices/42 would ask for /devices/assets/....
+    plugins: [react(), { name: 'gatehouse-absolute-base', config: () => ({ base: '/' }) }],
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },

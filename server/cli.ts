@@ -38,8 +38,13 @@ async function main(): Promise<void> {
     console.log(USAGE);
     process.exit(values.help ? 0 : 2);
   }
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    console.error(`gatehouse: --port must be a whole number from 0 to 65535 (got "${values.port}")`);
+    process.exit(2);
+  }
   const overrides = {
-    ...(values.port !== undefined ? { port: Number(values.port) } : {}),
+    ...(port !== undefined ? { port } : {}),
     ...(values.host !== undefined ? { host: values.host } : {}),
     ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
   };

@@ -1,10 +1,10 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { loadConfig, type Config } from './config';
 import type { AppContext } from './context';
 import { SecretBox } from './crypto';
-import { openDatabase } from './db/connection';
+import { openDatabase, type Db } from './db/connection';
 import { loadMigrations, migrate, migrationStatus, MigrationError } from './db/migrate';
 import { EventBus } from './events/bus';
 import { API_PREFIX, buildApp } from './http/app';
@@ -64,13 +64,9 @@ function listen(server: Server, port: number, host: string, fallback: boolean): 
   });
 }
 
-/** Builds and starts the whole server: database, API, console hub and jobs. No Electron here (DESIGN §1). */
-export async function createServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const config = loadConfig(options.env ?? process.env, options);
-  const log = options.logger ?? pino({ level: config.logLevel, base: { service: 'gatehouse' } });
-  const secrets = loadSecrets(config, options.secretStore ?? fileSecretStore(config.dataDir));
-
-  const db = openDatabase(config.databaseFile, options.nativeBinding);
+/** Opens the database and brings its schema to this release (or refuses, per AUTO_MIGRATE). */
+function prepareDatabase(config: Config, log: Logger, nativeBinding: string | undefined): Db {
+  const db = openDatabase(config.databaseFile, nativeBinding);
   try {
     const migrations = loadMigrations();
     if (config.autoMigrate) {
@@ -84,10 +80,24 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
         );
       }
     }
+    return db;
   } catch (err) {
     db.close();
     throw err;
   }
+}
+
+/** Builds and starts the whole server: database, API, console hub and jobs. No Electron here (DESIGN §1). */
+export async function createServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const config = loadConfig(options.env ?? process.env, options);
+  const log = options.logger ?? pino({ level: config.logLevel, base: { service: 'gatehouse' } });
+  const secrets = loadSecrets(config, options.secretStore ?? fileSecretStore(config.dataDir));
+  const db = prepareDatabase(config, log, options.nativeBinding);
+  // Undone in reverse order if start-up fails half way, so a failed start leaves no open handles behind.
+  const teardown: Array<() => void> = [() => db.close()];
+  const undo = () => {
+    for (const step of teardown.reverse()) step();
+  };
 
   const bus = new EventBus(log);
   const ctx: AppContext = {
@@ -102,8 +112,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     secretBox: new SecretBox(secrets.appEncryptionKey),
   };
   const firstRun = new FirstRun(ctx);
-  const setupToken = await firstRun.start();
+  let setupToken: string | null;
+  try {
+    setupToken = await firstRun.start();
+  } catch (err) {
+    undo();
+    throw err;
+  }
   const hub = new ConsoleHub(ctx);
+  teardown.push(() => hub.close());
 
   const routes = [
     ...healthRoutes(ctx, firstRun),
@@ -137,13 +154,12 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   });
 
   const stopHousekeeping = startHousekeeping(ctx);
+  teardown.push(stopHousekeeping);
   let port: number;
   try {
     port = await listen(server, config.port, config.host, options.portFallback ?? false);
   } catch (err) {
-    stopHousekeeping();
-    hub.close();
-    db.close();
+    undo();
     throw err;
   }
   log.info({ host: config.host, port, dataDir: config.dataDir }, 'gatehouse server listening');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from './config';
+import { ConfigError, type Config } from './config';
 import type { SecretStore } from './options';
 
 // Secrets that the environment does not provide are generated on first start and kept in DATA_DIR, so a
@@ -21,6 +21,14 @@ export function fileSecretStore(dataDir: string): SecretStore {
   const file = join(dataDir, 'secrets.json');
   return {
     read() {
+      // The desktop app seals its secrets with the OS keychain. Generating fresh ones here would make every
+      // encrypted MFA secret and issued session in this data directory unreadable, so refuse instead.
+      if (existsSync(join(dataDir, 'secrets.sealed'))) {
+        throw new ConfigError(
+          `${dataDir} belongs to the desktop app: its secrets are sealed with the OS keychain (secrets.sealed). ` +
+            'Open it with the desktop app, or point DATA_DIR elsewhere.',
+        );
+      }
       if (!existsSync(file)) return null;
       return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
     },

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type Db = Database.Database;
@@ -7,6 +7,8 @@ export type Db = Database.Database;
 /** Opens the SQLite file with the settings of DESIGN §6. */
 export function openDatabase(file: string, nativeBinding?: string): Db {
   mkdirSync(dirname(file), { recursive: true });
+  // Create the file owner-only; SQLite gives its -wal and -shm files the same mode.
+  if (file !== ':memory:' && !existsSync(file)) closeSync(openSync(file, 'a', 0o600));
   const db = new Database(file, nativeBinding ? { nativeBinding } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');

@@ -43,11 +43,21 @@ describe('restart on the same data directory', () => {
     expect(count.n).toBe(1);
   });
 
-  it('keeps the secrets file readable by its owner only', async () => {
+  it('keeps the secrets file and the database readable by their owner only', async () => {
     const s = await startServer();
     servers.push(s);
     const { statSync } = await import('node:fs');
     expect(statSync(join(s.dataDir, 'secrets.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(s.dataDir, 'gatehouse.db')).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses to take over a desktop data directory whose secrets are sealed by the OS keychain', async () => {
+    const { mkdtempSync, writeFileSync, existsSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-desktop-'));
+    writeFileSync(join(dir, 'secrets.sealed'), 'opaque');
+    await expect(startServer({ dataDir: dir })).rejects.toThrow(/belongs to the desktop app/);
+    expect(existsSync(join(dir, 'secrets.json'))).toBe(false);
   });
 
   it('refuses to run on a database written by a newer release', async () => {

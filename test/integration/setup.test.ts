@@ -76,3 +76,14 @@ describe('bootstrap administrator', () => {
     }
   });
 });
+
+describe('a weak bootstrap password', () => {
+  it('stops the start with a configuration error, not a stack trace', async () => {
+    await expect(
+      startServer({
+        env: { BOOTSTRAP_ADMIN_EMAIL: 'ops@gatehouse.test', BOOTSTRAP_ADMIN_PASSWORD: 'opsopsopsops' },
+        bootstrap: false,
+      }),
+    ).rejects.toThrow('Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD: Password is too weak');
+  });
+});

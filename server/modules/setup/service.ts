@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ConfigError } from '../../config';
 import type { AppContext } from '../../context';
 import { randomToken, safeEqual } from '../../crypto';
 import { badRequest } from '../../http/errors';
@@ -25,6 +26,11 @@ export class FirstRun {
     if (!this.required) return null;
     const bootstrap = this.ctx.config.bootstrapAdmin;
     if (bootstrap) {
+      const problem = passwordProblem(bootstrap.password, {
+        email: bootstrap.email,
+        minLength: ADMIN_PASSWORD_MIN_LENGTH,
+      });
+      if (problem) throw new ConfigError(`Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD: ${problem}`);
       const user = await this.createAdministrator({
         email: bootstrap.email,
         name: 'Administrator',

@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+// `npm start`: the desktop app where it can run, otherwise the same console headless (DESIGN §1 "How it runs").
+//
+// 1. Builds with electron-vite when out/ is missing or older than the sources (the headless server serves the
+//    built console from out/renderer too, so this happens either way).
+// 2. Runs Electron when its binary is installed (checked on disk: requiring the electron package would start its
+//    lazy download), a display is available and the Electron-ABI better-sqlite3 build exists.
+// 3. Otherwise prints one line saying why and runs `server/cli.ts serve` in Node.
+// Arguments after `--` are forwarded (`npm start -- --port 4700`); SIGINT/SIGTERM are passed to the child and
+// this process exits with the child's code.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { constants } from 'node:os';
+import { join } from 'node:path';
+import { electronBindingPath, electronInfo, ROOT } from './build-native-electron.mjs';
+
+const args = process.argv.slice(2);
+
+// ---------------------------------------------------------------------------------------------------- build
+const SOURCES = ['main', 'preload', 'renderer', 'server', 'electron.vite.config.ts', 'package.json'];
+const OUTPUTS = [
+  ['out/main/index.js'],
+  ['out/preload/index.cjs', 'out/preload/index.js', 'out/preload/index.mjs'],
+  ['out/renderer/index.html'],
+];
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs; // a deleted file shows up as a newer directory
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry.startsWith('.')) continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+/** Why a build is needed, or null when out/ is complete and newer than every source. */
+function staleReason() {
+  let oldestOutput = Infinity;
+  for (const alternatives of OUTPUTS) {
+    const found = alternatives.map((file) => join(ROOT, file)).find((file) => existsSync(file));
+    if (!found) return `${alternatives[0]} is missing`;
+    oldestOutput = Math.min(oldestOutput, statSync(found).mtimeMs);
+  }
+  const newestSource = Math.max(...SOURCES.map((source) => newestMtime(join(ROOT, source))));
+  return newestSource > oldestOutput ? 'sources changed since the last build' : null;
+}
+
+function buildIfStale() {
+  const reason = staleReason();
+  if (!reason) return;
+  console.log(`gatehouse: building (${reason})`);
+  const result = spawnSync('npx', ['electron-vite', 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    shell: process.platform === 'win32', // npx is a .cmd on Windows
+  });
+  if (result.status !== 0) {
+    console.error('gatehouse: build failed; fix the errors above and run npm start again');
+    process.exit(result.status ?? 1);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------- electron
+/** The Electron executable if it is installed, without triggering node_modules/electron's lazy download. */
+function electronExecutable() {
+  const dir = join(ROOT, 'node_modules', 'electron');
+  const pathFile = join(dir, 'path.txt');
+  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : '';
+  if (process.env.ELECTRON_OVERRIDE_DIST_PATH) {
+    const overridden = join(process.env.ELECTRON_OVERRIDE_DIST_PATH, relative || 'electron');
+    return existsSync(overridden) ? overridden : null;
+  }
+  if (!relative) return null;
+  const executable = join(dir, 'dist', relative);
+  return existsSync(executable) ? executable : null;
+}
+
+/** Either { electron } to launch the desktop app, or { reason } why not (one line). */
+function desktopDecision() {
+  const electron = electronExecutable();
+  if (!electron) {
+    return { reason: 'no Electron binary in node_modules/electron (it cannot be downloaded here)' };
+  }
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    return { reason: 'no display (neither DISPLAY nor WAYLAND_DISPLAY is set)' };
+  }
+  if (process.platform === 'linux' && process.getuid?.() === 0) {
+    return { reason: "running as root, where Chromium's sandbox refuses to start (use a normal user)" };
+  }
+  const info = electronInfo();
+  if (!info) return { reason: "cannot tell the installed Electron's ABI" };
+  if (!existsSync(electronBindingPath(info.abi))) {
+    return { reason: `no Electron-ABI better-sqlite3 build (run npm run build:native-electron)` };
+  }
+  return { electron };
+}
+
+// ------------------------------------------------------------------------------------------------------ run
+function runChild(command, childArgs, env = process.env) {
+  const child = spawn(command, childArgs, { cwd: ROOT, stdio: 'inherit', env });
+  const forward = (signal) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, forward);
+  child.on('error', (error) => {
+    console.error(`gatehouse: could not start ${command}: ${error.message}`);
+    process.exit(1);
+  });
+  child.on('exit', (code, signal) => {
+    process.exit(code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1));
+  });
+}
+
+buildIfStale();
+const decision = desktopDecision();
+if (decision.electron) {
+  const env = { ...process.env };
+  delete env.ELECTRON_RUN_AS_NODE; // would make the binary behave as plain Node
+  runChild(decision.electron, ['.', ...args], env);
+} else {
+  console.log(`gatehouse: ${decision.reason}; serving headless instead`);
+  if (!existsSync(join(ROOT, 'server', 'cli.ts'))) {
+    console.error('gatehouse: server/cli.ts is missing');
+    process.exit(1);
+  }
+  runChild(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'serve', ...args]);
+}
