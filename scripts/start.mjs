@@ -14,7 +14,9 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import { electronBindingPath, electronInfo, ROOT } from './build-native-electron.mjs';
 
-const args = process.argv.slice(2);
+// `--headless` (what `npm run serve` passes) skips the desktop and serves the console to any browser.
+const headless = process.argv.includes('--headless');
+const args = process.argv.slice(2).filter((arg) => arg !== '--headless');
 
 // ---------------------------------------------------------------------------------------------------- build
 const SOURCES = ['main', 'preload', 'renderer', 'server', 'electron.vite.config.ts', 'package.json'];
@@ -115,13 +117,13 @@ function runChild(command, childArgs, env = process.env) {
 }
 
 buildIfStale();
-const decision = desktopDecision();
+const decision = headless ? { reason: null } : desktopDecision();
 if (decision.electron) {
   const env = { ...process.env };
   delete env.ELECTRON_RUN_AS_NODE; // would make the binary behave as plain Node
   runChild(decision.electron, ['.', ...args], env);
 } else {
-  console.log(`gatehouse: ${decision.reason}; serving headless instead`);
+  if (decision.reason) console.log(`gatehouse: ${decision.reason}; serving headless instead`);
   if (!existsSync(join(ROOT, 'server', 'cli.ts'))) {
     console.error('gatehouse: server/cli.ts is missing');
     process.exit(1);

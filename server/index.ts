@@ -76,7 +76,7 @@ function prepareDatabase(config: Config, log: Logger, nativeBinding: string | un
       const { pending } = migrationStatus(db, migrations);
       if (pending.length) {
         throw new MigrationError(
-          `The database needs ${pending.length} migration(s) and AUTO_MIGRATE is false. Run \`npm run serve -- migrate\` first.`,
+          `The database needs ${pending.length} migration(s) and AUTO_MIGRATE is false. Run \`npm run migrate\` first.`,
         );
       }
     }
