@@ -46,6 +46,7 @@ export default defineConfig({
     // routing, so assets must be absolute or a reload of /devices/42 would ask for /devices/assets/....
     plugins: [react(), { name: 'gatehouse-absolute-base', config: () => ({ base: '/' }) }],
     build: {
+      minify: true,
       outDir: resolve(__dirname, 'out/renderer'),
       rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
     },

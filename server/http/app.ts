@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { Logger } from 'pino';
@@ -88,9 +88,10 @@ export function buildApp({ log, routes, middleware, staticDir }: AppParts): Expr
   });
   app.use(API_PREFIX, api);
 
-  const indexHtml = staticDir ? join(staticDir, 'index.html') : null;
-  if (staticDir && indexHtml && existsSync(indexHtml)) {
-    app.use(express.static(staticDir, { index: false, maxAge: '1h' }));
+  const consoleDir = staticDir ? resolve(staticDir) : null; // sendFile needs an absolute path
+  const indexHtml = consoleDir ? join(consoleDir, 'index.html') : null;
+  if (consoleDir && indexHtml && existsSync(indexHtml)) {
+    app.use(express.static(consoleDir, { index: false, maxAge: '1h' }));
     // History fallback: every other GET that wants HTML gets the console, which routes on the client.
     app.get(/.*/, (req, res, next) => {
       if (!req.accepts('html')) return next();

@@ -54,6 +54,8 @@ function skipReason(): string | null {
 }
 
 const reason = skipReason();
+// The list reporter does not print skip reasons, so say it once where CI logs show it.
+if (reason) console.log(`electron.spec: skipped: ${reason}`);
 test.skip(reason !== null, reason ?? '');
 
 test.describe('desktop shell', () => {
