@@ -48,6 +48,8 @@ export interface TokenPair {
   accessToken: string;
   refreshToken: string;
   expiresInSeconds: number;
+  /** Whether this session passed MFA (the access token's `mfa` claim). */
+  mfa: boolean;
   user: AuthUser;
 }
 
@@ -91,3 +93,14 @@ export interface WsTicketResponse {
 export type ConsoleServerMessage =
   | { type: 'connected'; userId: string; scope: Scope }
   | { type: 'event'; event: string; data: unknown; orgId: string | null };
+
+/** Data of the `audit.created` console event: one new audit entry, without its details. */
+export interface AuditCreatedEvent {
+  id: string;
+  action: string;
+  actorEmail: string | null;
+  resourceType: string;
+  resourceId: string | null;
+  result: string;
+  timestamp: string;
+}

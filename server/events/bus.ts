@@ -1,17 +1,8 @@
 import type { Logger } from 'pino';
+import type { AuditCreatedEvent } from '../contract';
 
 // The typed in-process event bus. Publishers never wait on or fail because of a subscriber: each listener runs
 // in its own try/catch. Audit, console pushes, webhooks and notifications all subscribe here.
-
-export interface AuditCreatedEvent {
-  id: string;
-  action: string;
-  actorEmail: string | null;
-  resourceType: string;
-  resourceId: string | null;
-  result: string;
-  timestamp: string;
-}
 
 export interface SessionEvent {
   userId: string;

@@ -24,6 +24,7 @@ describe('login', () => {
     const res = await server.api.login(ADMIN.email.toUpperCase(), ADMIN.password);
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ email: ADMIN.email, scope: 'system', mfaEnabled: false });
+    expect(res.body.mfa).toBe(false);
     const me = await server.api.get('/auth/me', res.body.accessToken);
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ user: { email: ADMIN.email, scope: 'system' }, mfa: false });

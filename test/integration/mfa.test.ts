@@ -78,6 +78,7 @@ describe('MFA login', () => {
     const code = await totp(secret, nextStep());
     const verify = await server.api.post('/auth/mfa/verify', { tempToken: login.body.tempToken, code });
     expect(verify.status).toBe(200);
+    expect(verify.body.mfa).toBe(true);
     expect((await server.api.get('/auth/me', verify.body.accessToken)).body.mfa).toBe(true);
 
     // The tempToken is single use, and the code cannot be replayed on a fresh challenge either.

@@ -1,11 +1,12 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import type { MeResponse } from '../../../server/contract';
+import type { AuditCreatedEvent, MeResponse } from '../../../server/contract';
 import { api, errorMessage } from '../api/client';
 import { Link } from '../router';
 import { useSession } from '../session/store';
 import { useLive, LIVE_EVENT_BUFFER, type LiveEvent } from '../live/socket';
 import { useMeta } from '../meta';
 import { Alert, Card, Facts, StatusPill } from '../components/ui';
+import { MfaFacts } from '../components/MfaFacts';
 import { desktopBridge } from '../lib/bridge';
 import { formatDateTime, formatDuration, formatTime, relativeTime, scopeLabel } from '../lib/format';
 import { useDocumentTitle, useNow } from '../lib/hooks';
@@ -97,32 +98,7 @@ export function HomePage() {
         </Card>
 
         <Card title="Two-step verification" icon="lock" testId="home-mfa">
-          <Facts
-            rows={[
-              [
-                'Account',
-                user.mfaEnabled ? (
-                  <StatusPill tone="ok">Enabled</StatusPill>
-                ) : (
-                  <StatusPill tone="warn">Not set up</StatusPill>
-                ),
-                'home-mfa-status',
-              ],
-              [
-                'Method',
-                user.mfaEnabled ? (user.mfaMethod === 'sms' ? 'SMS code' : 'Authenticator app') : '—',
-              ],
-              [
-                'This session',
-                mfa ? (
-                  <StatusPill tone="ok">MFA verified</StatusPill>
-                ) : (
-                  <StatusPill tone="muted">Password only</StatusPill>
-                ),
-                'home-session-mfa',
-              ],
-            ]}
-          />
+          <MfaFacts user={user} mfa={mfa} testIdPrefix="home" />
           <div className="card-foot">
             <Link to="/profile" className="link">
               Manage in profile
@@ -225,7 +201,15 @@ function eventTone(name: string): string {
   return 'muted';
 }
 
-function summarize(data: unknown): string {
+/** An audit entry reads as "who · what · outcome"; other events show their identifying fields. */
+function summarize(event: LiveEvent): string {
+  const { data } = event;
+  if (event.event === 'audit.created') {
+    const entry = data as AuditCreatedEvent;
+    return [entry.action, entry.actorEmail ?? 'system', entry.result === 'success' ? null : entry.result]
+      .filter(Boolean)
+      .join(' · ');
+  }
   if (data === null || typeof data !== 'object') return data === undefined ? '' : String(data);
   const record = data as Record<string, unknown>;
   const parts: string[] = [];
@@ -244,7 +228,7 @@ function EventRow({ event, now }: { event: LiveEvent; now: number }) {
         {formatTime(event.receivedAt)}
       </span>
       <span className={`event-name tone-${eventTone(event.event)}`}>{event.event}</span>
-      <span className="event-summary mono">{summarize(event.data)}</span>
+      <span className="event-summary mono">{summarize(event)}</span>
       <span className="event-ago">{relativeTime(event.receivedAt, now)}</span>
     </li>
   );

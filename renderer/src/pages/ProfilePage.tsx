@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { ApiError, api, errorMessage } from '../api/client';
 import { Link } from '../router';
 import { useSession } from '../session/store';
-import { Alert, Card, Facts, StatusPill } from '../components/ui';
+import { Alert, Card, Facts } from '../components/ui';
+import { MfaFacts } from '../components/MfaFacts';
 import { RecoveryCodes } from '../components/RecoveryCodes';
 import { Icon } from '../components/Icon';
 import { desktopBridge } from '../lib/bridge';
@@ -72,32 +73,7 @@ export function ProfilePage() {
 
         <div className="col">
           <Card title="Two-step verification" icon="lock" testId="profile-mfa">
-            <Facts
-              rows={[
-                [
-                  'Status',
-                  user.mfaEnabled ? (
-                    <StatusPill tone="ok">Enabled</StatusPill>
-                  ) : (
-                    <StatusPill tone="warn">Not set up</StatusPill>
-                  ),
-                  'profile-mfa-status',
-                ],
-                [
-                  'Method',
-                  user.mfaEnabled ? (user.mfaMethod === 'sms' ? 'SMS' : 'Authenticator app (TOTP)') : '—',
-                ],
-                [
-                  'This session',
-                  mfa ? (
-                    <StatusPill tone="ok">MFA verified</StatusPill>
-                  ) : (
-                    <StatusPill tone="muted">Password only</StatusPill>
-                  ),
-                  'profile-session-mfa',
-                ],
-              ]}
-            />
+            <MfaFacts user={user} mfa={mfa} testIdPrefix="profile" />
             {user.mfaEnabled ? (
               <RegenerateCodes email={user.email} />
             ) : (

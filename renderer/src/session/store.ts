@@ -52,23 +52,16 @@ let epoch = 0;
 const channel: BroadcastChannel | null =
   typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('gatehouse-session');
 
-/** Read the `mfa` claim for display. The server remains the judge; /auth/me corrects it when pages load. */
-function mfaClaim(token: string): boolean {
-  const payload = token.split('.')[1];
-  if (!payload) return false;
-  try {
-    const json = atob(
-      payload
-        .replace(/-/g, '+')
-        .replace(/_/g, '/')
-        .padEnd(Math.ceil(payload.length / 4) * 4, '='),
-    );
-    const claims = JSON.parse(json) as { mfa?: unknown };
-    return claims.mfa === true;
-  } catch {
-    return false;
-  }
-}
+/** The session fields that a sign-out resets; also the state before anyone signs in. */
+const NO_SESSION = {
+  accessToken: null,
+  user: null,
+  mfa: false,
+  expiresAt: null,
+  nextRefreshAt: null,
+  signedInAt: null,
+  lastRefreshAt: null,
+} satisfies Partial<SessionState>;
 
 function refreshDelaySeconds(expiresInSeconds: number): number {
   if (expiresInSeconds > REFRESH_LEAD_SECONDS * 2) return expiresInSeconds - REFRESH_LEAD_SECONDS;
@@ -106,13 +99,7 @@ export const useSession = create<SessionState>((set, get) => {
 
   return {
     status: 'booting',
-    accessToken: null,
-    user: null,
-    mfa: false,
-    expiresAt: null,
-    nextRefreshAt: null,
-    signedInAt: null,
-    lastRefreshAt: null,
+    ...NO_SESSION,
     setupRequired: false,
     notice: null,
     returnTo: null,
@@ -148,7 +135,7 @@ export const useSession = create<SessionState>((set, get) => {
         status: 'signedIn',
         accessToken: pair.accessToken,
         user: pair.user,
-        mfa: mfaClaim(pair.accessToken),
+        mfa: pair.mfa,
         expiresAt: now + pair.expiresInSeconds * 1000,
         signedInAt: wasSignedIn ? get().signedInAt : now,
         setupRequired: false,
@@ -178,17 +165,7 @@ export const useSession = create<SessionState>((set, get) => {
     clear: (notice = null) => {
       epoch += 1;
       clearTimer();
-      set({
-        status: 'signedOut',
-        accessToken: null,
-        user: null,
-        mfa: false,
-        expiresAt: null,
-        nextRefreshAt: null,
-        signedInAt: null,
-        lastRefreshAt: null,
-        notice,
-      });
+      set({ status: 'signedOut', ...NO_SESSION, notice });
     },
 
     setReturnTo: (path) => set({ returnTo: path }),

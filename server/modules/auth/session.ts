@@ -57,6 +57,7 @@ export async function issueSession(
     accessToken,
     refreshToken: refresh,
     expiresInSeconds: ACCESS_TOKEN_TTL_SECONDS,
+    mfa,
     user: toAuthUser(user, membership),
   };
 }
