@@ -30,14 +30,17 @@ export const LIVE_EVENT_BUFFER = 50;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 15_000;
 
-export const useLive = create<LiveState>(() => ({
+/** Not connected and nothing received: the state before the first connection and after sign-out. */
+const DISCONNECTED: LiveState = {
   state: 'offline',
   events: [],
   connectedAt: null,
   retryAt: null,
   lastError: null,
   identity: null,
-}));
+};
+
+export const useLive = create<LiveState>(() => DISCONNECTED);
 
 let running = false;
 let socket: WebSocket | null = null;
@@ -152,14 +155,7 @@ export function stopLive(): void {
   socket = null;
   if (ws && (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING))
     ws.close(1000, 'signed out');
-  useLive.setState({
-    state: 'offline',
-    events: [],
-    connectedAt: null,
-    retryAt: null,
-    lastError: null,
-    identity: null,
-  });
+  useLive.setState(DISCONNECTED);
 }
 
 /** Skip the backoff wait (network came back, or the user asked). */
