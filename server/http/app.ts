@@ -40,7 +40,8 @@ function requestLogger(log: Logger): RequestHandler {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const level = res.statusCode >= 500 ? 'error' : 'debug';
+      // Refused requests (bad input, failed sign-ins, rate limits) are worth seeing at the default level.
+      const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug';
       log[level](
         { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
         'request',
