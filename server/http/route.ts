@@ -52,7 +52,7 @@ export type AnyRoute = RouteSpec<any, any, any, any>;
 
 function validate<T>(schema: ZodType<T> | undefined, input: unknown, where: string): T {
   if (!schema) return undefined as T;
-  const result = schema.safeParse(input ?? (where === 'body' ? {} : input));
+  const result = schema.safeParse(where === 'body' ? (input ?? {}) : input);
   if (!result.success) {
     const issues = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
     const first = issues[0];

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { forwardRef, useEffect, useState, type ReactNode } from 'react';
 import { useMeta } from '../meta';
 import { Icon, Logo } from './Icon';
 
@@ -185,3 +185,25 @@ export function Spinner({ label }: { label?: string }) {
     </span>
   );
 }
+
+/** The 6-digit authenticator code field: digits only (a space allowed, as apps group them), one-time-code autofill. */
+export const TotpCodeInput = forwardRef<
+  HTMLInputElement,
+  { id: string; value: string; onChange: (code: string) => void; autoFocus?: boolean }
+>(function TotpCodeInput({ id, value, onChange, autoFocus }, ref) {
+  return (
+    <input
+      ref={ref}
+      id={id}
+      className="input-code mono"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={7}
+      placeholder="000000"
+      autoFocus={autoFocus}
+      value={value}
+      onChange={(e) => onChange(e.target.value.replace(/[^\d ]/g, ''))}
+      data-testid={id}
+    />
+  );
+});

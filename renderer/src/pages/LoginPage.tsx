@@ -3,7 +3,7 @@ import type { LoginResponse, MfaChallenge, TokenPair } from '../../../server/con
 import { ApiError, api, errorMessage } from '../api/client';
 import { navigate } from '../router';
 import { useSession } from '../session/store';
-import { AuthLayout, Alert, Field } from '../components/ui';
+import { AuthLayout, Alert, Field, TotpCodeInput } from '../components/ui';
 import { Icon } from '../components/Icon';
 import { useDocumentTitle } from '../lib/hooks';
 
@@ -216,18 +216,7 @@ function MfaStep({
           </Field>
         ) : (
           <Field label="Authentication code" htmlFor="mfa-code">
-            <input
-              ref={inputRef}
-              id="mfa-code"
-              className="input-code mono"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={7}
-              placeholder="000000"
-              value={code}
-              onChange={(e) => setCode(e.target.value.replace(/[^\d ]/g, ''))}
-              data-testid="mfa-code"
-            />
+            <TotpCodeInput ref={inputRef} id="mfa-code" value={code} onChange={setCode} />
           </Field>
         )}
         {error ? (

@@ -3,7 +3,7 @@ import type { MfaEnableResponse, MfaSetupResponse } from '../../../server/contra
 import { api, errorMessage } from '../api/client';
 import { Link, navigate, useRouter } from '../router';
 import { useSession } from '../session/store';
-import { AuthLayout, Alert, CopyButton, Field, Spinner } from '../components/ui';
+import { AuthLayout, Alert, CopyButton, Field, Spinner, TotpCodeInput } from '../components/ui';
 import { RecoveryCodes } from '../components/RecoveryCodes';
 import { copyText } from '../lib/clipboard';
 import { groupSecret } from '../lib/format';
@@ -192,18 +192,7 @@ function ScanStep({
         </div>
         <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
           <Field label="Code from your app" htmlFor="mfa-enroll-code">
-            <input
-              id="mfa-enroll-code"
-              className="input-code mono"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={7}
-              placeholder="000000"
-              autoFocus
-              value={code}
-              onChange={(e) => setCode(e.target.value.replace(/[^\d ]/g, ''))}
-              data-testid="mfa-enroll-code"
-            />
+            <TotpCodeInput id="mfa-enroll-code" value={code} onChange={setCode} autoFocus />
           </Field>
           {error ? (
             <Alert testId="mfa-enroll-error">
