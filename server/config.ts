@@ -40,6 +40,8 @@ const envSchema = z.object({
   TRUSTED_PROXY_CIDRS: z.string().optional(),
   OFFBOARDING_DRAIN_WINDOW_HOURS: z.coerce.number().positive().default(72),
   PAM_PENDING_TTL_MINUTES: z.coerce.number().positive().default(15),
+  PUBLIC_URL: z.url().optional(),
+  ENROLLMENT_KEY_DEFAULT_TTL_MINUTES: z.coerce.number().int().positive().default(60),
 });
 
 export type RawEnv = Record<string, string | undefined>;
@@ -68,6 +70,10 @@ export interface Config {
   trustedProxyCidrs: string[];
   offboardingDrainWindowHours: number;
   pamPendingTtlMinutes: number;
+  /** Origin used in links sent by email; defaults to the console's own `http://localhost:<port>`. */
+  publicUrl: string | null;
+  /** Lifetime of a new enrollment key when the request names none (the spec leaves it open; README says why). */
+  enrollmentKeyDefaultTtlMinutes: number;
   /** Secrets given in the environment; missing ones are generated and kept in DATA_DIR (see secrets.ts). */
   secretOverrides: {
     APP_ENCRYPTION_KEY?: string;
@@ -129,6 +135,8 @@ export function loadConfig(
     trustedProxyCidrs: list(e.TRUSTED_PROXY_CIDRS),
     offboardingDrainWindowHours: e.OFFBOARDING_DRAIN_WINDOW_HOURS,
     pamPendingTtlMinutes: e.PAM_PENDING_TTL_MINUTES,
+    publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : null,
+    enrollmentKeyDefaultTtlMinutes: e.ENROLLMENT_KEY_DEFAULT_TTL_MINUTES,
     secretOverrides: {
       APP_ENCRYPTION_KEY: e.APP_ENCRYPTION_KEY,
       JWT_SECRET: e.JWT_SECRET,

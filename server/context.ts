@@ -4,6 +4,9 @@ import type { SecretBox } from './crypto';
 import type { Db } from './db/connection';
 import type { EventBus } from './events/bus';
 import type { RateLimiter } from './http/rate-limit';
+import type { TenantGuard } from './http/tenant-guard';
+import type { Mailer } from './mail';
+import type { ApiKeyAuthenticator } from './modules/api-keys/authenticate';
 import type { AuditWriter } from './modules/audit/writer';
 import type { TokenService } from './modules/auth/tokens';
 import type { UserStore } from './modules/users/store';
@@ -19,4 +22,11 @@ export interface AppContext {
   tokens: TokenService;
   limiter: RateLimiter;
   secretBox: SecretBox;
+  mailer: Mailer;
+  tenantGuard: TenantGuard;
+  apiKeys: ApiKeyAuthenticator;
+  /** Server-side secret mixed into enrollment key hashes (spec 1 fallback order; see secrets.ts). */
+  enrollmentKeyPepper: string;
+  /** The console's origin for links in emails: PUBLIC_URL, else `http://localhost:<port>` once listening. */
+  publicOrigin: string;
 }

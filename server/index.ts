@@ -8,11 +8,23 @@ import { openDatabase, type Db } from './db/connection';
 import { loadMigrations, migrate, migrationStatus, MigrationError } from './db/migrate';
 import { EventBus } from './events/bus';
 import { API_PREFIX, buildApp } from './http/app';
-import { authenticator, mfaGuard } from './http/authenticate';
+import { authenticator, mfaGuard, permissionGuard } from './http/authenticate';
 import { RateLimiter } from './http/rate-limit';
+import { TenantGuard } from './http/tenant-guard';
 import { ConsoleHub } from './hub/console-hub';
 import { consoleSocketRoutes } from './hub/console-routes';
 import { startHousekeeping } from './jobs/housekeeping';
+import { startOffboardingReaper } from './jobs/offboarding-reaper';
+import { Mailer } from './mail';
+import { ApiKeyAuthenticator } from './modules/api-keys/authenticate';
+import { apiKeyRoutes } from './modules/api-keys/routes';
+import { enrollmentKeyRoutes } from './modules/enrollment-keys/routes';
+import { smsRoutes } from './modules/mfa/sms-routes';
+import { passwordRoutes } from './modules/passwords/routes';
+import { registrationRoutes } from './modules/registration/routes';
+import { roleRoutes } from './modules/roles/routes';
+import { tenancyRoutes } from './modules/tenancy/routes';
+import { userRoutes } from './modules/users/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { AuditWriter } from './modules/audit/writer';
 import { authRoutes } from './modules/auth/routes';
@@ -100,6 +112,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   };
 
   const bus = new EventBus(log);
+  const limiter = new RateLimiter(db);
   const ctx: AppContext = {
     config,
     db,
@@ -108,8 +121,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     audit: new AuditWriter(db, bus, log),
     users: new UserStore(db),
     tokens: new TokenService(db, secrets.jwtSecret),
-    limiter: new RateLimiter(db),
+    limiter,
     secretBox: new SecretBox(secrets.appEncryptionKey),
+    mailer: new Mailer(config.mailOutboxDir, config.smtpUrl, log),
+    tenantGuard: new TenantGuard(db),
+    apiKeys: new ApiKeyAuthenticator(db, limiter),
+    enrollmentKeyPepper: secrets.enrollmentKeyPepper,
+    publicOrigin: config.publicUrl ?? '',
   };
   const firstRun = new FirstRun(ctx);
   let setupToken: string | null;
@@ -127,6 +145,14 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...setupRoutes(ctx, firstRun),
     ...authRoutes(ctx),
     ...mfaRoutes(ctx),
+    ...smsRoutes(ctx),
+    ...registrationRoutes(ctx),
+    ...passwordRoutes(ctx),
+    ...tenancyRoutes(ctx),
+    ...userRoutes(ctx),
+    ...roleRoutes(ctx),
+    ...apiKeyRoutes(ctx),
+    ...enrollmentKeyRoutes(ctx),
     ...auditRoutes(ctx),
     ...consoleSocketRoutes(hub),
   ];
@@ -134,10 +160,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     log,
     routes,
     staticDir: options.staticDir ?? null,
+    proxyTrust: { enabled: config.trustProxyHeaders, cidrs: config.trustedProxyCidrs },
     middleware: {
-      authenticate: authenticator(ctx, true),
-      authenticateOptional: authenticator(ctx, false),
+      authenticate: (mode) => authenticator(ctx, mode),
       requireMfa: mfaGuard(ctx),
+      requirePermission: (permission) => permissionGuard(ctx, permission),
     },
   });
 
@@ -153,8 +180,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     socket.on('close', () => sockets.delete(socket));
   });
 
-  const stopHousekeeping = startHousekeeping(ctx);
-  teardown.push(stopHousekeeping);
+  const stopJobs = [startHousekeeping(ctx), startOffboardingReaper(ctx)];
+  const stopAllJobs = () => stopJobs.forEach((stop) => stop());
+  teardown.push(stopAllJobs);
   let port: number;
   try {
     port = await listen(server, config.port, config.host, options.portFallback ?? false);
@@ -162,12 +190,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     undo();
     throw err;
   }
+  ctx.publicOrigin = config.publicUrl ?? `http://localhost:${port}`;
   log.info({ host: config.host, port, dataDir: config.dataDir }, 'gatehouse server listening');
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      stopHousekeeping();
+      stopAllJobs();
       hub.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -177,6 +206,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
           for (const socket of sockets) socket.destroy();
         }, 2000).unref();
       });
+      ctx.apiKeys.flush();
       ctx.audit.flush();
       db.close();
       log.info('gatehouse server stopped');

@@ -52,6 +52,19 @@ export function loadSecrets(config: Config, store: SecretStore): Secrets {
       changed = true;
     }
   }
+  // Spec 1: production refuses to start without a configured pepper; a generated secret does not count, since
+  // enrollment keys already handed out would silently stop working if the data directory were replaced.
+  if (
+    config.production &&
+    !env.ENROLLMENT_KEY_PEPPER &&
+    !env.APP_ENCRYPTION_KEY &&
+    !env.SECRET_ENCRYPTION_KEY &&
+    !env.JWT_SECRET
+  ) {
+    throw new ConfigError(
+      'Invalid configuration: production needs ENROLLMENT_KEY_PEPPER (or APP_ENCRYPTION_KEY, SECRET_ENCRYPTION_KEY, JWT_SECRET)',
+    );
+  }
   if (changed) store.write(stored);
   const appEncryptionKey = env.APP_ENCRYPTION_KEY ?? stored.APP_ENCRYPTION_KEY!;
   const jwtSecret = env.JWT_SECRET ?? stored.JWT_SECRET!;

@@ -4,6 +4,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { Logger } from 'pino';
 import { SERVER_VERSION } from '../version';
+import { clientAddressResolver, type ProxyTrust } from './client-info';
 import { errorHandler, notFound } from './errors';
 import { mountRoutes, registerOpenApi, type AnyRoute, type RouteMiddleware } from './route';
 
@@ -56,6 +57,7 @@ export interface AppParts {
   routes: AnyRoute[];
   middleware: RouteMiddleware;
   staticDir: string | null;
+  proxyTrust: ProxyTrust;
 }
 
 export function buildOpenApiDocument(routes: AnyRoute[]) {
@@ -68,11 +70,12 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
   });
 }
 
-export function buildApp({ log, routes, middleware, staticDir }: AppParts): Express {
+export function buildApp({ log, routes, middleware, staticDir, proxyTrust }: AppParts): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(securityHeaders());
+  app.use(clientAddressResolver(proxyTrust));
   app.use(requestLogger(log));
 
   const api = express.Router();

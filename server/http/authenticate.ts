@@ -1,18 +1,24 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context';
+import { API_KEY_HEADER } from '../modules/api-keys/authenticate';
+import type { AuthContext, UserAuth } from './auth-context';
 import { forbidden, unauthorized } from './errors';
+import { assertPermission, type Permission } from './permissions';
 
-// Bearer JWT authentication. The token's signature proves who issued it; the user row decides whether it still
-// counts: a disabled account or a bumped token_version (logout, password change) ends every token at once.
+// Who is calling. A console user presents a Bearer JWT: the signature proves who issued it, the user row decides
+// whether it still counts (a disabled account or a bumped token_version ends every token at once). An integration
+// presents X-API-Key on routes that accept it; when both headers are present the API key wins (spec 1 §3).
+// Either way the partner guard then applies: partner status and IP allowlist.
 
-export function authenticator(ctx: AppContext, required: boolean): RequestHandler {
+/** `user`: JWT only; `optional`: JWT or nobody; `user_or_key`: either credential; `key`: X-API-Key only. */
+export type AuthMode = 'user' | 'optional' | 'user_or_key' | 'key';
+
+export function authenticator(ctx: AppContext, mode: AuthMode): RequestHandler {
   const load = ctx.db.prepare('SELECT email, status, token_version FROM users WHERE id = ?');
-  return async (req, _res, next) => {
+
+  const bearer = async (req: Request): Promise<UserAuth | null> => {
     const header = req.get('authorization');
-    if (!header) {
-      if (required) throw unauthorized('Authentication required', 'AUTH_REQUIRED');
-      return next();
-    }
+    if (!header) return null;
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match?.[1]) throw unauthorized('Invalid authorization header', 'TOKEN_INVALID');
     const claims = await ctx.tokens.verifyAccess(match[1]);
@@ -20,7 +26,8 @@ export function authenticator(ctx: AppContext, required: boolean): RequestHandle
     if (!user || user.status !== 'active' || user.token_version !== claims.tv) {
       throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
     }
-    req.auth = {
+    if (claims.scope === 'organization' && !claims.orgId) throw forbidden('Organization context required');
+    return {
       kind: 'user',
       userId: claims.sub,
       email: user.email,
@@ -30,6 +37,25 @@ export function authenticator(ctx: AppContext, required: boolean): RequestHandle
       roleId: claims.roleId,
       mfa: claims.mfa,
     };
+  };
+
+  const identify = async (req: Request, res: Response): Promise<AuthContext | null> => {
+    const acceptsKey = mode === 'user_or_key' || mode === 'key';
+    if (acceptsKey && (mode === 'key' || req.get(API_KEY_HEADER) !== undefined)) {
+      return ctx.apiKeys.authenticate(req, res);
+    }
+    const user = await bearer(req);
+    if (!user && mode !== 'optional') throw unauthorized('Authentication required', 'AUTH_REQUIRED');
+    return user;
+  };
+
+  return async (req, res, next) => {
+    const auth = await identify(req, res);
+    if (auth) {
+      // Platform administrators have no partner and are exempt, as the spec says.
+      if (auth.partnerId) ctx.tenantGuard.check(auth.partnerId, req, 'request');
+      req.auth = auth;
+    }
     next();
   };
 }
@@ -42,6 +68,15 @@ export function mfaGuard(ctx: AppContext): RequestHandler {
     if (ctx.config.enable2fa && !req.auth?.mfa) {
       throw forbidden(MFA_REQUIRED_MESSAGE, 'MFA_REQUIRED');
     }
+    next();
+  };
+}
+
+/** A route's named permission (spec 1 §17): role chain for users, scopes for API keys. */
+export function permissionGuard(ctx: AppContext, permission: Permission): RequestHandler {
+  return (req, _res, next) => {
+    if (!req.auth) throw unauthorized('Authentication required', 'AUTH_REQUIRED');
+    assertPermission(ctx.db, req.auth, permission);
     next();
   };
 }

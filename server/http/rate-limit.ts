@@ -22,8 +22,10 @@ export interface LimitState {
 
 export class RateLimiter {
   private readonly upsert;
+  private readonly slidingRead;
+  private readonly slidingWrite;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     // One statement: start a new window when the old one ended, otherwise count up.
     this.upsert =
       db.prepare(`INSERT INTO rate_limits (bucket, subject, window_start, count) VALUES (@bucket, @subject, @now, 1)
@@ -31,6 +33,50 @@ export class RateLimiter {
         count = CASE WHEN window_start <= @now - @window THEN 1 ELSE count + 1 END,
         window_start = CASE WHEN window_start <= @now - @window THEN @now ELSE window_start END
       RETURNING window_start, count`);
+    this.slidingRead = db.prepare(
+      'SELECT window_start, count, prev_count FROM rate_limits WHERE bucket = ? AND subject = ?',
+    );
+    this.slidingWrite = db.prepare(`INSERT INTO rate_limits (bucket, subject, window_start, count, prev_count)
+      VALUES (@bucket, @subject, @start, @count, @prev) ON CONFLICT (bucket, subject) DO UPDATE SET
+      window_start = excluded.window_start, count = excluded.count, prev_count = excluded.prev_count`);
+  }
+
+  /**
+   * Sliding window (API keys, spec 1): the previous aligned window counts in proportion to how much of it still
+   * overlaps the last `windowSeconds`. A refused request is not counted, so a client that backs off recovers.
+   */
+  slidingHit(rule: LimitRule, subject: string, nowMs = Date.now()): LimitState {
+    const now = nowMs / 1000;
+    const window = rule.windowSeconds;
+    const start = Math.floor(now / window) * window;
+    return this.db.transaction((): LimitState => {
+      const row = this.slidingRead.get(rule.bucket, subject) as
+        { window_start: number; count: number; prev_count: number } | undefined;
+      const count = row?.window_start === start ? row.count : 0;
+      const prev =
+        row?.window_start === start ? row.prev_count : row?.window_start === start - window ? row.count : 0;
+      const elapsed = now - start;
+      const weight = 1 - elapsed / window;
+      const used = prev * weight + count;
+      const resetAt = start + window;
+      const allowed = used + 1 <= rule.limit;
+      if (allowed) {
+        this.slidingWrite.run({ bucket: rule.bucket, subject, start, count: count + 1, prev });
+      }
+      const remaining = Math.max(0, Math.floor(rule.limit - used - (allowed ? 1 : 0)));
+      // When refused: the time until enough of the previous window has slid out, or until this one ends.
+      let retry = resetAt - now;
+      if (!allowed && prev > 0 && count + 1 <= rule.limit) {
+        retry = window * (1 - (rule.limit - count - 1) / prev) - elapsed;
+      }
+      return {
+        allowed,
+        limit: rule.limit,
+        remaining,
+        resetAt: Math.ceil(resetAt),
+        retryAfterSeconds: Math.max(1, Math.ceil(retry)),
+      };
+    })();
   }
 
   hit(rule: LimitRule, subject: string, nowMs = Date.now()): LimitState {
@@ -59,7 +105,13 @@ export class RateLimiter {
     let worst: LimitState | null = null;
     for (const [rule, subject] of checks) {
       if (!subject) continue;
-      const state = this.hit(rule, subject);
+      let state: LimitState;
+      try {
+        state = this.hit(rule, subject);
+      } catch {
+        // Without its counters the limiter cannot protect anything: refuse rather than let requests through.
+        throw new HttpError(503, 'Service temporarily unavailable');
+      }
       if (!state.allowed && (!worst || state.retryAfterSeconds > worst.retryAfterSeconds)) worst = state;
     }
     if (worst) {
@@ -83,4 +135,11 @@ export const AUTH_LIMITS = {
   mfaPerIp: { bucket: 'mfa:ip', limit: 30, windowSeconds: 15 * 60 },
   mfaPerUser: { bucket: 'mfa:user', limit: 10, windowSeconds: 15 * 60 },
   setupPerIp: { bucket: 'setup:ip', limit: 10, windowSeconds: 15 * 60 },
+  // Spec 1 limits: 3 partner and 5 user registrations per IP per hour; verify-email gets its own limit.
+  registerPartnerPerIp: { bucket: 'register-partner:ip', limit: 3, windowSeconds: 3600 },
+  registerUserPerIp: { bucket: 'register-user:ip', limit: 5, windowSeconds: 3600 },
+  verifyEmailPerIp: { bucket: 'verify-email:ip', limit: 20, windowSeconds: 3600 },
+  passwordResetPerIp: { bucket: 'password-reset:ip', limit: 10, windowSeconds: 3600 },
+  passwordResetPerEmail: { bucket: 'password-reset:email', limit: 3, windowSeconds: 3600 },
+  smsSendPerUser: { bucket: 'sms-send:user', limit: 5, windowSeconds: 15 * 60 },
 } satisfies Record<string, LimitRule>;

@@ -2,15 +2,29 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z, type ZodType } from 'zod';
 import { badRequest } from './errors';
-import type { AuthContext } from './auth-context';
+import type { ApiKeyAuth, AuthContext, UserAuth } from './auth-context';
+import type { Permission } from './permissions';
 
 // Every route is declared once as a RouteSpec: the same zod schemas validate the request and describe it in the
 // OpenAPI document at /api/v1/openapi.json, so the two can never drift apart.
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** `public`: no credential; `user`: a signed-in console user (Bearer JWT); `optional`: either. */
-export type RouteAuth = 'public' | 'user' | 'optional';
+/**
+ * `public`: no credential; `user`: a signed-in console user (Bearer JWT); `optional`: a user or nobody;
+ * `user_or_key`: a user or an API key (the key wins when both are sent); `key`: an API key only.
+ */
+export type RouteAuth = 'public' | 'user' | 'optional' | 'user_or_key' | 'key';
+
+type CallerFor<A extends RouteAuth> = A extends 'user'
+  ? UserAuth
+  : A extends 'optional'
+    ? UserAuth | null
+    : A extends 'user_or_key'
+      ? AuthContext
+      : A extends 'key'
+        ? ApiKeyAuth
+        : null;
 
 export interface HandlerContext<B, Q, P, A> {
   req: Request;
@@ -30,6 +44,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown, Auth extends R
   auth: Auth;
   /** Require an MFA-verified session (`mfa: true`) when ENABLE_2FA is on. */
   mfa?: boolean;
+  /** The named permission the caller must hold (role chain for users, scopes for API keys). */
+  permission?: Permission;
   body?: ZodType<B>;
   query?: ZodType<Q>;
   params?: ZodType<P>;
@@ -37,7 +53,7 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown, Auth extends R
   status?: number;
   /** Extra documented responses, status to description. */
   responses?: Record<number, string>;
-  handler: (ctx: HandlerContext<B, Q, P, Auth extends 'user' ? AuthContext : AuthContext | null>) => unknown;
+  handler: (ctx: HandlerContext<B, Q, P, CallerFor<Auth>>) => unknown;
 }
 
 export function defineRoute<B = undefined, Q = undefined, P = undefined, Auth extends RouteAuth = RouteAuth>(
@@ -67,16 +83,16 @@ function validate<T>(schema: ZodType<T> | undefined, input: unknown, where: stri
 }
 
 export interface RouteMiddleware {
-  authenticate: RequestHandler;
-  authenticateOptional: RequestHandler;
+  authenticate: (mode: Exclude<RouteAuth, 'public'>) => RequestHandler;
   requireMfa: RequestHandler;
+  requirePermission: (permission: Permission) => RequestHandler;
 }
 
 export function mountRoutes(router: Router, routes: AnyRoute[], middleware: RouteMiddleware): void {
   for (const route of routes) {
     const chain: RequestHandler[] = [];
-    if (route.auth === 'user') chain.push(middleware.authenticate);
-    if (route.auth === 'optional') chain.push(middleware.authenticateOptional);
+    if (route.auth !== 'public') chain.push(middleware.authenticate(route.auth));
+    if (route.permission) chain.push(middleware.requirePermission(route.permission));
     if (route.mfa) chain.push(middleware.requireMfa);
     chain.push(async (req, res) => {
       const body = validate(route.body, req.body, 'body');
@@ -99,6 +115,18 @@ export function registerOpenApi(registry: OpenAPIRegistry, routes: AnyRoute[]): 
     scheme: 'bearer',
     bearerFormat: 'JWT',
   });
+  registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+  });
+  const security: Record<RouteAuth, Array<Record<string, string[]>>> = {
+    public: [],
+    optional: [{ bearer: [] }, {}],
+    user: [{ bearer: [] }],
+    user_or_key: [{ bearer: [] }, { apiKey: [] }],
+    key: [{ apiKey: [] }],
+  };
   const errorBody = z.object({ error: z.string(), code: z.string().optional() });
   for (const route of routes) {
     const responses: Record<string, { description: string; content?: Record<string, { schema: ZodType }> }> =
@@ -110,14 +138,16 @@ export function registerOpenApi(registry: OpenAPIRegistry, routes: AnyRoute[]): 
         description: 'Invalid request',
         content: { 'application/json': { schema: errorBody } },
       };
-    if (route.auth === 'user')
+    if (route.auth !== 'public' && route.auth !== 'optional')
       responses[401] = {
         description: 'Not signed in',
         content: { 'application/json': { schema: errorBody } },
       };
-    if (route.mfa)
+    if (route.mfa || route.permission)
       responses[403] = {
-        description: 'MFA required',
+        description: [route.permission && `Needs ${route.permission}`, route.mfa && 'MFA required']
+          .filter(Boolean)
+          .join('; '),
         content: { 'application/json': { schema: errorBody } },
       };
     for (const [status, description] of Object.entries(route.responses ?? {})) {
@@ -128,7 +158,7 @@ export function registerOpenApi(registry: OpenAPIRegistry, routes: AnyRoute[]): 
       path: `/api/v1${toOpenApiPath(route.path)}`,
       summary: route.summary,
       tags: [route.tag],
-      security: route.auth === 'user' ? [{ bearer: [] }] : [],
+      security: security[route.auth as RouteAuth],
       request: {
         ...(route.body ? { body: { content: { 'application/json': { schema: route.body } } } } : {}),
         // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the library wants object schemas

@@ -1,17 +1,16 @@
 import type { Db } from '../db/connection';
 import type { AuthContext } from './auth-context';
+import { forbidden, notFound } from './errors';
 
 // The one scope resolver: which organizations a caller may see. Every scoped query and every console push asks
 // it, so tenant isolation is decided in one place.
 
 export type OrgScope = { kind: 'all' } | { kind: 'some'; orgIds: ReadonlySet<string> };
 
-export function resolveOrgScope(
-  db: Db,
-  auth: Pick<AuthContext, 'scope' | 'userId' | 'partnerId' | 'orgId'>,
-): OrgScope {
+export function resolveOrgScope(db: Db, auth: AuthContext): OrgScope {
   if (auth.scope === 'system') return { kind: 'all' };
-  if (auth.scope === 'organization') return { kind: 'some', orgIds: new Set(auth.orgId ? [auth.orgId] : []) };
+  if (auth.kind === 'api_key' || auth.scope === 'organization')
+    return { kind: 'some', orgIds: new Set(auth.orgId ? [auth.orgId] : []) };
   const link = db
     .prepare('SELECT org_access, org_ids FROM partner_users WHERE partner_id = ? AND user_id = ?')
     .get(auth.partnerId, auth.userId) as
@@ -31,4 +30,74 @@ export function resolveOrgScope(
 export function scopeCovers(scope: OrgScope, orgId: string | null): boolean {
   if (scope.kind === 'all') return true;
   return orgId !== null && scope.orgIds.has(orgId);
+}
+
+/**
+ * The SQL form of a scope, for list queries: `WHERE ${clause}` with `params` bound in order. One JSON array
+ * parameter keeps the statement text fixed however many organizations the caller sees.
+ */
+export function scopeFilter(scope: OrgScope, column: string): { clause: string; params: string[] } {
+  if (scope.kind === 'all') return { clause: '1 = 1', params: [] };
+  return {
+    clause: `${column} IN (SELECT value FROM json_each(?))`,
+    params: [JSON.stringify([...scope.orgIds])],
+  };
+}
+
+/**
+ * An organization the caller may act on, or the spec's refusal: partner-scoped callers get 404 for organizations
+ * outside their access (so they cannot probe for them), organization-scoped callers 403.
+ */
+export function requireOrgAccess(
+  db: Db,
+  auth: AuthContext,
+  orgId: string,
+): { id: string; partner_id: string } {
+  const org = db
+    .prepare('SELECT id, partner_id FROM organizations WHERE id = ? AND deleted_at IS NULL')
+    .get(orgId) as { id: string; partner_id: string } | undefined;
+  const covered = org !== undefined && scopeCovers(resolveOrgScope(db, auth), org.id);
+  if (covered) return org;
+  if (auth.scope === 'organization') throw forbidden('Access to this organization denied');
+  throw notFound('Organization not found');
+}
+
+/** A site the caller may act on: 404 when it does not exist, 403 when its organization is outside the scope. */
+export function requireSiteAccess(db: Db, auth: AuthContext, siteId: string): { id: string; org_id: string } {
+  const site = db
+    .prepare(
+      `SELECT s.id, s.org_id FROM sites s JOIN organizations o ON o.id = s.org_id
+       WHERE s.id = ? AND o.deleted_at IS NULL`,
+    )
+    .get(siteId) as { id: string; org_id: string } | undefined;
+  if (!site) throw notFound('Site not found');
+  if (!scopeCovers(resolveOrgScope(db, auth), site.org_id)) throw forbidden('Access to this site denied');
+  return site;
+}
+
+/** Users, roles and reviews are administered in a partner or an organization (spec 1 errors table). */
+export function requireTenantContext(auth: AuthContext): void {
+  if (!auth.partnerId && !auth.orgId) throw forbidden('Partner or organization context required');
+}
+
+/**
+ * A partner user administers users, roles and reviews only when their organization access covers every
+ * organization of the partner; otherwise they could grant themselves what they cannot see.
+ */
+export function requireFullPartnerAccess(db: Db, auth: AuthContext): void {
+  if (auth.scope !== 'partner' || !auth.partnerId) return;
+  const scope = resolveOrgScope(db, auth);
+  const all = db
+    .prepare('SELECT id FROM organizations WHERE partner_id = ? AND deleted_at IS NULL')
+    .all(auth.partnerId) as Array<{ id: string }>;
+  const link =
+    auth.kind === 'user'
+      ? (db
+          .prepare('SELECT org_access FROM partner_users WHERE partner_id = ? AND user_id = ?')
+          .get(auth.partnerId, auth.userId) as { org_access: string } | undefined)
+      : undefined;
+  // `all` covers organizations created later too; `selected` must list every current one; `none` never does.
+  if (link?.org_access === 'all') return;
+  if (link?.org_access === 'selected' && all.length > 0 && all.every((o) => scopeCovers(scope, o.id))) return;
+  throw forbidden('Full partner organization access required');
 }

@@ -5,7 +5,7 @@ import type { AppContext } from '../context';
 import type { ConsoleServerMessage, WsTicketResponse } from '../contract';
 import { randomToken, sha256Hex } from '../crypto';
 import type { BusMessage } from '../events/bus';
-import type { AuthContext } from '../http/auth-context';
+import type { UserAuth } from '../http/auth-context';
 import { resolveOrgScope, scopeCovers, type OrgScope } from '../http/scope';
 
 // Console sockets (DESIGN §4). A signed-in console trades its JWT for a single-use ticket valid 30 seconds
@@ -20,13 +20,13 @@ const PUSHED_PREFIXES = ['elevation.', 'device.', 'webhook.delivery.', 'access_r
 const SCOPE_TTL_MS = 30_000;
 
 interface Ticket {
-  auth: AuthContext;
+  auth: UserAuth;
   expiresAt: number;
 }
 
 interface ConsoleClient {
   socket: WebSocket;
-  auth: AuthContext;
+  auth: UserAuth;
   scope: OrgScope;
   scopeAt: number;
   alive: boolean;
@@ -49,7 +49,7 @@ export class ConsoleHub {
     this.pingTimer.unref();
   }
 
-  issueTicket(auth: AuthContext): WsTicketResponse {
+  issueTicket(auth: UserAuth): WsTicketResponse {
     const now = Date.now();
     for (const [key, ticket] of this.tickets) if (ticket.expiresAt <= now) this.tickets.delete(key);
     const ticket = randomToken(24);
@@ -77,7 +77,7 @@ export class ConsoleHub {
     this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, ticket.auth));
   }
 
-  private accept(socket: WebSocket, auth: AuthContext): void {
+  private accept(socket: WebSocket, auth: UserAuth): void {
     const client: ConsoleClient = {
       socket,
       auth,

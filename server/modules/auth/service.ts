@@ -72,7 +72,8 @@ export async function login(
   const passwordOk = user?.password_hash
     ? await verifyPassword(user.password_hash, password)
     : await verifyAgainstDummy(password);
-  if (!user || !passwordOk || user.status !== 'active' || !ctx.users.membership(user.id)) {
+  const membership = user ? ctx.users.membership(user.id) : null;
+  if (!user || !passwordOk || user.status !== 'active' || !membership) {
     if (user)
       auditUser(ctx, req, user, 'user.login.failed', {
         result: 'failure',
@@ -80,6 +81,8 @@ export async function login(
       });
     throw unauthorized(INVALID_CREDENTIALS);
   }
+  // Partner status and IP allowlist (401 IP_NOT_ALLOWED at login); platform administrators are exempt.
+  if (membership.partnerId) ctx.tenantGuard.check(membership.partnerId, req, 'login');
   if (ctx.config.enable2fa && user.mfa_enabled === 1) {
     const tempToken = `mfa_${randomToken(32)}`;
     const now = new Date();

@@ -104,3 +104,8 @@ export interface AuditCreatedEvent {
   result: string;
   timestamp: string;
 }
+
+export * from './tenancy';
+export * from './people';
+export * from './keys';
+export * from './registration';

@@ -1,0 +1,91 @@
+import type { Scope } from './index';
+
+// Users, roles and permissions (spec 1, /users and /roles).
+
+export type OrgAccess = 'all' | 'selected' | 'none';
+export type UserStatus = 'active' | 'invited' | 'disabled';
+
+/** Where a user stands in the caller's tenant: a partner-user or an organization-user association. */
+export interface UserAssociation {
+  scope: Scope;
+  partnerId: string | null;
+  orgId: string | null;
+  roleId: string;
+  roleName: string;
+  /** Partner users only. */
+  orgAccess?: OrgAccess;
+  orgIds?: string[];
+  /** Organization users only; null means all sites and device groups. */
+  siteIds?: string[] | null;
+  deviceGroupIds?: string[] | null;
+}
+
+export interface UserSummary {
+  id: string;
+  email: string;
+  name: string;
+  avatarUrl: string | null;
+  status: UserStatus;
+  mfaEnabled: boolean;
+  mfaMethod: 'totp' | 'sms' | null;
+  lastLoginAt: string | null;
+  createdAt: string;
+  association: UserAssociation;
+}
+
+export interface UserProfile {
+  id: string;
+  email: string;
+  name: string;
+  avatarUrl: string | null;
+  status: UserStatus;
+  mfaEnabled: boolean;
+  mfaMethod: 'totp' | 'sms' | null;
+  phoneNumber: string | null;
+  phoneVerified: boolean;
+  lastLoginAt: string | null;
+  passwordChangedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RolePermission {
+  resource: string;
+  action: string;
+}
+
+export interface Role {
+  id: string;
+  partnerId: string | null;
+  orgId: string | null;
+  parentRoleId: string | null;
+  scope: Scope;
+  name: string;
+  description: string | null;
+  isSystem: boolean;
+  userCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RoleDetail extends Role {
+  permissions: RolePermission[];
+}
+
+export interface EffectivePermission extends RolePermission {
+  sourceRoleId: string;
+  sourceRoleName: string;
+  inherited: boolean;
+}
+
+export interface EffectivePermissionsResponse {
+  roleId: string;
+  permissions: EffectivePermission[];
+}
+
+export interface AvailablePermissionsResponse {
+  resources: string[];
+  actions: string[];
+  /** Named permissions outside the resource x action grid (audit, privileged access). */
+  special: Array<RolePermission & { description: string }>;
+}

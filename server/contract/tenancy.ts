@@ -1,0 +1,92 @@
+// Partners, organizations and sites (spec 1, /orgs). Field names follow the spec.
+
+export type PartnerType = 'msp' | 'enterprise' | 'internal';
+export type PartnerPlan = 'free' | 'starter' | 'community' | 'pro' | 'enterprise' | 'unlimited';
+export type PartnerStatus = 'pending' | 'active' | 'suspended' | 'churned' | 'offboarding';
+export type ServiceManagementMode = 'native' | 'external' | 'off';
+
+export interface BusinessDay {
+  start: string;
+  end: string;
+  closed?: boolean;
+}
+
+export interface PartnerSettings {
+  timezone?: string;
+  dateFormat?: 'MM/DD/YYYY' | 'DD/MM/YYYY' | 'YYYY-MM-DD';
+  timeFormat?: '12h' | '24h';
+  language?: 'en';
+  businessHours?: {
+    preset?: '24/7' | 'business' | 'extended' | 'custom';
+    custom?: Partial<
+      Record<'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday', BusinessDay>
+    >;
+  };
+  contact?: { name?: string; email?: string; phone?: string; website?: string };
+  security?: { ipAllowlist?: string[]; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+export interface Partner {
+  id: string;
+  name: string;
+  slug: string;
+  type: PartnerType;
+  plan: PartnerPlan;
+  maxOrganizations: number | null;
+  maxDevices: number | null;
+  settings: PartnerSettings;
+  serviceManagementMode: ServiceManagementMode;
+  serviceManagementPsaConnectionId: string | null;
+  ssoConfig: Record<string, unknown>;
+  billingEmail: string | null;
+  status: PartnerStatus;
+  /** When offboarding began; the reaper turns the partner `churned` after the drain window. */
+  offboardingStartedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+export type OrganizationType = 'customer' | 'internal';
+export type OrganizationStatus = 'active' | 'suspended' | 'trial' | 'churned';
+
+export interface OrganizationSettings {
+  security?: { requireMfa?: boolean; allowedMfaMethods?: { sms?: boolean }; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+export interface Organization {
+  id: string;
+  partnerId: string;
+  name: string;
+  slug: string;
+  type: OrganizationType;
+  status: OrganizationStatus;
+  maxDevices: number | null;
+  settings: OrganizationSettings;
+  ssoConfig: Record<string, unknown>;
+  contractStart: string | null;
+  contractEnd: string | null;
+  billingContact: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+export interface Site {
+  id: string;
+  orgId: string;
+  name: string;
+  address: Record<string, unknown>;
+  timezone: string;
+  contact: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `GET /orgs/`: organizations in scope, ordered by name, no pagination. */
+export interface OrganizationListResponse {
+  data: Organization[];
+}

@@ -1,0 +1,123 @@
+import type { Request, Response } from 'express';
+import type { Db } from '../../db/connection';
+import { sha256Hex } from '../../crypto';
+import type { ApiKeyAuth } from '../../http/auth-context';
+import { HttpError, unauthorized } from '../../http/errors';
+import type { RateLimiter } from '../../http/rate-limit';
+
+// X-API-Key authentication in the order spec 1 gives: header, `svc_` prefix, hash lookup, status, expiry (written
+// to storage), the hourly sliding window, asynchronous usage, then the organization context.
+
+export const API_KEY_HEADER = 'x-api-key';
+export const API_KEY_PREFIX = 'svc_';
+const WINDOW_SECONDS = 3600;
+
+interface KeyRow {
+  id: string;
+  org_id: string;
+  partner_id: string;
+  name: string;
+  scopes: string;
+  expires_at: string | null;
+  rate_limit: number;
+  status: 'active' | 'expired' | 'revoked';
+}
+
+export class ApiKeyAuthenticator {
+  private readonly lookup;
+  private readonly expire;
+  private readonly touch;
+  private pendingUsage = new Map<string, { count: number; at: string }>();
+  private flushScheduled = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly limiter: RateLimiter,
+  ) {
+    this.lookup =
+      db.prepare(`SELECT k.id, k.org_id, o.partner_id, k.name, k.scopes, k.expires_at, k.rate_limit, k.status
+      FROM api_keys k JOIN organizations o ON o.id = k.org_id WHERE k.key_hash = ?`);
+    this.expire = db.prepare(
+      "UPDATE api_keys SET status = 'expired', updated_at = ? WHERE id = ? AND status = 'active'",
+    );
+    this.touch = db.prepare(
+      "UPDATE api_keys SET usage_count = usage_count + ?, last_used_at = ? WHERE id = ? AND status = 'active'",
+    );
+  }
+
+  authenticate(req: Request, res: Response): ApiKeyAuth {
+    const raw = req.get(API_KEY_HEADER);
+    if (!raw) throw unauthorized('Missing X-API-Key header');
+    if (!raw.startsWith(API_KEY_PREFIX)) throw unauthorized('Invalid API key format');
+    const key = this.lookup.get(sha256Hex(raw)) as KeyRow | undefined;
+    if (!key) throw unauthorized('Invalid API key');
+    if (key.status === 'revoked') throw unauthorized('API key is revoked');
+    if (key.status === 'expired') throw unauthorized('API key is expired');
+    if (key.expires_at && Date.parse(key.expires_at) <= Date.now()) {
+      this.expire.run(new Date().toISOString(), key.id);
+      throw unauthorized('API key is expired');
+    }
+    const state = this.limiter.slidingHit(
+      { bucket: 'api-key', limit: key.rate_limit, windowSeconds: WINDOW_SECONDS },
+      key.id,
+    );
+    res.set({
+      'X-RateLimit-Limit': String(state.limit),
+      'X-RateLimit-Remaining': String(state.remaining),
+      'X-RateLimit-Reset': String(state.resetAt),
+    });
+    if (!state.allowed) {
+      throw new HttpError(
+        429,
+        'Rate limit exceeded',
+        undefined,
+        { retryAfterSeconds: state.retryAfterSeconds },
+        { 'Retry-After': String(state.retryAfterSeconds) },
+      );
+    }
+    this.recordUse(key.id);
+    return {
+      kind: 'api_key',
+      scope: 'organization',
+      orgId: key.org_id,
+      partnerId: key.partner_id,
+      mfa: false,
+      apiKeyId: key.id,
+      keyName: key.name,
+      scopes: JSON.parse(key.scopes) as string[],
+    };
+  }
+
+  /** Usage is counted in memory and written on the next turn of the event loop, batched per key. */
+  private recordUse(id: string): void {
+    const entry = this.pendingUsage.get(id);
+    const at = new Date().toISOString();
+    if (entry) {
+      entry.count++;
+      entry.at = at;
+    } else this.pendingUsage.set(id, { count: 1, at });
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Writes pending usage now (also called at shutdown). Rotation resets usage, so a revoked key gains nothing. */
+  flush(): void {
+    this.flushScheduled = false;
+    const batch = this.pendingUsage;
+    if (!batch.size) return;
+    this.pendingUsage = new Map();
+    try {
+      this.db.transaction(() => {
+        for (const [id, { count, at }] of batch) this.touch.run(count, at, id);
+      })();
+    } catch {
+      // Usage statistics are informational; losing one batch must not fail anything.
+    }
+  }
+
+  /** Forgets usage counted for a key that is being rotated, so the new key starts from zero. */
+  discardPending(id: string): void {
+    this.pendingUsage.delete(id);
+  }
+}

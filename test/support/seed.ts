@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { OutboxRecord } from '../../server/mail';
+import { PLATFORM_ADMIN_ROLE_ID } from '../../server/modules/users/store';
+import { ADMIN, enrollTotp, totp, type TestServer } from './server';
+
+// Fixtures written straight into SQLite, for tests that need a tenant tree before they exercise the API under
+// test. Built-in role ids are fixed by the migrations.
+
+export const ROLES = {
+  platformAdmin: PLATFORM_ADMIN_ROLE_ID,
+  partnerTechnician: '00000000-0000-4000-8000-000000000002',
+  orgAdmin: '00000000-0000-4000-8000-000000000003',
+  orgTechnician: '00000000-0000-4000-8000-000000000004',
+  orgReadOnly: '00000000-0000-4000-8000-000000000005',
+} as const;
+
+export const PASSWORD = 'Correct-Horse-42!';
+
+const now = () => new Date().toISOString();
+
+export function insertPartner(
+  server: TestServer,
+  fields: { name?: string; slug?: string; status?: string; settings?: object } = {},
+): { partnerId: string; adminRoleId: string } {
+  const db = server.context.db;
+  const partnerId = randomUUID();
+  const adminRoleId = randomUUID();
+  const at = now();
+  db.prepare(
+    'INSERT INTO partners (id, name, slug, status, settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(
+    partnerId,
+    fields.name ?? 'Acme MSP',
+    fields.slug ?? `acme-${partnerId.slice(0, 8)}`,
+    fields.status ?? 'active',
+    JSON.stringify(fields.settings ?? {}),
+    at,
+    at,
+  );
+  db.prepare(
+    "INSERT INTO roles (id, partner_id, scope, name, is_system, created_at, updated_at) VALUES (?, ?, 'partner', 'Partner Admin', 1, ?, ?)",
+  ).run(adminRoleId, partnerId, at, at);
+  db.prepare("INSERT INTO role_permissions (role_id, resource, action) VALUES (?, '*', '*')").run(
+    adminRoleId,
+  );
+  return { partnerId, adminRoleId };
+}
+
+export function insertOrg(server: TestServer, partnerId: string, name = 'Contoso'): string {
+  const id = randomUUID();
+  const at = now();
+  server.context.db
+    .prepare(
+      'INSERT INTO organizations (id, partner_id, name, slug, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    .run(id, partnerId, name, name.toLowerCase().replace(/[^a-z0-9]+/g, '-'), at, at);
+  return id;
+}
+
+export function insertSite(server: TestServer, orgId: string, name = 'Head office'): string {
+  const id = randomUUID();
+  const at = now();
+  server.context.db
+    .prepare('INSERT INTO sites (id, org_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
+    .run(id, orgId, name, at, at);
+  return id;
+}
+
+async function insertUser(server: TestServer, email: string, name: string): Promise<string> {
+  const { hashPassword } = await import('../../server/modules/auth/passwords');
+  const id = randomUUID();
+  const at = now();
+  server.context.db
+    .prepare(
+      "INSERT INTO users (id, email, name, password_hash, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'active', ?, ?)",
+    )
+    .run(id, email, name, await hashPassword(PASSWORD), at, at);
+  return id;
+}
+
+export async function insertPartnerUser(
+  server: TestServer,
+  partnerId: string,
+  roleId: string,
+  email: string,
+  access: { orgAccess: 'all' | 'selected' | 'none'; orgIds?: string[] },
+): Promise<string> {
+  const userId = await insertUser(server, email, email.split('@')[0] ?? email);
+  server.context.db
+    .prepare(
+      'INSERT INTO partner_users (partner_id, user_id, role_id, org_access, org_ids, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    .run(partnerId, userId, roleId, access.orgAccess, JSON.stringify(access.orgIds ?? []), now());
+  return userId;
+}
+
+export async function insertOrgUser(
+  server: TestServer,
+  orgId: string,
+  roleId: string,
+  email: string,
+): Promise<string> {
+  const userId = await insertUser(server, email, email.split('@')[0] ?? email);
+  server.context.db
+    .prepare('INSERT INTO organization_users (org_id, user_id, role_id, created_at) VALUES (?, ?, ?, ?)')
+    .run(orgId, userId, roleId, now());
+  return userId;
+}
+
+/**
+ * Signs a user in and returns an access token carrying `mfa: true`: enrolls TOTP on first use (keeping the
+ * secret per server and email) and answers the login challenge with a fresh code.
+ */
+const secrets = new WeakMap<TestServer, Map<string, string>>();
+export async function mfaToken(
+  server: TestServer,
+  email = ADMIN.email,
+  password = ADMIN.password,
+): Promise<string> {
+  const known = secrets.get(server) ?? new Map<string, string>();
+  secrets.set(server, known);
+  const secret = known.get(email);
+  if (!secret) {
+    const enrolled = await enrollTotp(server, email, password);
+    known.set(email, enrolled.secret);
+    return enrolled.session.accessToken as string;
+  }
+  const login = await server.api.login(email, password);
+  if (!login.body.mfaRequired) throw new Error(`expected an MFA challenge: ${JSON.stringify(login.body)}`);
+  // A TOTP code is accepted once per time step: wait for the next step if this one was already spent.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const verify = await server.api.post('/auth/mfa/verify', {
+      tempToken: login.body.tempToken,
+      code: await totp(secret, Math.floor(Date.now() / 1000) + attempt * 30),
+    });
+    if (verify.status === 200) return verify.body.accessToken as string;
+  }
+  throw new Error('MFA verification failed');
+}
+
+/** Signs a user in without MFA (the session's `mfa` claim is false). */
+export async function plainToken(server: TestServer, email: string, password = PASSWORD): Promise<string> {
+  const login = await server.api.login(email, password);
+  if (login.status !== 200 || !login.body.accessToken)
+    throw new Error(`login failed: ${JSON.stringify(login.body)}`);
+  return login.body.accessToken as string;
+}
+
+/** Every message written to the outbox so far, oldest first. */
+export function readOutbox(server: TestServer): OutboxRecord[] {
+  const dir = server.config.mailOutboxDir;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  return names.sort().map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as OutboxRecord);
+}
+
+/** The newest outbox message to `to`, and the first `token=` value in its text (links carry tokens). */
+export function lastMessageTo(
+  server: TestServer,
+  to: string,
+): { message: OutboxRecord; token: string | null } {
+  const message = readOutbox(server)
+    .filter((m) => m.to.toLowerCase() === to.toLowerCase())
+    .at(-1);
+  if (!message) throw new Error(`no message to ${to}`);
+  const token = /token=([A-Za-z0-9_-]+)/.exec(message.text)?.[1] ?? null;
+  return { message, token };
+}
