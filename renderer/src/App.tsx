@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type JSX } from 'react';
 import { navigate, useRouter } from './router';
 import { useSession, type SessionStatus } from './session/store';
 import { startLive, stopLive } from './live/socket';
@@ -10,8 +10,25 @@ import { MfaEnrollPage } from './pages/MfaEnrollPage';
 import { HomePage } from './pages/HomePage';
 import { ProfilePage } from './pages/ProfilePage';
 import { BootScreen, NotFoundPage, PlaceholderPage, UnreachableScreen } from './pages/misc';
+import { TenantsPage } from './pages/tenants/TenantsPage';
+import { PeoplePage } from './pages/people/PeoplePage';
+import { SettingsPage } from './pages/settings/SettingsPage';
+import { KeysPage } from './pages/keys/KeysPage';
+import { RegisterPage } from './pages/public/RegisterPage';
+import { VerifyEmailPage } from './pages/public/VerifyEmailPage';
+import { AcceptInvitePage } from './pages/public/AcceptInvitePage';
+import { ForgotPasswordPage } from './pages/public/ForgotPasswordPage';
+import { ResetPasswordPage } from './pages/public/ResetPasswordPage';
 
-const PUBLIC_PATHS = new Set(['/login', '/setup']);
+/** Pages for people who are not signed in: sign-in, first run, and the links that arrive by email. */
+const PUBLIC_PAGES: Record<string, () => JSX.Element> = {
+  '/register': RegisterPage,
+  '/verify-email': VerifyEmailPage,
+  '/accept-invite': AcceptInvitePage,
+  '/forgot-password': ForgotPasswordPage,
+  '/reset-password': ResetPasswordPage,
+};
+const PUBLIC_PATHS = new Set(['/login', '/setup', ...Object.keys(PUBLIC_PAGES)]);
 
 /** Where the current location must send the user, or null to stay. */
 function redirectFor(status: SessionStatus, setupRequired: boolean, pathname: string): string | null {
@@ -61,12 +78,18 @@ export function App() {
   // Keyed by the fragment: a new #token=… link (same page) starts the form afresh with that token.
   if (pathname === '/setup') return <SetupPage key={hash} />;
   if (pathname === '/mfa/enroll') return <MfaEnrollPage />;
+  const PublicPage = PUBLIC_PAGES[pathname];
+  if (PublicPage) return <PublicPage />;
 
   const section = sectionFor(pathname);
   let page;
   if (!section || (section.path !== pathname && !section.ready)) page = <NotFoundPage />;
   else if (section.id === 'home') page = <HomePage />;
   else if (section.id === 'profile') page = <ProfilePage />;
+  else if (section.id === 'tenants') page = <TenantsPage />;
+  else if (section.id === 'users') page = <PeoplePage />;
+  else if (section.id === 'keys') page = <KeysPage />;
+  else if (section.id === 'settings') page = <SettingsPage />;
   else page = <PlaceholderPage section={section} />;
   return <Shell>{page}</Shell>;
 }

@@ -68,7 +68,7 @@ export const SECTIONS: Section[] = [
     icon: 'tenants',
     group: 'Administration',
     summary: 'Partners, organizations and sites within your scope.',
-    ready: false,
+    ready: true,
   },
   {
     id: 'users',
@@ -77,7 +77,7 @@ export const SECTIONS: Section[] = [
     icon: 'users',
     group: 'Administration',
     summary: 'Invite technicians, assign roles and permissions, and manage account status.',
-    ready: false,
+    ready: true,
   },
   {
     id: 'keys',
@@ -86,7 +86,7 @@ export const SECTIONS: Section[] = [
     icon: 'keys',
     group: 'Administration',
     summary: 'API keys and agent enrollment keys: create, rotate and revoke.',
-    ready: false,
+    ready: true,
   },
   {
     id: 'settings',
@@ -95,7 +95,7 @@ export const SECTIONS: Section[] = [
     icon: 'settings',
     group: 'Administration',
     summary: 'Security policy, approval step-up, single sign-on and notification settings.',
-    ready: false,
+    ready: true,
   },
   {
     id: 'profile',

@@ -20,7 +20,11 @@ export function MfaEnrollPage() {
   useDocumentTitle('Set up two-step verification');
   const user = useSession((s) => s.user);
   const acceptTokens = useSession((s) => s.acceptTokens);
-  const fromSetup = useRouter((s) => s.search).includes('from=setup');
+  const search = useRouter((s) => s.search);
+  const fromSetup = search.includes('from=setup');
+  // Sent here by a write that needed MFA: return to it afterwards (same-origin paths only).
+  const requested = new URLSearchParams(search).get('returnTo');
+  const returnTo = requested?.startsWith('/') && !requested.startsWith('//') ? requested : null;
   const [step, setStep] = useState<Step>(() =>
     user?.mfaEnabled ? { kind: 'already' } : { kind: 'loading' },
   );
@@ -81,7 +85,7 @@ export function MfaEnrollPage() {
           codes={step.codes}
           email={user?.email ?? ''}
           continueLabel={fromSetup ? 'Continue to the console' : 'Done'}
-          onContinue={() => navigate(fromSetup ? '/' : '/profile', { replace: true })}
+          onContinue={() => navigate(returnTo ?? (fromSetup ? '/' : '/profile'), { replace: true })}
         />
       </AuthLayout>
     );

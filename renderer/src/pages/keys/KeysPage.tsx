@@ -1,0 +1,6 @@
+import { useDocumentTitle } from '../../lib/hooks';
+
+export function KeysPage() {
+  useDocumentTitle('Keys');
+  return <div className="page" />;
+}
