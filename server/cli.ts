@@ -5,12 +5,12 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
 import { openDatabase } from './db/connection';
 import { loadMigrations, migrate, migrationStatus } from './db/migrate';
-import { createServer } from './index';
+import { createServer, type DemoSeedResponse } from './index';
 
 // Headless entry: `serve` runs the server and console for any browser; `migrate` applies migrations by hand
 // (for AUTO_MIGRATE=false installs).
 
-const USAGE = `Usage: gatehouse serve [--port N] [--host H] [--data-dir DIR]
+const USAGE = `Usage: gatehouse serve [--port N] [--host H] [--data-dir DIR] [--demo]
        gatehouse migrate [--data-dir DIR]`;
 
 /** The built console: out/renderer beside the sources, or beside the bundle. */
@@ -23,6 +23,19 @@ function findConsole(): string | null {
   );
 }
 
+/** Demo credentials go to the operator's terminal, never to the structured log. */
+function printDemo(url: string, demo: DemoSeedResponse): void {
+  console.log(
+    demo.created ? 'Demo tenant created: Northwind IT Services' : 'Demo tenant: Northwind IT Services',
+  );
+  for (const t of demo.technicians) console.log(`  technician ${t.name} <${t.email}>`);
+  if (demo.password) console.log(`  technicians' password: ${demo.password} (shown once)`);
+  console.log(`  fleet enrollment key (Contoso Dental, until ${demo.enrollmentKey.expiresAt}):`);
+  console.log(
+    `    npm run agent-sim -- --server ${url} --enrollment-key ${demo.enrollmentKey.key} --count 25`,
+  );
+}
+
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
@@ -30,6 +43,7 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string' },
       'data-dir': { type: 'string' },
+      demo: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -67,8 +81,10 @@ async function main(): Promise<void> {
   const staticDir = findConsole();
   if (!staticDir)
     console.warn('gatehouse: the console is not built (run `npm run build`); serving the API only');
-  const server = await createServer({ ...overrides, staticDir });
+  const env = values.demo ? { ...process.env, SEED_DEMO: 'true' } : process.env;
+  const server = await createServer({ ...overrides, staticDir, env });
   console.log(`Gatehouse ${server.url}/ (data: ${server.config.dataDir})`);
+  if (server.demo) printDemo(server.url, server.demo);
   if (server.setupToken) {
     console.log(`First run: create the administrator at ${server.url}/setup#token=${server.setupToken}`);
     console.log(`Setup token: ${server.setupToken}`);

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { loadConfig, type Config } from './config';
 import type { AppContext } from './context';
+import type { DemoSeedResponse } from './contract';
 import { SecretBox } from './crypto';
 import { openDatabase, type Db } from './db/connection';
 import { loadMigrations, migrate, migrationStatus, MigrationError } from './db/migrate';
@@ -18,6 +19,8 @@ import { startOffboardingReaper } from './jobs/offboarding-reaper';
 import { Mailer } from './mail';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticate';
 import { apiKeyRoutes } from './modules/api-keys/routes';
+import { demoRoutes } from './modules/demo/routes';
+import { seedDemo } from './modules/demo/seed';
 import { enrollmentKeyRoutes } from './modules/enrollment-keys/routes';
 import { smsRoutes } from './modules/mfa/sms-routes';
 import { passwordRoutes } from './modules/passwords/routes';
@@ -38,6 +41,7 @@ import type { ServerOptions } from './options';
 import { fileSecretStore, loadSecrets } from './secrets';
 
 export type { ServerOptions, SecretStore } from './options';
+export type { DemoSeedResponse } from './contract';
 export { ConfigError } from './config';
 export { MigrationError } from './db/migrate';
 
@@ -47,6 +51,8 @@ export interface RunningServer {
   port: number;
   /** The one-time first-run setup token, while no user exists and no bootstrap administrator was configured. */
   setupToken: string | null;
+  /** With SEED_DEMO: the demo tenant's technicians and a fresh fleet enrollment key. */
+  demo: DemoSeedResponse | null;
   config: Config;
   context: AppContext;
   close(): Promise<void>;
@@ -131,8 +137,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   };
   const firstRun = new FirstRun(ctx);
   let setupToken: string | null;
+  let demo: DemoSeedResponse | null = null;
   try {
     setupToken = await firstRun.start();
+    if (config.seedDemo) demo = await seedDemo(ctx, null);
   } catch (err) {
     undo();
     throw err;
@@ -153,6 +161,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...roleRoutes(ctx),
     ...apiKeyRoutes(ctx),
     ...enrollmentKeyRoutes(ctx),
+    ...demoRoutes(ctx),
     ...auditRoutes(ctx),
     ...consoleSocketRoutes(hub),
   ];
@@ -212,5 +221,5 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
       log.info('gatehouse server stopped');
     })());
 
-  return { url: `http://localhost:${port}`, port, setupToken, config, context: ctx, close };
+  return { url: `http://localhost:${port}`, port, setupToken, demo, config, context: ctx, close };
 }

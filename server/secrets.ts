@@ -72,6 +72,10 @@ export function loadSecrets(config: Config, store: SecretStore): Secrets {
     appEncryptionKey,
     jwtSecret,
     enrollmentKeyPepper:
-      env.ENROLLMENT_KEY_PEPPER ?? appEncryptionKey ?? env.SECRET_ENCRYPTION_KEY ?? jwtSecret,
+      env.ENROLLMENT_KEY_PEPPER ??
+      env.APP_ENCRYPTION_KEY ??
+      env.SECRET_ENCRYPTION_KEY ??
+      env.JWT_SECRET ??
+      appEncryptionKey,
   };
 }

@@ -65,6 +65,8 @@ export interface MeResponse {
   user: AuthUser;
   /** Whether the current access token carries `mfa: true`. */
   mfa: boolean;
+  /** The user's organization sets `security.requireMfa`: MFA cannot be disabled (console: lead into enrollment). */
+  mfaRequiredByPolicy: boolean;
 }
 
 export interface MfaSetupResponse {
@@ -109,3 +111,4 @@ export * from './tenancy';
 export * from './people';
 export * from './keys';
 export * from './registration';
+export * from './demo';

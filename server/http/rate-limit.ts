@@ -68,6 +68,9 @@ export class RateLimiter {
       let retry = resetAt - now;
       if (!allowed && prev > 0 && count + 1 <= rule.limit) {
         retry = window * (1 - (rule.limit - count - 1) / prev) - elapsed;
+      } else if (!allowed && count > 0) {
+        // This window alone is full: after it ends it becomes the previous window and must slide out far enough.
+        retry = resetAt - now + window * Math.max(0, 1 - (rule.limit - 1) / count);
       }
       return {
         allowed,

@@ -1,0 +1,252 @@
+import { randomUUID } from 'node:crypto';
+import type { DemoSeedResponse } from '../../contract';
+import type { AppContext } from '../../context';
+import { randomToken } from '../../crypto';
+import { hashPassword } from '../auth/passwords';
+import { insertEnrollmentKey } from '../enrollment-keys/service';
+import { TenancyStore } from '../tenancy/store';
+
+// Demo data for demos, training rooms and UI tests (DESIGN §2 SEED_DEMO / `serve --demo`): one MSP with four
+// customers, their sites, technicians at every level of access, a custom role, and an enrollment key for the
+// simulated fleet. The tenant tree is created once; every call mints a fresh fleet enrollment key (the raw key
+// cannot be read back) and replaces the previous one.
+
+const DEMO_SLUG = 'northwind-demo';
+const FLEET_KEY_NAME = 'Demo fleet';
+const FLEET_KEY_DAYS = 30;
+const FLEET_KEY_USES = 10_000;
+const ROLE = {
+  partnerTechnician: '00000000-0000-4000-8000-000000000002',
+  orgAdmin: '00000000-0000-4000-8000-000000000003',
+  orgReadOnly: '00000000-0000-4000-8000-000000000005',
+};
+
+const ORGANIZATIONS = [
+  {
+    name: 'Contoso Dental',
+    slug: 'contoso-dental',
+    type: 'customer',
+    status: 'active',
+    sites: [
+      ['Main Street Clinic', 'America/New_York'],
+      ['Riverside Clinic', 'America/New_York'],
+    ],
+  },
+  {
+    name: 'Fabrikam Legal',
+    slug: 'fabrikam-legal',
+    type: 'customer',
+    status: 'active',
+    sites: [['Downtown Office', 'America/Chicago']],
+  },
+  {
+    name: 'Tailspin Logistics',
+    slug: 'tailspin-logistics',
+    type: 'customer',
+    status: 'trial',
+    sites: [
+      ['Headquarters', 'America/Denver'],
+      ['Warehouse 1', 'America/Denver'],
+    ],
+  },
+  {
+    name: 'Northwind Internal',
+    slug: 'northwind-internal',
+    type: 'internal',
+    status: 'active',
+    sites: [['Head Office', 'America/New_York']],
+  },
+] as const;
+
+interface DemoPerson {
+  name: string;
+  email: string;
+  /** Partner users: their org access (`selected` lists organization slugs). Organization users: their org. */
+  link:
+    | { kind: 'partner'; role: 'admin' | 'technician' | 'helpdesk'; access: 'all' | { selected: string[] } }
+    | { kind: 'organization'; org: string; roleId: string };
+}
+
+const PEOPLE: DemoPerson[] = [
+  {
+    name: 'Riley Chen',
+    email: 'riley.chen@northwind.demo',
+    link: { kind: 'partner', role: 'admin', access: 'all' },
+  },
+  {
+    name: 'Sam Ortiz',
+    email: 'sam.ortiz@northwind.demo',
+    link: { kind: 'partner', role: 'technician', access: 'all' },
+  },
+  {
+    name: 'Jordan Lee',
+    email: 'jordan.lee@northwind.demo',
+    link: { kind: 'partner', role: 'helpdesk', access: { selected: ['contoso-dental', 'fabrikam-legal'] } },
+  },
+  {
+    name: 'Priya Natarajan',
+    email: 'priya.natarajan@contoso.demo',
+    link: { kind: 'organization', org: 'contoso-dental', roleId: ROLE.orgAdmin },
+  },
+  {
+    name: 'Morgan Blake',
+    email: 'morgan.blake@fabrikam.demo',
+    link: { kind: 'organization', org: 'fabrikam-legal', roleId: ROLE.orgReadOnly },
+  },
+];
+
+/** Seeds the demo tenant (once) and issues a fresh fleet enrollment key. */
+export async function seedDemo(
+  ctx: AppContext,
+  actor: { id: string; email: string | null } | null,
+): Promise<DemoSeedResponse> {
+  const { db } = ctx;
+  const existing = db.prepare('SELECT id FROM partners WHERE slug = ?').get(DEMO_SLUG) as
+    { id: string } | undefined;
+  // Passwords are hashed before the transaction: argon2 is asynchronous and a transaction must not await.
+  const password = existing ? null : `Demo-${randomToken(9)}`;
+  const passwordHash = password ? await hashPassword(password) : null;
+  const createdBy = actor?.id ?? 'system';
+
+  const result = db.transaction(() => {
+    const store = new TenancyStore(db);
+    const at = new Date().toISOString();
+    let partnerId = existing?.id;
+    if (!partnerId) {
+      partnerId = randomUUID();
+      const adminRoleId = store.insertPartner({
+        id: partnerId,
+        name: 'Northwind IT Services',
+        slug: DEMO_SLUG,
+        type: 'msp',
+        plan: 'pro',
+        max_organizations: null,
+        max_devices: 5000,
+        settings: JSON.stringify({
+          timezone: 'America/New_York',
+          dateFormat: 'MM/DD/YYYY',
+          timeFormat: '12h',
+          language: 'en',
+          businessHours: { preset: 'business' },
+          contact: { name: 'Riley Chen', email: 'support@northwind.demo', phone: '+12125550100' },
+        }),
+        service_management_mode: 'native',
+        service_management_psa_connection_id: null,
+        sso_config: '{}',
+        billing_email: 'billing@northwind.demo',
+        status: 'active',
+        created_at: at,
+        updated_at: at,
+      });
+      const helpdeskRoleId = randomUUID();
+      db.prepare(
+        `INSERT INTO roles (id, partner_id, parent_role_id, scope, name, description, is_system, created_at, updated_at)
+         VALUES (?, ?, ?, 'partner', 'Helpdesk Tier 1', 'Triage: sees devices and alerts, acknowledges alerts', 0, ?, ?)`,
+      ).run(helpdeskRoleId, partnerId, ROLE.partnerTechnician, at, at);
+      const orgIds = new Map<string, string>();
+      for (const org of ORGANIZATIONS) {
+        const orgId = randomUUID();
+        orgIds.set(org.slug, orgId);
+        store.insertOrganization({
+          id: orgId,
+          partner_id: partnerId,
+          name: org.name,
+          slug: org.slug,
+          type: org.type,
+          status: org.status,
+          max_devices: null,
+          settings: JSON.stringify(org.slug === 'contoso-dental' ? { security: { requireMfa: true } } : {}),
+          sso_config: '{}',
+          contract_start: at,
+          contract_end: null,
+          billing_contact: '{}',
+          created_at: at,
+          updated_at: at,
+        });
+        for (const [name, timezone] of org.sites) {
+          store.insertSite({
+            id: randomUUID(),
+            org_id: orgId,
+            name,
+            address: '{}',
+            timezone,
+            contact: '{}',
+            settings: '{}',
+            created_at: at,
+            updated_at: at,
+          });
+        }
+      }
+      const insertUser = db.prepare(
+        `INSERT INTO users (id, email, name, password_hash, status, password_changed_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'active', ?, ?, ?)`,
+      );
+      for (const person of PEOPLE) {
+        const userId = randomUUID();
+        insertUser.run(userId, person.email, person.name, passwordHash, at, at, at);
+        if (person.link.kind === 'partner') {
+          const roleId =
+            person.link.role === 'admin'
+              ? adminRoleId
+              : person.link.role === 'helpdesk'
+                ? helpdeskRoleId
+                : ROLE.partnerTechnician;
+          const access = person.link.access;
+          const selected = access === 'all' ? [] : access.selected.map((slug) => orgIds.get(slug));
+          db.prepare(
+            'INSERT INTO partner_users (partner_id, user_id, role_id, org_access, org_ids, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+          ).run(
+            partnerId,
+            userId,
+            roleId,
+            access === 'all' ? 'all' : 'selected',
+            JSON.stringify(selected),
+            at,
+          );
+        } else {
+          db.prepare(
+            'INSERT INTO organization_users (org_id, user_id, role_id, created_at) VALUES (?, ?, ?, ?)',
+          ).run(orgIds.get(person.link.org), userId, person.link.roleId, at);
+        }
+      }
+    }
+    const fleetOrg = db
+      .prepare("SELECT id FROM organizations WHERE partner_id = ? AND slug = 'contoso-dental'")
+      .get(partnerId) as { id: string };
+    db.prepare('DELETE FROM enrollment_keys WHERE org_id = ? AND name = ?').run(fleetOrg.id, FLEET_KEY_NAME);
+    const fleetKey = insertEnrollmentKey(ctx, {
+      orgId: fleetOrg.id,
+      siteId: null,
+      name: FLEET_KEY_NAME,
+      maxUsage: FLEET_KEY_USES,
+      expiresAt: new Date(Date.now() + FLEET_KEY_DAYS * 86_400_000).toISOString(),
+      createdBy,
+    });
+    return { partnerId, fleetOrgId: fleetOrg.id, fleetKey };
+  })();
+
+  ctx.audit.record({
+    orgId: null,
+    actorType: actor ? 'user' : 'system',
+    actorId: createdBy,
+    actorEmail: actor?.email ?? null,
+    action: existing ? 'demo.enrollment_key.reissue' : 'demo.seed',
+    resourceType: 'partner',
+    resourceId: result.partnerId,
+    resourceName: 'Northwind IT Services',
+    details: { organizations: ORGANIZATIONS.length, technicians: PEOPLE.length },
+  });
+
+  return {
+    created: !existing,
+    partnerId: result.partnerId,
+    technicians: PEOPLE.map((p) => ({ name: p.name, email: p.email })),
+    password,
+    enrollmentKey: {
+      id: result.fleetKey.row.id,
+      orgId: result.fleetOrgId,
+      key: result.fleetKey.key,
+      expiresAt: result.fleetKey.row.expires_at,
+    },
+  };
+}
