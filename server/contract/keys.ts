@@ -17,9 +17,15 @@ export interface ApiKey {
   usageCount: number;
 }
 
+/** `POST /api-keys`: the full key, shown once, with a warning saying so. */
 export interface ApiKeyCreated extends ApiKey {
   key: string;
   warning: string;
+}
+
+/** `POST /api-keys/:id/rotate`: the new full key, shown once (spec 1: the warning is a create-only field). */
+export interface ApiKeyRotated extends ApiKey {
+  key: string;
 }
 
 export interface EnrollmentKey {

@@ -34,9 +34,10 @@ export class ApiKeyAuthenticator {
     private readonly db: Db,
     private readonly limiter: RateLimiter,
   ) {
+    // A key dies with its organization: after a soft delete it matches nothing, like a key never issued.
     this.lookup =
       db.prepare(`SELECT k.id, k.org_id, o.partner_id, k.name, k.scopes, k.expires_at, k.rate_limit, k.status
-      FROM api_keys k JOIN organizations o ON o.id = k.org_id WHERE k.key_hash = ?`);
+      FROM api_keys k JOIN organizations o ON o.id = k.org_id AND o.deleted_at IS NULL WHERE k.key_hash = ?`);
     this.expire = db.prepare(
       "UPDATE api_keys SET status = 'expired', updated_at = ? WHERE id = ? AND status = 'active'",
     );

@@ -1,6 +1,260 @@
+import { z } from 'zod';
 import type { AppContext } from '../../context';
-import type { AnyRoute } from '../../http/route';
+import { paginationQuery } from '../../http/pagination';
+import { PERMISSIONS } from '../../http/permissions';
+import { defineRoute, type AnyRoute } from '../../http/route';
+import {
+  createOrganizationBody,
+  createPartnerBody,
+  createSiteBody,
+  idParams,
+  listOrganizationsQuery,
+  listSitesQuery,
+  updateOrganizationBody,
+  updateOwnPartnerBody,
+  updatePartnerBody,
+  updateSiteBody,
+} from './schemas';
+import { TenancyService } from './service';
 
-export function tenancyRoutes(_ctx: AppContext): AnyRoute[] {
-  return [];
+// /orgs (spec 1): partners (system scope; the partner's own record for partner scope), organizations (partner and
+// system scope) and sites (every scope, API keys included). `/orgs/partners/me` is declared before
+// `/orgs/partners/:id` so `me` is never read as an id.
+
+const TAG = 'tenancy';
+const pageQuery = z.object(paginationQuery());
+
+export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
+  const service = new TenancyService(ctx);
+  return [
+    // ---- partners ---------------------------------------------------------------------------------------------
+    defineRoute({
+      method: 'get',
+      path: '/orgs/partners/me',
+      tag: TAG,
+      summary: "The caller's own partner (partner scope)",
+      auth: 'user',
+      permission: PERMISSIONS.ORGANIZATIONS_READ,
+      responses: { 403: 'Partner scope required' },
+      handler: ({ auth }) => service.ownPartner(auth),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/orgs/partners/me',
+      tag: TAG,
+      summary: "Update the caller's own partner: name, billing email, settings (merged), service management",
+      auth: 'user',
+      permission: PERMISSIONS.ORGANIZATIONS_WRITE,
+      mfa: true,
+      body: updateOwnPartnerBody,
+      responses: {
+        400: 'No updates provided; invalid settings, IP allowlist entry, proxy_trust_required, PSA rule',
+        403: 'Partner scope required; Full partner organization access required',
+      },
+      handler: ({ req, auth, body }) => service.updateOwnPartner(req, auth, body),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/orgs/partners',
+      tag: TAG,
+      summary: 'List partners (system scope)',
+      auth: 'user',
+      permission: PERMISSIONS.ORGANIZATIONS_READ,
+      query: pageQuery,
+      responses: { 403: 'System scope required' },
+      handler: ({ auth, query }) => service.listPartners(auth, query),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/orgs/partners',
+      tag: TAG,
+      summary: 'Create a partner and its own Partner Admin role (system scope)',
+      auth: 'user',
+      permission: PERMISSIONS.ORGANIZATIONS_WRITE,
+      body: createPartnerBody,
+      status: 201,
+      responses: { 403: 'System scope required', 409: 'A partner with this slug already exists' },
+      handler: ({ req, auth, body }) => service.createPartner(req, auth, body),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/orgs/partners/:id',
+      tag: TAG,
+      summary: 'One partner (system scope)',
+      auth: 'user',
+      permission: PERMISSIONS.ORGANIZATIONS_READ,
+      params: idParams,
+      responses: { 403: 'System scope required', 404: 'Partner not found' },
+      handler: ({ auth, params }) => service.getPartner(auth, params.id),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/orgs/partners/:id',
+      tag: TAG,
+      summary: 'Update any partner field, including status (offboarding revokes access) (system scope)',
+      auth: 'user',
+      permission: PERMISSIONS.ORGANIZATIONS_WRITE,
+      mfa: true,
+      params: idParams,
+      body: updatePartnerBody,
+      responses: {
+        400: 'No updates provided',
+        403: 'System scope required',
+        404: 'Partner not found',
+        409: 'A partner with this slug already exists',
+      },
+      handler: ({ req, auth, params, body }) => service.updatePartner(req, auth, params.id, body),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/orgs/partners/:id',
+      tag: TAG,
+      summary: 'Soft-delete a partner and its organizations (system scope)',
+      auth: 'user',
+      permission: PERMISSIONS.ORGANIZATIONS_DELETE,
+      params: idParams,
+      responses: { 403: 'System scope required', 404: 'Partner not found' },
+      handler: ({ req, auth, params }) => service.deletePartner(req, auth, params.id),
+    }),
+
+    // ---- organizations ----------------------------------------------------------------------------------------
+    defineRoute({
+      method: 'get',
+      path: '/orgs/',
+      tag: TAG,
+      summary: "Every organization in the caller's scope, ordered by name (no pagination)",
+      auth: 'user_or_key',
+      permission: PERMISSIONS.ORGANIZATIONS_READ,
+      handler: ({ auth }) => service.organizationsInScope(auth),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/orgs/organizations',
+      tag: TAG,
+      summary: 'List organizations (partner and system scope)',
+      auth: 'user_or_key',
+      permission: PERMISSIONS.ORGANIZATIONS_READ,
+      query: pageQuery.extend(listOrganizationsQuery.shape),
+      responses: { 403: 'Partner or system scope required; Access denied to this partner' },
+      handler: ({ auth, query }) => service.listOrganizations(auth, query.partnerId, query),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/orgs/organizations',
+      tag: TAG,
+      summary: 'Create an organization (partner and system scope)',
+      auth: 'user_or_key',
+      permission: PERMISSIONS.ORGANIZATIONS_WRITE,
+      body: createOrganizationBody,
+      status: 201,
+      responses: {
+        400: 'partnerId is required for system scope; Partner context required to create organizations',
+        403: 'Access denied to this partner; ORGANIZATION_LIMIT_REACHED; Partner or system scope required',
+        404: 'Partner not found',
+        409: 'An organization with this slug already exists for this partner',
+      },
+      handler: ({ req, auth, body }) => service.createOrganization(req, auth, body),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/orgs/organizations/:id',
+      tag: TAG,
+      summary: 'One organization (partner and system scope)',
+      auth: 'user_or_key',
+      permission: PERMISSIONS.ORGANIZATIONS_READ,
+      params: idParams,
+      responses: { 403: 'Partner or system scope required', 404: 'Organization not found' },
+      handler: ({ auth, params }) => service.getOrganization(auth, params.id),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/orgs/organizations/:id',
+      tag: TAG,
+      summary: 'Update an organization; partnerId cannot change (partner and system scope)',
+      auth: 'user_or_key',
+      permission: PERMISSIONS.ORGANIZATIONS_WRITE,
+      params: idParams,
+      body: updateOrganizationBody,
+      responses: {
+        400: 'No updates provided; partnerId cannot be changed',
+        403: 'Partner or system scope required',
+        404: 'Organization not found',
+      },
+      handler: ({ req, auth, params, body }) => service.updateOrganization(req, auth, params.id, body),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/orgs/organizations/:id',
+      tag: TAG,
+      summary: 'Soft-delete an organization (partner and system scope)',
+      auth: 'user_or_key',
+      permission: PERMISSIONS.ORGANIZATIONS_DELETE,
+      params: idParams,
+      responses: { 403: 'Partner or system scope required', 404: 'Organization not found' },
+      handler: ({ req, auth, params }) => service.deleteOrganization(req, auth, params.id),
+    }),
+
+    // ---- sites ------------------------------------------------------------------------------------------------
+    defineRoute({
+      method: 'get',
+      path: '/orgs/sites',
+      tag: TAG,
+      summary: 'List sites of one organization (orgId or organizationId) or of every accessible organization',
+      auth: 'user_or_key',
+      permission: PERMISSIONS.SITES_READ,
+      query: pageQuery.extend(listSitesQuery.shape),
+      responses: { 403: 'Access to this organization denied', 404: 'Organization not found' },
+      handler: ({ auth, query }) => service.listSites(auth, query.orgId ?? query.organizationId, query),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/orgs/sites',
+      tag: TAG,
+      summary: 'Create a site in an organization',
+      auth: 'user_or_key',
+      permission: PERMISSIONS.SITES_WRITE,
+      body: createSiteBody,
+      status: 201,
+      responses: { 403: 'Access to this organization denied', 404: 'Organization not found' },
+      handler: ({ req, auth, body }) => service.createSite(req, auth, body),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/orgs/sites/:id',
+      tag: TAG,
+      summary: 'One site',
+      auth: 'user_or_key',
+      permission: PERMISSIONS.SITES_READ,
+      params: idParams,
+      responses: { 403: 'Access to this site denied', 404: 'Site not found' },
+      handler: ({ auth, params }) => service.getSite(auth, params.id),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/orgs/sites/:id',
+      tag: TAG,
+      summary: 'Update a site; orgId cannot change',
+      auth: 'user_or_key',
+      permission: PERMISSIONS.SITES_WRITE,
+      params: idParams,
+      body: updateSiteBody,
+      responses: {
+        400: 'No updates provided; orgId cannot be changed',
+        403: 'Access to this site denied',
+        404: 'Site not found',
+      },
+      handler: ({ req, auth, params, body }) => service.updateSite(req, auth, params.id, body),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/orgs/sites/:id',
+      tag: TAG,
+      summary: 'Delete a site (permanent)',
+      auth: 'user_or_key',
+      permission: PERMISSIONS.SITES_DELETE,
+      params: idParams,
+      responses: { 403: 'Access to this site denied', 404: 'Site not found' },
+      handler: ({ req, auth, params }) => service.deleteSite(req, auth, params.id),
+    }),
+  ];
 }

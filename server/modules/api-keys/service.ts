@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import type { Request } from 'express';
+import type { z } from 'zod';
+import type { AppContext } from '../../context';
+import type { ApiKey, ApiKeyCreated, ApiKeyRotated } from '../../contract/keys';
+import { randomToken, sha256Hex } from '../../crypto';
+import { auditActor, type UserAuth } from '../../http/auth-context';
+import { clientInfo } from '../../http/client-info';
+import { badRequest, notFound } from '../../http/errors';
+import { paginated } from '../../http/pagination';
+import { requireOrgAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
+import { API_KEY_PREFIX } from './authenticate';
+import type { createApiKeyBody, listApiKeysQuery, updateApiKeyBody } from './schemas';
+import { apiKeyStore, effectiveStatus, toApiKey, type ApiKeyRow } from './store';
+
+// Rules of /api-keys (spec 1, API key and its state table). Keys belong to one organization; a caller manages
+// the keys of the organizations its scope covers, and a key outside that scope is answered exactly like a key
+// that does not exist.
+
+export const API_KEY_WARNING = 'This key is shown only once. Store it securely.';
+const NOT_FOUND = 'API key not found';
+const NOT_ACTIVE = 'Cannot update revoked API key';
+/** Length of the plain prefix kept for recognition in lists: `svc_` and 8 characters of the secret part. */
+const PREFIX_LENGTH = 12;
+
+/** `svc_` + 32 base64url characters: 24 random bytes encode to exactly 32 characters without padding. */
+export function generateApiKey(): { key: string; hash: string; prefix: string } {
+  const key = `${API_KEY_PREFIX}${randomToken(24)}`;
+  return { key, hash: sha256Hex(key), prefix: key.slice(0, PREFIX_LENGTH) };
+}
+
+function audit(
+  ctx: AppContext,
+  req: Request,
+  auth: UserAuth,
+  action: string,
+  row: Pick<ApiKeyRow, 'id' | 'org_id' | 'name'>,
+  details: Record<string, unknown>,
+): void {
+  ctx.audit.record({
+    orgId: row.org_id,
+    ...auditActor(auth),
+    action,
+    resourceType: 'api_key',
+    resourceId: row.id,
+    resourceName: row.name,
+    details,
+    ...clientInfo(req),
+  });
+}
+
+/** The key, if it exists and the caller's scope covers its organization; otherwise 404. */
+function keyInScope(ctx: AppContext, auth: UserAuth, id: string): ApiKeyRow {
+  const row = apiKeyStore(ctx.db).byId(id);
+  if (!row || !scopeCovers(resolveOrgScope(ctx.db, auth), row.org_id)) throw notFound(NOT_FOUND);
+  return row;
+}
+
+/**
+ * Revoked and expired keys cannot be changed. A key whose expiry passed while nobody used it is expired too:
+ * its status is written now, the same transition an authentication attempt would make.
+ */
+function requireActive(ctx: AppContext, row: ApiKeyRow, at: string): void {
+  const status = effectiveStatus(row, Date.parse(at));
+  if (status === 'active') return;
+  if (row.status === 'active') apiKeyStore(ctx.db).markExpired(row.id, at);
+  throw badRequest(NOT_ACTIVE);
+}
+
+export function listApiKeys(ctx: AppContext, auth: UserAuth, query: z.infer<typeof listApiKeysQuery>) {
+  // A named organization outside the scope is refused the way every organization lookup is (404 or 403).
+  if (query.orgId) requireOrgAccess(ctx.db, auth, query.orgId);
+  const now = Date.now();
+  const { rows, total } = apiKeyStore(ctx.db).list(
+    resolveOrgScope(ctx.db, auth),
+    { orgId: query.orgId, status: query.status },
+    query,
+  );
+  return paginated(
+    rows.map((r) => toApiKey(r, now)),
+    query,
+    total,
+  );
+}
+
+export function getApiKey(ctx: AppContext, auth: UserAuth, id: string): ApiKey {
+  return toApiKey(keyInScope(ctx, auth, id));
+}
+
+export function createApiKey(
+  ctx: AppContext,
+  req: Request,
+  auth: UserAuth,
+  body: z.infer<typeof createApiKeyBody>,
+): ApiKeyCreated {
+  requireOrgAccess(ctx.db, auth, body.orgId);
+  const { key, hash, prefix } = generateApiKey();
+  const id = randomUUID();
+  const at = new Date().toISOString();
+  const store = apiKeyStore(ctx.db);
+  store.insert({
+    id,
+    orgId: body.orgId,
+    name: body.name,
+    keyHash: hash,
+    keyPrefix: prefix,
+    scopes: body.scopes,
+    expiresAt: body.expiresAt ?? null,
+    rateLimit: body.rateLimit,
+    createdBy: auth.userId,
+    at,
+  });
+  const row = store.byId(id)!;
+  audit(ctx, req, auth, 'api_key.create', row, {
+    keyPrefix: prefix,
+    scopes: body.scopes,
+    rateLimit: body.rateLimit,
+    expiresAt: row.expires_at,
+  });
+  return { ...toApiKey(row), key, warning: API_KEY_WARNING };
+}
+
+export function updateApiKey(
+  ctx: AppContext,
+  req: Request,
+  auth: UserAuth,
+  id: string,
+  body: z.infer<typeof updateApiKeyBody>,
+): ApiKey {
+  const row = keyInScope(ctx, auth, id);
+  const changedFields = (['name', 'scopes', 'rateLimit'] as const).filter((f) => body[f] !== undefined);
+  if (changedFields.length === 0) throw badRequest('No updates provided');
+  const at = new Date().toISOString();
+  requireActive(ctx, row, at);
+  const store = apiKeyStore(ctx.db);
+  if (!store.update(id, body, at)) throw badRequest(NOT_ACTIVE);
+  const updated = store.byId(id)!;
+  audit(ctx, req, auth, 'api_key.update', updated, {
+    changedFields,
+    ...(body.name !== undefined ? { previousName: row.name } : {}),
+    ...(body.scopes !== undefined ? { scopes: body.scopes } : {}),
+    ...(body.rateLimit !== undefined ? { rateLimit: body.rateLimit } : {}),
+  });
+  return toApiKey(updated);
+}
+
+export function rotateApiKey(ctx: AppContext, req: Request, auth: UserAuth, id: string): ApiKeyRotated {
+  const row = keyInScope(ctx, auth, id);
+  const at = new Date().toISOString();
+  requireActive(ctx, row, at);
+  const { key, hash, prefix } = generateApiKey();
+  const store = apiKeyStore(ctx.db);
+  if (!store.rotate(id, hash, prefix, at)) throw badRequest(NOT_ACTIVE);
+  // Uses of the old key counted in memory but not yet written would otherwise land on the fresh statistics.
+  ctx.apiKeys.discardPending(id);
+  const rotated = store.byId(id)!;
+  audit(ctx, req, auth, 'api_key.rotate', rotated, {
+    keyPrefix: prefix,
+    previousKeyPrefix: row.key_prefix,
+  });
+  return { ...toApiKey(rotated), key };
+}
+
+/** Revocation is permanent and idempotent: revoking a revoked key changes nothing and records nothing. */
+export function revokeApiKey(ctx: AppContext, req: Request, auth: UserAuth, id: string): { success: true } {
+  const row = keyInScope(ctx, auth, id);
+  if (row.status === 'revoked') return { success: true };
+  const at = new Date().toISOString();
+  if (apiKeyStore(ctx.db).revoke(id, 'revoked_by_user', at)) {
+    audit(ctx, req, auth, 'api_key.revoke', row, { keyPrefix: row.key_prefix, previousStatus: row.status });
+  }
+  return { success: true };
+}
+
+/** `GET /api-keys/current`: the calling key describes itself (never its hash). */
+export function currentApiKey(ctx: AppContext, apiKeyId: string): ApiKey {
+  const row = apiKeyStore(ctx.db).byId(apiKeyId);
+  // The key authenticated a moment ago; only a concurrent hard delete (there is none today) could remove it.
+  if (!row) throw notFound(NOT_FOUND);
+  return toApiKey(row);
+}

@@ -1,0 +1,186 @@
+import type { ApiKey, ApiKeyStatus } from '../../contract/keys';
+import type { Db } from '../../db/connection';
+import { pageOffset, type PageRequest } from '../../http/pagination';
+import type { OrgScope } from '../../http/scope';
+import { scopeFilter } from '../../http/scope';
+
+// SQL for api_keys. The hash column is never selected here: nothing that reads keys for display can leak it.
+
+export interface ApiKeyRow {
+  id: string;
+  org_id: string;
+  name: string;
+  key_prefix: string;
+  scopes: string;
+  expires_at: string | null;
+  rate_limit: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  status: ApiKeyStatus;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  usage_count: number;
+}
+
+const COLUMNS = `id, org_id, name, key_prefix, scopes, expires_at, rate_limit, created_by, created_at, updated_at,
+  status, revoked_at, last_used_at, usage_count`;
+
+/**
+ * An active key whose expiry has passed is shown as expired although storage still says active: storage is
+ * updated at the key's next authentication attempt (spec 1), but a technician reading the list should not have
+ * to wait for that to see the truth.
+ */
+export function effectiveStatus(
+  row: Pick<ApiKeyRow, 'status' | 'expires_at'>,
+  nowMs = Date.now(),
+): ApiKeyStatus {
+  if (row.status === 'active' && row.expires_at && Date.parse(row.expires_at) <= nowMs) return 'expired';
+  return row.status;
+}
+
+export function toApiKey(row: ApiKeyRow, nowMs = Date.now()): ApiKey {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    keyPrefix: row.key_prefix,
+    scopes: JSON.parse(row.scopes) as string[],
+    expiresAt: row.expires_at,
+    rateLimit: row.rate_limit,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    status: effectiveStatus(row, nowMs),
+    lastUsedAt: row.last_used_at,
+    usageCount: row.usage_count,
+  };
+}
+
+export interface ApiKeyFilter {
+  orgId?: string | undefined;
+  status?: ApiKeyStatus | undefined;
+}
+
+export interface NewApiKey {
+  id: string;
+  orgId: string;
+  name: string;
+  keyHash: string;
+  keyPrefix: string;
+  scopes: string[];
+  expiresAt: string | null;
+  rateLimit: number;
+  createdBy: string;
+  at: string;
+}
+
+export class ApiKeyStore {
+  private readonly byIdStmt;
+  private readonly insertStmt;
+  private readonly updateStmt;
+  private readonly rotateStmt;
+  private readonly revokeStmt;
+  private readonly expireStmt;
+
+  constructor(private readonly db: Db) {
+    this.byIdStmt = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`);
+    this.insertStmt =
+      db.prepare(`INSERT INTO api_keys (id, org_id, name, key_hash, key_prefix, scopes, expires_at,
+      rate_limit, created_by, created_at, updated_at, status, usage_count)
+      VALUES (@id, @orgId, @name, @keyHash, @keyPrefix, @scopes, @expiresAt, @rateLimit, @createdBy, @at, @at,
+      'active', 0)`);
+    this.updateStmt = db.prepare(`UPDATE api_keys SET name = COALESCE(@name, name),
+      scopes = COALESCE(@scopes, scopes), rate_limit = COALESCE(@rateLimit, rate_limit), updated_at = @at
+      WHERE id = @id AND status = 'active'`);
+    // Rotation replaces the key material and starts the usage statistics over; everything else is kept.
+    this.rotateStmt = db.prepare(`UPDATE api_keys SET key_hash = @keyHash, key_prefix = @keyPrefix,
+      usage_count = 0, last_used_at = NULL, updated_at = @at WHERE id = @id AND status = 'active'`);
+    this.revokeStmt = db.prepare(`UPDATE api_keys SET status = 'revoked', revoked_at = @at,
+      revoked_reason = @reason, updated_at = @at WHERE id = @id AND status != 'revoked'`);
+    this.expireStmt = db.prepare(
+      "UPDATE api_keys SET status = 'expired', updated_at = ? WHERE id = ? AND status = 'active'",
+    );
+  }
+
+  byId(id: string): ApiKeyRow | undefined {
+    return this.byIdStmt.get(id) as ApiKeyRow | undefined;
+  }
+
+  list(scope: OrgScope, filter: ApiKeyFilter, page: PageRequest): { rows: ApiKeyRow[]; total: number } {
+    const scoped = scopeFilter(scope, 'org_id');
+    const where = [scoped.clause];
+    const params: unknown[] = [...scoped.params];
+    if (filter.orgId) {
+      where.push('org_id = ?');
+      params.push(filter.orgId);
+    }
+    const now = new Date().toISOString();
+    if (filter.status === 'active') {
+      where.push("status = 'active' AND (expires_at IS NULL OR expires_at > ?)");
+      params.push(now);
+    } else if (filter.status === 'expired') {
+      where.push(
+        "(status = 'expired' OR (status = 'active' AND expires_at IS NOT NULL AND expires_at <= ?))",
+      );
+      params.push(now);
+    } else if (filter.status === 'revoked') {
+      where.push("status = 'revoked'");
+    }
+    const clause = where.join(' AND ');
+    const total = (
+      this.db.prepare(`SELECT COUNT(*) AS n FROM api_keys WHERE ${clause}`).get(...params) as { n: number }
+    ).n;
+    const rows = this.db
+      .prepare(
+        `SELECT ${COLUMNS} FROM api_keys WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+      )
+      .all(...params, page.limit, pageOffset(page)) as ApiKeyRow[];
+    return { rows, total };
+  }
+
+  insert(key: NewApiKey): void {
+    this.insertStmt.run({ ...key, scopes: JSON.stringify(key.scopes) });
+  }
+
+  /** Returns false when the key is no longer active (revoked or expired in the meantime). */
+  update(
+    id: string,
+    changes: { name?: string | undefined; scopes?: string[] | undefined; rateLimit?: number | undefined },
+    at: string,
+  ): boolean {
+    return (
+      this.updateStmt.run({
+        id,
+        at,
+        name: changes.name ?? null,
+        scopes: changes.scopes ? JSON.stringify(changes.scopes) : null,
+        rateLimit: changes.rateLimit ?? null,
+      }).changes === 1
+    );
+  }
+
+  rotate(id: string, keyHash: string, keyPrefix: string, at: string): boolean {
+    return this.rotateStmt.run({ id, keyHash, keyPrefix, at }).changes === 1;
+  }
+
+  revoke(id: string, reason: string, at: string): boolean {
+    return this.revokeStmt.run({ id, reason, at }).changes === 1;
+  }
+
+  /** Writes the expiry that the clock already decided (same transition as at authentication). */
+  markExpired(id: string, at: string): void {
+    this.expireStmt.run(at, id);
+  }
+}
+
+const stores = new WeakMap<Db, ApiKeyStore>();
+
+/** One store (and one set of prepared statements) per database. */
+export function apiKeyStore(db: Db): ApiKeyStore {
+  let store = stores.get(db);
+  if (!store) {
+    store = new ApiKeyStore(db);
+    stores.set(db, store);
+  }
+  return store;
+}

@@ -1,0 +1,151 @@
+import type { EnrollmentKey } from '../../contract/keys';
+import type { Db } from '../../db/connection';
+import { pageOffset, type PageRequest } from '../../http/pagination';
+import { scopeFilter, type OrgScope } from '../../http/scope';
+
+// SQL for enrollment_keys. As with API keys, the hash column is never selected for display.
+
+export interface EnrollmentKeyRow {
+  id: string;
+  org_id: string;
+  site_id: string | null;
+  name: string;
+  usage_count: number;
+  max_usage: number | null;
+  expires_at: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS =
+  'id, org_id, site_id, name, usage_count, max_usage, expires_at, created_by, created_at, updated_at';
+
+export function toEnrollmentKey(row: EnrollmentKeyRow, nowMs = Date.now()): EnrollmentKey {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    siteId: row.site_id,
+    name: row.name,
+    usageCount: row.usage_count,
+    maxUsage: row.max_usage,
+    expiresAt: row.expires_at,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    expired: Date.parse(row.expires_at) <= nowMs,
+    exhausted: row.max_usage !== null && row.usage_count >= row.max_usage,
+  };
+}
+
+export interface NewEnrollmentKey {
+  id: string;
+  orgId: string;
+  siteId: string | null;
+  name: string;
+  keyHash: string;
+  maxUsage: number;
+  expiresAt: string;
+  createdBy: string;
+  at: string;
+}
+
+export type RedeemRow = { id: string; org_id: string; site_id: string | null };
+
+export class EnrollmentKeyStore {
+  private readonly byIdStmt;
+  private readonly insertStmt;
+  private readonly rotateStmt;
+  private readonly deleteStmt;
+  private readonly redeemStmt;
+  private readonly probeStmt;
+
+  constructor(private readonly db: Db) {
+    this.byIdStmt = db.prepare(`SELECT ${COLUMNS} FROM enrollment_keys WHERE id = ?`);
+    this.insertStmt =
+      db.prepare(`INSERT INTO enrollment_keys (id, org_id, site_id, name, key_hash, usage_count,
+      max_usage, expires_at, created_by, created_at, updated_at)
+      VALUES (@id, @orgId, @siteId, @name, @keyHash, 0, @maxUsage, @expiresAt, @createdBy, @at, @at)`);
+    this.rotateStmt = db.prepare(`UPDATE enrollment_keys SET key_hash = @keyHash, usage_count = 0,
+      max_usage = @maxUsage, expires_at = @expiresAt, updated_at = @at WHERE id = @id`);
+    this.deleteStmt = db.prepare('DELETE FROM enrollment_keys WHERE id = ?');
+    // The whole validity test and the increment are one statement: two enrollments racing for the last use
+    // cannot both pass, whichever process or connection they come from. Keys of a deleted organization are dead.
+    this.redeemStmt = db.prepare(`UPDATE enrollment_keys SET usage_count = usage_count + 1, updated_at = @at
+      WHERE key_hash = @keyHash AND expires_at > @at AND (max_usage IS NULL OR usage_count < max_usage)
+        AND org_id IN (SELECT id FROM organizations WHERE deleted_at IS NULL)
+      RETURNING id, org_id, site_id`);
+    this.probeStmt =
+      db.prepare(`SELECT k.expires_at, k.usage_count, k.max_usage, o.deleted_at AS org_deleted_at
+      FROM enrollment_keys k JOIN organizations o ON o.id = k.org_id WHERE k.key_hash = ?`);
+  }
+
+  byId(id: string): EnrollmentKeyRow | undefined {
+    return this.byIdStmt.get(id) as EnrollmentKeyRow | undefined;
+  }
+
+  list(
+    scope: OrgScope,
+    filter: { orgId?: string | undefined; expired?: boolean | undefined },
+    page: PageRequest,
+  ): { rows: EnrollmentKeyRow[]; total: number } {
+    const scoped = scopeFilter(scope, 'org_id');
+    const where = [scoped.clause];
+    const params: unknown[] = [...scoped.params];
+    if (filter.orgId) {
+      where.push('org_id = ?');
+      params.push(filter.orgId);
+    }
+    if (filter.expired !== undefined) {
+      where.push(filter.expired ? 'expires_at <= ?' : 'expires_at > ?');
+      params.push(new Date().toISOString());
+    }
+    const clause = where.join(' AND ');
+    const total = (
+      this.db.prepare(`SELECT COUNT(*) AS n FROM enrollment_keys WHERE ${clause}`).get(...params) as {
+        n: number;
+      }
+    ).n;
+    const rows = this.db
+      .prepare(
+        `SELECT ${COLUMNS} FROM enrollment_keys WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+      )
+      .all(...params, page.limit, pageOffset(page)) as EnrollmentKeyRow[];
+    return { rows, total };
+  }
+
+  insert(key: NewEnrollmentKey): void {
+    this.insertStmt.run(key);
+  }
+
+  rotate(id: string, keyHash: string, maxUsage: number | null, expiresAt: string, at: string): boolean {
+    return this.rotateStmt.run({ id, keyHash, maxUsage, expiresAt, at }).changes === 1;
+  }
+
+  delete(id: string): boolean {
+    return this.deleteStmt.run(id).changes === 1;
+  }
+
+  redeem(keyHash: string, at: string): RedeemRow | undefined {
+    return this.redeemStmt.get({ keyHash, at }) as RedeemRow | undefined;
+  }
+
+  /** Why a key could not be redeemed: read after the atomic update refused it. */
+  probe(
+    keyHash: string,
+  ):
+    | { expires_at: string; usage_count: number; max_usage: number | null; org_deleted_at: string | null }
+    | undefined {
+    return this.probeStmt.get(keyHash) as ReturnType<EnrollmentKeyStore['probe']>;
+  }
+}
+
+const stores = new WeakMap<Db, EnrollmentKeyStore>();
+
+export function enrollmentKeyStore(db: Db): EnrollmentKeyStore {
+  let store = stores.get(db);
+  if (!store) {
+    store = new EnrollmentKeyStore(db);
+    stores.set(db, store);
+  }
+  return store;
+}

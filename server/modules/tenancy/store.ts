@@ -1,0 +1,430 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  Organization,
+  OrganizationStatus,
+  OrganizationType,
+  Partner,
+  PartnerPlan,
+  PartnerStatus,
+  PartnerType,
+  ServiceManagementMode,
+  Site,
+} from '../../contract';
+import type { Db } from '../../db/connection';
+import { pageOffset, type PageRequest } from '../../http/pagination';
+import { scopeFilter, type OrgScope } from '../../http/scope';
+
+// SQL of /orgs: partners, organizations and sites, and the revocations that partner offboarding and deletion
+// perform. Column names in dynamic UPDATEs come from the typed maps below, never from request input.
+
+export interface PartnerRow {
+  id: string;
+  name: string;
+  slug: string;
+  type: PartnerType;
+  plan: PartnerPlan;
+  max_organizations: number | null;
+  max_devices: number | null;
+  settings: string;
+  service_management_mode: string;
+  service_management_psa_connection_id: string | null;
+  sso_config: string;
+  billing_email: string | null;
+  status: PartnerStatus;
+  offboarding_started_at: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface OrganizationRow {
+  id: string;
+  partner_id: string;
+  name: string;
+  slug: string;
+  type: OrganizationType;
+  status: OrganizationStatus;
+  max_devices: number | null;
+  settings: string;
+  sso_config: string;
+  contract_start: string | null;
+  contract_end: string | null;
+  billing_contact: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface SiteRow {
+  id: string;
+  org_id: string;
+  name: string;
+  address: string;
+  timezone: string;
+  contact: string;
+  settings: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Stored JSON objects are checked by json_valid; anything that is not an object reads as `{}`. */
+export function parseObject(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+const MODES: readonly string[] = ['native', 'external', 'off'];
+
+/** Spec 1: an unrecognised or missing mode is read as `native`. */
+export function readMode(stored: string | null): ServiceManagementMode {
+  return stored && MODES.includes(stored) ? (stored as ServiceManagementMode) : 'native';
+}
+
+export function toPartner(row: PartnerRow): Partner {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    type: row.type,
+    plan: row.plan,
+    maxOrganizations: row.max_organizations,
+    maxDevices: row.max_devices,
+    settings: parseObject(row.settings),
+    serviceManagementMode: readMode(row.service_management_mode),
+    serviceManagementPsaConnectionId: row.service_management_psa_connection_id,
+    ssoConfig: parseObject(row.sso_config),
+    billingEmail: row.billing_email,
+    status: row.status,
+    offboardingStartedAt: row.offboarding_started_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+  };
+}
+
+export function toOrganization(row: OrganizationRow): Organization {
+  return {
+    id: row.id,
+    partnerId: row.partner_id,
+    name: row.name,
+    slug: row.slug,
+    type: row.type,
+    status: row.status,
+    maxDevices: row.max_devices,
+    settings: parseObject(row.settings),
+    ssoConfig: parseObject(row.sso_config),
+    contractStart: row.contract_start,
+    contractEnd: row.contract_end,
+    billingContact: parseObject(row.billing_contact),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+  };
+}
+
+export function toSite(row: SiteRow): Site {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    address: parseObject(row.address),
+    timezone: row.timezone,
+    contact: parseObject(row.contact),
+    settings: parseObject(row.settings),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export type PartnerColumns = Partial<Omit<PartnerRow, 'id' | 'created_at'>>;
+export type OrganizationColumns = Partial<Omit<OrganizationRow, 'id' | 'partner_id' | 'created_at'>>;
+export type SiteColumns = Partial<Omit<SiteRow, 'id' | 'org_id' | 'created_at'>>;
+
+/** `UPDATE table SET a = @a, b = @b WHERE id = @id`, with the column list taken from the typed object's keys. */
+function updateRow(db: Db, table: string, id: string, columns: Record<string, unknown>): void {
+  const keys = Object.keys(columns).filter((k) => columns[k] !== undefined);
+  if (keys.length === 0) return;
+  for (const key of keys) {
+    if (!/^[a-z_]+$/.test(key)) throw new Error(`bad column name ${key}`);
+  }
+  const values: Record<string, unknown> = { id };
+  for (const key of keys) values[key] = columns[key];
+  db.prepare(`UPDATE ${table} SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run(values);
+}
+
+export const PARTNER_ADMIN_ROLE_NAME = 'Partner Admin';
+
+export class TenancyStore {
+  constructor(private readonly db: Db) {}
+
+  // ---- partners -----------------------------------------------------------------------------------------------
+
+  listPartners(page: PageRequest): { rows: PartnerRow[]; total: number } {
+    const rows = this.db
+      .prepare(
+        'SELECT * FROM partners WHERE deleted_at IS NULL ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?',
+      )
+      .all(page.limit, pageOffset(page)) as PartnerRow[];
+    const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM partners WHERE deleted_at IS NULL').get() as {
+      n: number;
+    };
+    return { rows, total: n };
+  }
+
+  /** A live partner (not soft-deleted). */
+  partner(id: string): PartnerRow | undefined {
+    return this.db.prepare('SELECT * FROM partners WHERE id = ? AND deleted_at IS NULL').get(id) as
+      PartnerRow | undefined;
+  }
+
+  /** Slugs stay reserved after a soft delete (the column is UNIQUE), so deleted partners count here. */
+  slugTaken(slug: string, exceptId?: string): boolean {
+    return (
+      this.db.prepare('SELECT 1 FROM partners WHERE slug = ? AND id IS NOT ?').get(slug, exceptId ?? null) !==
+      undefined
+    );
+  }
+
+  /** The partner and its own `Partner Admin` role (scope partner, system, `*:*`); call inside a transaction. */
+  insertPartner(row: Omit<PartnerRow, 'deleted_at' | 'offboarding_started_at'>): string {
+    this.db
+      .prepare(
+        `INSERT INTO partners (id, name, slug, type, plan, max_organizations, max_devices, settings,
+           service_management_mode, service_management_psa_connection_id, sso_config, billing_email, status,
+           created_at, updated_at)
+         VALUES (@id, @name, @slug, @type, @plan, @max_organizations, @max_devices, @settings,
+           @service_management_mode, @service_management_psa_connection_id, @sso_config, @billing_email, @status,
+           @created_at, @updated_at)`,
+      )
+      .run(row);
+    const roleId = randomUUID();
+    this.db
+      .prepare(
+        `INSERT INTO roles (id, partner_id, scope, name, description, is_system, created_at, updated_at)
+         VALUES (?, ?, 'partner', ?, ?, 1, ?, ?)`,
+      )
+      .run(
+        roleId,
+        row.id,
+        PARTNER_ADMIN_ROLE_NAME,
+        'Full administration of the partner and all of its organizations',
+        row.created_at,
+        row.created_at,
+      );
+    this.db
+      .prepare("INSERT INTO role_permissions (role_id, resource, action) VALUES (?, '*', '*')")
+      .run(roleId);
+    return roleId;
+  }
+
+  updatePartner(id: string, columns: PartnerColumns): void {
+    updateRow(this.db, 'partners', id, columns);
+  }
+
+  /** Partners whose offboarding began at or before `cutoff` (ISO). */
+  offboardingSince(cutoff: string): PartnerRow[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM partners WHERE status = 'offboarding' AND deleted_at IS NULL
+           AND offboarding_started_at IS NOT NULL AND offboarding_started_at <= ?`,
+      )
+      .all(cutoff) as PartnerRow[];
+  }
+
+  /** Flips one partner from offboarding to churned; false when something else changed its status first. */
+  churn(id: string, at: string): boolean {
+    return (
+      this.db
+        .prepare(
+          "UPDATE partners SET status = 'churned', updated_at = ? WHERE id = ? AND status = 'offboarding' AND deleted_at IS NULL",
+        )
+        .run(at, id).changes === 1
+    );
+  }
+
+  /** Every user who works under the partner: its own technicians and the users of each of its organizations. */
+  partnerUserIds(partnerId: string): string[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT user_id FROM partner_users WHERE partner_id = ?
+           UNION
+           SELECT ou.user_id FROM organization_users ou JOIN organizations o ON o.id = ou.org_id
+           WHERE o.partner_id = ?`,
+        )
+        .all(partnerId, partnerId) as Array<{ user_id: string }>
+    ).map((r) => r.user_id);
+  }
+
+  /** Revokes the active API keys of every organization of the partner; returns how many. */
+  revokePartnerApiKeys(partnerId: string, reason: string, at: string): number {
+    return this.db
+      .prepare(
+        `UPDATE api_keys SET status = 'revoked', revoked_at = @at, revoked_reason = @reason, updated_at = @at
+         WHERE status = 'active' AND org_id IN (SELECT id FROM organizations WHERE partner_id = @partnerId)`,
+      )
+      .run({ at, reason, partnerId }).changes;
+  }
+
+  // ---- organizations ------------------------------------------------------------------------------------------
+
+  /** Every live organization in the scope, ordered by name (`GET /orgs/`). */
+  organizationsInScope(scope: OrgScope): OrganizationRow[] {
+    const filter = scopeFilter(scope, 'id');
+    return this.db
+      .prepare(
+        `SELECT * FROM organizations WHERE deleted_at IS NULL AND ${filter.clause}
+         ORDER BY name COLLATE NOCASE, id`,
+      )
+      .all(...filter.params) as OrganizationRow[];
+  }
+
+  pageOrganizations(
+    scope: OrgScope,
+    partnerId: string | undefined,
+    page: PageRequest,
+  ): { rows: OrganizationRow[]; total: number } {
+    const filter = scopeFilter(scope, 'id');
+    const where = `deleted_at IS NULL AND ${filter.clause} AND (? IS NULL OR partner_id = ?)`;
+    const params = [...filter.params, partnerId ?? null, partnerId ?? null];
+    const rows = this.db
+      .prepare(`SELECT * FROM organizations WHERE ${where} ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`)
+      .all(...params, page.limit, pageOffset(page)) as OrganizationRow[];
+    const { n } = this.db
+      .prepare(`SELECT COUNT(*) AS n FROM organizations WHERE ${where}`)
+      .get(...params) as {
+      n: number;
+    };
+    return { rows, total: n };
+  }
+
+  organization(id: string): OrganizationRow | undefined {
+    return this.db.prepare('SELECT * FROM organizations WHERE id = ? AND deleted_at IS NULL').get(id) as
+      OrganizationRow | undefined;
+  }
+
+  countOrganizations(partnerId: string): number {
+    return (
+      this.db
+        .prepare('SELECT COUNT(*) AS n FROM organizations WHERE partner_id = ? AND deleted_at IS NULL')
+        .get(partnerId) as { n: number }
+    ).n;
+  }
+
+  /** Organization slugs are unique among a partner's live organizations. */
+  organizationSlugTaken(partnerId: string, slug: string, exceptId?: string): boolean {
+    return (
+      this.db
+        .prepare(
+          'SELECT 1 FROM organizations WHERE partner_id = ? AND slug = ? AND deleted_at IS NULL AND id IS NOT ?',
+        )
+        .get(partnerId, slug, exceptId ?? null) !== undefined
+    );
+  }
+
+  insertOrganization(row: Omit<OrganizationRow, 'deleted_at'>): void {
+    this.db
+      .prepare(
+        `INSERT INTO organizations (id, partner_id, name, slug, type, status, max_devices, settings, sso_config,
+           contract_start, contract_end, billing_contact, created_at, updated_at)
+         VALUES (@id, @partner_id, @name, @slug, @type, @status, @max_devices, @settings, @sso_config,
+           @contract_start, @contract_end, @billing_contact, @created_at, @updated_at)`,
+      )
+      .run(row);
+  }
+
+  updateOrganization(id: string, columns: OrganizationColumns): void {
+    updateRow(this.db, 'organizations', id, columns);
+  }
+
+  /** Soft-deletes the partner's live organizations; returns them (id and name) for the audit log. */
+  softDeletePartnerOrganizations(partnerId: string, at: string): Array<{ id: string; name: string }> {
+    const orgs = this.db
+      .prepare('SELECT id, name FROM organizations WHERE partner_id = ? AND deleted_at IS NULL')
+      .all(partnerId) as Array<{ id: string; name: string }>;
+    this.db
+      .prepare(
+        'UPDATE organizations SET deleted_at = ?, updated_at = ? WHERE partner_id = ? AND deleted_at IS NULL',
+      )
+      .run(at, at, partnerId);
+    return orgs;
+  }
+
+  organizationUserIds(orgId: string): string[] {
+    return (
+      this.db.prepare('SELECT user_id FROM organization_users WHERE org_id = ?').all(orgId) as Array<{
+        user_id: string;
+      }>
+    ).map((r) => r.user_id);
+  }
+
+  revokeOrganizationApiKeys(orgId: string, reason: string, at: string): number {
+    return this.db
+      .prepare(
+        `UPDATE api_keys SET status = 'revoked', revoked_at = @at, revoked_reason = @reason, updated_at = @at
+         WHERE status = 'active' AND org_id = @orgId`,
+      )
+      .run({ at, reason, orgId }).changes;
+  }
+
+  /** Adds an organization to a partner user's `selected` list (no-op for `all` and `none`). */
+  grantSelectedOrganization(partnerId: string, userId: string, orgId: string): boolean {
+    return (
+      this.db
+        .prepare(
+          `UPDATE partner_users SET org_ids = json_insert(org_ids, '$[#]', @orgId)
+           WHERE partner_id = @partnerId AND user_id = @userId AND org_access = 'selected'
+             AND NOT EXISTS (SELECT 1 FROM json_each(org_ids) WHERE value = @orgId)`,
+        )
+        .run({ partnerId, userId, orgId }).changes === 1
+    );
+  }
+
+  // ---- sites --------------------------------------------------------------------------------------------------
+
+  pageSites(
+    scope: OrgScope,
+    orgId: string | undefined,
+    page: PageRequest,
+  ): { rows: SiteRow[]; total: number } {
+    const filter = scopeFilter(scope, 's.org_id');
+    const where = `o.deleted_at IS NULL AND ${filter.clause} AND (? IS NULL OR s.org_id = ?)`;
+    const params = [...filter.params, orgId ?? null, orgId ?? null];
+    const from = 'FROM sites s JOIN organizations o ON o.id = s.org_id';
+    const rows = this.db
+      .prepare(`SELECT s.* ${from} WHERE ${where} ORDER BY s.name COLLATE NOCASE, s.id LIMIT ? OFFSET ?`)
+      .all(...params, page.limit, pageOffset(page)) as SiteRow[];
+    const { n } = this.db.prepare(`SELECT COUNT(*) AS n ${from} WHERE ${where}`).get(...params) as {
+      n: number;
+    };
+    return { rows, total: n };
+  }
+
+  site(id: string): SiteRow | undefined {
+    return this.db.prepare('SELECT * FROM sites WHERE id = ?').get(id) as SiteRow | undefined;
+  }
+
+  insertSite(row: SiteRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO sites (id, org_id, name, address, timezone, contact, settings, created_at, updated_at)
+         VALUES (@id, @org_id, @name, @address, @timezone, @contact, @settings, @created_at, @updated_at)`,
+      )
+      .run(row);
+  }
+
+  updateSite(id: string, columns: SiteColumns): void {
+    updateRow(this.db, 'sites', id, columns);
+  }
+
+  deleteSite(id: string): void {
+    this.db.prepare('DELETE FROM sites WHERE id = ?').run(id);
+  }
+}
