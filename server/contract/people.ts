@@ -1,4 +1,4 @@
-import type { Scope } from './index';
+import type { Pagination, Scope } from './index';
 
 // Users, roles and permissions (spec 1, /users and /roles).
 
@@ -88,4 +88,21 @@ export interface AvailablePermissionsResponse {
   actions: string[];
   /** Named permissions outside the resource x action grid (audit, privileged access). */
   special: Array<RolePermission & { description: string }>;
+}
+
+/** `GET /users`, `GET /roles/:id/users`. */
+export interface UserListResponse {
+  data: UserSummary[];
+  pagination: Pagination;
+}
+
+/** `GET /roles`, `GET /users/roles`: not paginated (a tenant has few roles). */
+export interface RoleListResponse {
+  data: Role[];
+}
+
+/** `POST /users/resend-invite`. */
+export interface InviteResendResponse {
+  success: true;
+  expiresAt: string;
 }

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 
-// Removes rows that can no longer be used: expired MFA challenges and setups, refresh tokens past their expiry,
-// and rate-limit windows long over. Runs at start and then every ten minutes.
+// Removes rows that can no longer be used: expired MFA challenges and setups, refresh tokens, emailed tokens and
+// SMS codes past their expiry, and rate-limit windows long over. Runs at start and then every ten minutes.
 
 const INTERVAL_MS = 10 * 60 * 1000;
 
@@ -12,6 +12,8 @@ export function runHousekeeping(ctx: AppContext, now = new Date()): void {
     db.prepare('DELETE FROM mfa_challenges WHERE expires_at <= ?').run(iso);
     db.prepare('DELETE FROM mfa_setups WHERE expires_at <= ?').run(iso);
     db.prepare('DELETE FROM refresh_tokens WHERE expires_at <= ?').run(iso);
+    db.prepare('DELETE FROM email_tokens WHERE expires_at <= ?').run(iso);
+    db.prepare('DELETE FROM sms_codes WHERE expires_at <= ?').run(iso);
     db.prepare('DELETE FROM rate_limits WHERE window_start < ?').run(
       Math.floor(now.getTime() / 1000) - 24 * 3600,
     );

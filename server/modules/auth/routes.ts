@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import type { MeResponse } from '../../contract';
 import { unauthorized } from '../../http/errors';
 import { defineRoute, type AnyRoute } from '../../http/route';
+import { mfaPolicyFor } from '../mfa/policy';
 import { enable } from '../mfa/service';
 import { toAuthUser } from '../users/store';
 import { login, logout, refresh, verifyLoginChallenge } from './service';
@@ -25,17 +26,22 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       method: 'post',
       path: '/auth/mfa/verify',
       tag: 'auth',
-      summary: 'Second login step with tempToken, or confirms a pending TOTP setup when signed in',
+      summary:
+        'Second login step with tempToken (TOTP, SMS or recovery code), or confirms a pending TOTP setup when signed in',
       auth: 'optional',
       body: z.object({
         code: z.string().trim().min(6, 'Code is required').max(32),
         tempToken: z.string().min(1).max(200).optional(),
       }),
-      responses: { 401: 'Invalid MFA code or expired MFA session', 429: 'Too many verification attempts' },
+      responses: {
+        401: 'Invalid MFA code or expired MFA session',
+        403: 'SMS multi-factor authentication is not allowed by your organization',
+        429: 'Too many verification attempts',
+      },
       handler: ({ req, res, body, auth }) => {
         if (body.tempToken) return verifyLoginChallenge(ctx, req, res, body.tempToken, body.code);
         if (!auth) throw unauthorized('tempToken or a signed-in session is required', 'AUTH_REQUIRED');
-        return enable(ctx, req, res, auth.userId, body.code);
+        return enable(ctx, req, res, auth.userId, body.code, auth.mfa);
       },
     }),
     defineRoute({
@@ -69,7 +75,11 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
         const user = ctx.users.byId(auth.userId);
         const membership = ctx.users.membership(auth.userId);
         if (!user || !membership) throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
-        return { user: toAuthUser(user, membership), mfa: auth.mfa };
+        return {
+          user: toAuthUser(user, membership),
+          mfa: auth.mfa,
+          mfaRequiredByPolicy: mfaPolicyFor(ctx, user.id).requireMfa,
+        };
       },
     }),
   ];

@@ -104,7 +104,8 @@ export async function login(
   return completeLogin(ctx, req, res, user, false, 'password');
 }
 
-async function completeLogin(
+/** Issues the session of a successful sign-in and records it (login, MFA verification, email verification). */
+export async function completeLogin(
   ctx: AppContext,
   req: Request,
   res: Response,
@@ -128,7 +129,25 @@ interface ChallengeRow {
   consumed_at: string | null;
 }
 
-/** Second login step: the tempToken from login plus a TOTP or recovery code. */
+const challengeExpired = () => unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
+
+/**
+ * The user behind a live login challenge (unconsumed, not expired, user still active with MFA), for steps that
+ * act on it without answering it, such as sending the SMS code.
+ */
+export function challengeUser(ctx: AppContext, tempToken: string): UserRow {
+  const challenge = ctx.db
+    .prepare('SELECT * FROM mfa_challenges WHERE token_hash = ?')
+    .get(sha256Hex(tempToken)) as ChallengeRow | undefined;
+  if (!challenge || challenge.consumed_at || Date.parse(challenge.expires_at) <= Date.now()) {
+    throw challengeExpired();
+  }
+  const user = ctx.users.byId(challenge.user_id);
+  if (!user || user.status !== 'active' || user.mfa_enabled !== 1) throw challengeExpired();
+  return user;
+}
+
+/** Second login step: the tempToken from login plus a TOTP, SMS or recovery code. */
 export async function verifyLoginChallenge(
   ctx: AppContext,
   req: Request,

@@ -11,10 +11,11 @@ export function mfaRoutes(ctx: AppContext): AnyRoute[] {
       method: 'post',
       path: '/auth/mfa/setup',
       tag: 'mfa',
-      summary: 'Start TOTP enrollment: secret, otpauth URL, QR code and recovery codes (held 10 minutes)',
+      summary:
+        'Start TOTP enrollment: secret, otpauth URL, QR code and recovery codes (held 10 minutes); an SMS user may switch with an MFA session',
       auth: 'user',
-      responses: { 409: 'MFA is already enabled' },
-      handler: ({ req, auth }) => startSetup(ctx, req, auth.userId),
+      responses: { 403: 'Switching from SMS needs an MFA session', 409: 'MFA is already enabled' },
+      handler: ({ req, auth }) => startSetup(ctx, req, auth.userId, auth.mfa),
     }),
     defineRoute({
       method: 'post',
@@ -24,16 +25,19 @@ export function mfaRoutes(ctx: AppContext): AnyRoute[] {
       auth: 'user',
       body: z.object({ code }),
       responses: { 409: 'MFA is already enabled' },
-      handler: ({ req, res, auth, body }) => enable(ctx, req, res, auth.userId, body.code),
+      handler: ({ req, res, auth, body }) => enable(ctx, req, res, auth.userId, body.code, auth.mfa),
     }),
     defineRoute({
       method: 'post',
       path: '/auth/mfa/disable',
       tag: 'mfa',
-      summary: 'Disable MFA with a current code; refused when the organization requires MFA',
+      summary:
+        'Disable MFA with a current code (TOTP, SMS or recovery); clears secret, phone and recovery codes; refused when the organization requires MFA',
       auth: 'user',
       body: z.object({ code }),
-      responses: { 403: 'The organization requires MFA' },
+      responses: {
+        403: 'Your organization requires multi-factor authentication (MFA_REQUIRED_BY_ORGANIZATION)',
+      },
       handler: ({ req, auth, body }) => disable(ctx, req, auth.userId, body.code),
     }),
     defineRoute({

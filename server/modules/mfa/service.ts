@@ -1,10 +1,13 @@
 import type { Request, Response } from 'express';
 import type { MfaEnableResponse, MfaSetupResponse } from '../../contract';
 import type { AppContext } from '../../context';
+import { MFA_REQUIRED_MESSAGE } from '../../http/authenticate';
 import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors';
 import { auditUser } from '../auth/service';
 import { issueSession } from '../auth/session';
 import type { UserRow } from '../users/store';
+import { assertSmsAllowed, mfaPolicyFor, mfaRequiredByOrganization } from './policy';
+import { checkSmsCode } from './sms';
 import {
   hashRecoveryCode,
   isTotpFormat,
@@ -17,27 +20,33 @@ import {
 
 export const MFA_SETUP_TTL_SECONDS = 10 * 60;
 
-function requireUser(ctx: AppContext, userId: string): UserRow {
+export function requireUser(ctx: AppContext, userId: string): UserRow {
   const user = ctx.users.byId(userId);
   if (!user) throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
   return user;
 }
 
-function requireMfaFeature(ctx: AppContext): void {
+export function requireMfaFeature(ctx: AppContext): void {
   if (!ctx.config.enable2fa)
     throw badRequest('Multi-factor authentication is disabled on this server', 'MFA_DISABLED');
 }
 
 /**
  * Checks a second factor for an MFA-enabled user and consumes it: a TOTP code moves the user's last accepted
- * time step forward, a recovery code is marked used. Returns the method that matched, or null.
+ * time step forward, an SMS code is spent, a recovery code is marked used. Returns the method that matched, or
+ * null. Six digits are the code of the user's own method; recovery codes work whatever the method. An SMS code
+ * is refused with 403 when the user's organization disallows SMS (a recovery code still gets them in).
  */
 export async function consumeSecondFactor(
   ctx: AppContext,
   user: UserRow,
   code: string,
-): Promise<'totp' | 'recovery_code' | null> {
+): Promise<'totp' | 'sms' | 'recovery_code' | null> {
   const trimmed = code.trim();
+  if (isTotpFormat(trimmed) && user.mfa_method === 'sms') {
+    assertSmsAllowed(ctx, user.id);
+    return checkSmsCode(ctx, user.id, 'login', trimmed).ok ? 'sms' : null;
+  }
   if (isTotpFormat(trimmed)) {
     if (!user.mfa_secret) return null;
     const step = await verifyTotp(ctx.secretBox.open(user.mfa_secret), trimmed, user.mfa_last_time_step);
@@ -58,10 +67,25 @@ export async function consumeSecondFactor(
   return used.changes === 1 ? 'recovery_code' : null;
 }
 
-export async function startSetup(ctx: AppContext, req: Request, userId: string): Promise<MfaSetupResponse> {
+/**
+ * TOTP enrollment is refused while TOTP is on. An SMS user may switch to TOTP (e.g. when their organization
+ * stops allowing SMS but requires MFA, so disabling is not an option), with a session that passed MFA.
+ */
+function assertMayEnrollTotp(user: UserRow, sessionMfa: boolean): void {
+  if (user.mfa_enabled !== 1) return;
+  if (user.mfa_method !== 'sms') throw conflict('MFA is already enabled', 'MFA_ALREADY_ENABLED');
+  if (!sessionMfa) throw forbidden(MFA_REQUIRED_MESSAGE, 'MFA_REQUIRED');
+}
+
+export async function startSetup(
+  ctx: AppContext,
+  req: Request,
+  userId: string,
+  sessionMfa = false,
+): Promise<MfaSetupResponse> {
   requireMfaFeature(ctx);
   const user = requireUser(ctx, userId);
-  if (user.mfa_enabled === 1) throw conflict('MFA is already enabled', 'MFA_ALREADY_ENABLED');
+  assertMayEnrollTotp(user, sessionMfa);
   const secret = newTotpSecret();
   const recoveryCodes = newRecoveryCodes();
   const expiresAt = new Date(Date.now() + MFA_SETUP_TTL_SECONDS * 1000).toISOString();
@@ -96,10 +120,11 @@ export async function enable(
   res: Response,
   userId: string,
   code: string,
+  sessionMfa = false,
 ): Promise<MfaEnableResponse> {
   requireMfaFeature(ctx);
   const user = requireUser(ctx, userId);
-  if (user.mfa_enabled === 1) throw conflict('MFA is already enabled', 'MFA_ALREADY_ENABLED');
+  assertMayEnrollTotp(user, sessionMfa);
   const setup = ctx.db.prepare('SELECT * FROM mfa_setups WHERE user_id = ?').get(user.id) as
     SetupRow | undefined;
   if (!setup || Date.parse(setup.expires_at) <= Date.now()) {
@@ -117,28 +142,20 @@ export async function enable(
       .run(setup.secret, step, new Date().toISOString(), user.id);
     replaceRecoveryCodes(ctx, user.id, recoveryCodes.map(hashRecoveryCode));
     ctx.db.prepare('DELETE FROM mfa_setups WHERE user_id = ?').run(user.id);
+    ctx.db.prepare('DELETE FROM sms_codes WHERE user_id = ? AND purpose = ?').run(user.id, 'login');
   })();
-  auditUser(ctx, req, user, 'auth.mfa.enable', { details: { method: 'totp' } });
+  auditUser(ctx, req, user, 'auth.mfa.enable', {
+    details: { method: 'totp', ...(user.mfa_enabled === 1 ? { previousMethod: user.mfa_method } : {}) },
+  });
   // Spec 1: enable returns the recovery codes too, so the console shows them once the authenticator is proven.
   const pair = await issueSession(ctx, req, res, requireUser(ctx, user.id), true);
   return { success: true, recoveryCodes, ...pair };
 }
 
-function replaceRecoveryCodes(ctx: AppContext, userId: string, hashes: string[]): void {
+export function replaceRecoveryCodes(ctx: AppContext, userId: string, hashes: string[]): void {
   ctx.db.prepare('DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(userId);
   const insert = ctx.db.prepare('INSERT INTO mfa_recovery_codes (user_id, code_hash) VALUES (?, ?)');
   for (const hash of hashes) insert.run(userId, hash);
-}
-
-function organizationRequiresMfa(ctx: AppContext, userId: string): boolean {
-  const orgId = ctx.users.membership(userId)?.orgId;
-  if (!orgId) return false;
-  const row = ctx.db
-    .prepare(
-      "SELECT json_extract(settings, '$.security.requireMfa') AS required FROM organizations WHERE id = ?",
-    )
-    .get(orgId) as { required: number | null } | undefined;
-  return row?.required === 1;
 }
 
 export async function disable(
@@ -149,9 +166,7 @@ export async function disable(
 ): Promise<{ success: true }> {
   const user = requireUser(ctx, userId);
   if (user.mfa_enabled !== 1) throw badRequest('MFA is not enabled', 'MFA_NOT_ENABLED');
-  if (organizationRequiresMfa(ctx, user.id)) {
-    throw forbidden('Your organization requires multi-factor authentication', 'MFA_REQUIRED_BY_ORGANIZATION');
-  }
+  if (mfaPolicyFor(ctx, user.id).requireMfa) throw mfaRequiredByOrganization();
   if (!(await consumeSecondFactor(ctx, user, code))) throw badRequest('Invalid MFA code', 'INVALID_MFA_CODE');
   ctx.db.transaction(() => {
     ctx.db
@@ -161,8 +176,9 @@ export async function disable(
       )
       .run(new Date().toISOString(), user.id);
     ctx.db.prepare('DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(user.id);
+    ctx.db.prepare('DELETE FROM sms_codes WHERE user_id = ?').run(user.id);
   })();
-  auditUser(ctx, req, user, 'auth.mfa.disable');
+  auditUser(ctx, req, user, 'auth.mfa.disable', { details: { method: user.mfa_method } });
   return { success: true };
 }
 

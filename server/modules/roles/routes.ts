@@ -1,6 +1,125 @@
 import type { AppContext } from '../../context';
-import type { AnyRoute } from '../../http/route';
+import { paginationQuery } from '../../http/pagination';
+import { PERMISSIONS } from '../../http/permissions';
+import { defineRoute, type AnyRoute } from '../../http/route';
+import { z } from 'zod';
+import { cloneRoleBody, createRoleBody, roleIdParams, roleListQuery, updateRoleBody } from './schemas';
+import { RoleService } from './service';
 
-export function roleRoutes(_ctx: AppContext): AnyRoute[] {
-  return [];
+export function roleRoutes(ctx: AppContext): AnyRoute[] {
+  const roles = new RoleService(ctx);
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/roles',
+      tag: 'roles',
+      summary: "Built-in roles of the caller's scope and custom roles of the tenant, with user counts",
+      auth: 'user',
+      permission: PERMISSIONS.USERS_READ,
+      query: roleListQuery,
+      responses: {
+        403: 'Partner or organization context required',
+        404: 'Partner or organization not found',
+      },
+      handler: ({ auth, query }) => ({ data: roles.list(auth, query) }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/roles',
+      tag: 'roles',
+      summary: "Create a custom role in the caller's tenant",
+      auth: 'user',
+      permission: PERMISSIONS.USERS_WRITE,
+      mfa: true,
+      body: createRoleBody,
+      status: 201,
+      responses: {
+        403: 'Full partner organization access required; cannot grant permissions you do not hold',
+        409: 'A role with this name already exists',
+      },
+      handler: ({ auth, req, body }) => roles.create(auth, req, body),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/roles/permissions/available',
+      tag: 'roles',
+      summary: 'Resources and actions a role can grant',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_READ,
+      handler: () => roles.available(),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/roles/:id',
+      tag: 'roles',
+      summary: 'A role with its direct permissions and user count',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_READ,
+      params: roleIdParams,
+      responses: { 404: 'Role not found' },
+      handler: ({ auth, params }) => roles.get(auth, params.id),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/roles/:id',
+      tag: 'roles',
+      summary: 'Update a custom role (name, description, permissions, parent)',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_WRITE,
+      mfa: true,
+      params: roleIdParams,
+      body: updateRoleBody,
+      responses: { 404: 'Role not found', 409: 'A role with this name already exists' },
+      handler: ({ auth, req, params, body }) => roles.update(auth, req, params.id, body),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/roles/:id',
+      tag: 'roles',
+      summary: 'Delete a custom role with no users and no child roles',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_DELETE,
+      mfa: true,
+      params: roleIdParams,
+      responses: { 404: 'Role not found', 409: 'Role is still in use' },
+      handler: ({ auth, req, params }) => roles.delete(auth, req, params.id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/roles/:id/clone',
+      tag: 'roles',
+      summary: 'Copy a role (built-in roles too) into a new custom role',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_WRITE,
+      mfa: true,
+      params: roleIdParams,
+      body: cloneRoleBody,
+      status: 201,
+      responses: { 404: 'Role not found', 409: 'A role with this name already exists' },
+      handler: ({ auth, req, params, body }) => roles.clone(auth, req, params.id, body),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/roles/:id/users',
+      tag: 'roles',
+      summary: "Users holding the role, within the caller's scope",
+      auth: 'user',
+      permission: PERMISSIONS.USERS_READ,
+      params: roleIdParams,
+      query: z.object(paginationQuery()),
+      responses: { 404: 'Role not found' },
+      handler: ({ auth, params, query }) => roles.users(auth, params.id, query),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/roles/:id/effective-permissions',
+      tag: 'roles',
+      summary: 'Direct and inherited permissions of a role, each with the role that contributes it',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_READ,
+      params: roleIdParams,
+      responses: { 404: 'Role not found' },
+      handler: ({ auth, params }) => roles.effective(auth, params.id),
+    }),
+  ];
 }

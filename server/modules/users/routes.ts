@@ -1,6 +1,135 @@
 import type { AppContext } from '../../context';
-import type { AnyRoute } from '../../http/route';
+import { PERMISSIONS } from '../../http/permissions';
+import { defineRoute, type AnyRoute } from '../../http/route';
+import { invitationRoutes } from './invitations';
+import {
+  assignRoleBody,
+  inviteBody,
+  listUsersQuery,
+  resendInviteBody,
+  tenantQuery,
+  updateMeBody,
+  updateUserBody,
+  userIdParams,
+} from './schemas';
+import { UserService } from './service';
 
-export function userRoutes(_ctx: AppContext): AnyRoute[] {
-  return [];
+export function userRoutes(ctx: AppContext): AnyRoute[] {
+  const users = new UserService(ctx);
+  const adminErrors = {
+    403: 'Partner or organization context required; Full partner organization access required',
+  };
+  return [
+    ...invitationRoutes(ctx),
+    defineRoute({
+      method: 'get',
+      path: '/users/me',
+      tag: 'users',
+      summary: 'The signed-in user’s own profile',
+      auth: 'user',
+      handler: ({ auth }) => users.me(auth),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/users/me',
+      tag: 'users',
+      summary: 'Update the signed-in user’s name or avatar',
+      auth: 'user',
+      body: updateMeBody,
+      handler: ({ auth, req, body }) => users.updateMe(auth, req, body),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/users',
+      tag: 'users',
+      summary: "Users in the caller's tenant (system scope: all, filter with partnerId or orgId)",
+      auth: 'user',
+      permission: PERMISSIONS.USERS_READ,
+      query: listUsersQuery,
+      responses: adminErrors,
+      handler: ({ auth, query }) => users.list(auth, query),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/users/roles',
+      tag: 'users',
+      summary: 'Roles available in scope (name a tenant with partnerId or orgId for the roles it may hold)',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_READ,
+      query: tenantQuery,
+      responses: adminErrors,
+      handler: ({ auth, query }) => ({ data: users.availableRoles(auth, query) }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/users/invite',
+      tag: 'users',
+      summary: 'Invite a partner user (orgAccess, orgIds) or an organization user (siteIds, deviceGroupIds)',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_INVITE,
+      mfa: true,
+      body: inviteBody,
+      status: 201,
+      responses: { ...adminErrors, 409: 'User already exists in this scope' },
+      handler: ({ auth, req, body }) => users.invite(auth, req, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/users/resend-invite',
+      tag: 'users',
+      summary: 'Send a new invitation link to a user who has not accepted yet',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_INVITE,
+      body: resendInviteBody,
+      responses: { ...adminErrors, 404: 'User not found', 429: 'Too many invitations sent to this user' },
+      handler: ({ auth, req, body }) => users.resendInvite(auth, req, body.userId),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/users/:id',
+      tag: 'users',
+      summary: 'A user in scope with their association',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_READ,
+      params: userIdParams,
+      responses: { ...adminErrors, 404: 'User not found' },
+      handler: ({ auth, params }) => users.get(auth, params.id),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/users/:id',
+      tag: 'users',
+      summary: 'Rename, disable or re-enable a user (disabling ends their sessions)',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_WRITE,
+      params: userIdParams,
+      body: updateUserBody,
+      responses: { ...adminErrors, 404: 'User not found' },
+      handler: ({ auth, req, params, body }) => users.update(auth, req, params.id, body),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/users/:id',
+      tag: 'users',
+      summary: 'Remove the user from the tenant (the account stays and can be invited again)',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_DELETE,
+      params: userIdParams,
+      responses: { ...adminErrors, 404: 'User not found' },
+      handler: ({ auth, req, params }) => users.remove(auth, req, params.id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/users/:id/role',
+      tag: 'users',
+      summary: 'Assign a different role (takes effect on the user’s next request)',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_WRITE,
+      mfa: true,
+      params: userIdParams,
+      body: assignRoleBody,
+      responses: { ...adminErrors, 404: 'User not found' },
+      handler: ({ auth, req, params, body }) => users.assignRole(auth, req, params.id, body.roleId),
+    }),
+  ];
 }

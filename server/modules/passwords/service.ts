@@ -1,0 +1,148 @@
+import type { Request, Response } from 'express';
+import type { AppContext } from '../../context';
+import type { AcceptedResponse } from '../../contract/registration';
+import { clientInfo } from '../../http/client-info';
+import { badRequest, HttpError, unauthorized } from '../../http/errors';
+import { AUTH_LIMITS, type LimitRule } from '../../http/rate-limit';
+import { hashPassword, passwordProblem, verifyPassword } from '../auth/passwords';
+import { auditUser } from '../auth/service';
+import { clearSessionCookies } from '../auth/session';
+import {
+  consumeEmailToken,
+  findUsableEmailToken,
+  issueEmailToken,
+  retireUserTokens,
+} from '../registration/email-tokens';
+
+// Forgot, reset and change password (spec 1, /auth). Every password change ends every session of the user:
+// refresh tokens are revoked, the token version is bumped (so access tokens die at once), pending MFA sign-in
+// challenges (which proved the old password) are dropped and unused reset links are retired.
+
+export const PASSWORD_RESET_TTL_SECONDS = 3600;
+
+/** Submitting a reset link; tokens are 256-bit, this only stops a client from hammering the endpoint. */
+const RESET_SUBMIT_PER_IP: LimitRule = { bucket: 'password-reset-submit:ip', limit: 20, windowSeconds: 3600 };
+/** Guessing the current password with a stolen access token. */
+const CHANGE_PER_USER: LimitRule = { bucket: 'password-change:user', limit: 10, windowSeconds: 15 * 60 };
+
+export const RESET_REQUESTED: AcceptedResponse = {
+  success: true,
+  message:
+    'If an account exists for this address, we have sent it a link to reset the password. The link is valid for 1 hour.',
+};
+const INVALID_TOKEN = 'invalid or expired token';
+
+function assertStrongPassword(password: string, email: string): void {
+  const problem = passwordProblem(password, { email });
+  if (problem) throw badRequest(problem, 'WEAK_PASSWORD');
+}
+
+/** Stores the new hash and ends every session and outstanding reset link of the user, in one transaction. */
+function replacePassword(ctx: AppContext, userId: string, passwordHash: string, reason: string): void {
+  const now = new Date().toISOString();
+  ctx.db
+    .prepare('UPDATE users SET password_hash = ?, password_changed_at = ?, updated_at = ? WHERE id = ?')
+    .run(passwordHash, now, now, userId);
+  ctx.tokens.revokeAllForUser(userId, reason);
+  ctx.users.bumpTokenVersion(userId);
+  ctx.db.prepare('DELETE FROM mfa_challenges WHERE user_id = ?').run(userId);
+  retireUserTokens(ctx.db, userId, ['password_reset']);
+}
+
+export function forgotPassword(ctx: AppContext, req: Request, email: string): AcceptedResponse {
+  const client = clientInfo(req);
+  ctx.limiter.enforce(
+    [
+      [AUTH_LIMITS.passwordResetPerIp, client.ipAddress],
+      [AUTH_LIMITS.passwordResetPerEmail, email],
+    ],
+    'Too many password reset requests. Try again later.',
+  );
+  const user = ctx.users.byEmail(email);
+  // Invited accounts have no password to reset (they accept their invitation); disabled ones stay disabled.
+  if (!user || user.status !== 'active' || !user.password_hash) return RESET_REQUESTED;
+  const { token } = issueEmailToken(ctx.db, {
+    purpose: 'password_reset',
+    email: user.email,
+    userId: user.id,
+    ttlSeconds: PASSWORD_RESET_TTL_SECONDS,
+    supersede: { purposes: ['password_reset'], by: 'user' },
+  });
+  ctx.mailer.send({
+    kind: 'email',
+    to: user.email,
+    subject: 'Reset your Gatehouse password',
+    text: [
+      `Hello ${user.name},`,
+      '',
+      'Someone (hopefully you) asked to reset the password of your Gatehouse account.',
+      '',
+      `Choose a new password here: ${ctx.publicOrigin}/reset-password?token=${token}`,
+      '',
+      'The link is valid for 1 hour and works once. Resetting signs you out everywhere.',
+      'If you did not ask for this, ignore this email: your password stays as it is.',
+    ].join('\n'),
+  });
+  auditUser(ctx, req, user, 'user.password.reset_request');
+  return RESET_REQUESTED;
+}
+
+export async function resetPassword(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  token: string,
+  password: string,
+): Promise<AcceptedResponse> {
+  ctx.limiter.enforce(
+    [[RESET_SUBMIT_PER_IP, clientInfo(req).ipAddress]],
+    'Too many password reset attempts. Try again later.',
+  );
+  const row = findUsableEmailToken(ctx.db, token, ['password_reset']);
+  const user = row?.user_id ? ctx.users.byId(row.user_id) : undefined;
+  if (!row || !user || user.status !== 'active') throw new HttpError(400, INVALID_TOKEN);
+  // A refused password leaves the link usable, so the technician can try a stronger one.
+  assertStrongPassword(password, user.email);
+  const hash = await hashPassword(password);
+  const done = ctx.db.transaction(() => {
+    if (!consumeEmailToken(ctx.db, row.token_hash)) return false;
+    replacePassword(ctx, user.id, hash, 'password_reset');
+    return true;
+  })();
+  if (!done) throw new HttpError(400, INVALID_TOKEN);
+  clearSessionCookies(req, res);
+  auditUser(ctx, req, user, 'user.password.reset');
+  return { success: true, message: 'Your password has been reset. Sign in with the new password.' };
+}
+
+export async function changePassword(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  userId: string,
+  currentPassword: string,
+  newPassword: string,
+): Promise<{ success: true }> {
+  ctx.limiter.enforce([[CHANGE_PER_USER, userId]], 'Too many password change attempts. Try again later.');
+  const user = ctx.users.byId(userId);
+  if (!user) throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
+  if (!user.password_hash) {
+    throw badRequest('This account has no password: it signs in through single sign-on', 'PASSWORD_NOT_SET');
+  }
+  if (!(await verifyPassword(user.password_hash, currentPassword))) {
+    auditUser(ctx, req, user, 'user.password.change', {
+      result: 'failure',
+      errorMessage: 'current password incorrect',
+    });
+    throw badRequest('Current password is incorrect', 'INVALID_CURRENT_PASSWORD');
+  }
+  assertStrongPassword(newPassword, user.email);
+  if (newPassword === currentPassword) {
+    throw badRequest('New password must be different from the current password', 'PASSWORD_UNCHANGED');
+  }
+  const hash = await hashPassword(newPassword);
+  ctx.db.transaction(() => replacePassword(ctx, user.id, hash, 'password_change'))();
+  clearSessionCookies(req, res);
+  auditUser(ctx, req, user, 'user.password.change');
+  return { success: true };
+}

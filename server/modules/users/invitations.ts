@@ -1,0 +1,149 @@
+import type { Request, Response } from 'express';
+import type { InvitationInfo, TokenPair } from '../../contract';
+import type { AppContext } from '../../context';
+import { sha256Hex } from '../../crypto';
+import { clientInfo } from '../../http/client-info';
+import { badRequest, type HttpError } from '../../http/errors';
+import { AUTH_LIMITS, type LimitRule } from '../../http/rate-limit';
+import { defineRoute, type AnyRoute } from '../../http/route';
+import { auditUser } from '../auth/service';
+import { hashPassword, passwordProblem } from '../auth/passwords';
+import { issueSession } from '../auth/session';
+import { acceptInviteBody, invitationQuery } from './schemas';
+import type { Membership, UserRow } from './store';
+
+// Accepting an invitation (public): the emailed link opens the console's acceptance page, which shows who invited
+// the person where (GET /auth/invitation) and lets them choose a password (POST /auth/accept-invite). The token
+// is single use; every failure answers the same 400 so a probe learns nothing about which part was wrong.
+
+const INVALID = 'invalid or expired token';
+/** The verify-email limit, counted separately so acceptances and verifications do not share one budget. */
+const ACCEPT_LIMIT: LimitRule = { ...AUTH_LIMITS.verifyEmailPerIp, bucket: 'accept-invite:ip' };
+
+interface InviteTokenRow {
+  token_hash: string;
+  user_id: string | null;
+  expires_at: string;
+  consumed_at: string | null;
+}
+
+interface Invitation {
+  tokenHash: string;
+  expiresAt: string;
+  user: UserRow;
+  membership: Membership;
+}
+
+function limit(ctx: AppContext, req: Request): void {
+  ctx.limiter.enforce([[ACCEPT_LIMIT, clientInfo(req).ipAddress]], 'Too many attempts. Try again later.');
+}
+
+function invalid(): HttpError {
+  return badRequest(INVALID, 'INVALID_TOKEN');
+}
+
+/** A pending invitation: unconsumed, unexpired, for an account still invited and still attached to a tenant. */
+function loadInvitation(ctx: AppContext, token: string): Invitation {
+  const row = ctx.db
+    .prepare("SELECT * FROM email_tokens WHERE token_hash = ? AND purpose = 'invite'")
+    .get(sha256Hex(token)) as InviteTokenRow | undefined;
+  if (!row?.user_id || row.consumed_at || Date.parse(row.expires_at) <= Date.now()) throw invalid();
+  const user = ctx.users.byId(row.user_id);
+  if (!user || user.status !== 'invited') throw invalid();
+  const membership = ctx.users.membership(user.id);
+  if (!membership) throw invalid();
+  return { tokenHash: row.token_hash, expiresAt: row.expires_at, user, membership };
+}
+
+function tenantNameOf(ctx: AppContext, membership: Membership): string {
+  const row = membership.orgId
+    ? ctx.db.prepare('SELECT name FROM organizations WHERE id = ?').get(membership.orgId)
+    : membership.partnerId
+      ? ctx.db.prepare('SELECT name FROM partners WHERE id = ?').get(membership.partnerId)
+      : undefined;
+  return (row as { name: string } | undefined)?.name ?? 'Gatehouse';
+}
+
+async function accept(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  body: { token: string; password: string; name?: string | undefined },
+): Promise<TokenPair> {
+  limit(ctx, req);
+  const invitation = loadInvitation(ctx, body.token);
+  const { user, membership } = invitation;
+  const problem = passwordProblem(body.password, { email: user.email });
+  if (problem) throw badRequest(problem, 'WEAK_PASSWORD');
+  // The same partner guard as a login: a suspended partner or a refused address does not get a session.
+  if (membership.partnerId) ctx.tenantGuard.check(membership.partnerId, req, 'login');
+  const passwordHash = await hashPassword(body.password);
+  const at = new Date().toISOString();
+  // Hashing yields the event loop: the token is consumed atomically here, so of two concurrent acceptances
+  // exactly one sets the password.
+  ctx.db.transaction(() => {
+    const consumed = ctx.db
+      .prepare(
+        `UPDATE email_tokens SET consumed_at = ?
+         WHERE token_hash = ? AND purpose = 'invite' AND consumed_at IS NULL AND expires_at > ?`,
+      )
+      .run(at, invitation.tokenHash, at);
+    if (consumed.changes !== 1) throw invalid();
+    const activated = ctx.db
+      .prepare(
+        `UPDATE users SET password_hash = ?, status = 'active', password_changed_at = ?, name = COALESCE(?, name),
+           updated_at = ? WHERE id = ? AND status = 'invited'`,
+      )
+      .run(passwordHash, at, body.name ?? null, at, user.id);
+    if (activated.changes !== 1) throw invalid();
+    ctx.db
+      .prepare(
+        "UPDATE email_tokens SET consumed_at = ? WHERE user_id = ? AND purpose = 'invite' AND consumed_at IS NULL",
+      )
+      .run(at, user.id);
+  })();
+  ctx.users.touchLogin(user.id, at);
+  const active = ctx.users.byId(user.id)!;
+  const pair = await issueSession(ctx, req, res, active, false);
+  auditUser(ctx, req, active, 'user.invite.accept', {
+    details: { scope: membership.scope, partnerId: membership.partnerId, orgId: membership.orgId },
+  });
+  auditUser(ctx, req, active, 'user.login', { details: { method: 'invitation', mfa: false } });
+  ctx.bus.emit('user.login', membership.orgId, { userId: active.id, email: active.email });
+  return pair;
+}
+
+export function invitationRoutes(ctx: AppContext): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/auth/invitation',
+      tag: 'auth',
+      summary: 'Who invited the holder of this token where, for the acceptance page',
+      auth: 'public',
+      query: invitationQuery,
+      responses: { 400: INVALID, 429: 'Too many attempts' },
+      handler: ({ req, query }): InvitationInfo => {
+        limit(ctx, req);
+        const { user, membership, expiresAt } = loadInvitation(ctx, query.token);
+        return {
+          email: user.email,
+          name: user.name,
+          tenantName: tenantNameOf(ctx, membership),
+          roleName: membership.roleName ?? '',
+          expiresAt,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/accept-invite',
+      tag: 'auth',
+      summary: 'Accept an invitation: set a password, activate the account and sign in',
+      auth: 'public',
+      body: acceptInviteBody,
+      responses: { 400: `${INVALID}, or the password is too weak`, 429: 'Too many attempts' },
+      handler: ({ req, res, body }) => accept(ctx, req, res, body),
+    }),
+  ];
+}
