@@ -7,6 +7,7 @@ import { useLive, LIVE_EVENT_BUFFER, type LiveEvent } from '../live/socket';
 import { useMeta } from '../meta';
 import { Alert, Card, Facts, StatusPill } from '../components/ui';
 import { MfaFacts } from '../components/MfaFacts';
+import { DemoDataCard } from './DemoDataCard';
 import { desktopBridge } from '../lib/bridge';
 import { formatDateTime, formatDuration, formatTime, relativeTime, scopeLabel } from '../lib/format';
 import { useDocumentTitle, useNow } from '../lib/hooks';
@@ -151,6 +152,7 @@ export function HomePage() {
           />
         </Card>
 
+        {user.scope === 'system' ? <DemoDataCard /> : null}
         <LiveActivity now={now} />
       </div>
     </div>
