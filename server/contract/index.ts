@@ -24,6 +24,8 @@ export interface HealthResponse {
   status: 'ok';
   version: string;
   setupRequired: boolean;
+  /** ENABLE_REGISTRATION: whether the sign-in page offers partner sign-up. */
+  registrationEnabled: boolean;
 }
 
 export interface AuthUser {
@@ -67,6 +69,8 @@ export interface MeResponse {
   mfa: boolean;
   /** The user's organization sets `security.requireMfa`: MFA cannot be disabled (console: lead into enrollment). */
   mfaRequiredByPolicy: boolean;
+  /** False when the user's organization refuses SMS as a second factor (`allowedMfaMethods.sms: false`). */
+  smsMfaAllowed: boolean;
 }
 
 export interface MfaSetupResponse {

@@ -22,4 +22,6 @@ export interface InvitationInfo {
   tenantName: string;
   roleName: string;
   expiresAt: string;
+  /** The administrator who sent the invitation, when still known. */
+  invitedByName: string | null;
 }

@@ -1,6 +1,6 @@
 // Shared helpers for the console end-to-end tests: a real server in-process on a fresh data directory,
 // TOTP codes that respect the server's replay protection, and screenshots for review.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generate } from 'otplib';
@@ -18,7 +18,7 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(): Promise<TestServer> {
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-'));
   const server = await createServer({
     dataDir,
@@ -26,7 +26,7 @@ export async function startServer(): Promise<TestServer> {
     host: '127.0.0.1',
     // Absolute: the server hands this path to res.sendFile for the history fallback.
     staticDir: resolve('out/renderer'),
-    env: { ...process.env, LOG_LEVEL: 'warn' },
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
   });
   return {
     server,
@@ -68,6 +68,20 @@ export async function freshTotp(
         : left * 1000 + 200;
     await new Promise((resolve) => setTimeout(resolve, Math.max(200, waitMs)));
   }
+}
+
+/** Every outbox message to `to`, oldest first (the server writes one JSON file per email or SMS). */
+export function outboxTo(server: RunningServer, to: string): Array<{ subject: string; text: string }> {
+  const dir = server.config.mailOutboxDir;
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map(
+      (name) =>
+        JSON.parse(readFileSync(join(dir, name), 'utf8')) as { to: string; subject: string; text: string },
+    )
+    .filter((message) => message.to.toLowerCase() === to.toLowerCase());
 }
 
 export async function screen(page: Page, name: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { ApiError, errorMessage } from '../api/client';
 import { Link } from '../router';
+import { useSession } from '../session/store';
 import { Alert } from './ui';
 
 // How a failed write is shown. A write that needs an MFA-verified session leads the technician to set up an
@@ -10,14 +11,21 @@ export function isMfaRequired(err: unknown): boolean {
 }
 
 export function ActionError({ error, testId = 'action-error' }: { error: unknown; testId?: string }) {
+  const mfaEnabled = useSession((s) => s.user?.mfaEnabled ?? false);
   if (!error) return null;
   if (isMfaRequired(error)) {
     const back = `${window.location.pathname}${window.location.search}`;
     return (
       <Alert tone="warning" testId="mfa-required">
-        This change needs a session verified with multi-factor authentication.{' '}
-        <Link to={`/mfa/enroll?returnTo=${encodeURIComponent(back)}`}>Set up an authenticator</Link>, or sign
-        out and sign in again with your code.
+        This change needs a session verified with two-step verification.{' '}
+        {mfaEnabled ? (
+          'Sign out and sign in again with your code, then repeat the change.'
+        ) : (
+          <>
+            <Link to={`/mfa/enroll?returnTo=${encodeURIComponent(back)}`}>Set up an authenticator</Link> (it
+            takes a minute), then repeat the change.
+          </>
+        )}
       </Alert>
     );
   }

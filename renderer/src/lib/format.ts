@@ -12,7 +12,11 @@ export function scopeLabel(scope: Scope): string {
 }
 
 export function initials(name: string, email: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
+  // Words that start with a letter: "Lee Chen (NOC)" is LC, not L(.
+  const words = name
+    .trim()
+    .split(/\s+/)
+    .filter((w) => /^\p{L}/u.test(w));
   const first = words[0]?.[0] ?? email[0] ?? '?';
   const last = words.length > 1 ? (words[words.length - 1]?.[0] ?? '') : '';
   return `${first}${last}`.toUpperCase();

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { LoginResponse, MfaChallenge, TokenPair } from '../../../server/contract';
 import { ApiError, api, errorMessage } from '../api/client';
-import { navigate } from '../router';
+import { Link, navigate, useRouter } from '../router';
 import { useSession } from '../session/store';
 import { AuthLayout, Alert, Field, TotpCodeInput } from '../components/ui';
 import { Icon } from '../components/Icon';
+import { useMeta } from '../meta';
 import { useDocumentTitle } from '../lib/hooks';
 
 function isChallenge(res: LoginResponse): res is MfaChallenge {
@@ -15,6 +16,11 @@ export function LoginPage() {
   useDocumentTitle('Sign in');
   const acceptTokens = useSession((s) => s.acceptTokens);
   const notice = useSession((s) => s.notice);
+  const search = useRouter((s) => s.search);
+  // The registration page sends people here when the server answers that registration is turned off.
+  const disabledReason = new URLSearchParams(search).get('reason') === 'registration-disabled';
+  const registrationEnabled = useMeta((s) => s.health?.registrationEnabled);
+  const registrationDisabled = disabledReason || registrationEnabled === false;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
@@ -77,6 +83,11 @@ export function LoginPage() {
           {notice}
         </Alert>
       ) : null}
+      {disabledReason && !error ? (
+        <Alert tone="info" testId="login-registration-disabled">
+          Self-registration is turned off on this server. Ask an administrator to invite you.
+        </Alert>
+      ) : null}
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
         <Field label="Email" htmlFor="login-email">
           <input
@@ -115,6 +126,16 @@ export function LoginPage() {
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <div className="auth-links">
+        <Link to="/forgot-password" className="link" data-testid="login-forgot-password">
+          Forgot password?
+        </Link>
+        {registrationDisabled ? null : (
+          <Link to="/register" className="link" data-testid="login-register">
+            Create a partner account
+          </Link>
+        )}
+      </div>
     </AuthLayout>
   );
 }
@@ -134,7 +155,9 @@ function MfaStep({
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [smsSent, setSmsSent] = useState(false);
+  /** Masked number the last text went to, once one was sent. */
+  const [smsSentTo, setSmsSentTo] = useState<string | null>(null);
+  const [smsBusy, setSmsBusy] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -170,16 +193,25 @@ function MfaStep({
   };
 
   const sendSms = async () => {
+    if (smsBusy) return;
     setError(null);
+    setSmsBusy(true);
     try {
-      await api('/auth/mfa/sms/send', {
+      const res = await api<{ sentTo?: string }>('/auth/mfa/sms/send', {
         method: 'POST',
         body: { tempToken: challenge.tempToken },
         auth: false,
       });
-      setSmsSent(true);
+      setSmsSentTo(res.sentTo ?? 'your phone');
+      inputRef.current?.focus();
     } catch (err) {
+      if (err instanceof ApiError && err.code === 'MFA_SESSION_EXPIRED') {
+        onRestart('The sign-in took too long. Enter your password again.');
+        return;
+      }
       setError(errorMessage(err));
+    } finally {
+      setSmsBusy(false);
     }
   };
 
@@ -195,12 +227,26 @@ function MfaStep({
         {useRecovery
           ? 'Enter one of the recovery codes you saved when you set up two-step verification. Each code works once.'
           : sms
-            ? 'Enter the 6-digit code sent to your phone.'
+            ? smsSentTo
+              ? `Enter the 6-digit code we texted to ${smsSentTo}. It is valid for 10 minutes.`
+              : 'Your account uses text messages. Send a code to your phone, then enter it here.'
             : 'Enter the 6-digit code from your authenticator app.'}
         <br />
         <span className="muted">Signing in as {email}</span>
       </p>
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="mfa-step">
+        {sms && !useRecovery && !smsSentTo ? (
+          <button
+            type="button"
+            className="btn btn-secondary btn-block"
+            onClick={() => void sendSms()}
+            disabled={smsBusy}
+            data-testid="mfa-send-sms"
+          >
+            <Icon name="phone" />
+            {smsBusy ? 'Sending…' : 'Send code by text'}
+          </button>
+        ) : null}
         {useRecovery ? (
           <Field label="Recovery code" htmlFor="mfa-code">
             <input
@@ -215,7 +261,7 @@ function MfaStep({
             />
           </Field>
         ) : (
-          <Field label="Authentication code" htmlFor="mfa-code">
+          <Field label={sms ? 'Code from the text message' : 'Authentication code'} htmlFor="mfa-code">
             <TotpCodeInput ref={inputRef} id="mfa-code" value={code} onChange={setCode} />
           </Field>
         )}
@@ -246,9 +292,15 @@ function MfaStep({
         >
           {useRecovery ? 'Use an authentication code' : 'Use a recovery code'}
         </button>
-        {sms && !useRecovery ? (
-          <button type="button" className="link" onClick={() => void sendSms()} data-testid="mfa-send-sms">
-            {smsSent ? 'Send another code' : 'Send code by SMS'}
+        {sms && !useRecovery && smsSentTo ? (
+          <button
+            type="button"
+            className="link"
+            onClick={() => void sendSms()}
+            disabled={smsBusy}
+            data-testid="mfa-send-sms-again"
+          >
+            {smsBusy ? 'Sending…' : 'Text me another code'}
           </button>
         ) : null}
         <button type="button" className="link" onClick={() => onRestart(null)} data-testid="mfa-back">

@@ -75,10 +75,12 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
         const user = ctx.users.byId(auth.userId);
         const membership = ctx.users.membership(auth.userId);
         if (!user || !membership) throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
+        const policy = mfaPolicyFor(ctx, user.id);
         return {
           user: toAuthUser(user, membership),
           mfa: auth.mfa,
-          mfaRequiredByPolicy: mfaPolicyFor(ctx, user.id).requireMfa,
+          mfaRequiredByPolicy: policy.requireMfa,
+          smsMfaAllowed: policy.smsAllowed,
         };
       },
     }),

@@ -17,6 +17,7 @@ export function healthRoutes(ctx: AppContext, firstRun: FirstRun): AnyRoute[] {
         status: 'ok',
         version: SERVER_VERSION,
         setupRequired: firstRun.required,
+        registrationEnabled: ctx.config.enableRegistration,
       }),
     }),
     defineRoute({

@@ -25,6 +25,7 @@ interface InviteTokenRow {
   user_id: string | null;
   expires_at: string;
   consumed_at: string | null;
+  payload: string;
 }
 
 interface Invitation {
@@ -32,6 +33,7 @@ interface Invitation {
   expiresAt: string;
   user: UserRow;
   membership: Membership;
+  invitedByName: string | null;
 }
 
 function limit(ctx: AppContext, req: Request): void {
@@ -52,7 +54,15 @@ function loadInvitation(ctx: AppContext, token: string): Invitation {
   if (!user || user.status !== 'invited') throw invalid();
   const membership = ctx.users.membership(user.id);
   if (!membership) throw invalid();
-  return { tokenHash: row.token_hash, expiresAt: row.expires_at, user, membership };
+  const invitedBy = (JSON.parse(row.payload) as { invitedBy?: string }).invitedBy;
+  const inviter = invitedBy ? ctx.users.byId(invitedBy) : undefined;
+  return {
+    tokenHash: row.token_hash,
+    expiresAt: row.expires_at,
+    user,
+    membership,
+    invitedByName: inviter?.name ?? null,
+  };
 }
 
 function tenantNameOf(ctx: AppContext, membership: Membership): string {
@@ -125,13 +135,14 @@ export function invitationRoutes(ctx: AppContext): AnyRoute[] {
       responses: { 400: INVALID, 429: 'Too many attempts' },
       handler: ({ req, query }): InvitationInfo => {
         limit(ctx, req);
-        const { user, membership, expiresAt } = loadInvitation(ctx, query.token);
+        const { user, membership, expiresAt, invitedByName } = loadInvitation(ctx, query.token);
         return {
           email: user.email,
           name: user.name,
           tenantName: tenantNameOf(ctx, membership),
           roleName: membership.roleName ?? '',
           expiresAt,
+          invitedByName,
         };
       },
     }),

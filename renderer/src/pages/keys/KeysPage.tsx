@@ -1,6 +1,123 @@
+import { Link, navigate, useRouter } from '../../router';
+import { useSession } from '../../session/store';
+import { Alert, Spinner } from '../../components/ui';
+import { Icon } from '../../components/Icon';
 import { useDocumentTitle } from '../../lib/hooks';
+import { ApiKeysTab } from './ApiKeysTab';
+import { EnrollmentKeysTab } from './EnrollmentKeysTab';
+import { useOrganizations } from './shared';
+import './keys.css';
 
+type Tab = 'api' | 'enrollment';
+
+const TABS: Array<{ id: Tab; label: string; path: string }> = [
+  { id: 'api', label: 'API keys', path: '/keys' },
+  { id: 'enrollment', label: 'Enrollment keys', path: '/keys/enrollment' },
+];
+
+// /keys shows API keys, /keys/enrollment enrollment keys; ?orgId= narrows both to one organization and
+// survives reloads and tab switches.
 export function KeysPage() {
-  useDocumentTitle('Keys');
-  return <div className="page" />;
+  const pathname = useRouter((s) => s.pathname);
+  const search = useRouter((s) => s.search);
+  const tab: Tab = pathname.startsWith('/keys/enrollment') ? 'enrollment' : 'api';
+  useDocumentTitle(tab === 'api' ? 'API keys' : 'Enrollment keys');
+  const mfa = useSession((s) => s.mfa);
+  const user = useSession((s) => s.user);
+  const { orgs, loading, error } = useOrganizations();
+  const requested = new URLSearchParams(search).get('orgId') ?? '';
+  // A stale ?orgId= (deleted or out of scope) falls back to all organizations rather than an empty page.
+  const orgFilter = orgs.some((o) => o.id === requested) ? requested : '';
+  const query = orgFilter ? `?orgId=${encodeURIComponent(orgFilter)}` : '';
+
+  const setOrg = (id: string) => {
+    const base = TABS.find((t) => t.id === tab)?.path ?? '/keys';
+    navigate(id ? `${base}?orgId=${encodeURIComponent(id)}` : base, { replace: true });
+  };
+
+  return (
+    <div className="page kx-page">
+      <div className="page-head">
+        <div>
+          <h1>Keys</h1>
+          <p className="page-sub">
+            API keys let integrations call Gatehouse; enrollment keys let agents join an organization.
+          </p>
+        </div>
+        <div className="kx-orgpick">
+          <label htmlFor="keys-org-filter" className="muted small">
+            Organization
+          </label>
+          <select
+            id="keys-org-filter"
+            className="kx-select"
+            value={orgFilter}
+            onChange={(e) => setOrg(e.target.value)}
+            disabled={loading || orgs.length === 0}
+            data-testid="keys-org-filter"
+          >
+            <option value="">All organizations{orgs.length ? ` (${orgs.length})` : ''}</option>
+            {orgs.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+
+      <nav className="kx-tabs" aria-label="Key types">
+        {TABS.map((t) => (
+          <Link
+            key={t.id}
+            to={`${t.path}${query}`}
+            replace
+            className={`kx-tabs-item${tab === t.id ? ' on' : ''}`}
+            aria-current={tab === t.id ? 'page' : undefined}
+            data-testid={`keys-tab-${t.id}`}
+          >
+            <Icon name={t.id === 'api' ? 'keys' : 'devices'} />
+            {t.label}
+          </Link>
+        ))}
+      </nav>
+
+      {user && !user.mfaEnabled ? (
+        <Alert tone="info" testId="keys-mfa-hint">
+          Creating, rotating and revoking keys needs two-step verification.{' '}
+          <Link to={`/mfa/enroll?returnTo=${encodeURIComponent(`${pathname}${search}`)}`}>Set it up now</Link>
+          ; you can look around without it.
+        </Alert>
+      ) : user && !mfa ? (
+        <Alert tone="info" testId="keys-mfa-hint">
+          This session was not verified with your second factor, so key changes will be refused. Sign out and
+          sign in again with your code to make changes.
+        </Alert>
+      ) : null}
+      {error ? <Alert testId="keys-orgs-error">Could not load organizations: {error}</Alert> : null}
+
+      {loading ? (
+        <div className="kx-loading">
+          <Spinner label="Loading organizations…" />
+        </div>
+      ) : orgs.length === 0 && !error ? (
+        <div className="empty" data-testid="keys-no-orgs">
+          <div className="empty-icon">
+            <Icon name="tenants" size={24} />
+          </div>
+          <h2>No organizations in your scope</h2>
+          <p>
+            Keys belong to an organization. Create an organization first, then come back to issue keys for it.
+          </p>
+          <Link to="/tenants" className="btn btn-secondary btn-sm">
+            Go to tenants
+          </Link>
+        </div>
+      ) : tab === 'api' ? (
+        <ApiKeysTab key={`api-${orgFilter}`} orgs={orgs} orgFilter={orgFilter} />
+      ) : (
+        <EnrollmentKeysTab key={`enroll-${orgFilter}`} orgs={orgs} orgFilter={orgFilter} />
+      )}
+    </div>
+  );
 }

@@ -1,6 +1,102 @@
+import { useState, type FormEvent } from 'react';
+import type { AcceptedResponse } from '../../../../server/contract';
+import { api, errorMessage } from '../../api/client';
+import { Link } from '../../router';
+import { AuthLayout, Alert, Field } from '../../components/ui';
+import { Icon } from '../../components/Icon';
 import { useDocumentTitle } from '../../lib/hooks';
+import { isEmail } from './password';
 
+// The answer is the same whether or not the address has an account, so this page never hints at which.
 export function ForgotPasswordPage() {
-  useDocumentTitle('ForgotPassword');
-  return <div className="page" />;
+  useDocumentTitle('Reset your password');
+  const [email, setEmail] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const problem = isEmail(email) ? null : 'Enter the email address you sign in with.';
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (busy || problem) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api<AcceptedResponse>('/auth/forgot-password', {
+        method: 'POST',
+        body: { email: email.trim() },
+        auth: false,
+      });
+      setSentTo(email.trim());
+    } catch (err) {
+      // Only failures that say nothing about the account reach here: rate limits and an unreachable server.
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (sentTo) {
+    return (
+      <AuthLayout>
+        <div className="pub-icon">
+          <Icon name="mail" size={20} />
+        </div>
+        <h1 className="auth-title" data-testid="forgot-password-sent">
+          Check your email
+        </h1>
+        <p className="auth-lead">
+          If an account exists for <span className="pub-email">{sentTo}</span>, we have sent it a link to
+          reset the password. The link works once and is valid for 1 hour.
+        </p>
+        <p className="small muted">
+          Accounts that sign in through single sign-on have no Gatehouse password; use your company sign-in
+          instead.
+        </p>
+        <Link to="/login" className="btn btn-primary btn-block" data-testid="forgot-password-back">
+          Back to sign in
+        </Link>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout>
+      <h1 className="auth-title">Reset your password</h1>
+      <p className="auth-lead">Enter the email address of your account and we will send you a reset link.</p>
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <Field label="Email" htmlFor="forgot-password-email" error={touched ? problem : null}>
+          <input
+            id="forgot-password-email"
+            type="email"
+            autoComplete="username"
+            autoFocus
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            data-testid="forgot-password-email"
+          />
+        </Field>
+        {error ? (
+          <Alert testId="forgot-password-error">
+            <span data-testid="forgot-password-error-message">{error}</span>
+          </Alert>
+        ) : null}
+        <button
+          type="submit"
+          className="btn btn-primary btn-block"
+          disabled={busy}
+          data-testid="forgot-password-submit"
+        >
+          {busy ? 'Sending…' : 'Send reset link'}
+        </button>
+      </form>
+      <div className="auth-links">
+        <Link to="/login" className="link">
+          Back to sign in
+        </Link>
+      </div>
+    </AuthLayout>
+  );
 }

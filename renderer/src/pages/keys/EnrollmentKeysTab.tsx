@@ -1,0 +1,797 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type {
+  EnrollmentKey,
+  EnrollmentKeyCreated,
+  Organization,
+  Paginated,
+  Pagination,
+  Site,
+} from '../../../../server/contract';
+import { api, errorMessage } from '../../api/client';
+import { ActionError } from '../../components/ActionError';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Icon } from '../../components/Icon';
+import { Alert, CopyButton, Field, Spinner, StatusPill } from '../../components/ui';
+import { copyText } from '../../lib/clipboard';
+import { useNow } from '../../lib/hooks';
+import {
+  OrgSelect,
+  Pager,
+  SecretReveal,
+  Segmented,
+  formatCount,
+  formatDate,
+  orgName,
+  parseWhole,
+  relativeTo,
+  toLocalInput,
+} from './shared';
+
+type ExpiredFilter = 'all' | 'usable' | 'expired';
+const PAGE_SIZE = 50;
+const HOUR = 3_600_000;
+
+type Modal =
+  | { kind: 'create' }
+  | { kind: 'rotate'; key: EnrollmentKey }
+  | { kind: 'delete'; key: EnrollmentKey }
+  | { kind: 'reveal'; key: EnrollmentKeyCreated; rotated: boolean };
+
+/** Sites of the organizations in view, for names in the table and the site picker. */
+function useSites(orgId: string, tick: number): Map<string, Site> {
+  const [sites, setSites] = useState<Map<string, Site>>(new Map());
+  useEffect(() => {
+    const params = new URLSearchParams({ limit: '100' });
+    if (orgId) params.set('orgId', orgId);
+    let cancelled = false;
+    api<Paginated<Site>>(`/orgs/sites?${params.toString()}`)
+      .then((res) => {
+        if (!cancelled) setSites(new Map(res.data.map((s) => [s.id, s])));
+      })
+      .catch(() => {
+        // Names fall back to a short id; the table itself still works.
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [orgId, tick]);
+  return sites;
+}
+
+export function simulatorCommand(key: string): string {
+  return `npm run agent-sim -- --server ${window.location.origin} --enrollment-key ${key}`;
+}
+
+export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilter: string }) {
+  const [filter, setFilter] = useState<ExpiredFilter>('all');
+  const [page, setPage] = useState(1);
+  const [rows, setRows] = useState<EnrollmentKey[] | null>(null);
+  const [pagination, setPagination] = useState<Pagination | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [modal, setModal] = useState<Modal | null>(null);
+  const [reloadTick, setReloadTick] = useState(0);
+  const sites = useSites(orgFilter, reloadTick);
+  const now = useNow(30_000);
+
+  const reload = useCallback(() => setReloadTick((n) => n + 1), []);
+
+  useEffect(() => {
+    const params = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) });
+    if (orgFilter) params.set('orgId', orgFilter);
+    if (filter !== 'all') params.set('expired', filter === 'expired' ? 'true' : 'false');
+    let cancelled = false;
+    api<Paginated<EnrollmentKey>>(`/enrollment-keys?${params.toString()}`)
+      .then((res) => {
+        if (cancelled) return;
+        setRows(res.data);
+        setPagination(res.pagination);
+        setLoadError(null);
+      })
+      .catch((err: unknown) => {
+        if (cancelled) return;
+        setLoadError(errorMessage(err));
+        setRows((prev) => prev ?? []);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [orgFilter, filter, page, reloadTick]);
+
+  const close = () => setModal(null);
+  // A native <dialog> fires `close` when React closes it too (e.g. create -> reveal): only clear the modal
+  // that asked, or the reveal that replaced it would vanish with its key.
+  const closeFor = (kind: Modal['kind']) => () => setModal((m) => (m?.kind === kind ? null : m));
+  const showOrg = !orgFilter && orgs.length > 1;
+
+  return (
+    <div className="kx-tab" data-testid="enrollment-keys-tab">
+      <div className="kx-toolbar">
+        <Segmented<ExpiredFilter>
+          label="Expiry"
+          value={filter}
+          onChange={(v) => {
+            setFilter(v);
+            setPage(1);
+          }}
+          testIdPrefix="enrollment-key-filter"
+          options={[
+            { value: 'all', label: 'All' },
+            { value: 'usable', label: 'Not expired' },
+            { value: 'expired', label: 'Expired' },
+          ]}
+        />
+        <div className="row gap-sm">
+          <button type="button" className="btn btn-ghost btn-sm" onClick={reload} title="Reload">
+            <Icon name="refresh" />
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary btn-sm"
+            onClick={() => setModal({ kind: 'create' })}
+            disabled={orgs.length === 0}
+            data-testid="create-enrollment-key"
+          >
+            <Icon name="plus" />
+            New enrollment key
+          </button>
+        </div>
+      </div>
+
+      {loadError ? <Alert testId="enrollment-keys-error">{loadError}</Alert> : null}
+
+      {rows === null ? (
+        <div className="kx-loading">
+          <Spinner label="Loading enrollment keys…" />
+        </div>
+      ) : rows.length === 0 && !loadError ? (
+        <div className="empty" data-testid="enrollment-keys-empty">
+          <div className="empty-icon">
+            <Icon name="devices" size={24} />
+          </div>
+          <h2>{filter === 'all' ? 'No enrollment keys' : 'Nothing matches this filter'}</h2>
+          <p>
+            Agents enroll with a short-lived enrollment key. Create one for an organization (optionally pinned
+            to a site), hand it to the installer, and let it expire.
+          </p>
+          {filter === 'all' && orgs.length > 0 ? (
+            <button
+              type="button"
+              className="btn btn-primary btn-sm"
+              onClick={() => setModal({ kind: 'create' })}
+            >
+              <Icon name="plus" />
+              New enrollment key
+            </button>
+          ) : null}
+        </div>
+      ) : rows.length > 0 ? (
+        <div className="kx-table-wrap">
+          <table className="kx-table" data-testid="enrollment-keys-table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Site</th>
+                <th>Usage</th>
+                <th>Expires</th>
+                <th>Status</th>
+                <th>Created</th>
+                <th aria-label="Actions" />
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((k) => (
+                <EnrollmentKeyRow
+                  key={k.id}
+                  k={k}
+                  now={now}
+                  org={showOrg ? orgName(orgs, k.orgId) : null}
+                  site={k.siteId ? (sites.get(k.siteId)?.name ?? `Site ${k.siteId.slice(0, 8)}`) : null}
+                  onRotate={() => setModal({ kind: 'rotate', key: k })}
+                  onDelete={() => setModal({ kind: 'delete', key: k })}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <Pager pagination={pagination} onPage={setPage} noun="enrollment-keys" />
+
+      <Dialog
+        open={modal?.kind === 'create'}
+        title="New enrollment key"
+        onClose={closeFor('create')}
+        testId="enrollment-key-create-dialog"
+        wide
+      >
+        {modal?.kind === 'create' ? (
+          <CreateEnrollmentKeyForm
+            orgs={orgs}
+            defaultOrg={orgFilter || (orgs.length === 1 ? (orgs[0]?.id ?? '') : '')}
+            onCancel={closeFor('create')}
+            onCreated={(key) => {
+              setModal({ kind: 'reveal', key, rotated: false });
+              reload();
+            }}
+          />
+        ) : null}
+      </Dialog>
+      {modal?.kind === 'rotate' ? (
+        <RotateEnrollmentKeyDialog
+          enrollmentKey={modal.key}
+          onClose={closeFor('rotate')}
+          onRotated={(key) => {
+            setModal({ kind: 'reveal', key, rotated: true });
+            reload();
+          }}
+        />
+      ) : null}
+      {modal?.kind === 'delete' ? (
+        <DeleteEnrollmentKeyDialog
+          enrollmentKey={modal.key}
+          onClose={closeFor('delete')}
+          onDeleted={() => {
+            close();
+            reload();
+          }}
+        />
+      ) : null}
+      <Dialog
+        open={modal?.kind === 'reveal'}
+        title={
+          modal?.kind === 'reveal'
+            ? modal.rotated
+              ? `New key for “${modal.key.name}”`
+              : `Enrollment key “${modal.key.name}” created`
+            : ''
+        }
+        onClose={closeFor('reveal')}
+        testId="enrollment-key-reveal-dialog"
+        wide
+      >
+        {modal?.kind === 'reveal' ? (
+          <SecretReveal
+            title="Enrollment key"
+            secret={modal.key.key}
+            testIdPrefix="enrollment-key"
+            onDone={closeFor('reveal')}
+          >
+            <p className="small muted">
+              Works{' '}
+              {modal.key.maxUsage === null ? 'for any number of' : `for ${formatCount(modal.key.maxUsage)}`}{' '}
+              enrollment{modal.key.maxUsage === 1 ? '' : 's'} until {formatDate(modal.key.expiresAt)}.
+              {modal.rotated ? ' The previous key stopped working when this one was issued.' : ''}
+            </p>
+            <div className="field">
+              <span className="label kx-label">Try it with the agent simulator</span>
+              <div className="secret">
+                <code className="kx-snippet mono" data-testid="enrollment-key-command">
+                  {simulatorCommand(modal.key.key)}
+                </code>
+                <CopyButton
+                  onCopy={() => copyText(simulatorCommand(modal.key.key))}
+                  label="Copy command"
+                  testId="enrollment-key-command-copy"
+                />
+              </div>
+            </div>
+          </SecretReveal>
+        ) : null}
+      </Dialog>
+    </div>
+  );
+}
+
+function EnrollmentKeyRow({
+  k,
+  now,
+  org,
+  site,
+  onRotate,
+  onDelete,
+}: {
+  k: EnrollmentKey;
+  now: number;
+  org: string | null;
+  site: string | null;
+  onRotate: () => void;
+  onDelete: () => void;
+}) {
+  const expires = Date.parse(k.expiresAt);
+  const expired = k.expired || expires <= now;
+  const ratio = k.maxUsage ? Math.min(1, k.usageCount / k.maxUsage) : 0;
+  return (
+    <tr
+      className={expired || k.exhausted ? 'kx-dim' : undefined}
+      data-testid="enrollment-key-row"
+      data-key-id={k.id}
+      data-name={k.name}
+    >
+      <td>
+        <div className="kx-name">{k.name}</div>
+        {org ? <div className="kx-sub">{org}</div> : null}
+      </td>
+      <td>{site ?? <span className="muted">Any site</span>}</td>
+      <td data-testid="enrollment-key-usage">
+        <div className="kx-usage">
+          <span>
+            {formatCount(k.usageCount)} / {k.maxUsage === null ? 'unlimited' : formatCount(k.maxUsage)}
+          </span>
+          {k.maxUsage !== null ? (
+            <span className="kx-bar" aria-hidden="true">
+              <span style={{ width: `${Math.round(ratio * 100)}%` }} />
+            </span>
+          ) : null}
+        </div>
+      </td>
+      <td title={formatDate(k.expiresAt)}>
+        <div>{relativeTo(expires, now)}</div>
+        <div className="kx-sub">{formatDate(k.expiresAt)}</div>
+      </td>
+      <td>
+        <div className="kx-chips">
+          {expired ? (
+            <StatusPill tone="warn" testId="enrollment-key-status">
+              Expired
+            </StatusPill>
+          ) : null}
+          {k.exhausted ? (
+            <StatusPill tone="bad" testId="enrollment-key-status">
+              Exhausted
+            </StatusPill>
+          ) : null}
+          {!expired && !k.exhausted ? (
+            <StatusPill tone="ok" testId="enrollment-key-status">
+              Usable
+            </StatusPill>
+          ) : null}
+        </div>
+      </td>
+      <td title={formatDate(k.createdAt)}>{relativeTo(Date.parse(k.createdAt), now)}</td>
+      <td className="kx-actions">
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm"
+          onClick={onRotate}
+          title="Rotate"
+          aria-label={`Rotate ${k.name}`}
+          data-testid="enrollment-key-rotate"
+        >
+          <Icon name="refresh" />
+        </button>
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm kx-danger"
+          onClick={onDelete}
+          title="Delete"
+          aria-label={`Delete ${k.name}`}
+          data-testid="enrollment-key-delete"
+        >
+          <Icon name="trash" />
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+type ExpiryPreset = '1h' | '1d' | '7d' | '30d' | 'custom';
+const PRESET_MS: Record<Exclude<ExpiryPreset, 'custom'>, number> = {
+  '1h': HOUR,
+  '1d': 24 * HOUR,
+  '7d': 7 * 24 * HOUR,
+  '30d': 30 * 24 * HOUR,
+};
+const PRESETS: Array<{ value: ExpiryPreset; label: string }> = [
+  { value: '1h', label: '1 hour' },
+  { value: '1d', label: '1 day' },
+  { value: '7d', label: '7 days' },
+  { value: '30d', label: '30 days' },
+  { value: 'custom', label: 'Custom' },
+];
+
+/** Expiry picker: presets plus a custom moment. Returns the ISO time or an error message. */
+function useExpiry(initial: ExpiryPreset | 'keep') {
+  const [preset, setPreset] = useState<ExpiryPreset | 'keep'>(initial);
+  const [custom, setCustom] = useState('');
+  const now = useNow(60_000);
+  const customMs = custom ? new Date(custom).getTime() : NaN;
+  const problem =
+    preset !== 'custom'
+      ? null
+      : Number.isNaN(customMs)
+        ? 'Pick a date and time.'
+        : customMs <= now
+          ? 'The expiry must be in the future.'
+          : null;
+  const resolve = (): string | null => {
+    if (preset === 'keep') return null;
+    if (preset === 'custom') return new Date(customMs).toISOString();
+    return new Date(Date.now() + PRESET_MS[preset]).toISOString();
+  };
+  const choose = (v: ExpiryPreset | 'keep') => {
+    setPreset(v);
+    if (v === 'custom' && !custom) setCustom(toLocalInput(Date.now() + 3 * 24 * HOUR));
+  };
+  return { preset, choose, custom, setCustom, problem, resolve };
+}
+
+function ExpiryPicker({
+  expiry,
+  idPrefix,
+  withKeep,
+  error,
+}: {
+  expiry: ReturnType<typeof useExpiry>;
+  idPrefix: string;
+  withKeep?: string;
+  error: string | null;
+}) {
+  const options: Array<{ value: ExpiryPreset | 'keep'; label: string }> = withKeep
+    ? [{ value: 'keep', label: 'Keep' }, ...PRESETS]
+    : PRESETS;
+  return (
+    <div className="field">
+      <div className="field-head">
+        <span className="label">Expires</span>
+      </div>
+      <div className="kx-expiry">
+        <Segmented<ExpiryPreset | 'keep'>
+          label="Expiry"
+          value={expiry.preset}
+          onChange={expiry.choose}
+          options={options}
+          testIdPrefix={`${idPrefix}-expiry`}
+        />
+        {expiry.preset === 'custom' ? (
+          <input
+            type="datetime-local"
+            className="kx-input"
+            value={expiry.custom}
+            onChange={(e) => expiry.setCustom(e.target.value)}
+            aria-label="Expiry date and time"
+            data-testid={`${idPrefix}-expiry-input`}
+          />
+        ) : null}
+      </div>
+      {error ? (
+        <div className="field-error">{error}</div>
+      ) : (
+        <div className="field-hint">
+          {expiry.preset === 'keep' && withKeep
+            ? `Currently ${withKeep}.`
+            : 'Short lifetimes are safer: a leaked key is useless once it expires.'}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function CreateEnrollmentKeyForm({
+  orgs,
+  defaultOrg,
+  onCancel,
+  onCreated,
+}: {
+  orgs: Organization[];
+  defaultOrg: string;
+  onCancel: () => void;
+  onCreated: (key: EnrollmentKeyCreated) => void;
+}) {
+  const [orgId, setOrgId] = useState(defaultOrg);
+  const [siteId, setSiteId] = useState('');
+  const [sites, setSites] = useState<Site[] | null>(null);
+  const [sitesError, setSitesError] = useState<string | null>(null);
+  const [name, setName] = useState('');
+  const [maxUsage, setMaxUsage] = useState('1');
+  const expiry = useExpiry('1h');
+  const [touched, setTouched] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!orgId) return;
+    let cancelled = false;
+    api<Paginated<Site>>(`/orgs/sites?orgId=${encodeURIComponent(orgId)}&limit=100`)
+      .then((res) => {
+        if (cancelled) return;
+        setSites(res.data);
+        setSitesError(null);
+      })
+      .catch((err: unknown) => {
+        if (cancelled) return;
+        setSites([]);
+        setSitesError(errorMessage(err));
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [orgId]);
+
+  const usage = parseWhole(maxUsage, 1, 100_000, 'a maximum');
+  const problems = {
+    orgId: orgId ? null : 'Choose the organization agents will join.',
+    name: !name.trim() ? 'Enter a name.' : null,
+    maxUsage: typeof usage === 'string' ? usage : null,
+    expiry: expiry.problem,
+  };
+  const show = (k: keyof typeof problems) => (touched ? problems[k] : null);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (busy || Object.values(problems).some(Boolean) || typeof usage !== 'number') return;
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await api<EnrollmentKeyCreated>('/enrollment-keys', {
+        method: 'POST',
+        body: {
+          orgId,
+          ...(siteId ? { siteId } : {}),
+          name: name.trim(),
+          maxUsage: usage,
+          expiresAt: expiry.resolve(),
+        },
+      });
+      onCreated(created);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+      <div className="form-row">
+        <Field label="Organization" htmlFor="enrollment-key-org" error={show('orgId')}>
+          <OrgSelect
+            id="enrollment-key-org"
+            orgs={orgs}
+            value={orgId}
+            onChange={(id) => {
+              setOrgId(id);
+              setSiteId('');
+              setSites(null);
+            }}
+            testId="enrollment-key-org"
+          />
+        </Field>
+        <Field
+          label="Site (optional)"
+          htmlFor="enrollment-key-site"
+          error={sitesError}
+          hint={siteId ? 'Enrolled agents are placed in this site.' : 'Not pinned to a site.'}
+        >
+          <select
+            id="enrollment-key-site"
+            className="kx-select"
+            value={siteId}
+            onChange={(e) => setSiteId(e.target.value)}
+            disabled={!orgId || sites === null}
+            data-testid="enrollment-key-site"
+          >
+            <option value="">{orgId && sites === null ? 'Loading sites…' : 'Any site'}</option>
+            {(sites ?? []).map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <div className="form-row">
+        <Field
+          label="Name"
+          htmlFor="enrollment-key-name"
+          error={show('name')}
+          hint="e.g. “Branch office rollout”."
+        >
+          <input
+            id="enrollment-key-name"
+            type="text"
+            autoFocus
+            maxLength={255}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            data-testid="enrollment-key-name"
+          />
+        </Field>
+        <Field
+          label="Maximum enrollments"
+          htmlFor="enrollment-key-max-usage"
+          error={show('maxUsage')}
+          hint="1 to 100,000. The key stops working when it is used up."
+        >
+          <input
+            id="enrollment-key-max-usage"
+            type="text"
+            inputMode="numeric"
+            value={maxUsage}
+            onChange={(e) => setMaxUsage(e.target.value)}
+            data-testid="enrollment-key-max-usage"
+          />
+        </Field>
+      </div>
+      <ExpiryPicker expiry={expiry} idPrefix="enrollment-key" error={show('expiry')} />
+      <ActionError error={error} testId="enrollment-key-create-error" />
+      <div className="kx-form-foot">
+        <button type="button" className="btn btn-secondary" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={busy}
+          data-testid="enrollment-key-create-submit"
+        >
+          {busy ? 'Creating…' : 'Create key'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+type MaxMode = 'keep' | 'limit' | 'unlimited';
+
+function RotateEnrollmentKeyDialog({
+  enrollmentKey,
+  onClose,
+  onRotated,
+}: {
+  enrollmentKey: EnrollmentKey;
+  onClose: () => void;
+  onRotated: (key: EnrollmentKeyCreated) => void;
+}) {
+  const [maxMode, setMaxMode] = useState<MaxMode>('keep');
+  const [maxUsage, setMaxUsage] = useState(String(enrollmentKey.maxUsage ?? 1));
+  const expiry = useExpiry('keep');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const now = useNow(60_000);
+  const currentExpiry = Date.parse(enrollmentKey.expiresAt);
+  const usage = parseWhole(maxUsage, 1, 100_000, 'a maximum');
+  const usageProblem = maxMode === 'limit' && typeof usage === 'string' ? usage : null;
+  const keepsExpired = expiry.preset === 'keep' && currentExpiry <= now;
+
+  const rotate = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy || usageProblem || expiry.problem) return;
+    setBusy(true);
+    setError(null);
+    const body: Record<string, unknown> = {};
+    if (maxMode === 'unlimited') body.maxUsage = null;
+    if (maxMode === 'limit' && typeof usage === 'number') body.maxUsage = usage;
+    const exp = expiry.resolve();
+    if (exp) body.expiresAt = exp;
+    try {
+      const res = await api<EnrollmentKeyCreated>(`/enrollment-keys/${enrollmentKey.id}/rotate`, {
+        method: 'POST',
+        body,
+      });
+      onRotated(res);
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+
+  const currentMax = enrollmentKey.maxUsage === null ? 'unlimited' : formatCount(enrollmentKey.maxUsage);
+  return (
+    <Dialog
+      open
+      title={`Rotate “${enrollmentKey.name}”`}
+      onClose={onClose}
+      testId="enrollment-key-rotate-dialog"
+      wide
+    >
+      <form className="form" onSubmit={(e) => void rotate(e)} noValidate>
+        <p>
+          A new key replaces the current one, which stops working at once. The usage count starts again at 0.
+          Agents that already enrolled are not affected.
+        </p>
+        <div className="field">
+          <div className="field-head">
+            <span className="label">Maximum enrollments</span>
+          </div>
+          <div className="kx-expiry">
+            <Segmented<MaxMode>
+              label="Maximum enrollments"
+              value={maxMode}
+              onChange={setMaxMode}
+              testIdPrefix="enrollment-key-rotate-max"
+              options={[
+                { value: 'keep', label: `Keep (${currentMax})` },
+                { value: 'limit', label: 'Set a limit' },
+                { value: 'unlimited', label: 'Unlimited' },
+              ]}
+            />
+            {maxMode === 'limit' ? (
+              <input
+                type="text"
+                inputMode="numeric"
+                className="kx-input kx-input-narrow"
+                value={maxUsage}
+                onChange={(e) => setMaxUsage(e.target.value)}
+                aria-label="Maximum enrollments"
+                data-testid="enrollment-key-rotate-max-usage"
+              />
+            ) : null}
+          </div>
+          {usageProblem ? <div className="field-error">{usageProblem}</div> : null}
+          {maxMode === 'unlimited' ? (
+            <div className="field-hint">Any number of agents can enroll until the key expires.</div>
+          ) : null}
+        </div>
+        <ExpiryPicker
+          expiry={expiry}
+          idPrefix="enrollment-key-rotate"
+          withKeep={`${formatDate(enrollmentKey.expiresAt)} (${relativeTo(currentExpiry, now)})`}
+          error={expiry.problem}
+        />
+        {keepsExpired ? (
+          <Alert tone="warning">
+            This key has already expired. Keeping the expiry issues a key that does not work; pick a new
+            expiry.
+          </Alert>
+        ) : null}
+        <ActionError error={error} testId="enrollment-key-rotate-error" />
+        <div className="kx-form-foot">
+          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={busy}
+            data-testid="enrollment-key-rotate-submit"
+          >
+            {busy ? 'Rotating…' : 'Rotate key'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function DeleteEnrollmentKeyDialog({
+  enrollmentKey,
+  onClose,
+  onDeleted,
+}: {
+  enrollmentKey: EnrollmentKey;
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const remove = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api(`/enrollment-keys/${enrollmentKey.id}`, { method: 'DELETE' });
+      onDeleted();
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+  return (
+    <ConfirmDialog
+      open
+      title={`Delete “${enrollmentKey.name}”?`}
+      confirmLabel="Delete permanently"
+      busy={busy}
+      onConfirm={() => void remove()}
+      onCancel={onClose}
+      testId="enrollment-key-delete-dialog"
+    >
+      <div className="form">
+        <p>
+          The key is deleted permanently; new enrollments with it are refused. Agents that already enrolled
+          keep working.
+        </p>
+        <ActionError error={error} testId="enrollment-key-delete-error" />
+      </div>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,264 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { Organization, OrganizationListResponse, Pagination } from '../../../../server/contract';
+import { api, errorMessage } from '../../api/client';
+import { CopyButton } from '../../components/ui';
+import { Icon } from '../../components/Icon';
+import { copyText } from '../../lib/clipboard';
+
+// Pieces shared by the API-key and enrollment-key tabs.
+
+export interface OrgsState {
+  orgs: Organization[];
+  loading: boolean;
+  error: string | null;
+}
+
+/** Organizations in the caller's scope (GET /orgs/), ordered by name by the server. */
+export function useOrganizations(): OrgsState {
+  const [state, setState] = useState<OrgsState>({ orgs: [], loading: true, error: null });
+  useEffect(() => {
+    let cancelled = false;
+    api<OrganizationListResponse>('/orgs/')
+      .then((res) => {
+        if (!cancelled) setState({ orgs: res.data, loading: false, error: null });
+      })
+      .catch((err: unknown) => {
+        if (!cancelled) setState({ orgs: [], loading: false, error: errorMessage(err) });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+  return state;
+}
+
+export function orgName(orgs: Organization[], id: string): string {
+  return orgs.find((o) => o.id === id)?.name ?? 'Unknown organization';
+}
+
+/** "in 42m", "3d ago", "in 2h": relative to now, future or past. */
+export function relativeTo(target: number, now: number): string {
+  const diff = Math.round((target - now) / 1000);
+  const abs = Math.abs(diff);
+  const minutes = Math.round(abs / 60);
+  const hours = Math.round(abs / 3600);
+  const days = Math.round(abs / 86_400);
+  let text: string;
+  if (abs < 45) text = `${abs}s`;
+  else if (minutes < 60) text = `${minutes}m`;
+  else if (hours < 48) text = `${hours}h`;
+  else if (days < 60) text = `${days}d`;
+  else if (days < 730) text = `${Math.round(days / 30)}mo`;
+  else text = `${Math.round(days / 365)}y`;
+  if (abs < 5) return 'just now';
+  return diff >= 0 ? `in ${text}` : `${text} ago`;
+}
+
+export function formatDate(value: string | number): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '—';
+  return date.toLocaleString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** A whole number in [min, max], or an error message to show under the field. */
+export function parseWhole(raw: string, min: number, max: number, label: string): number | string {
+  const text = raw.trim().replace(/[,_\s]/g, '');
+  if (!text) return `Enter ${label}.`;
+  if (!/^\d+$/.test(text)) return `${label[0]?.toUpperCase()}${label.slice(1)} must be a whole number.`;
+  const n = Number(text);
+  if (n < min || n > max)
+    return `${label[0]?.toUpperCase()}${label.slice(1)} must be between ${formatCount(min)} and ${formatCount(max)}.`;
+  return n;
+}
+
+/** `<input type="datetime-local">` value for a moment, in local time. */
+export function toLocalInput(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A secret shown exactly once: big, monospace, copyable, with the warning that it will not come back. */
+export function SecretReveal({
+  title,
+  secret,
+  testIdPrefix,
+  children,
+  onDone,
+}: {
+  title: string;
+  secret: string;
+  testIdPrefix: string;
+  children?: ReactNode;
+  onDone: () => void;
+}) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="kx-reveal" data-testid={`${testIdPrefix}-reveal`}>
+      <div className="kx-reveal-warn">
+        <Icon name="alert" />
+        <div>
+          <strong>Copy this key now. You will not see it again.</strong>
+          <div>Gatehouse stores only a hash. If you lose it, rotate the key to get a new one.</div>
+        </div>
+      </div>
+      <div className="field">
+        <span className="label kx-label">{title}</span>
+        <div className="secret">
+          <code className="secret-text kx-secret" data-testid={`${testIdPrefix}-secret`}>
+            {secret}
+          </code>
+          <CopyButton
+            onCopy={async () => {
+              const ok = await copyText(secret);
+              if (ok) setCopied(true);
+              return ok;
+            }}
+            testId={`${testIdPrefix}-copy`}
+          />
+        </div>
+      </div>
+      {children}
+      <div className="kx-reveal-foot">
+        <span className="muted small">{copied ? 'Copied to the clipboard.' : 'Not copied yet.'}</span>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={onDone}
+          data-testid={`${testIdPrefix}-done`}
+        >
+          {copied ? 'Done' : 'I have stored it'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function Pager({
+  pagination,
+  onPage,
+  noun,
+}: {
+  pagination: Pagination | null;
+  onPage: (page: number) => void;
+  noun: string;
+}) {
+  if (!pagination || pagination.total === 0) return null;
+  const { page, limit, total } = pagination;
+  const first = (page - 1) * limit + 1;
+  const last = Math.min(total, page * limit);
+  const pages = Math.max(1, Math.ceil(total / limit));
+  return (
+    <div className="kx-pager">
+      <span className="muted small" data-testid={`${noun}-count`}>
+        {first}–{last} of {formatCount(total)}
+      </span>
+      {pages > 1 ? (
+        <div className="row gap-sm">
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            disabled={page <= 1}
+            onClick={() => onPage(page - 1)}
+          >
+            Previous
+          </button>
+          <span className="small muted">
+            Page {page} of {pages}
+          </span>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            disabled={page >= pages}
+            onClick={() => onPage(page + 1)}
+          >
+            Next
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** A compact segmented control (filters, presets). */
+export function Segmented<T extends string>({
+  value,
+  options,
+  onChange,
+  testIdPrefix,
+  label,
+}: {
+  value: T;
+  options: Array<{ value: T; label: string }>;
+  onChange: (value: T) => void;
+  testIdPrefix: string;
+  label: string;
+}) {
+  return (
+    <div className="kx-seg" role="radiogroup" aria-label={label}>
+      {options.map((o) => (
+        <button
+          key={o.value}
+          type="button"
+          role="radio"
+          aria-checked={value === o.value}
+          className={`kx-seg-item${value === o.value ? ' on' : ''}`}
+          onClick={() => onChange(o.value)}
+          data-testid={`${testIdPrefix}-${o.value}`}
+        >
+          {o.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function OrgSelect({
+  id,
+  orgs,
+  value,
+  onChange,
+  testId,
+  disabled,
+}: {
+  id: string;
+  orgs: Organization[];
+  value: string;
+  onChange: (id: string) => void;
+  testId: string;
+  disabled?: boolean;
+}) {
+  return (
+    <select
+      id={id}
+      className="kx-select"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      data-testid={testId}
+      disabled={disabled}
+    >
+      {value === '' ? <option value="">Choose an organization…</option> : null}
+      {orgs.map((o) => (
+        <option key={o.id} value={o.id}>
+          {o.name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** ISO time `ms` from now (module level: only ever called from event handlers). */
+export function isoFromNow(ms: number): string {
+  return new Date(Date.now() + ms).toISOString();
+}
