@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../support/server';
+import { insertOrg, insertOrgUser, insertPartner, ROLES } from '../support/seed';
+
+// Spec 1 errors that need an unusual state to appear: a token whose organization context is missing, and a rate
+// limiter whose backing store is gone (registration and verification must refuse rather than run unlimited).
+
+describe('error edges', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  it('answers 403 "Organization context required" to an organization-scoped token without an organization', async () => {
+    const { partnerId } = insertPartner(server);
+    const orgId = insertOrg(server, partnerId);
+    const userId = await insertOrgUser(server, orgId, ROLES.orgTechnician, 'tech@edge.test');
+    // A validly signed token whose claims lost the organization: the server must not fall back to "no filter".
+    const token = await server.context.tokens.signAccess(
+      userId,
+      { scope: 'organization', partnerId, orgId: null, roleId: ROLES.orgTechnician, roleName: null },
+      false,
+      server.context.users.byId(userId)!.token_version,
+    );
+    const res = await server.api.get('/orgs/', token);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: 'Organization context required' });
+  });
+
+  it('answers 503 "Service temporarily unavailable" when the rate limiter cannot count', async () => {
+    server.context.db.exec('DROP TABLE rate_limits');
+    const register = await server.api.post('/auth/register-partner', {
+      companyName: 'Edge Case Ltd',
+      name: 'Edge',
+      email: 'edge@edge.test',
+      password: 'Sturdy-Lantern-2026!',
+      acceptTerms: true,
+    });
+    expect(register.status).toBe(503);
+    expect(register.body).toEqual({ error: 'Service temporarily unavailable' });
+    const verify = await server.api.post('/auth/verify-email', { token: 'a'.repeat(43) });
+    expect(verify.status).toBe(503);
+    expect(verify.body).toEqual({ error: 'Service temporarily unavailable' });
+    // Nothing was queued while the limiter was down.
+    const tokens = server.context.db.prepare('SELECT COUNT(*) AS n FROM email_tokens').get();
+    expect(tokens).toEqual({ n: 0 });
+  });
+});
