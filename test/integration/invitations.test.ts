@@ -121,6 +121,7 @@ describe('organization invitation', () => {
       tenantName: 'Contoso',
       roleName: 'Organization Technician',
       expiresAt: tokenRow.expires_at,
+      invitedByName: 'oadmin',
     });
 
     const weak = await server.api.post('/auth/accept-invite', { token: inviteToken, password: 'short' });
