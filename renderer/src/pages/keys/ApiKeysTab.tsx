@@ -1,18 +1,12 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import type {
-  ApiKey,
-  ApiKeyCreated,
-  ApiKeyStatus,
-  Organization,
-  Paginated,
-  Pagination,
-} from '../../../../server/contract';
-import { api, errorMessage } from '../../api/client';
+import { useState, type FormEvent } from 'react';
+import type { ApiKey, ApiKeyCreated, ApiKeyStatus, Organization } from '../../../../server/contract';
+import { api } from '../../api/client';
 import { ActionError } from '../../components/ActionError';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { Alert, CopyButton, Field, Spinner, StatusPill } from '../../components/ui';
 import { copyText } from '../../lib/clipboard';
+import { usePagedList } from '../../lib/paged';
 import { useNow } from '../../lib/hooks';
 import { ScopeEditor, WILDCARD } from './ScopeEditor';
 import {
@@ -48,36 +42,18 @@ type Modal =
 export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilter: string }) {
   const [status, setStatus] = useState<StatusFilter>('all');
   const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<ApiKey[] | null>(null);
-  const [pagination, setPagination] = useState<Pagination | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [modal, setModal] = useState<Modal | null>(null);
-  const [reloadTick, setReloadTick] = useState(0);
   const now = useNow(30_000);
 
-  const reload = useCallback(() => setReloadTick((n) => n + 1), []);
-
-  useEffect(() => {
-    const params = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) });
-    if (orgFilter) params.set('orgId', orgFilter);
-    if (status !== 'all') params.set('status', status);
-    let cancelled = false;
-    api<Paginated<ApiKey>>(`/api-keys?${params.toString()}`)
-      .then((res) => {
-        if (cancelled) return;
-        setRows(res.data);
-        setPagination(res.pagination);
-        setLoadError(null);
-      })
-      .catch((err: unknown) => {
-        if (cancelled) return;
-        setLoadError(errorMessage(err));
-        setRows((prev) => prev ?? []);
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [orgFilter, status, page, reloadTick]);
+  const params = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) });
+  if (orgFilter) params.set('orgId', orgFilter);
+  if (status !== 'all') params.set('status', status);
+  const {
+    rows,
+    pagination,
+    error: loadError,
+    reload,
+  } = usePagedList<ApiKey>(`/api-keys?${params.toString()}`);
 
   const close = () => setModal(null);
   // A native <dialog> fires `close` when React closes it too (e.g. create -> reveal): only clear the modal

@@ -1,10 +1,9 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type {
   EnrollmentKey,
   EnrollmentKeyCreated,
   Organization,
   Paginated,
-  Pagination,
   Site,
 } from '../../../../server/contract';
 import { api, errorMessage } from '../../api/client';
@@ -13,6 +12,7 @@ import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { Alert, CopyButton, Field, Spinner, StatusPill } from '../../components/ui';
 import { copyText } from '../../lib/clipboard';
+import { usePagedList } from '../../lib/paged';
 import { useNow } from '../../lib/hooks';
 import {
   OrgSelect,
@@ -65,37 +65,20 @@ export function simulatorCommand(key: string): string {
 export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilter: string }) {
   const [filter, setFilter] = useState<ExpiredFilter>('all');
   const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<EnrollmentKey[] | null>(null);
-  const [pagination, setPagination] = useState<Pagination | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [modal, setModal] = useState<Modal | null>(null);
-  const [reloadTick, setReloadTick] = useState(0);
-  const sites = useSites(orgFilter, reloadTick);
   const now = useNow(30_000);
 
-  const reload = useCallback(() => setReloadTick((n) => n + 1), []);
-
-  useEffect(() => {
-    const params = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) });
-    if (orgFilter) params.set('orgId', orgFilter);
-    if (filter !== 'all') params.set('expired', filter === 'expired' ? 'true' : 'false');
-    let cancelled = false;
-    api<Paginated<EnrollmentKey>>(`/enrollment-keys?${params.toString()}`)
-      .then((res) => {
-        if (cancelled) return;
-        setRows(res.data);
-        setPagination(res.pagination);
-        setLoadError(null);
-      })
-      .catch((err: unknown) => {
-        if (cancelled) return;
-        setLoadError(errorMessage(err));
-        setRows((prev) => prev ?? []);
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [orgFilter, filter, page, reloadTick]);
+  const params = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) });
+  if (orgFilter) params.set('orgId', orgFilter);
+  if (filter !== 'all') params.set('expired', filter === 'expired' ? 'true' : 'false');
+  const {
+    rows,
+    pagination,
+    error: loadError,
+    reload,
+    reloadTick,
+  } = usePagedList<EnrollmentKey>(`/enrollment-keys?${params.toString()}`);
+  const sites = useSites(orgFilter, reloadTick);
 
   const close = () => setModal(null);
   // A native <dialog> fires `close` when React closes it too (e.g. create -> reveal): only clear the modal
