@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { auditCaller } from '../audit/caller';
 import type { Request } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { ApiKey, ApiKeyCreated, ApiKeyRotated } from '../../contract/keys';
 import { randomToken, sha256Hex } from '../../crypto';
-import { auditActor, type UserAuth } from '../../http/auth-context';
-import { clientInfo } from '../../http/client-info';
+import { type UserAuth } from '../../http/auth-context';
 import { badRequest, notFound } from '../../http/errors';
 import { paginated } from '../../http/pagination';
 import { requireOrgAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
@@ -37,15 +37,13 @@ function audit(
   row: Pick<ApiKeyRow, 'id' | 'org_id' | 'name'>,
   details: Record<string, unknown>,
 ): void {
-  ctx.audit.record({
+  auditCaller(ctx, req, auth, {
     orgId: row.org_id,
-    ...auditActor(auth),
     action,
     resourceType: 'api_key',
     resourceId: row.id,
     resourceName: row.name,
     details,
-    ...clientInfo(req),
   });
 }
 

@@ -1,10 +1,10 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { auditCaller } from '../audit/caller';
 import type { Request } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { EnrollmentKey, EnrollmentKeyCreated } from '../../contract/keys';
-import { auditActor, type UserAuth } from '../../http/auth-context';
-import { clientInfo } from '../../http/client-info';
+import { type UserAuth } from '../../http/auth-context';
 import { badRequest, forbidden, notFound } from '../../http/errors';
 import { paginated } from '../../http/pagination';
 import { requireOrgAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
@@ -84,15 +84,13 @@ function audit(
   row: EnrollmentKeyRow,
   details: Record<string, unknown>,
 ): void {
-  ctx.audit.record({
+  auditCaller(ctx, req, auth, {
     orgId: row.org_id,
-    ...auditActor(auth),
     action,
     resourceType: 'enrollment_key',
     resourceId: row.id,
     resourceName: row.name,
     details,
-    ...clientInfo(req),
   });
 }
 

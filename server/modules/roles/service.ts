@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { auditCaller } from '../audit/caller';
 import type {
   AvailablePermissionsResponse,
   EffectivePermissionsResponse,
@@ -7,8 +8,7 @@ import type {
   UserListResponse,
 } from '../../contract';
 import type { AppContext } from '../../context';
-import { auditActor, type UserAuth } from '../../http/auth-context';
-import { clientInfo } from '../../http/client-info';
+import { type UserAuth } from '../../http/auth-context';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../http/errors';
 import { paginated, type PageRequest } from '../../http/pagination';
 import {
@@ -94,15 +94,13 @@ export class RoleService {
     action: string,
     details: Record<string, unknown>,
   ): void {
-    this.ctx.audit.record({
+    auditCaller(this.ctx, req, auth, {
       orgId: role.org_id,
-      ...auditActor(auth),
       action,
       resourceType: 'role',
       resourceId: role.id,
       resourceName: role.name,
       details,
-      ...clientInfo(req),
     });
   }
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { auditCaller } from '../audit/caller';
 import type { Request } from 'express';
 import type { Organization, Partner, Site } from '../../contract';
 import type { AppContext } from '../../context';
-import { auditActor, type AuthContext, type UserAuth } from '../../http/auth-context';
-import { clientInfo } from '../../http/client-info';
+import { type AuthContext, type UserAuth } from '../../http/auth-context';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../../http/errors';
 import { IpRanges, parseRange } from '../../http/ip';
 import { paginated, type PageRequest } from '../../http/pagination';
@@ -117,7 +117,7 @@ export class TenancyService {
       details?: Json;
     },
   ): void {
-    this.ctx.audit.record({ ...entry, ...auditActor(auth), ...clientInfo(req) });
+    auditCaller(this.ctx, req, auth, entry);
   }
 
   // ---- partners -------------------------------------------------------------------------------------------------

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { auditCaller } from '../audit/caller';
 import type { Request } from 'express';
 import type { InviteResendResponse, Role, UserListResponse, UserProfile, UserSummary } from '../../contract';
 import type { AppContext } from '../../context';
 import { randomToken, sha256Hex } from '../../crypto';
-import { auditActor, type UserAuth } from '../../http/auth-context';
-import { clientInfo } from '../../http/client-info';
+import { type UserAuth } from '../../http/auth-context';
 import { badRequest, HttpError, notFound, unauthorized } from '../../http/errors';
 import { paginated, type PageRequest } from '../../http/pagination';
 import { effectivePermissions } from '../../http/permissions';
@@ -60,15 +60,13 @@ export class UserService {
     action: string,
     details: Record<string, unknown>,
   ): void {
-    this.ctx.audit.record({
+    auditCaller(this.ctx, req, auth, {
       orgId: auditOrgOf(entry.tenant),
-      ...auditActor(auth),
       action,
       resourceType: 'user',
       resourceId: entry.user.id,
       resourceName: entry.user.email,
       details,
-      ...clientInfo(req),
     });
   }
 
@@ -116,15 +114,13 @@ export class UserService {
       .prepare(`UPDATE users SET ${changes.map(([c]) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`)
       .run(...changes.map(([, v]) => v), new Date().toISOString(), user.id);
     const membership = this.ctx.users.membership(user.id);
-    this.ctx.audit.record({
+    auditCaller(this.ctx, req, auth, {
       orgId: membership?.orgId ?? null,
-      ...auditActor(auth),
       action: 'user.profile.update',
       resourceType: 'user',
       resourceId: user.id,
       resourceName: user.email,
       details: { changedFields: changes.map(([, , f]) => f) },
-      ...clientInfo(req),
     });
     return toUserProfile(this.ctx.users.byId(user.id)!);
   }

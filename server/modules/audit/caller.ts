@@ -1,0 +1,20 @@
+import type { Request } from 'express';
+import type { AppContext } from '../../context';
+import { auditActor, type AuthContext } from '../../http/auth-context';
+import { clientInfo } from '../../http/client-info';
+import type { AuditInput } from './writer';
+
+export type CallerAuditEntry = Omit<
+  AuditInput,
+  'actorType' | 'actorId' | 'actorEmail' | 'ipAddress' | 'userAgent'
+>;
+
+/** Audits a write made by the caller (user or API key), with the caller's address and user agent (spec 1 Events). */
+export function auditCaller(
+  ctx: Pick<AppContext, 'audit'>,
+  req: Request,
+  auth: AuthContext,
+  entry: CallerAuditEntry,
+): void {
+  ctx.audit.record({ ...entry, ...auditActor(auth), ...clientInfo(req) });
+}
