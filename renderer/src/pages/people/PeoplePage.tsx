@@ -1,6 +1,46 @@
+import { usePathname } from '../../router';
 import { useDocumentTitle } from '../../lib/hooks';
+import { EmptyState, Tabs } from '../tenants/admin-kit';
+import { UsersView } from './UsersView';
+import { RolesView } from './RolesView';
+import { RoleEditor } from './RoleEditor';
+import './people.css';
+
+// /users                 people of the caller's tenant
+// /users/roles           roles with user counts
+// /users/roles/new       a new custom role
+// /users/roles/:id       one role: details, permission matrix, its users
 
 export function PeoplePage() {
-  useDocumentTitle('Users & roles');
-  return <div className="page" />;
+  const pathname = usePathname();
+  const roleMatch = /^\/users\/roles\/([^/]+)$/.exec(pathname);
+  useDocumentTitle(pathname.startsWith('/users/roles') ? 'Roles' : 'Users');
+
+  const tabs = (
+    <Tabs
+      label="Users and roles"
+      tabs={[
+        { to: '/users', label: 'Users', testId: 'tab-users', active: pathname === '/users' },
+        { to: '/users/roles', label: 'Roles', testId: 'tab-roles', active: pathname === '/users/roles' },
+      ]}
+    />
+  );
+
+  let body;
+  if (roleMatch?.[1])
+    body = <RoleEditor roleId={roleMatch[1] === 'new' ? null : decodeURIComponent(roleMatch[1])} />;
+  else if (pathname === '/users/roles') body = <RolesView tabs={tabs} />;
+  else if (pathname === '/users') body = <UsersView tabs={tabs} />;
+  else
+    body = (
+      <EmptyState icon="alert" title={`There is no page at ${pathname}`} testId="not-found">
+        The link may be old.
+      </EmptyState>
+    );
+
+  return (
+    <div className="page adm" data-testid="people-page">
+      {body}
+    </div>
+  );
 }

@@ -1,6 +1,405 @@
+import { useState } from 'react';
+import type { Partner } from '../../../../server/contract';
+import { ApiError, api } from '../../api/client';
+import { Link, navigate, usePathname } from '../../router';
+import { ActionError } from '../../components/ActionError';
+import { ConfirmDialog } from '../../components/Dialog';
+import { Icon } from '../../components/Icon';
+import { Alert } from '../../components/ui';
 import { useDocumentTitle } from '../../lib/hooks';
+import {
+  EmptyState,
+  LoadFailure,
+  LoadingBlock,
+  PageHeader,
+  Tabs,
+  useResource,
+  useScope,
+} from '../tenants/admin-kit';
+import {
+  buildPatch,
+  changedSections,
+  cleanAllowlist,
+  draftOf,
+  sectionOfField,
+  validateDraft,
+  type Draft,
+  type SectionId,
+} from './model';
+import { ContactSection, GeneralSection, HoursSection, SecuritySection, ServiceSection } from './sections';
+import './settings.css';
+
+const SECTIONS: Array<{ id: SectionId; path: string; label: string }> = [
+  { id: 'general', path: '/settings', label: 'General' },
+  { id: 'hours', path: '/settings/hours', label: 'Business hours' },
+  { id: 'contact', path: '/settings/contact', label: 'Contact' },
+  { id: 'security', path: '/settings/security', label: 'Security' },
+  { id: 'service', path: '/settings/service', label: 'Service management' },
+];
 
 export function SettingsPage() {
   useDocumentTitle('Settings');
-  return <div className="page" />;
+  const scope = useScope();
+  return (
+    <div className="page adm" data-testid="settings-page">
+      {scope === 'partner' ? <PartnerSettingsLoader /> : <NoPartnerSettings scope={scope} />}
+    </div>
+  );
+}
+
+function NoPartnerSettings({ scope }: { scope: string | null }) {
+  return (
+    <>
+      <PageHeader
+        title="Settings"
+        sub="Partner settings: general, business hours, contact, security and service management."
+      />
+      {scope === 'system' ? (
+        <EmptyState
+          icon="settings"
+          title="Partner settings belong to each partner"
+          testId="settings-not-partner"
+          action={
+            <Link to="/tenants/partners" className="btn btn-secondary btn-sm">
+              <Icon name="tenants" />
+              Open partners
+            </Link>
+          }
+        >
+          Your account is a platform administrator account, which has no partner of its own. Each
+          partner&apos;s administrators keep its time zone, business hours, contact and IP allowlist here.
+          Name, plan, caps and status of any partner are under Tenants → Partners.
+        </EmptyState>
+      ) : (
+        <EmptyState
+          icon="settings"
+          title="Your organization's settings are managed by your partner"
+          testId="settings-not-partner"
+          action={
+            <Link to="/profile" className="btn btn-secondary btn-sm">
+              <Icon name="profile" />
+              Your profile
+            </Link>
+          }
+        >
+          Business hours, contact details and the IP allowlist are set by the partner (your service provider)
+          that manages your organization, and so is its sign-in policy. Your own name, password and two-step
+          verification are on your profile.
+        </EmptyState>
+      )}
+    </>
+  );
+}
+
+function PartnerSettingsLoader() {
+  const me = useResource<Partner>('/orgs/partners/me');
+  const [saved, setSaved] = useState<Partner | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const partner = saved && me.data && saved.updatedAt >= me.data.updatedAt ? saved : (me.data ?? saved);
+
+  if (me.loading && !partner) return <LoadingBlock label="Loading settings…" />;
+  if (!partner)
+    return (
+      <>
+        <PageHeader title="Settings" />
+        <LoadFailure
+          error={me.error}
+          onRetry={me.reload}
+          forbiddenTitle="Partner settings are not available to your account"
+          forbiddenText="Reading partner settings needs permission to view organizations."
+        />
+      </>
+    );
+  return (
+    <PartnerSettingsForm
+      key={partner.updatedAt}
+      partner={partner}
+      notice={notice}
+      onDismissNotice={() => setNotice(null)}
+      onSaved={(next) => {
+        setSaved(next);
+        setNotice('Settings saved.');
+      }}
+    />
+  );
+}
+
+/** Server error -> field errors keyed like validateDraft, plus the caller's address when the server names it. */
+function mapServerError(
+  err: unknown,
+  draft: Draft,
+): { fields: Record<string, string>; callerIp: string | null } {
+  const fields: Record<string, string> = {};
+  let callerIp: string | null = null;
+  if (!(err instanceof ApiError)) return { fields, callerIp };
+  // The server validates the cleaned list (blank rows dropped): map its indexes back to the rows on screen.
+  const rowIndex: number[] = [];
+  draft.allowlist.forEach((row, i) => {
+    if (row.trim()) rowIndex.push(i);
+  });
+  const remap = (path: string) =>
+    path.replace(/^settings\.security\.ipAllowlist\.(\d+)/, (_m, n: string) => {
+      const row = rowIndex[Number(n)];
+      return row === undefined ? 'settings.security.ipAllowlist' : `settings.security.ipAllowlist.${row}`;
+    });
+  switch (err.code) {
+    case 'INVALID_IP_ALLOWLIST_ENTRY': {
+      const entry = typeof err.body?.entry === 'string' ? err.body.entry : null;
+      const at = entry === null ? -1 : draft.allowlist.findIndex((r) => r.trim() === entry.trim());
+      fields[at >= 0 ? `settings.security.ipAllowlist.${at}` : 'settings.security.ipAllowlist'] = err.message;
+      break;
+    }
+    case 'proxy_trust_required':
+      fields['settings.security.ipAllowlist'] = err.message;
+      break;
+    case 'IP_ALLOWLIST_EXCLUDES_CALLER':
+      fields['settings.security.ipAllowlist'] = err.message;
+      callerIp = typeof err.body?.ipAddress === 'string' ? err.body.ipAddress : null;
+      break;
+    case 'PSA_CONNECTION_REQUIRED':
+    case 'PSA_CONNECTION_NOT_ALLOWED':
+      fields.serviceManagementPsaConnectionId = err.message;
+      break;
+    case 'VALIDATION_ERROR': {
+      const issues = Array.isArray(err.body?.issues)
+        ? (err.body.issues as Array<{ path?: unknown; message?: unknown }>)
+        : [];
+      for (const issue of issues) {
+        if (typeof issue.path === 'string' && typeof issue.message === 'string' && issue.path)
+          fields[remap(issue.path)] ??= issue.message;
+      }
+      if (issues.length === 0) {
+        // Rules checked after parsing answer "path: message".
+        const m = /^([\w.]+): (.+)$/.exec(err.message);
+        if (m?.[1] && m[2]) fields[remap(m[1])] = m[2];
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return { fields, callerIp };
+}
+
+function PartnerSettingsForm({
+  partner,
+  notice,
+  onDismissNotice,
+  onSaved,
+}: {
+  partner: Partner;
+  notice: string | null;
+  onDismissNotice: () => void;
+  onSaved: (partner: Partner) => void;
+}) {
+  const pathname = usePathname();
+  const section =
+    SECTIONS.find((s) => s.path === pathname)?.id ?? (pathname === '/settings/general' ? 'general' : null);
+  const [baseline] = useState(() => draftOf(partner));
+  const [draft, setDraft] = useState(baseline);
+  const [attempted, setAttempted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [serverFields, setServerFields] = useState<Record<string, string>>({});
+  const [callerIp, setCallerIp] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+
+  const changed = changedSections(baseline, draft);
+  const dirty = changed.size > 0;
+  const clientErrors = validateDraft(draft);
+  const invalid = Object.keys(clientErrors).length > 0;
+  const errorSections = new Set(
+    [...Object.keys(clientErrors), ...Object.keys(serverFields)].map(sectionOfField),
+  );
+
+  const update = (patch: Partial<Draft>, fields: string[] = []) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    if (fields.length || Object.keys(serverFields).length) {
+      setServerFields((current) => {
+        const next = { ...current };
+        for (const key of Object.keys(next)) {
+          if (fields.some((f) => key === f || key.startsWith(`${f}.`) || f.startsWith(`${key}.`)))
+            delete next[key];
+        }
+        return next;
+      });
+    }
+  };
+
+  /** Client errors are shown for what the user changed, and for everything after a save attempt. */
+  const errorFor = (field: string, changedHere: boolean): string | undefined =>
+    serverFields[field] ?? (attempted || changedHere ? clientErrors[field] : undefined);
+
+  const save = async () => {
+    setConfirming(false);
+    setBusy(true);
+    setError(null);
+    setServerFields({});
+    try {
+      const next = await api<Partner>('/orgs/partners/me', {
+        method: 'PATCH',
+        body: buildPatch(baseline, draft),
+      });
+      onSaved(next);
+    } catch (err) {
+      const mapped = mapServerError(err, draft);
+      setServerFields(mapped.fields);
+      if (mapped.callerIp) setCallerIp(mapped.callerIp);
+      const first = Object.keys(mapped.fields)[0];
+      if (first) {
+        const target = SECTIONS.find((s) => s.id === sectionOfField(first));
+        if (target && target.path !== pathname) navigate(target.path);
+      } else {
+        setError(err);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const requestSave = () => {
+    setAttempted(true);
+    if (invalid) {
+      const first = Object.keys(clientErrors)[0];
+      const target = first ? SECTIONS.find((s) => s.id === sectionOfField(first)) : undefined;
+      if (target && target.path !== pathname) navigate(target.path);
+      return;
+    }
+    onDismissNotice();
+    // A changed, non-empty allowlist can shut people out: say so once more before it takes effect.
+    if (changed.has('security') && cleanAllowlist(draft.allowlist).length > 0) setConfirming(true);
+    else void save();
+  };
+
+  const discard = () => {
+    setDraft(baseline);
+    setServerFields({});
+    setError(null);
+    setAttempted(false);
+  };
+
+  const props = { draft, baseline, update, errorFor };
+
+  return (
+    <>
+      <PageHeader
+        title="Settings"
+        sub={
+          <>
+            Settings of <strong>{partner.name}</strong>, for everyone on your partner team and the
+            organizations you manage.
+          </>
+        }
+      />
+      <Tabs
+        label="Settings sections"
+        tabs={SECTIONS.map((s) => ({
+          to: s.path,
+          label: s.label,
+          testId: `settings-tab-${s.id}`,
+          active: s.id === section,
+          badge:
+            errorSections.has(s.id) && (attempted || Object.keys(serverFields).length > 0) ? (
+              <span className="adm-dot st-dot-bad" title="Has errors" />
+            ) : changed.has(s.id) ? (
+              <span className="adm-dot" title="Unsaved changes" />
+            ) : undefined,
+        }))}
+      />
+
+      {notice && !dirty ? (
+        <Alert tone="success" testId="settings-saved">
+          {notice}
+        </Alert>
+      ) : null}
+
+      <form
+        className="st-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          requestSave();
+        }}
+        noValidate
+        data-testid="settings-form"
+      >
+        {section === 'general' ? <GeneralSection {...props} partner={partner} /> : null}
+        {section === 'hours' ? <HoursSection {...props} /> : null}
+        {section === 'contact' ? <ContactSection {...props} /> : null}
+        {section === 'security' ? <SecuritySection {...props} callerIp={callerIp} /> : null}
+        {section === 'service' ? <ServiceSection {...props} /> : null}
+        {section === null ? (
+          <EmptyState icon="alert" title={`There is no settings page at ${pathname}`} testId="not-found" />
+        ) : null}
+
+        <div className={`st-savebar${dirty ? ' dirty' : ''}`} data-testid="settings-savebar">
+          <div className="st-savebar-text">
+            {dirty ? (
+              <>
+                <strong>Unsaved changes</strong>
+                <span className="muted">
+                  {' '}
+                  in{' '}
+                  {SECTIONS.filter((s) => changed.has(s.id))
+                    .map((s) => s.label.toLowerCase())
+                    .join(', ')}
+                </span>
+              </>
+            ) : (
+              <span className="muted">No unsaved changes</span>
+            )}
+          </div>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            disabled={!dirty || busy}
+            onClick={discard}
+            data-testid="settings-discard"
+          >
+            Discard
+          </button>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={!dirty || busy}
+            data-testid="settings-save"
+          >
+            {busy ? 'Saving…' : 'Save changes'}
+          </button>
+        </div>
+        {error ? <ActionError error={error} testId="settings-error" /> : null}
+        {attempted && invalid ? (
+          <p className="field-error" data-testid="settings-invalid">
+            Some fields need attention before saving (
+            {[...errorSections].map((s) => SECTIONS.find((x) => x.id === s)?.label).join(', ')}).
+          </p>
+        ) : null}
+      </form>
+
+      <ConfirmDialog
+        open={confirming}
+        title="Apply this IP allowlist?"
+        confirmLabel="Apply allowlist"
+        busy={busy}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void save()}
+        testId="allowlist-confirm"
+      >
+        <div className="adm-dialog-form">
+          <p>
+            From the moment you save, people on your partner team can sign in and work only from these
+            addresses:
+          </p>
+          <ul className="st-confirm-list mono">
+            {cleanAllowlist(draft.allowlist).map((entry) => (
+              <li key={entry}>{entry}</li>
+            ))}
+          </ul>
+          <p className="muted">
+            Anyone outside them is refused at sign-in and on their next request, including you if your address
+            is not covered. Platform administrators and agents are not affected.
+          </p>
+        </div>
+      </ConfirmDialog>
+    </>
+  );
 }

@@ -1,6 +1,69 @@
+import { usePathname } from '../../router';
 import { useDocumentTitle } from '../../lib/hooks';
+import { EmptyState, Tabs, useScope } from './admin-kit';
+import { OrganizationsView } from './OrganizationsView';
+import { OrganizationDetail } from './OrganizationDetail';
+import { PartnersView } from './PartnersView';
+import './tenants.css';
+
+// /tenants                  organizations in the caller's scope (every scope)
+// /tenants/partners         partners (system scope)
+// /tenants/orgs/:id         one organization: its facts and its sites
 
 export function TenantsPage() {
   useDocumentTitle('Tenants');
-  return <div className="page" />;
+  const pathname = usePathname();
+  const scope = useScope();
+  const orgMatch = /^\/tenants\/orgs\/([^/]+)$/.exec(pathname);
+
+  const tabs =
+    scope === 'system' ? (
+      <Tabs
+        label="Tenants"
+        tabs={[
+          {
+            to: '/tenants',
+            label: 'Organizations',
+            testId: 'tab-organizations',
+            active: pathname === '/tenants',
+          },
+          {
+            to: '/tenants/partners',
+            label: 'Partners',
+            testId: 'tab-partners',
+            active: pathname === '/tenants/partners',
+          },
+        ]}
+      />
+    ) : null;
+
+  let body;
+  if (orgMatch?.[1]) body = <OrganizationDetail orgId={decodeURIComponent(orgMatch[1])} />;
+  else if (pathname === '/tenants/partners')
+    body =
+      scope === 'system' ? (
+        <PartnersView tabs={tabs} />
+      ) : (
+        <EmptyState
+          icon="tenants"
+          title="Partners are managed by platform administrators"
+          testId="partners-denied"
+        >
+          Your account works inside one partner or organization. Organizations you can reach are listed under
+          Tenants.
+        </EmptyState>
+      );
+  else if (pathname === '/tenants') body = <OrganizationsView tabs={tabs} />;
+  else
+    body = (
+      <EmptyState icon="alert" title={`There is no page at ${pathname}`} testId="not-found">
+        The link may be old.
+      </EmptyState>
+    );
+
+  return (
+    <div className="page adm" data-testid="tenants-page">
+      {body}
+    </div>
+  );
 }

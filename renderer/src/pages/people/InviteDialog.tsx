@@ -1,0 +1,387 @@
+import { useState, type FormEvent } from 'react';
+import type { OrgAccess, Paginated, RoleListResponse, Site } from '../../../../server/contract';
+import { ApiError, api } from '../../api/client';
+import { useSession } from '../../session/store';
+import { ActionError } from '../../components/ActionError';
+import { Dialog } from '../../components/Dialog';
+import { Field } from '../../components/ui';
+import { Toggle, asList, fieldErrors, qs, useResource, useScope } from '../tenants/admin-kit';
+import { useDirectory } from './directory';
+
+// One dialog for both kinds of invitation. Where the invitee goes decides the fields: a partner user gets an
+// organization reach (all, selected, none); an organization user may be limited to some of its sites.
+
+type Target = { kind: 'partner'; partnerId: string | null } | { kind: 'organization'; orgId: string };
+
+function parseTarget(value: string): Target | null {
+  if (value === 'own-partner') return { kind: 'partner', partnerId: null };
+  if (value.startsWith('p:')) return { kind: 'partner', partnerId: value.slice(2) };
+  if (value.startsWith('o:')) return { kind: 'organization', orgId: value.slice(2) };
+  return null;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const ACCESS_CHOICES: Array<{ value: OrgAccess; title: string; desc: string }> = [
+  { value: 'all', title: 'All organizations', desc: 'Every current and future customer' },
+  { value: 'selected', title: 'Selected', desc: 'Only the organizations you tick' },
+  { value: 'none', title: 'None', desc: 'Partner-level work only' },
+];
+
+export function InviteDialog({
+  onClose,
+  onInvited,
+}: {
+  onClose: () => void;
+  onInvited: (email: string) => void;
+}) {
+  const scope = useScope();
+  const ownOrgId = useSession((s) => s.user?.orgId ?? null);
+  const dir = useDirectory();
+  const [targetValue, setTargetValue] = useState<string>(() =>
+    scope === 'partner' ? 'own-partner' : scope === 'organization' && ownOrgId ? `o:${ownOrgId}` : '',
+  );
+  const target = parseTarget(targetValue);
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [roleId, setRoleId] = useState('');
+  const [orgAccess, setOrgAccess] = useState<OrgAccess>('all');
+  const [orgIds, setOrgIds] = useState<string[]>([]);
+  const [orgFilter, setOrgFilter] = useState('');
+  const [restrictSites, setRestrictSites] = useState(false);
+  const [siteIds, setSiteIds] = useState<string[]>([]);
+  const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [serverFields, setServerFields] = useState<Record<string, string>>({});
+
+  // Roles the chosen tenant may hold. A partner caller inviting into its own partner names no tenant.
+  const rolesPath =
+    target === null
+      ? null
+      : `/users/roles${qs(
+          target.kind === 'organization'
+            ? { orgId: target.orgId }
+            : target.partnerId
+              ? { partnerId: target.partnerId }
+              : {},
+        )}`;
+  const roles = useResource<RoleListResponse>(rolesPath);
+  const expectedScope = target?.kind === 'organization' ? 'organization' : 'partner';
+  const roleList = asList(roles.data).filter((r) => r.scope === expectedScope);
+  const sites = useResource<Paginated<Site>>(
+    target?.kind === 'organization' ? `/orgs/sites${qs({ orgId: target.orgId, limit: 100 })}` : null,
+  );
+  const siteList = asList(sites.data);
+
+  const partnerOrgs =
+    target?.kind === 'partner'
+      ? dir.orgs.filter((o) => (target.partnerId ? o.partnerId === target.partnerId : true))
+      : [];
+  const shownOrgs = orgFilter.trim()
+    ? partnerOrgs.filter((o) => o.name.toLowerCase().includes(orgFilter.trim().toLowerCase()))
+    : partnerOrgs;
+
+  const errors: Record<string, string> = {};
+  if (!target) errors.target = 'Choose where the new user belongs';
+  if (!email.trim()) errors.email = 'Email is required';
+  else if (!EMAIL.test(email.trim())) errors.email = 'Not an email address';
+  if (!name.trim()) errors.name = 'Name is required';
+  if (!roleId) errors.roleId = 'Choose a role';
+  if (target?.kind === 'partner' && orgAccess === 'selected' && orgIds.length === 0)
+    errors.orgIds = 'Tick at least one organization';
+  if (target?.kind === 'organization' && restrictSites && siteIds.length === 0)
+    errors.siteIds = 'Tick at least one site, or lift the restriction';
+  const show = (key: string) => (submitted || touched[key] ? errors[key] : undefined) ?? serverFields[key];
+  const blur = (key: string) => setTouched((t) => ({ ...t, [key]: true }));
+
+  const chooseTarget = (value: string) => {
+    setTargetValue(value);
+    setRoleId('');
+    setOrgIds([]);
+    setSiteIds([]);
+    setRestrictSites(false);
+  };
+
+  const toggleIn = (list: string[], id: string, on: boolean) =>
+    on ? [...new Set([...list, id])] : list.filter((x) => x !== id);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (Object.keys(errors).length > 0 || !target) return;
+    setBusy(true);
+    setError(null);
+    setServerFields({});
+    const body: Record<string, unknown> = { email: email.trim(), name: name.trim(), roleId };
+    if (target.kind === 'partner') {
+      if (target.partnerId) body.partnerId = target.partnerId;
+      body.orgAccess = orgAccess;
+      if (orgAccess === 'selected') body.orgIds = orgIds;
+    } else {
+      body.orgId = target.orgId;
+      if (restrictSites) body.siteIds = siteIds;
+    }
+    try {
+      await api('/users/invite', { method: 'POST', body });
+      onInvited(email.trim());
+    } catch (err) {
+      const fields = fieldErrors(err);
+      if (err instanceof ApiError && err.status === 409) fields.email = err.message;
+      if (err instanceof ApiError && /^orgIds/.test(err.message)) fields.orgIds = err.message;
+      if (err instanceof ApiError && /^siteIds/.test(err.message)) fields.siteIds = err.message;
+      if (err instanceof ApiError && err.message === 'Role is not available in this scope')
+        fields.roleId = err.message;
+      setServerFields(fields);
+      setError(Object.keys(fields).length > 0 ? null : err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const chosenRole = roleList.find((r) => r.id === roleId);
+
+  return (
+    <Dialog
+      open
+      wide
+      title="Invite user"
+      onClose={onClose}
+      testId="invite-dialog"
+      footer={
+        <>
+          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            form="invite-form"
+            className="btn btn-primary"
+            disabled={busy}
+            data-testid="invite-send"
+          >
+            {busy ? 'Sending…' : 'Send invitation'}
+          </button>
+        </>
+      }
+    >
+      <form id="invite-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>
+        <p className="muted">
+          The invitee gets an email with a single-use link to set their password and two-step verification.
+        </p>
+        {scope !== 'organization' ? (
+          <Field
+            label="Invite into"
+            htmlFor="invite-target"
+            error={show('target')}
+            hint={
+              target?.kind === 'organization'
+                ? 'An organization user works inside that one customer.'
+                : target?.kind === 'partner'
+                  ? 'A partner user works across the organizations you grant below.'
+                  : undefined
+            }
+          >
+            <select
+              id="invite-target"
+              value={targetValue}
+              onChange={(e) => chooseTarget(e.target.value)}
+              onBlur={() => blur('target')}
+              data-testid="invite-target"
+            >
+              {scope === 'system' ? <option value="">Choose a partner or organization…</option> : null}
+              {scope === 'partner' ? (
+                <option value="own-partner">Your partner team (partner user)</option>
+              ) : null}
+              {scope === 'system' && dir.partners.length > 0 ? (
+                <optgroup label="Partners (partner user)">
+                  {dir.partners.map((p) => (
+                    <option key={p.id} value={`p:${p.id}`}>
+                      {p.name}
+                    </option>
+                  ))}
+                </optgroup>
+              ) : null}
+              {dir.orgs.length > 0 ? (
+                <optgroup label="Organizations (organization user)">
+                  {dir.orgs.map((o) => (
+                    <option key={o.id} value={`o:${o.id}`}>
+                      {o.name}
+                      {scope === 'system' ? ` — ${dir.partnerName(o.partnerId) ?? 'partner'}` : ''}
+                    </option>
+                  ))}
+                </optgroup>
+              ) : null}
+            </select>
+          </Field>
+        ) : null}
+
+        <div className="adm-form-grid">
+          <Field label="Email" htmlFor="invite-email" error={show('email')}>
+            <input
+              id="invite-email"
+              type="email"
+              autoComplete="off"
+              autoFocus
+              maxLength={255}
+              value={email}
+              onChange={(e) => {
+                setEmail(e.target.value);
+                if (serverFields.email) setServerFields(({ email: _e, ...rest }) => rest);
+              }}
+              onBlur={() => blur('email')}
+              data-testid="invite-email"
+            />
+          </Field>
+          <Field label="Name" htmlFor="invite-name" error={show('name')}>
+            <input
+              id="invite-name"
+              type="text"
+              autoComplete="off"
+              maxLength={255}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              onBlur={() => blur('name')}
+              data-testid="invite-name"
+            />
+          </Field>
+          <div className="full">
+            <Field
+              label="Role"
+              htmlFor="invite-role"
+              error={show('roleId') ?? (roles.error ? 'Could not load the roles for this tenant' : undefined)}
+              hint={chosenRole?.description ?? undefined}
+            >
+              <select
+                id="invite-role"
+                value={roleId}
+                disabled={!target || roles.loading}
+                onChange={(e) => setRoleId(e.target.value)}
+                onBlur={() => blur('roleId')}
+                data-testid="invite-role"
+              >
+                <option value="">
+                  {!target
+                    ? 'Choose where the user belongs first'
+                    : roles.loading
+                      ? 'Loading roles…'
+                      : 'Choose a role…'}
+                </option>
+                {roleList.map((r) => (
+                  <option key={r.id} value={r.id}>
+                    {r.name}
+                    {r.isSystem ? ' (built-in)' : ''}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+        </div>
+
+        {target?.kind === 'partner' ? (
+          <div className="adm-form-section">
+            <h3>Organization access</h3>
+            <div className="adm-radio-row" role="radiogroup" aria-label="Organization access">
+              {ACCESS_CHOICES.map((c) => (
+                <label key={c.value} className="adm-radio-card">
+                  <input
+                    type="radio"
+                    name="invite-org-access"
+                    value={c.value}
+                    checked={orgAccess === c.value}
+                    onChange={() => setOrgAccess(c.value)}
+                    data-testid={`invite-org-access-${c.value}`}
+                  />
+                  <span>
+                    <span className="adm-radio-title">{c.title}</span>
+                    <span className="adm-radio-desc">{c.desc}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+            {orgAccess === 'selected' ? (
+              <Field
+                label={`Organizations${orgIds.length ? ` · ${orgIds.length} selected` : ''}`}
+                htmlFor="invite-org-filter"
+                error={show('orgIds')}
+              >
+                {partnerOrgs.length > 8 ? (
+                  <input
+                    id="invite-org-filter"
+                    type="text"
+                    placeholder="Filter organizations"
+                    value={orgFilter}
+                    onChange={(e) => setOrgFilter(e.target.value)}
+                  />
+                ) : (
+                  <span id="invite-org-filter" hidden />
+                )}
+                <div className="adm-choice-list" data-testid="invite-orgs">
+                  {shownOrgs.length === 0 ? (
+                    <div className="adm-choice muted">No organizations to choose from.</div>
+                  ) : (
+                    shownOrgs.map((o) => (
+                      <label key={o.id} className="adm-choice">
+                        <input
+                          type="checkbox"
+                          checked={orgIds.includes(o.id)}
+                          onChange={(e) => setOrgIds((list) => toggleIn(list, o.id, e.target.checked))}
+                          data-testid="invite-org-option"
+                          data-org-name={o.name}
+                        />
+                        {o.name}
+                        <span className="adm-choice-meta mono">{o.slug}</span>
+                      </label>
+                    ))
+                  )}
+                </div>
+              </Field>
+            ) : null}
+          </div>
+        ) : null}
+
+        {target?.kind === 'organization' ? (
+          <div className="adm-form-section">
+            <h3>Site access</h3>
+            <Toggle
+              id="invite-restrict-sites"
+              checked={restrictSites}
+              onChange={setRestrictSites}
+              label="Limit to specific sites"
+              hint="Off: the user works across every site of the organization, including sites added later."
+              disabled={siteList.length === 0}
+            />
+            {restrictSites ? (
+              <Field
+                label={`Sites${siteIds.length ? ` · ${siteIds.length} selected` : ''}`}
+                htmlFor="invite-sites"
+                error={show('siteIds')}
+              >
+                <div className="adm-choice-list" id="invite-sites" data-testid="invite-sites">
+                  {siteList.map((s) => (
+                    <label key={s.id} className="adm-choice">
+                      <input
+                        type="checkbox"
+                        checked={siteIds.includes(s.id)}
+                        onChange={(e) => setSiteIds((list) => toggleIn(list, s.id, e.target.checked))}
+                        data-testid="invite-site-option"
+                        data-site-name={s.name}
+                      />
+                      {s.name}
+                      <span className="adm-choice-meta">{s.timezone}</span>
+                    </label>
+                  ))}
+                </div>
+              </Field>
+            ) : sites.data && siteList.length === 0 ? (
+              <p className="muted small">This organization has no sites yet.</p>
+            ) : null}
+          </div>
+        ) : null}
+
+        <ActionError error={error} testId="invite-error" />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,247 @@
+import { useState, type ReactNode } from 'react';
+import type { Role, RoleListResponse } from '../../../../server/contract';
+import { api } from '../../api/client';
+import { Link, navigate } from '../../router';
+import { ConfirmDialog } from '../../components/Dialog';
+import { Icon } from '../../components/Icon';
+import {
+  EmptyState,
+  LoadFailure,
+  LoadingBlock,
+  PageHeader,
+  RowMenu,
+  SearchBox,
+  asList,
+  useResource,
+  useScope,
+} from '../tenants/admin-kit';
+import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
+import { CloneRoleDialog, deleteProblem } from './RoleEditor';
+
+export function RolesView({ tabs }: { tabs: ReactNode }) {
+  const scope = useScope();
+  const dir = useDirectory();
+  const roles = useResource<RoleListResponse>('/roles');
+  const [search, setSearch] = useState('');
+  const [kind, setKind] = useState<'' | 'system' | 'custom'>('');
+  const [cloning, setCloning] = useState<Role | null>(null);
+  const [deleting, setDeleting] = useState<Role | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<unknown>(null);
+
+  const list = asList(roles.data);
+  const byId = new Map(list.map((r) => [r.id, r]));
+  const needle = search.trim().toLowerCase();
+  const shown = list
+    .filter(
+      (r) =>
+        (!needle ||
+          r.name.toLowerCase().includes(needle) ||
+          (r.description ?? '').toLowerCase().includes(needle)) &&
+        (!kind || (kind === 'system') === r.isSystem),
+    )
+    // Built-in roles first, then custom roles, each alphabetically.
+    .sort((a, b) => Number(b.isSystem) - Number(a.isSystem) || a.name.localeCompare(b.name));
+
+  const remove = async () => {
+    if (!deleting) return;
+    setBusy(true);
+    setDeleteError(null);
+    try {
+      await api(`/roles/${deleting.id}`, { method: 'DELETE' });
+      setDeleting(null);
+      roles.reload();
+    } catch (err) {
+      setDeleteError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Users & roles"
+        sub="Roles bundle permissions. Built-in roles are fixed; clone one to customize it."
+        actions={
+          <Link to="/users/roles/new" className="btn btn-primary" data-testid="role-create">
+            <Icon name="plus" />
+            New role
+          </Link>
+        }
+      />
+      {tabs}
+
+      {roles.loading ? (
+        <LoadingBlock label="Loading roles…" />
+      ) : roles.error && !roles.data ? (
+        <LoadFailure
+          error={roles.error}
+          onRetry={roles.reload}
+          forbiddenTitle="Roles are not available to your account"
+          forbiddenText="Roles are managed inside a partner or an organization."
+        />
+      ) : (
+        <>
+          <div className="adm-toolbar">
+            <SearchBox value={search} onChange={setSearch} placeholder="Search roles" testId="role-search" />
+            <select
+              value={kind}
+              onChange={(e) => setKind(e.target.value as '' | 'system' | 'custom')}
+              aria-label="Filter by kind"
+              data-testid="role-kind-filter"
+            >
+              <option value="">Built-in and custom</option>
+              <option value="system">Built-in only</option>
+              <option value="custom">Custom only</option>
+            </select>
+            <span className="grow" />
+            <span className="muted small">{list.length} roles</span>
+          </div>
+          <div className="adm-table-card">
+            <div className="adm-table-scroll">
+              <table className="adm-table" data-testid="role-table">
+                <thead>
+                  <tr>
+                    <th>Role</th>
+                    <th>Applies to</th>
+                    <th>Inherits from</th>
+                    <th className="num">Users</th>
+                    <th className="actions" aria-label="Actions" />
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.map((r) => (
+                    <tr key={r.id} data-testid="role-row" data-role-id={r.id} data-role-name={r.name}>
+                      <td>
+                        <div className="adm-cell-main">
+                          <span className="pp-role-name">
+                            <Link
+                              to={`/users/roles/${r.id}`}
+                              className="adm-cell-title"
+                              data-testid="role-open"
+                            >
+                              {r.name}
+                            </Link>
+                            {r.isSystem ? (
+                              <span className="badge adm-badge-system" data-testid="role-system-badge">
+                                System
+                              </span>
+                            ) : null}
+                          </span>
+                          {r.description ? (
+                            <span className="adm-cell-sub pp-desc">{r.description}</span>
+                          ) : null}
+                        </div>
+                      </td>
+                      <td>
+                        <div className="adm-cell-main">
+                          <span>{SCOPE_LABEL[r.scope] ?? r.scope} roles</span>
+                          {scope !== 'organization' ? (
+                            <span className="adm-cell-sub">{roleTenantLabel(r, dir)}</span>
+                          ) : null}
+                        </div>
+                      </td>
+                      <td>
+                        {r.parentRoleId ? (
+                          <Link to={`/users/roles/${r.parentRoleId}`}>
+                            {byId.get(r.parentRoleId)?.name ?? 'Parent role'}
+                          </Link>
+                        ) : (
+                          <span className="muted">—</span>
+                        )}
+                      </td>
+                      <td className="num" data-testid="role-user-count">
+                        {r.userCount}
+                      </td>
+                      <td className="actions">
+                        <RowMenu
+                          label={`Actions for ${r.name}`}
+                          testId="role-menu"
+                          items={[
+                            {
+                              label: r.isSystem ? 'View' : 'Edit',
+                              icon: r.isSystem ? 'chevron' : 'edit',
+                              testId: 'role-menu-open',
+                              onSelect: () => navigate(`/users/roles/${r.id}`),
+                            },
+                            {
+                              label: r.isSystem ? 'Clone to customize' : 'Clone',
+                              icon: 'copy',
+                              testId: 'role-menu-clone',
+                              onSelect: () => setCloning(r),
+                            },
+                            {
+                              label: 'Delete',
+                              icon: 'trash',
+                              danger: true,
+                              hidden: r.isSystem,
+                              testId: 'role-menu-delete',
+                              onSelect: () => {
+                                setDeleteError(null);
+                                setDeleting(r);
+                              },
+                            },
+                          ]}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                  {shown.length === 0 ? (
+                    <tr>
+                      <td colSpan={5} className="muted adm-no-match">
+                        {list.length === 0 ? 'No roles are visible to your account.' : 'No role matches.'}
+                      </td>
+                    </tr>
+                  ) : null}
+                </tbody>
+              </table>
+            </div>
+          </div>
+          {list.length > 0 && !list.some((r) => !r.isSystem) ? (
+            <EmptyState icon="users" title="No custom roles yet" compact testId="roles-no-custom">
+              Built-in roles cover the usual jobs. For anything else, create a role or clone a built-in one
+              and adjust its permissions.
+            </EmptyState>
+          ) : null}
+        </>
+      )}
+
+      {cloning ? (
+        <CloneRoleDialog
+          role={cloning}
+          onClose={() => setCloning(null)}
+          onCloned={(id) => {
+            setCloning(null);
+            navigate(`/users/roles/${id}`);
+          }}
+        />
+      ) : null}
+
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete role"
+        confirmLabel="Delete role"
+        busy={busy}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => void remove()}
+        testId="role-delete-dialog"
+      >
+        {deleting ? (
+          <div className="adm-dialog-form">
+            <p>
+              Delete the role <strong>{deleting.name}</strong>? This cannot be undone.
+            </p>
+            {deleting.userCount > 0 ? (
+              <p className="muted">
+                {deleting.userCount} user{deleting.userCount === 1 ? ' holds' : 's hold'} this role: give them
+                another role first, or the server refuses.
+              </p>
+            ) : null}
+            {deleteError ? deleteProblem(deleteError) : null}
+          </div>
+        ) : null}
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,538 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type {
+  InviteResendResponse,
+  RoleListResponse,
+  UserListResponse,
+  UserStatus,
+  UserSummary,
+} from '../../../../server/contract';
+import { api } from '../../api/client';
+import { useSession } from '../../session/store';
+import { ActionError } from '../../components/ActionError';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Icon } from '../../components/Icon';
+import { Alert, Field, StatusPill } from '../../components/ui';
+import { formatDateTime, initials, relativeTime } from '../../lib/format';
+import { useNow } from '../../lib/hooks';
+import {
+  EmptyState,
+  LoadFailure,
+  LoadingBlock,
+  PageHeader,
+  Pager,
+  RowMenu,
+  SearchBox,
+  asList,
+  paginationOf,
+  qs,
+  useResource,
+  useScope,
+} from '../tenants/admin-kit';
+import { accessSummary, tenantQueryOf, useDirectory, type Directory } from './directory';
+import { InviteDialog } from './InviteDialog';
+
+const PAGE_SIZE = 50;
+
+export const USER_STATUS: Record<UserStatus, { label: string; tone: 'ok' | 'warn' | 'bad' | 'muted' }> = {
+  active: { label: 'Active', tone: 'ok' },
+  invited: { label: 'Invited', tone: 'warn' },
+  disabled: { label: 'Disabled', tone: 'muted' },
+};
+
+/** Where the user belongs, as a sentence fragment: "Contoso", "the partner". */
+function tenantOf(u: UserSummary, dir: Directory): string {
+  const a = u.association;
+  if (a.scope === 'organization') return dir.orgName(a.orgId) ?? 'this organization';
+  if (a.scope === 'partner') return dir.partnerName(a.partnerId) ?? 'this partner';
+  return 'the platform';
+}
+
+type Pending =
+  | { kind: 'role'; user: UserSummary }
+  | { kind: 'disable'; user: UserSummary }
+  | { kind: 'enable'; user: UserSummary }
+  | { kind: 'remove'; user: UserSummary };
+
+export function UsersView({ tabs }: { tabs: ReactNode }) {
+  const scope = useScope();
+  const me = useSession((s) => s.user?.id);
+  const dir = useDirectory();
+  const now = useNow(60_000);
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  const [status, setStatus] = useState<UserStatus | ''>('');
+  const [page, setPage] = useState(1);
+  const [inviting, setInviting] = useState(false);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [rowError, setRowError] = useState<{ userId: string; error: unknown } | null>(null);
+
+  // Search as you type, without a request per keystroke.
+  useEffect(() => {
+    const id = setTimeout(() => {
+      setQ(search.trim());
+      setPage(1);
+    }, 250);
+    return () => clearTimeout(id);
+  }, [search]);
+
+  const users = useResource<UserListResponse>(`/users${qs({ q, status, page, limit: PAGE_SIZE })}`);
+  const list = asList(users.data);
+  const filtered = q !== '' || status !== '';
+
+  const open = (next: Pending) => {
+    setActionError(null);
+    setPending(next);
+  };
+
+  const run = async (fn: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    setActionError(null);
+    try {
+      await fn();
+      setPending(null);
+      setNotice(done);
+      users.reload();
+    } catch (err) {
+      setActionError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const resend = async (u: UserSummary) => {
+    setRowError(null);
+    try {
+      const res = await api<InviteResendResponse>('/users/resend-invite', {
+        method: 'POST',
+        body: { userId: u.id },
+      });
+      setNotice(
+        `A new invitation was sent to ${u.email}. The link is valid until ${formatDateTime(res.expiresAt)}.`,
+      );
+    } catch (err) {
+      setRowError({ userId: u.id, error: err });
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Users & roles"
+        sub={
+          scope === 'system'
+            ? 'Every account on this server, in every partner and organization: invitations, status and roles.'
+            : scope === 'partner'
+              ? 'Your partner team and the people of your organizations: invitations, account status and roles.'
+              : 'People of your organization: invitations, account status and roles.'
+        }
+        actions={
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => setInviting(true)}
+            data-testid="invite-user"
+          >
+            <Icon name="mail" />
+            Invite user
+          </button>
+        }
+      />
+      {tabs}
+
+      {notice ? (
+        <div className="pp-notice">
+          <Alert tone="success" testId="users-notice">
+            {notice}
+          </Alert>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={() => setNotice(null)}
+            aria-label="Dismiss"
+          >
+            <Icon name="close" size={14} />
+          </button>
+        </div>
+      ) : null}
+      {rowError ? <ActionError error={rowError.error} testId="users-row-error" /> : null}
+
+      {users.error && !users.data ? null : (
+        <div className="adm-toolbar">
+          <SearchBox
+            value={search}
+            onChange={setSearch}
+            placeholder="Search name or email"
+            testId="user-search"
+          />
+          <select
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value as UserStatus | '');
+              setPage(1);
+            }}
+            aria-label="Filter by status"
+            data-testid="user-status-filter"
+          >
+            <option value="">All statuses</option>
+            <option value="active">Active</option>
+            <option value="invited">Invited</option>
+            <option value="disabled">Disabled</option>
+          </select>
+          <span className="grow" />
+          {users.data ? (
+            <span className="muted small" data-testid="user-count">
+              {paginationOf(users.data)?.total ?? list.length} {filtered ? 'matching' : ''} users
+            </span>
+          ) : null}
+        </div>
+      )}
+
+      {users.loading ? (
+        <LoadingBlock label="Loading users…" />
+      ) : users.error && !users.data ? (
+        <LoadFailure
+          error={users.error}
+          onRetry={users.reload}
+          forbiddenTitle="User administration is not available to your account"
+          forbiddenText="People are managed inside a partner or an organization by accounts that can see all of it."
+        />
+      ) : list.length === 0 ? (
+        <EmptyState
+          icon="users"
+          title={filtered ? 'No user matches' : 'No users yet'}
+          testId="users-empty"
+          action={
+            filtered ? null : (
+              <button type="button" className="btn btn-secondary btn-sm" onClick={() => setInviting(true)}>
+                <Icon name="mail" />
+                Invite the first user
+              </button>
+            )
+          }
+        >
+          {filtered
+            ? 'Try another name or email, or clear the status filter.'
+            : 'Invite technicians by email: they set their own password and two-step verification.'}
+        </EmptyState>
+      ) : (
+        <div className="adm-table-card">
+          <div className="adm-table-scroll">
+            <table className="adm-table" data-testid="user-table">
+              <thead>
+                <tr>
+                  <th>User</th>
+                  <th>Status</th>
+                  <th>Role</th>
+                  <th>Access</th>
+                  <th>MFA</th>
+                  <th>Last sign-in</th>
+                  <th className="actions" aria-label="Actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((u) => {
+                  const st = USER_STATUS[u.status];
+                  const self = u.id === me;
+                  return (
+                    <tr
+                      key={`${u.id}:${u.association.orgId ?? u.association.partnerId ?? ''}`}
+                      data-testid="user-row"
+                      data-user-id={u.id}
+                      data-email={u.email}
+                    >
+                      <td>
+                        <div className="adm-person">
+                          <span className="avatar" aria-hidden="true">
+                            {initials(u.name, u.email)}
+                          </span>
+                          <div className="adm-cell-main">
+                            <span className="adm-cell-title">
+                              {u.name || u.email}
+                              {self ? <span className="pp-you">you</span> : null}
+                            </span>
+                            <span className="adm-cell-sub">{u.email}</span>
+                          </div>
+                        </div>
+                      </td>
+                      <td>
+                        <StatusPill tone={st.tone} testId="user-status">
+                          {st.label}
+                        </StatusPill>
+                      </td>
+                      <td data-testid="user-role">{u.association.roleName}</td>
+                      <td className="muted">{accessSummary(u.association, dir, scope)}</td>
+                      <td>
+                        {u.mfaEnabled ? (
+                          <span className="pp-mfa on">
+                            <Icon name="lock" size={13} />
+                            {u.mfaMethod === 'sms' ? 'SMS' : 'Authenticator'}
+                          </span>
+                        ) : (
+                          <span className="pp-mfa">Off</span>
+                        )}
+                      </td>
+                      <td
+                        className="nowrap"
+                        title={u.lastLoginAt ? formatDateTime(u.lastLoginAt) : undefined}
+                      >
+                        {u.lastLoginAt ? (
+                          relativeTime(Date.parse(u.lastLoginAt), now)
+                        ) : (
+                          <span className="muted">
+                            {u.status === 'invited' ? 'Not yet accepted' : 'Never'}
+                          </span>
+                        )}
+                      </td>
+                      <td className="actions">
+                        <RowMenu
+                          label={`Actions for ${u.email}`}
+                          testId="user-menu"
+                          items={[
+                            {
+                              label: 'Change role',
+                              icon: 'users',
+                              testId: 'user-menu-role',
+                              hidden: self || u.association.scope === 'system',
+                              onSelect: () => open({ kind: 'role', user: u }),
+                            },
+                            {
+                              label: 'Resend invitation',
+                              icon: 'mail',
+                              testId: 'user-menu-resend',
+                              hidden: u.status !== 'invited',
+                              onSelect: () => void resend(u),
+                            },
+                            {
+                              label: 'Disable account',
+                              icon: 'lock',
+                              testId: 'user-menu-disable',
+                              hidden: self || u.status !== 'active',
+                              onSelect: () => open({ kind: 'disable', user: u }),
+                            },
+                            {
+                              label: 'Enable account',
+                              icon: 'check',
+                              testId: 'user-menu-enable',
+                              hidden: self || u.status !== 'disabled',
+                              onSelect: () => open({ kind: 'enable', user: u }),
+                            },
+                            {
+                              label: u.status === 'invited' ? 'Withdraw invitation' : 'Remove from tenant',
+                              icon: 'trash',
+                              danger: true,
+                              testId: 'user-menu-remove',
+                              hidden: self || u.association.scope === 'system',
+                              onSelect: () => open({ kind: 'remove', user: u }),
+                            },
+                          ]}
+                        />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <Pager pagination={paginationOf(users.data)} onPage={setPage} testId="users-pager" />
+        </div>
+      )}
+
+      {inviting ? (
+        <InviteDialog
+          onClose={() => setInviting(false)}
+          onInvited={(email) => {
+            setInviting(false);
+            setNotice(`Invitation sent to ${email}.`);
+            users.reload();
+          }}
+        />
+      ) : null}
+
+      {pending?.kind === 'role' ? (
+        <ChangeRoleDialog
+          user={pending.user}
+          busy={busy}
+          error={actionError}
+          onClose={() => setPending(null)}
+          onSave={(roleId, roleName) =>
+            void run(
+              () => api(`/users/${pending.user.id}/role`, { method: 'POST', body: { roleId } }),
+              `${pending.user.name || pending.user.email} now has the role ${roleName}.`,
+            )
+          }
+        />
+      ) : null}
+
+      <ConfirmDialog
+        open={pending?.kind === 'disable'}
+        title="Disable account"
+        confirmLabel="Disable account"
+        busy={busy}
+        onCancel={() => setPending(null)}
+        onConfirm={() =>
+          pending &&
+          void run(
+            () => api(`/users/${pending.user.id}`, { method: 'PATCH', body: { status: 'disabled' } }),
+            `${pending.user.email} is disabled.`,
+          )
+        }
+        testId="user-disable-dialog"
+      >
+        <div className="adm-dialog-form">
+          <p>
+            Disable <strong>{pending?.user.email}</strong>? Their sessions end at once and they cannot sign in
+            until the account is enabled again. Their role and memberships are kept.
+          </p>
+          <ActionError error={actionError} />
+        </div>
+      </ConfirmDialog>
+
+      <Dialog
+        open={pending?.kind === 'enable'}
+        title="Enable account"
+        onClose={() => setPending(null)}
+        testId="user-enable-dialog"
+        footer={
+          <>
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => setPending(null)}
+              disabled={busy}
+            >
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={busy}
+              data-testid="confirm-action"
+              onClick={() =>
+                pending &&
+                void run(
+                  () => api(`/users/${pending.user.id}`, { method: 'PATCH', body: { status: 'active' } }),
+                  `${pending.user.email} can sign in again.`,
+                )
+              }
+            >
+              {busy ? 'Working…' : 'Enable account'}
+            </button>
+          </>
+        }
+      >
+        <div className="adm-dialog-form">
+          <p>
+            Enable <strong>{pending?.user.email}</strong>? They can sign in again with their existing password
+            and two-step verification, with the role {pending?.user.association.roleName}.
+          </p>
+          <ActionError error={actionError} />
+        </div>
+      </Dialog>
+
+      <ConfirmDialog
+        open={pending?.kind === 'remove'}
+        title={pending?.user.status === 'invited' ? 'Withdraw invitation' : 'Remove from tenant'}
+        confirmLabel={pending?.user.status === 'invited' ? 'Withdraw invitation' : 'Remove user'}
+        busy={busy}
+        onCancel={() => setPending(null)}
+        onConfirm={() =>
+          pending &&
+          void run(
+            () => api(`/users/${pending.user.id}`, { method: 'DELETE' }),
+            `${pending.user.email} was removed from ${tenantOf(pending.user, dir)}.`,
+          )
+        }
+        testId="user-remove-dialog"
+      >
+        {pending ? (
+          <div className="adm-dialog-form">
+            <p>
+              Remove <strong>{pending.user.email}</strong> from {tenantOf(pending.user, dir)}? They lose
+              access to it at once.
+            </p>
+            <p className="muted">
+              Only the membership is removed: the Gatehouse account itself remains, keeps any other
+              memberships, and can be invited again later.
+            </p>
+            <ActionError error={actionError} />
+          </div>
+        ) : null}
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function ChangeRoleDialog({
+  user,
+  busy,
+  error,
+  onClose,
+  onSave,
+}: {
+  user: UserSummary;
+  busy: boolean;
+  error: unknown;
+  onClose: () => void;
+  onSave: (roleId: string, roleName: string) => void;
+}) {
+  const roles = useResource<RoleListResponse>(`/users/roles${qs(tenantQueryOf(user.association))}`);
+  const [roleId, setRoleId] = useState(user.association.roleId);
+  const list = asList(roles.data);
+  const chosen = list.find((r) => r.id === roleId);
+  const unchanged = roleId === user.association.roleId;
+
+  return (
+    <Dialog
+      open
+      title={`Change role of ${user.name || user.email}`}
+      onClose={onClose}
+      testId="user-role-dialog"
+      footer={
+        <>
+          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={busy || unchanged || !chosen}
+            onClick={() => chosen && onSave(chosen.id, chosen.name)}
+            data-testid="user-role-save"
+          >
+            {busy ? 'Saving…' : 'Change role'}
+          </button>
+        </>
+      }
+    >
+      <div className="adm-dialog-form">
+        <Field
+          label="Role"
+          htmlFor="user-role-select"
+          hint={chosen?.description ?? 'The new role applies from the user’s next request.'}
+        >
+          <select
+            id="user-role-select"
+            value={roleId}
+            disabled={roles.loading}
+            onChange={(e) => setRoleId(e.target.value)}
+            data-testid="user-role-select"
+          >
+            {roles.loading ? <option value={roleId}>Loading roles…</option> : null}
+            {list.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.name}
+                {r.isSystem ? ' (built-in)' : ''}
+                {r.id === user.association.roleId ? ' · current' : ''}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {roles.error ? <ActionError error={roles.error} testId="roles-load-error" /> : null}
+        <ActionError error={error} />
+      </div>
+    </Dialog>
+  );
+}

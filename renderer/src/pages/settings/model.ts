@@ -1,0 +1,209 @@
+import type {
+  BusinessDay,
+  Partner,
+  PartnerSettings,
+  ServiceManagementMode,
+} from '../../../../server/contract';
+import { checkEntry } from './ip-allowlist';
+
+// The settings form as plain strings, how it differs from the stored partner, and the PATCH that sends only what
+// changed. Settings merge key by key on the server (nested objects too; a business day and the allowlist are
+// replaced whole), so a patch carries just the changed leaves.
+
+export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type Day = (typeof DAYS)[number];
+export type Preset = '24/7' | 'business' | 'extended' | 'custom';
+export type SectionId = 'general' | 'hours' | 'contact' | 'security' | 'service';
+
+export interface DayDraft {
+  start: string;
+  end: string;
+  closed: boolean;
+}
+
+export interface Draft {
+  name: string;
+  billingEmail: string;
+  timezone: string;
+  dateFormat: string;
+  timeFormat: string;
+  language: string;
+  preset: Preset | '';
+  custom: Record<Day, DayDraft>;
+  contactName: string;
+  contactEmail: string;
+  contactPhone: string;
+  contactWebsite: string;
+  allowlist: string[];
+  mode: ServiceManagementMode;
+  psa: string;
+}
+
+/** The schedule a custom week starts from: weekdays 09:00-17:00, weekend closed. */
+function defaultDay(day: Day): DayDraft {
+  const weekend = day === 'saturday' || day === 'sunday';
+  return { start: '09:00', end: '17:00', closed: weekend };
+}
+
+function dayFrom(stored: BusinessDay | undefined, day: Day): DayDraft {
+  if (!stored) return defaultDay(day);
+  return { start: stored.start, end: stored.end, closed: stored.closed === true };
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+export function draftOf(p: Partner): Draft {
+  const s: PartnerSettings = p.settings ?? {};
+  const custom = s.businessHours?.custom ?? {};
+  return {
+    name: p.name,
+    billingEmail: p.billingEmail ?? '',
+    timezone: str(s.timezone),
+    dateFormat: str(s.dateFormat),
+    timeFormat: str(s.timeFormat),
+    language: str(s.language),
+    preset: s.businessHours?.preset ?? '',
+    custom: Object.fromEntries(DAYS.map((d) => [d, dayFrom(custom[d], d)])) as Record<Day, DayDraft>,
+    contactName: str(s.contact?.name),
+    contactEmail: str(s.contact?.email),
+    contactPhone: str(s.contact?.phone),
+    contactWebsite: str(s.contact?.website),
+    allowlist: Array.isArray(s.security?.ipAllowlist) ? [...s.security.ipAllowlist] : [],
+    mode: p.serviceManagementMode ?? 'native',
+    psa: p.serviceManagementPsaConnectionId ?? '',
+  };
+}
+
+/** Allowlist rows as they would be stored: trimmed, blank rows dropped. */
+export function cleanAllowlist(rows: string[]): string[] {
+  return rows.map((r) => r.trim()).filter(Boolean);
+}
+
+const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+export function changedSections(before: Draft, after: Draft): Set<SectionId> {
+  const out = new Set<SectionId>();
+  if (
+    before.name !== after.name ||
+    before.billingEmail !== after.billingEmail ||
+    before.timezone !== after.timezone ||
+    before.dateFormat !== after.dateFormat ||
+    before.timeFormat !== after.timeFormat ||
+    before.language !== after.language
+  )
+    out.add('general');
+  if (before.preset !== after.preset || JSON.stringify(before.custom) !== JSON.stringify(after.custom))
+    out.add('hours');
+  if (
+    before.contactName !== after.contactName ||
+    before.contactEmail !== after.contactEmail ||
+    before.contactPhone !== after.contactPhone ||
+    before.contactWebsite !== after.contactWebsite
+  )
+    out.add('contact');
+  if (!sameList(cleanAllowlist(before.allowlist), cleanAllowlist(after.allowlist))) out.add('security');
+  if (before.mode !== after.mode || (after.mode === 'external' && before.psa !== after.psa))
+    out.add('service');
+  return out;
+}
+
+/** The PATCH /orgs/partners/me body: only changed keys, down to the changed leaf. */
+export function buildPatch(before: Draft, after: Draft): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const settings: Record<string, unknown> = {};
+  if (after.name.trim() !== before.name) body.name = after.name.trim();
+  if (after.billingEmail.trim() !== before.billingEmail)
+    body.billingEmail = after.billingEmail.trim() || null;
+  for (const key of ['timezone', 'dateFormat', 'timeFormat', 'language'] as const) {
+    if (after[key] !== before[key] && after[key]) settings[key] = after[key];
+  }
+  const hours: Record<string, unknown> = {};
+  if (after.preset !== before.preset && after.preset) hours.preset = after.preset;
+  if (after.preset === 'custom') {
+    const days: Record<string, BusinessDay> = {};
+    for (const d of DAYS) {
+      // The whole week goes when custom is newly chosen (the server needs a schedule); otherwise changed days.
+      if (
+        before.preset !== 'custom' ||
+        JSON.stringify(before.custom[d]) !== JSON.stringify(after.custom[d])
+      ) {
+        const day = after.custom[d];
+        days[d] = day.closed
+          ? { start: day.start, end: day.end, closed: true }
+          : { start: day.start, end: day.end };
+      }
+    }
+    if (Object.keys(days).length) hours.custom = days;
+  }
+  if (Object.keys(hours).length) settings.businessHours = hours;
+  const contact: Record<string, string> = {};
+  if (after.contactName.trim() !== before.contactName) contact.name = after.contactName.trim();
+  if (after.contactEmail.trim() !== before.contactEmail) contact.email = after.contactEmail.trim();
+  if (after.contactPhone.trim() !== before.contactPhone) contact.phone = after.contactPhone.trim();
+  if (after.contactWebsite.trim() !== before.contactWebsite) contact.website = after.contactWebsite.trim();
+  if (Object.keys(contact).length) settings.contact = contact;
+  const list = cleanAllowlist(after.allowlist);
+  if (!sameList(cleanAllowlist(before.allowlist), list)) settings.security = { ipAllowlist: list };
+  if (Object.keys(settings).length) body.settings = settings;
+  if (after.mode !== before.mode) {
+    body.serviceManagementMode = after.mode;
+    // The PSA connection id is required for external and must be null for the other modes.
+    if (after.mode === 'external') body.serviceManagementPsaConnectionId = after.psa.trim();
+    else if (before.psa) body.serviceManagementPsaConnectionId = null;
+  } else if (after.mode === 'external' && after.psa.trim() !== before.psa) {
+    body.serviceManagementPsaConnectionId = after.psa.trim();
+  }
+  return body;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function isWebUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Field errors keyed like the server's paths (`settings.contact.email`, `settings.security.ipAllowlist.2`). */
+export function validateDraft(d: Draft): Record<string, string> {
+  const e: Record<string, string> = {};
+  if (!d.name.trim()) e.name = 'Name is required';
+  else if (d.name.trim().length > 255) e.name = 'At most 255 characters';
+  if (d.billingEmail.trim() && !EMAIL.test(d.billingEmail.trim())) e.billingEmail = 'Not an email address';
+  if (d.contactEmail.trim() && !EMAIL.test(d.contactEmail.trim()))
+    e['settings.contact.email'] = 'Not an email address';
+  if (d.contactWebsite.trim() && !isWebUrl(d.contactWebsite.trim()))
+    e['settings.contact.website'] = 'An http or https address, like https://example.com';
+  if (d.contactPhone.trim().length > 50) e['settings.contact.phone'] = 'At most 50 characters';
+  if (d.preset === 'custom') {
+    for (const day of DAYS) {
+      const v = d.custom[day];
+      if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(v.start) || !/^([01]\d|2[0-3]):[0-5]\d$/.test(v.end))
+        e[`settings.businessHours.custom.${day}`] = 'Enter both times';
+      else if (!v.closed && v.end <= v.start)
+        e[`settings.businessHours.custom.${day}`] = 'Ends before it starts';
+    }
+  }
+  d.allowlist.forEach((row, i) => {
+    if (!row.trim()) return;
+    const check = checkEntry(row);
+    if (!check.ok) e[`settings.security.ipAllowlist.${i}`] = check.error;
+  });
+  if (d.mode === 'external') {
+    if (!d.psa.trim()) e.serviceManagementPsaConnectionId = 'Required when tickets live in an external PSA';
+    else if (!UUID.test(d.psa.trim())) e.serviceManagementPsaConnectionId = 'A connection id is a UUID';
+  }
+  return e;
+}
+
+export function sectionOfField(field: string): SectionId {
+  if (field.startsWith('settings.businessHours')) return 'hours';
+  if (field.startsWith('settings.contact')) return 'contact';
+  if (field.startsWith('settings.security')) return 'security';
+  if (field.startsWith('serviceManagement')) return 'service';
+  return 'general';
+}

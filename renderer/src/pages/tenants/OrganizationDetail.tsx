@@ -1,0 +1,362 @@
+import { useState } from 'react';
+import type {
+  Organization,
+  OrganizationListResponse,
+  Paginated,
+  Partner,
+  Site,
+} from '../../../../server/contract';
+import { api } from '../../api/client';
+import { navigate } from '../../router';
+import { ActionError } from '../../components/ActionError';
+import { ConfirmDialog } from '../../components/Dialog';
+import { Icon } from '../../components/Icon';
+import { Card, Facts, StatusPill } from '../../components/ui';
+import { formatDateTime } from '../../lib/format';
+import { useDocumentTitle } from '../../lib/hooks';
+import {
+  EmptyState,
+  ErrorBlock,
+  LoadingBlock,
+  PageHeader,
+  Pager,
+  RowMenu,
+  asList,
+  formatDate,
+  paginationOf,
+  qs,
+  useResource,
+  useScope,
+} from './admin-kit';
+import { ORG_TYPES, labelOf, orgStatusOf } from './labels';
+import { OrganizationDialog } from './OrganizationDialog';
+import { SiteDialog, addressLines, contactLine } from './SiteDialog';
+
+export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedded?: boolean }) {
+  const scope = useScope();
+  const canManageOrg = scope === 'system' || scope === 'partner';
+  // Organization-scoped callers have no /orgs/organizations/:id; their own organization comes from GET /orgs/.
+  const direct = useResource<Organization>(canManageOrg ? `/orgs/organizations/${orgId}` : null);
+  const listed = useResource<OrganizationListResponse>(canManageOrg ? null : '/orgs/');
+  const org = canManageOrg ? direct.data : asList(listed.data).find((o) => o.id === orgId);
+  const loading = canManageOrg ? direct.loading : listed.loading;
+  const loadError = canManageOrg ? direct.error : listed.error;
+  const reloadOrg = canManageOrg ? direct.reload : listed.reload;
+  const partner = useResource<Partner>(scope === 'system' && org ? `/orgs/partners/${org.partnerId}` : null);
+
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<unknown>(null);
+
+  useDocumentTitle(org ? org.name : 'Organization');
+
+  const back = embedded ? undefined : { to: '/tenants', label: 'Organizations' };
+
+  if (loading) return <LoadingBlock label="Loading organization…" />;
+  if (loadError && !org)
+    return (
+      <>
+        <PageHeader title="Organization" back={back} />
+        <ErrorBlock error={loadError} onRetry={reloadOrg} />
+      </>
+    );
+  if (!org)
+    return (
+      <>
+        <PageHeader title="Organization" back={back} />
+        <EmptyState icon="tenants" title="Organization not found" testId="org-not-found">
+          It may have been deleted, or it is outside the organizations your account can reach.
+        </EmptyState>
+      </>
+    );
+
+  const st = orgStatusOf(org.status);
+  const security = org.settings.security;
+
+  const remove = async () => {
+    setDeleteBusy(true);
+    setDeleteError(null);
+    try {
+      await api(`/orgs/organizations/${org.id}`, { method: 'DELETE' });
+      navigate('/tenants');
+    } catch (err) {
+      setDeleteError(err);
+      setDeleteBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        back={back}
+        title={
+          <span className="tn-title">
+            <span data-testid="org-title">{org.name}</span>
+            <StatusPill tone={st.tone} testId="org-status-pill">
+              {st.label}
+            </StatusPill>
+          </span>
+        }
+        sub={<span className="mono">{org.slug}</span>}
+        actions={
+          canManageOrg ? (
+            <>
+              <button
+                type="button"
+                className="btn btn-secondary"
+                onClick={() => setEditing(true)}
+                data-testid="org-edit"
+              >
+                <Icon name="edit" />
+                Edit
+              </button>
+              <button
+                type="button"
+                className="btn btn-danger"
+                onClick={() => {
+                  setDeleteError(null);
+                  setDeleting(true);
+                }}
+                data-testid="org-delete"
+              >
+                <Icon name="trash" />
+                Delete
+              </button>
+            </>
+          ) : null
+        }
+      />
+
+      <div className="adm-split">
+        <Card title="Organization" icon="tenants" testId="org-facts">
+          <div className="adm-facts">
+            <Facts
+              rows={[
+                ...(scope === 'system'
+                  ? ([['Partner', partner.data?.name ?? '—', 'org-fact-partner']] as Array<
+                      [string, string, string]
+                    >)
+                  : []),
+                ['Type', labelOf(ORG_TYPES, org.type), 'org-fact-type'],
+                ['Device cap', org.maxDevices ?? 'No cap', 'org-fact-max-devices'],
+                ['Contract start', formatDate(org.contractStart), 'org-fact-contract-start'],
+                ['Contract end', formatDate(org.contractEnd), 'org-fact-contract-end'],
+                ['MFA', security?.requireMfa ? 'Required for every user' : 'Optional', 'org-fact-mfa'],
+                [
+                  'SMS codes',
+                  security?.allowedMfaMethods?.sms === false ? 'Not allowed' : 'Allowed',
+                  'org-fact-sms',
+                ],
+                ['Created', formatDateTime(org.createdAt)],
+                ['Updated', formatDateTime(org.updatedAt)],
+              ]}
+            />
+          </div>
+        </Card>
+        <SitesCard orgId={org.id} orgName={org.name} />
+      </div>
+
+      {editing ? (
+        <OrganizationDialog
+          org={org}
+          partners={partner.data ? [partner.data] : []}
+          onClose={() => setEditing(false)}
+          onSaved={() => {
+            setEditing(false);
+            reloadOrg();
+          }}
+        />
+      ) : null}
+
+      <ConfirmDialog
+        open={deleting}
+        title="Delete organization"
+        confirmLabel="Delete organization"
+        busy={deleteBusy}
+        onCancel={() => setDeleting(false)}
+        onConfirm={() => void remove()}
+        testId="org-delete-dialog"
+      >
+        <div className="adm-dialog-form">
+          <p>
+            Delete <strong>{org.name}</strong>? It disappears from every list and can no longer be opened by
+            anyone. The record is kept (soft delete) so the audit trail stays complete.
+          </p>
+          <ActionError error={deleteError} />
+        </div>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+const SITES_PAGE_SIZE = 50;
+
+function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
+  const [page, setPage] = useState(1);
+  const sites = useResource<Paginated<Site>>(`/orgs/sites${qs({ orgId, page, limit: SITES_PAGE_SIZE })}`);
+  const list = asList(sites.data);
+  const [editing, setEditing] = useState<Site | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Site | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<unknown>(null);
+
+  const remove = async () => {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    setDeleteError(null);
+    try {
+      await api(`/orgs/sites/${deleting.id}`, { method: 'DELETE' });
+      setDeleting(null);
+      sites.reload();
+    } catch (err) {
+      setDeleteError(err);
+    } finally {
+      setDeleteBusy(false);
+    }
+  };
+
+  const total = paginationOf(sites.data)?.total ?? list.length;
+
+  return (
+    <Card
+      title={sites.data ? `Sites · ${total}` : 'Sites'}
+      icon="server"
+      testId="org-sites"
+      className="tn-sites"
+      actions={
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          onClick={() => setEditing('new')}
+          data-testid="site-create"
+        >
+          <Icon name="plus" size={14} />
+          Add site
+        </button>
+      }
+    >
+      {sites.loading ? (
+        <LoadingBlock label="Loading sites…" />
+      ) : sites.error && !sites.data ? (
+        <ErrorBlock error={sites.error} onRetry={sites.reload} />
+      ) : list.length === 0 ? (
+        <EmptyState icon="server" title="No sites yet" compact testId="sites-empty">
+          Sites group the devices of {orgName} by location. Agents enrolled with a site&apos;s enrollment key
+          land in that site.
+        </EmptyState>
+      ) : (
+        <div className="tn-table-wrap">
+          <table className="adm-table" data-testid="site-table">
+            <thead>
+              <tr>
+                <th>Site</th>
+                <th>Time zone</th>
+                <th>Address</th>
+                <th>Contact</th>
+                <th className="actions" aria-label="Actions" />
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((s) => {
+                const address = addressLines(s.address);
+                const contact = contactLine(s.contact);
+                return (
+                  <tr key={s.id} data-testid="site-row" data-site-id={s.id}>
+                    <td>
+                      <span className="adm-cell-title nowrap">{s.name}</span>
+                    </td>
+                    <td className="nowrap mono small">{s.timezone}</td>
+                    <td>
+                      {address.length ? (
+                        <div className="adm-cell-main">
+                          <span>{address[0]}</span>
+                          {address[1] ? (
+                            <span className="adm-cell-sub" title={address[1]}>
+                              {address[1]}
+                            </span>
+                          ) : null}
+                        </div>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                    <td>
+                      {contact ? (
+                        <div className="adm-cell-main">
+                          <span>{contact.primary}</span>
+                          {contact.secondary ? (
+                            <span className="adm-cell-sub" title={contact.secondary}>
+                              {contact.secondary}
+                            </span>
+                          ) : null}
+                        </div>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                    <td className="actions">
+                      <RowMenu
+                        label={`Actions for ${s.name}`}
+                        testId="site-menu"
+                        items={[
+                          {
+                            label: 'Edit',
+                            icon: 'edit',
+                            testId: 'site-menu-edit',
+                            onSelect: () => setEditing(s),
+                          },
+                          {
+                            label: 'Delete',
+                            icon: 'trash',
+                            danger: true,
+                            testId: 'site-menu-delete',
+                            onSelect: () => {
+                              setDeleteError(null);
+                              setDeleting(s);
+                            },
+                          },
+                        ]}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          <Pager pagination={paginationOf(sites.data)} onPage={setPage} testId="sites-pager" />
+        </div>
+      )}
+
+      {editing ? (
+        <SiteDialog
+          orgId={orgId}
+          site={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            sites.reload();
+          }}
+        />
+      ) : null}
+
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete site"
+        confirmLabel="Delete site"
+        busy={deleteBusy}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => void remove()}
+        testId="site-delete-dialog"
+      >
+        <div className="adm-dialog-form">
+          <p>
+            Permanently delete <strong>{deleting?.name}</strong> from {orgName}? Sites are deleted outright,
+            not archived: this cannot be undone.
+          </p>
+          <ActionError error={deleteError} />
+        </div>
+      </ConfirmDialog>
+    </Card>
+  );
+}

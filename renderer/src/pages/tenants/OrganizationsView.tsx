@@ -1,0 +1,311 @@
+import { useState, type ReactNode } from 'react';
+import type { Organization, OrganizationListResponse, Paginated, Partner } from '../../../../server/contract';
+import { api } from '../../api/client';
+import { Link, navigate } from '../../router';
+import { ActionError } from '../../components/ActionError';
+import { ConfirmDialog } from '../../components/Dialog';
+import { Icon } from '../../components/Icon';
+import { StatusPill } from '../../components/ui';
+import {
+  EmptyState,
+  ErrorBlock,
+  LoadingBlock,
+  PageHeader,
+  RowMenu,
+  SearchBox,
+  asList,
+  formatDate,
+  useResource,
+  useScope,
+} from './admin-kit';
+import { ORG_STATUSES, ORG_TYPES, labelOf, orgStatusOf } from './labels';
+import { OrganizationDialog } from './OrganizationDialog';
+import { OrganizationDetail } from './OrganizationDetail';
+
+export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
+  const scope = useScope();
+  const canManage = scope === 'system' || scope === 'partner';
+  const orgs = useResource<OrganizationListResponse>('/orgs/');
+  const partners = useResource<Paginated<Partner>>(scope === 'system' ? '/orgs/partners?limit=100' : null);
+  const partnerList = asList(partners.data);
+  const partnerName = new Map(partnerList.map((p) => [p.id, p.name]));
+
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState('');
+  const [partnerId, setPartnerId] = useState('');
+  const [editing, setEditing] = useState<Organization | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Organization | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<unknown>(null);
+
+  const all = asList(orgs.data);
+  const needle = search.trim().toLowerCase();
+  const shown = all.filter(
+    (o) =>
+      (!needle || o.name.toLowerCase().includes(needle) || o.slug.toLowerCase().includes(needle)) &&
+      (!status || o.status === status) &&
+      (!partnerId || o.partnerId === partnerId),
+  );
+
+  const remove = async () => {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    setDeleteError(null);
+    try {
+      await api(`/orgs/organizations/${deleting.id}`, { method: 'DELETE' });
+      setDeleting(null);
+      orgs.reload();
+    } catch (err) {
+      setDeleteError(err);
+    } finally {
+      setDeleteBusy(false);
+    }
+  };
+
+  // An organization account has exactly one organization: show it, with its sites, straight away.
+  const only = all.length === 1 ? all[0] : undefined;
+  if (scope === 'organization' && only) return <OrganizationDetail orgId={only.id} embedded />;
+
+  const sub =
+    scope === 'system'
+      ? 'Every customer organization on this server, across partners.'
+      : scope === 'partner'
+        ? 'Customer organizations of your partner that you can reach, and their sites.'
+        : 'Your organization and its sites.';
+
+  return (
+    <>
+      <PageHeader
+        title="Tenants"
+        sub={sub}
+        actions={
+          canManage ? (
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => setEditing('new')}
+              data-testid="org-create"
+            >
+              <Icon name="plus" />
+              New organization
+            </button>
+          ) : null
+        }
+      />
+      {tabs}
+
+      {orgs.loading ? (
+        <LoadingBlock label="Loading organizations…" />
+      ) : orgs.error && !orgs.data ? (
+        <ErrorBlock error={orgs.error} onRetry={orgs.reload} />
+      ) : all.length === 0 ? (
+        <EmptyState
+          icon="tenants"
+          title="No organizations to show"
+          testId="orgs-empty"
+          action={
+            canManage ? (
+              <button type="button" className="btn btn-secondary btn-sm" onClick={() => setEditing('new')}>
+                <Icon name="plus" />
+                Create an organization
+              </button>
+            ) : null
+          }
+        >
+          {scope === 'partner'
+            ? 'Create your first customer organization here. If you expected to see organizations, your partner administrator decides which ones your account can reach.'
+            : scope === 'system'
+              ? 'Create a partner first, then its customer organizations.'
+              : 'Your account is not linked to an organization that is still active.'}
+        </EmptyState>
+      ) : (
+        <>
+          <div className="adm-toolbar">
+            <SearchBox
+              value={search}
+              onChange={setSearch}
+              placeholder="Search by name or slug"
+              testId="org-search"
+            />
+            <select
+              value={status}
+              onChange={(e) => setStatus(e.target.value)}
+              aria-label="Filter by status"
+              data-testid="org-status-filter"
+            >
+              <option value="">All statuses</option>
+              {ORG_STATUSES.map((s) => (
+                <option key={s.value} value={s.value}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+            {scope === 'system' ? (
+              <select
+                value={partnerId}
+                onChange={(e) => setPartnerId(e.target.value)}
+                aria-label="Filter by partner"
+                data-testid="org-partner-filter"
+              >
+                <option value="">All partners</option>
+                {partnerList.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            ) : null}
+            <span className="grow" />
+            <span className="muted small" data-testid="org-count">
+              {shown.length === all.length
+                ? `${all.length} organization${all.length === 1 ? '' : 's'}`
+                : `${shown.length} of ${all.length}`}
+            </span>
+          </div>
+          <div className="adm-table-card">
+            <div className="adm-table-scroll">
+              <table className="adm-table" data-testid="org-table">
+                <thead>
+                  <tr>
+                    <th>Organization</th>
+                    {scope === 'system' ? <th>Partner</th> : null}
+                    <th>Type</th>
+                    <th>Status</th>
+                    <th>Contract</th>
+                    <th className="num">Device cap</th>
+                    <th>Sign-in policy</th>
+                    <th className="actions" aria-label="Actions" />
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.map((o) => {
+                    const st = orgStatusOf(o.status);
+                    return (
+                      <tr key={o.id} data-testid="org-row" data-org-id={o.id}>
+                        <td>
+                          <div className="adm-cell-main">
+                            <Link
+                              to={`/tenants/orgs/${o.id}`}
+                              className="adm-cell-title"
+                              data-testid="org-open"
+                            >
+                              {o.name}
+                            </Link>
+                            <span className="adm-cell-sub mono">{o.slug}</span>
+                          </div>
+                        </td>
+                        {scope === 'system' ? (
+                          <td className="muted">{partnerName.get(o.partnerId) ?? '—'}</td>
+                        ) : null}
+                        <td>{labelOf(ORG_TYPES, o.type)}</td>
+                        <td>
+                          <StatusPill tone={st.tone}>{st.label}</StatusPill>
+                        </td>
+                        <td className="nowrap">{contractText(o)}</td>
+                        <td className="num">{o.maxDevices ?? <span className="muted">No cap</span>}</td>
+                        <td>
+                          <MfaPolicyTags org={o} />
+                        </td>
+                        <td className="actions">
+                          <RowMenu
+                            label={`Actions for ${o.name}`}
+                            testId="org-menu"
+                            items={[
+                              {
+                                label: 'Open',
+                                icon: 'chevron',
+                                testId: 'org-menu-open',
+                                onSelect: () => navigate(`/tenants/orgs/${o.id}`),
+                              },
+                              {
+                                label: 'Edit',
+                                icon: 'edit',
+                                testId: 'org-menu-edit',
+                                hidden: !canManage,
+                                onSelect: () => setEditing(o),
+                              },
+                              {
+                                label: 'Delete',
+                                icon: 'trash',
+                                danger: true,
+                                testId: 'org-menu-delete',
+                                hidden: !canManage,
+                                onSelect: () => {
+                                  setDeleteError(null);
+                                  setDeleting(o);
+                                },
+                              },
+                            ]}
+                          />
+                        </td>
+                      </tr>
+                    );
+                  })}
+                  {shown.length === 0 ? (
+                    <tr>
+                      <td colSpan={8} className="muted adm-no-match">
+                        No organization matches these filters.
+                      </td>
+                    </tr>
+                  ) : null}
+                </tbody>
+              </table>
+            </div>
+          </div>
+        </>
+      )}
+
+      {editing ? (
+        <OrganizationDialog
+          org={editing === 'new' ? null : editing}
+          partners={partnerList}
+          onClose={() => setEditing(null)}
+          onSaved={(saved, created) => {
+            setEditing(null);
+            if (created) navigate(`/tenants/orgs/${saved.id}`);
+            else orgs.reload();
+          }}
+        />
+      ) : null}
+
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete organization"
+        confirmLabel="Delete organization"
+        busy={deleteBusy}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => void remove()}
+        testId="org-delete-dialog"
+      >
+        <div className="adm-dialog-form">
+          <p>
+            Delete <strong>{deleting?.name}</strong>? It disappears from every list and can no longer be
+            opened by anyone. The record is kept (soft delete) so the audit trail stays complete.
+          </p>
+          <ActionError error={deleteError} />
+        </div>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+export function contractText(o: Organization): string {
+  if (o.contractStart && o.contractEnd)
+    return `${formatDate(o.contractStart)} – ${formatDate(o.contractEnd)}`;
+  if (o.contractStart) return `From ${formatDate(o.contractStart)}`;
+  if (o.contractEnd) return `Until ${formatDate(o.contractEnd)}`;
+  return '—';
+}
+
+export function MfaPolicyTags({ org }: { org: Organization }) {
+  const security = org.settings.security;
+  const required = security?.requireMfa === true;
+  const smsAllowed = security?.allowedMfaMethods?.sms !== false;
+  if (!required && smsAllowed) return <span className="muted">Default</span>;
+  return (
+    <span className="nowrap">
+      {required ? <span className="adm-tag adm-tag-strong">MFA required</span> : null}
+      {smsAllowed ? null : <span className="adm-tag">No SMS codes</span>}
+    </span>
+  );
+}

@@ -1,0 +1,259 @@
+import { useState, type FormEvent } from 'react';
+import type { Site } from '../../../../server/contract';
+import { api } from '../../api/client';
+import { ActionError } from '../../components/ActionError';
+import { Dialog } from '../../components/Dialog';
+import { Field } from '../../components/ui';
+import { fieldErrors, timeZones } from './admin-kit';
+
+// A site's address and contact are free-form objects in the API; the console keeps to a few plain keys and leaves
+// any other keys it finds untouched.
+
+type AddressKey = 'street' | 'city' | 'region' | 'postalCode' | 'country';
+type ContactKey = 'name' | 'email' | 'phone';
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+}
+
+/** Street on the first line; city, region, postal code and country on the second. */
+export function addressLines(address: Record<string, unknown>): string[] {
+  const street = text(address.street) || text(address.line1);
+  const cityLine = [text(address.city), text(address.region)].filter(Boolean).join(', ');
+  const place = [cityLine, text(address.postalCode)].filter(Boolean).join(' ');
+  const second = [place, text(address.country)].filter(Boolean).join(' · ');
+  return [street, second].filter(Boolean);
+}
+
+export function contactLine(contact: Record<string, unknown>): { primary: string; secondary: string } | null {
+  const name = text(contact.name);
+  const email = text(contact.email);
+  const phone = text(contact.phone);
+  const primary = name || email || phone;
+  if (!primary) return null;
+  const secondary = [email, phone].filter((v) => v && v !== primary).join(' · ');
+  return { primary, secondary };
+}
+
+/** Strip empty strings and lay the form's keys over the stored object. */
+function merged(base: Record<string, unknown>, values: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(values)) {
+    if (value.trim()) out[key] = value.trim();
+    else delete out[key];
+  }
+  return out;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function SiteDialog({
+  orgId,
+  site,
+  onClose,
+  onSaved,
+}: {
+  orgId: string;
+  site: Site | null;
+  onClose: () => void;
+  onSaved: (site: Site) => void;
+}) {
+  const creating = site === null;
+  const [zones] = useState(timeZones);
+  const [name, setName] = useState(site?.name ?? '');
+  const [timezone, setTimezone] = useState(site?.timezone ?? 'UTC');
+  const [address, setAddress] = useState<Record<AddressKey, string>>(() => ({
+    street: text(site?.address.street) || text(site?.address.line1),
+    city: text(site?.address.city),
+    region: text(site?.address.region),
+    postalCode: text(site?.address.postalCode),
+    country: text(site?.address.country),
+  }));
+  const [contact, setContact] = useState<Record<ContactKey, string>>(() => ({
+    name: text(site?.contact.name),
+    email: text(site?.contact.email),
+    phone: text(site?.contact.phone),
+  }));
+  const [submitted, setSubmitted] = useState(false);
+  const [nameTouched, setNameTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [serverFields, setServerFields] = useState<Record<string, string>>({});
+
+  const nameError = !name.trim()
+    ? 'Name is required'
+    : name.trim().length > 255
+      ? 'At most 255 characters'
+      : undefined;
+  const emailError =
+    contact.email.trim() && !EMAIL.test(contact.email.trim()) ? 'Not an email address' : undefined;
+  const zoneOptions = zones.includes(timezone) ? zones : [timezone, ...zones];
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (nameError || emailError) return;
+    setBusy(true);
+    setError(null);
+    setServerFields({});
+    const nextAddress = merged(site?.address ?? {}, address);
+    if (site && 'line1' in nextAddress && nextAddress.street) delete nextAddress.line1;
+    const nextContact = merged(site?.contact ?? {}, contact);
+    try {
+      let saved: Site;
+      if (creating) {
+        saved = await api<Site>('/orgs/sites', {
+          method: 'POST',
+          body: { orgId, name: name.trim(), timezone, address: nextAddress, contact: nextContact },
+        });
+      } else {
+        const body: Record<string, unknown> = {};
+        if (name.trim() !== site.name) body.name = name.trim();
+        if (timezone !== site.timezone) body.timezone = timezone;
+        if (JSON.stringify(nextAddress) !== JSON.stringify(site.address)) body.address = nextAddress;
+        if (JSON.stringify(nextContact) !== JSON.stringify(site.contact)) body.contact = nextContact;
+        if (Object.keys(body).length === 0) {
+          onClose();
+          return;
+        }
+        saved = await api<Site>(`/orgs/sites/${site.id}`, { method: 'PATCH', body });
+      }
+      onSaved(saved);
+    } catch (err) {
+      const fields = fieldErrors(err);
+      setServerFields(fields);
+      setError(Object.keys(fields).length > 0 ? null : err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const addressField = (key: AddressKey, label: string, autoComplete: string, className?: string) => (
+    <div className={className}>
+      <Field label={label} htmlFor={`site-${key}`}>
+        <input
+          id={`site-${key}`}
+          type="text"
+          autoComplete={autoComplete}
+          value={address[key]}
+          onChange={(e) => setAddress((a) => ({ ...a, [key]: e.target.value }))}
+          data-testid={`site-${key}`}
+        />
+      </Field>
+    </div>
+  );
+
+  return (
+    <Dialog
+      open
+      wide
+      title={creating ? 'Add site' : `Edit ${site.name}`}
+      onClose={onClose}
+      testId="site-dialog"
+      footer={
+        <>
+          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            form="site-form"
+            className="btn btn-primary"
+            disabled={busy}
+            data-testid="site-save"
+          >
+            {busy ? 'Saving…' : creating ? 'Add site' : 'Save changes'}
+          </button>
+        </>
+      }
+    >
+      <form id="site-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>
+        <div className="adm-form-grid">
+          <Field
+            label="Name"
+            htmlFor="site-name"
+            error={((submitted || nameTouched) && nameError) || serverFields.name}
+          >
+            <input
+              id="site-name"
+              type="text"
+              value={name}
+              maxLength={255}
+              autoFocus
+              onChange={(e) => setName(e.target.value)}
+              onBlur={() => setNameTouched(true)}
+              data-testid="site-name"
+            />
+          </Field>
+          <Field
+            label="Time zone"
+            htmlFor="site-timezone"
+            error={serverFields.timezone}
+            hint="Local time for schedules and maintenance windows at this site"
+          >
+            <select
+              id="site-timezone"
+              value={timezone}
+              onChange={(e) => setTimezone(e.target.value)}
+              data-testid="site-timezone"
+            >
+              {zoneOptions.map((z) => (
+                <option key={z} value={z}>
+                  {z.replaceAll('_', ' ')}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+
+        <div className="adm-form-section">
+          <h3>Address</h3>
+          <div className="adm-form-grid">
+            {addressField('street', 'Street', 'street-address', 'full')}
+            {addressField('city', 'City', 'address-level2')}
+            {addressField('postalCode', 'Postal code', 'postal-code')}
+            {addressField('region', 'State or region', 'address-level1')}
+            {addressField('country', 'Country', 'country-name')}
+          </div>
+        </div>
+
+        <div className="adm-form-section">
+          <h3>On-site contact</h3>
+          <div className="adm-form-grid three">
+            <Field label="Name" htmlFor="site-contact-name">
+              <input
+                id="site-contact-name"
+                type="text"
+                value={contact.name}
+                onChange={(e) => setContact((c) => ({ ...c, name: e.target.value }))}
+                data-testid="site-contact-name"
+              />
+            </Field>
+            <Field label="Email" htmlFor="site-contact-email" error={submitted ? emailError : undefined}>
+              <input
+                id="site-contact-email"
+                type="email"
+                value={contact.email}
+                onChange={(e) => setContact((c) => ({ ...c, email: e.target.value }))}
+                data-testid="site-contact-email"
+              />
+            </Field>
+            <Field label="Phone" htmlFor="site-contact-phone">
+              <input
+                id="site-contact-phone"
+                type="tel"
+                value={contact.phone}
+                onChange={(e) => setContact((c) => ({ ...c, phone: e.target.value }))}
+                data-testid="site-contact-phone"
+              />
+            </Field>
+          </div>
+        </div>
+        {serverFields.address || serverFields.contact ? (
+          <div className="field-error">{serverFields.address ?? serverFields.contact}</div>
+        ) : null}
+        <ActionError error={error} />
+      </form>
+    </Dialog>
+  );
+}
