@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { sha256Hex } from '../../server/crypto';
 import { createServer } from '../../server/index';
 
 // `npm run bench`: throughput and latency of the identity core over real HTTP against a real SQLite file, as
@@ -63,7 +65,12 @@ async function main(): Promise<void> {
   const server = await createServer({
     dataDir,
     port: 0,
-    env: { LOG_LEVEL: 'silent', BOOTSTRAP_ADMIN_EMAIL: EMAIL, BOOTSTRAP_ADMIN_PASSWORD: PASSWORD },
+    env: {
+      LOG_LEVEL: 'silent',
+      BOOTSTRAP_ADMIN_EMAIL: EMAIL,
+      BOOTSTRAP_ADMIN_PASSWORD: PASSWORD,
+      SEED_DEMO: 'true',
+    },
   });
   const api = `${server.url}/api/v1`;
   const json = { 'content-type': 'application/json' };
@@ -91,6 +98,33 @@ async function main(): Promise<void> {
         fetch(`${api}/audit-logs/logs`, { headers: auth }),
       ),
     );
+    // A partner technician's view: the scope resolver turns the partner association into its organizations.
+    const partnerLogin = (await (
+      await fetch(`${api}/auth/login`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ email: 'riley.chen@northwind.demo', password: server.demo?.password }),
+      })
+    ).json()) as { accessToken: string };
+    results.push(
+      await measure('GET /orgs/ (partner scope, JWT)', 4000, 16, () =>
+        fetch(`${api}/orgs/`, { headers: { authorization: `Bearer ${partnerLogin.accessToken}` } }),
+      ),
+    );
+    // An integration's key: hash lookup, the hourly sliding window in SQLite, usage counted asynchronously.
+    const apiKey = `svc_${'b'.repeat(32)}`;
+    const now = new Date().toISOString();
+    server.context.db
+      .prepare(
+        `INSERT INTO api_keys (id, org_id, name, key_hash, key_prefix, scopes, rate_limit, created_by, created_at, updated_at)
+         VALUES (?, ?, 'Bench', ?, ?, '["organizations:read"]', 100000, 'bench', ?, ?)`,
+      )
+      .run(randomUUID(), server.demo!.enrollmentKey.orgId, sha256Hex(apiKey), apiKey.slice(0, 12), now, now);
+    results.push(
+      await measure('GET /orgs/ (X-API-Key, sliding window)', 4000, 16, () =>
+        fetch(`${api}/orgs/`, { headers: { 'x-api-key': apiKey } }),
+      ),
+    );
     // Each refresh rotates, so each worker keeps its own chain and always presents the token it was last given
     // (sharing one would be reuse, which revokes the family).
     const chains = await Promise.all(
@@ -116,7 +150,7 @@ async function main(): Promise<void> {
       }),
     );
     // Password login is argon2id-bound by design; the limiter allows 10 per email per 15 minutes and this run
-    // has used 9, so one more measures a single login end to end.
+    // has used 9 for the administrator, so one more measures a single login end to end.
     results.push(
       await measure('POST /auth/login (argon2id)', 1, 1, () =>
         fetch(`${api}/auth/login`, {
