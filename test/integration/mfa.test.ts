@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, enrollTotp, startServer, totp, type TestServer } from '../support/server';
+import { ADMIN, auditSettled, enrollTotp, startServer, totp, type TestServer } from '../support/server';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -170,6 +170,14 @@ describe('recovery codes', () => {
       code: regenerated.body.recoveryCodes[0],
     });
     expect(fresh.status).toBe(200);
+    // Audited, without the codes themselves.
+    await auditSettled(server);
+    const entries = server.context.db
+      .prepare("SELECT details FROM audit_logs WHERE action = 'auth.mfa.recovery_codes.rotate'")
+      .all() as Array<{ details: string }>;
+    expect(entries).toHaveLength(1);
+    for (const code of regenerated.body.recoveryCodes as string[])
+      expect(entries[0]!.details).not.toContain(code);
   });
 });
 
