@@ -72,7 +72,22 @@ export function requireSiteAccess(db: Db, auth: AuthContext, siteId: string): { 
     .get(siteId) as { id: string; org_id: string } | undefined;
   if (!site) throw notFound('Site not found');
   if (!scopeCovers(resolveOrgScope(db, auth), site.org_id)) throw forbidden('Access to this site denied');
+  const only = siteRestriction(db, auth);
+  if (only && !only.has(site.id)) throw forbidden('Access to this site denied');
   return site;
+}
+
+/**
+ * The sites an organization user is limited to (the association's `siteIds`), or null for every site of the
+ * organization. An omitted or empty list means no restriction, as the spec says of omitted restrictions.
+ */
+export function siteRestriction(db: Db, auth: AuthContext): ReadonlySet<string> | null {
+  if (auth.kind !== 'user' || auth.scope !== 'organization' || !auth.orgId) return null;
+  const row = db
+    .prepare('SELECT site_ids FROM organization_users WHERE org_id = ? AND user_id = ?')
+    .get(auth.orgId, auth.userId) as { site_ids: string | null } | undefined;
+  const ids = row?.site_ids ? (JSON.parse(row.site_ids) as unknown) : null;
+  return Array.isArray(ids) && ids.length > 0 ? new Set(ids.filter((id) => typeof id === 'string')) : null;
 }
 
 /** Users, roles and reviews are administered in a partner or an organization (spec 1 errors table). */

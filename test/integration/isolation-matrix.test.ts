@@ -416,4 +416,24 @@ describe('tenant isolation matrix', () => {
     expect(partnerView.emails).not.toContain('tech@charlie.test');
     expect((await userEmails('partnerSelected')).status).toBe(403);
   });
+
+  it('limits an organization user with a site restriction to those sites', async () => {
+    const siteA2 = insertSite(server, ids.orgA, 'Branch clinic');
+    const restricted = await insertOrgUser(server, ids.orgA, ROLES.orgReadOnly, 'branch@alpha.test');
+    server.context.db
+      .prepare('UPDATE organization_users SET site_ids = ? WHERE user_id = ?')
+      .run(JSON.stringify([siteA2]), restricted);
+    const token = await mfaToken(server, 'branch@alpha.test', PASSWORD);
+    const listed = await server.api.get('/orgs/sites?limit=100', token);
+    expect((listed.body.data as Array<{ id: string }>).map((site) => site.id)).toEqual([siteA2]);
+    expect((await server.api.get(`/orgs/sites/${siteA2}`, token)).status).toBe(200);
+    const other = await server.api.get(`/orgs/sites/${ids.siteA}`, token);
+    expect(other.status).toBe(403);
+    expect(other.body.error).toBe('Access to this site denied');
+    // The unrestricted organization administrator still sees both sites of the organization.
+    const all = await server.api.get(`/orgs/sites?orgId=${ids.orgA}&limit=100`, tokens.orgA);
+    expect((all.body.data as Array<{ id: string }>).map((site) => site.id).sort()).toEqual(
+      [ids.siteA, siteA2].sort(),
+    );
+  });
 });

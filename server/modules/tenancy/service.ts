@@ -12,6 +12,7 @@ import {
   requireOrgAccess,
   requireSiteAccess,
   resolveOrgScope,
+  siteRestriction,
 } from '../../http/scope';
 import type {
   CreateOrganizationBody,
@@ -617,7 +618,13 @@ export class TenancyService {
 
   listSites(auth: AuthContext, orgId: string | undefined, page: PageRequest) {
     if (orgId) requireOrgAccess(this.ctx.db, auth, orgId);
-    const { rows, total } = this.store.pageSites(resolveOrgScope(this.ctx.db, auth), orgId, page);
+    const { db } = this.ctx;
+    const { rows, total } = this.store.pageSites(
+      resolveOrgScope(db, auth),
+      siteRestriction(db, auth),
+      orgId,
+      page,
+    );
     return paginated(rows.map(toSite), page, total);
   }
 

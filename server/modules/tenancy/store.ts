@@ -391,12 +391,15 @@ export class TenancyStore {
 
   pageSites(
     scope: OrgScope,
+    onlySites: ReadonlySet<string> | null,
     orgId: string | undefined,
     page: PageRequest,
   ): { rows: SiteRow[]; total: number } {
     const filter = scopeFilter(scope, 's.org_id');
-    const where = `o.deleted_at IS NULL AND ${filter.clause} AND (? IS NULL OR s.org_id = ?)`;
-    const params = [...filter.params, orgId ?? null, orgId ?? null];
+    const only = onlySites ? JSON.stringify([...onlySites]) : null;
+    const where = `o.deleted_at IS NULL AND ${filter.clause} AND (? IS NULL OR s.org_id = ?)
+      AND (? IS NULL OR s.id IN (SELECT value FROM json_each(?)))`;
+    const params = [...filter.params, orgId ?? null, orgId ?? null, only, only];
     const from = 'FROM sites s JOIN organizations o ON o.id = s.org_id';
     const rows = this.db
       .prepare(`SELECT s.* ${from} WHERE ${where} ORDER BY s.name COLLATE NOCASE, s.id LIMIT ? OFFSET ?`)
