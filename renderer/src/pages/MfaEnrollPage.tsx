@@ -16,6 +16,13 @@ type Step =
   | { kind: 'scan'; setup: MfaSetupResponse }
   | { kind: 'codes'; codes: string[] };
 
+/** The step before enrollment, by the `from` query parameter. */
+const FIRST_STEPS: Record<string, string | undefined> = {
+  setup: 'Administrator',
+  invite: 'Password',
+  registration: 'Account',
+};
+
 export function MfaEnrollPage() {
   useDocumentTitle('Set up two-step verification');
   const user = useSession((s) => s.user);
@@ -46,15 +53,14 @@ export function MfaEnrollPage() {
     void begin();
   }, [begin, step.kind]);
 
+  // Arriving from a flow that already had a first step (setup, invitation, registration) keeps its numbering.
+  const earlier = FIRST_STEPS[new URLSearchParams(search).get('from') ?? ''];
+  const n = earlier ? 1 : 0;
   const progress = (
     <div className="steps" aria-label="Setup progress">
-      {fromSetup ? <span className="step done">1 · Administrator</span> : null}
-      <span className={`step ${step.kind === 'codes' ? 'done' : 'current'}`}>
-        {fromSetup ? '2' : '1'} · Authenticator
-      </span>
-      <span className={`step ${step.kind === 'codes' ? 'current' : ''}`}>
-        {fromSetup ? '3' : '2'} · Recovery codes
-      </span>
+      {earlier ? <span className="step done">1 · {earlier}</span> : null}
+      <span className={`step ${step.kind === 'codes' ? 'done' : 'current'}`}>{n + 1} · Authenticator</span>
+      <span className={`step ${step.kind === 'codes' ? 'current' : ''}`}>{n + 2} · Recovery codes</span>
     </div>
   );
 
