@@ -1,68 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../server/crypto';
-import { ADMIN, auditSettled, startServer, type ApiResponse, type TestServer } from '../support/server';
-import {
-  insertOrg,
-  insertOrgUser,
-  insertPartner,
-  insertPartnerUser,
-  insertSite,
-  mfaToken,
-  PASSWORD,
-  plainToken,
-  ROLES,
-} from '../support/seed';
+import { auditSettled, startServer, type ApiResponse, type TestServer } from '../support/server';
+import { insertOrg, insertPartner } from '../support/seed';
+import { seedKeyCallers, type KeyCallerIds, type KeyCallerTokens } from '../support/key-callers';
 
 // /api-keys and X-API-Key authentication (spec 1: API key, its state table, Authentication §2 §3 §5 §6).
-// Partner P1 owns organizations A1 and A2, partner P2 owns B1. Callers: the system administrator; P1 users with
-// organization access all, selected (A1) and none; an organization administrator and technician of A1; an
-// administrator of B1; and an A1 administrator whose session did not pass MFA.
+// The tenant tree and its callers are those of test/support/key-callers.ts.
 
 let server: TestServer;
-const ids = { p1: '', p2: '', a1: '', a2: '', b1: '', siteA1: '', siteB1: '', adminId: '' };
-const tok = {
-  system: '',
-  partnerAll: '',
-  partnerSelected: '',
-  partnerNone: '',
-  orgAdmin: '',
-  orgTech: '',
-  orgAdminB: '',
-  noMfa: '',
-};
+let ids: KeyCallerIds;
+let tok: KeyCallerTokens;
 
 beforeAll(async () => {
   server = await startServer();
-  const p1 = insertPartner(server, { name: 'Northwind MSP' });
-  const p2 = insertPartner(server, { name: 'Fabrikam MSP' });
-  ids.p1 = p1.partnerId;
-  ids.p2 = p2.partnerId;
-  ids.a1 = insertOrg(server, p1.partnerId, 'Alpha One');
-  ids.a2 = insertOrg(server, p1.partnerId, 'Alpha Two');
-  ids.b1 = insertOrg(server, p2.partnerId, 'Bravo One');
-  ids.siteA1 = insertSite(server, ids.a1, 'Alpha HQ');
-  ids.siteB1 = insertSite(server, ids.b1, 'Bravo HQ');
-  await insertPartnerUser(server, p1.partnerId, p1.adminRoleId, 'all@p1.test', { orgAccess: 'all' });
-  await insertPartnerUser(server, p1.partnerId, p1.adminRoleId, 'selected@p1.test', {
-    orgAccess: 'selected',
-    orgIds: [ids.a1],
-  });
-  await insertPartnerUser(server, p1.partnerId, p1.adminRoleId, 'none@p1.test', { orgAccess: 'none' });
-  await insertOrgUser(server, ids.a1, ROLES.orgAdmin, 'admin@a1.test');
-  await insertOrgUser(server, ids.a1, ROLES.orgTechnician, 'tech@a1.test');
-  await insertOrgUser(server, ids.b1, ROLES.orgAdmin, 'admin@b1.test');
-  await insertOrgUser(server, ids.a1, ROLES.orgAdmin, 'nomfa@a1.test');
-  tok.system = await mfaToken(server);
-  tok.partnerAll = await mfaToken(server, 'all@p1.test', PASSWORD);
-  tok.partnerSelected = await mfaToken(server, 'selected@p1.test', PASSWORD);
-  tok.partnerNone = await mfaToken(server, 'none@p1.test', PASSWORD);
-  tok.orgAdmin = await mfaToken(server, 'admin@a1.test', PASSWORD);
-  tok.orgTech = await mfaToken(server, 'tech@a1.test', PASSWORD);
-  tok.orgAdminB = await mfaToken(server, 'admin@b1.test', PASSWORD);
-  tok.noMfa = await plainToken(server, 'nomfa@a1.test');
-  ids.adminId = (
-    server.context.db.prepare('SELECT id FROM users WHERE email = ?').get(ADMIN.email) as { id: string }
-  ).id;
+  ({ ids, tok } = await seedKeyCallers(server));
 });
 
 afterAll(async () => {

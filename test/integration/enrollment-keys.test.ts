@@ -2,66 +2,22 @@ import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/connection';
 import { hashEnrollmentKey, redeemEnrollmentKey } from '../../server/modules/enrollment-keys/service';
-import { ADMIN, auditSettled, startServer, type ApiResponse, type TestServer } from '../support/server';
-import {
-  insertOrg,
-  insertOrgUser,
-  insertPartner,
-  insertPartnerUser,
-  insertSite,
-  mfaToken,
-  PASSWORD,
-  plainToken,
-  ROLES,
-} from '../support/seed';
+import { auditSettled, startServer, type ApiResponse, type TestServer } from '../support/server';
+import { insertOrg, insertPartner, insertSite, mfaToken } from '../support/seed';
+import { seedKeyCallers, type KeyCallerIds, type KeyCallerTokens } from '../support/key-callers';
 
 // /enrollment-keys (spec 1: Enrollment key, Authentication §6) and the redemption used by agent enrollment.
-// Partner P1 owns A1 and A2, partner P2 owns B1; the callers are those of the API key tests.
+// The tenant tree and its callers are those of the API key tests (test/support/key-callers.ts), plus a site in A2.
 
 let server: TestServer;
-const ids = { a1: '', a2: '', b1: '', siteA1: '', siteA2: '', siteB1: '', adminId: '', orgAdminId: '' };
-const tok = {
-  system: '',
-  partnerAll: '',
-  partnerSelected: '',
-  partnerNone: '',
-  orgAdmin: '',
-  orgTech: '',
-  orgAdminB: '',
-  noMfa: '',
-};
+let ids: KeyCallerIds & { siteA2: string };
+let tok: KeyCallerTokens;
 
 beforeAll(async () => {
   server = await startServer();
-  const p1 = insertPartner(server, { name: 'Northwind MSP' });
-  const p2 = insertPartner(server, { name: 'Fabrikam MSP' });
-  ids.a1 = insertOrg(server, p1.partnerId, 'Alpha One');
-  ids.a2 = insertOrg(server, p1.partnerId, 'Alpha Two');
-  ids.b1 = insertOrg(server, p2.partnerId, 'Bravo One');
-  ids.siteA1 = insertSite(server, ids.a1, 'Alpha HQ');
-  ids.siteA2 = insertSite(server, ids.a2, 'Alpha Two HQ');
-  ids.siteB1 = insertSite(server, ids.b1, 'Bravo HQ');
-  await insertPartnerUser(server, p1.partnerId, p1.adminRoleId, 'all@p1.test', { orgAccess: 'all' });
-  await insertPartnerUser(server, p1.partnerId, p1.adminRoleId, 'selected@p1.test', {
-    orgAccess: 'selected',
-    orgIds: [ids.a1],
-  });
-  await insertPartnerUser(server, p1.partnerId, p1.adminRoleId, 'none@p1.test', { orgAccess: 'none' });
-  ids.orgAdminId = await insertOrgUser(server, ids.a1, ROLES.orgAdmin, 'admin@a1.test');
-  await insertOrgUser(server, ids.a1, ROLES.orgTechnician, 'tech@a1.test');
-  await insertOrgUser(server, ids.b1, ROLES.orgAdmin, 'admin@b1.test');
-  await insertOrgUser(server, ids.a1, ROLES.orgAdmin, 'nomfa@a1.test');
-  tok.system = await mfaToken(server);
-  tok.partnerAll = await mfaToken(server, 'all@p1.test', PASSWORD);
-  tok.partnerSelected = await mfaToken(server, 'selected@p1.test', PASSWORD);
-  tok.partnerNone = await mfaToken(server, 'none@p1.test', PASSWORD);
-  tok.orgAdmin = await mfaToken(server, 'admin@a1.test', PASSWORD);
-  tok.orgTech = await mfaToken(server, 'tech@a1.test', PASSWORD);
-  tok.orgAdminB = await mfaToken(server, 'admin@b1.test', PASSWORD);
-  tok.noMfa = await plainToken(server, 'nomfa@a1.test');
-  ids.adminId = (
-    server.context.db.prepare('SELECT id FROM users WHERE email = ?').get(ADMIN.email) as { id: string }
-  ).id;
+  const seeded = await seedKeyCallers(server);
+  tok = seeded.tok;
+  ids = { ...seeded.ids, siteA2: insertSite(server, seeded.ids.a2, 'Alpha Two HQ') };
 });
 
 afterAll(async () => {

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  insertOrg,
+  insertAcmeTree,
   insertOrgUser,
-  insertPartner,
   insertPartnerUser,
   insertSite,
   lastMessageTo,
@@ -12,6 +11,7 @@ import {
   plainToken,
   readOutbox,
   ROLES,
+  signedToken,
 } from '../support/seed';
 import { auditSettled, startServer, type TestServer } from '../support/server';
 
@@ -19,12 +19,7 @@ import { auditSettled, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
 
-/** A valid access token for a seeded user, as login would issue it (mfa: true unless told otherwise). */
-async function tokenFor(email: string, mfa = true): Promise<string> {
-  const { users, tokens } = server.context;
-  const user = users.byEmail(email)!;
-  return tokens.signAccess(user.id, users.membership(user.id)!, mfa, user.token_version);
-}
+const tokenFor = (email: string, mfa = true) => signedToken(server, email, mfa);
 
 function auditRows(action: string, resourceId?: string) {
   return server.context.db
@@ -50,11 +45,7 @@ let siteX: string;
 
 beforeAll(async () => {
   server = await startServer();
-  ({ partnerId, adminRoleId } = insertPartner(server, { name: 'Acme MSP' }));
-  orgA = insertOrg(server, partnerId, 'Contoso');
-  orgB = insertOrg(server, partnerId, 'Fabrikam');
-  otherPartnerId = insertPartner(server, { name: 'Other MSP' }).partnerId;
-  orgX = insertOrg(server, otherPartnerId, 'Initech');
+  ({ partnerId, adminRoleId, otherPartnerId, orgA, orgB, orgX } = insertAcmeTree(server));
   siteA = insertSite(server, orgA);
   siteX = insertSite(server, orgX);
   await insertPartnerUser(server, partnerId, adminRoleId, 'padmin@acme.test', { orgAccess: 'all' });

@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { randomToken, sha256Hex } from '../../server/crypto';
 import { runOffboardingReaper, startOffboardingReaper } from '../../server/jobs/offboarding-reaper';
 import {
   insertOrg,
@@ -10,6 +8,7 @@ import {
   mfaToken,
   PASSWORD,
   ROLES,
+  insertApiKey,
 } from '../support/seed';
 import { auditSettled, startServer, type TestServer } from '../support/server';
 
@@ -34,19 +33,6 @@ afterAll(async () => {
 beforeEach(() => {
   server.context.db.prepare('DELETE FROM rate_limits').run();
 });
-
-function insertApiKey(orgId: string): { id: string; key: string } {
-  const id = randomUUID();
-  const key = `svc_${randomToken(24)}`;
-  const at = new Date().toISOString();
-  server.context.db
-    .prepare(
-      `INSERT INTO api_keys (id, org_id, name, key_hash, key_prefix, scopes, created_by, created_at, updated_at)
-       VALUES (?, ?, 'integration', ?, ?, '["*"]', ?, ?, ?)`,
-    )
-    .run(id, orgId, sha256Hex(key), key.slice(0, 12), randomUUID(), at, at);
-  return { id, key };
-}
 
 async function signIn(email: string): Promise<{ accessToken: string; refreshToken: string }> {
   const res = await server.api.login(email, PASSWORD);
@@ -90,8 +76,8 @@ async function tenant(label: string) {
     orgB,
     partnerEmail,
     orgEmail,
-    keyA: insertApiKey(orgA),
-    keyB: insertApiKey(orgB),
+    keyA: insertApiKey(server, orgA),
+    keyB: insertApiKey(server, orgB),
   };
 }
 

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  insertOrg,
+  insertAcmeTree,
   insertOrgUser,
-  insertPartner,
   insertPartnerUser,
+  lastAudit as lastAuditOf,
   mfaToken,
   PASSWORD,
   ROLES,
+  signedToken,
 } from '../support/seed';
 import { auditSettled, startServer, type TestServer } from '../support/server';
 
@@ -16,17 +17,9 @@ import { auditSettled, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
 
-async function tokenFor(email: string, mfa = true): Promise<string> {
-  const { users, tokens } = server.context;
-  const user = users.byEmail(email)!;
-  return tokens.signAccess(user.id, users.membership(user.id)!, mfa, user.token_version);
-}
+const tokenFor = (email: string, mfa = true) => signedToken(server, email, mfa);
 
-function lastAudit(action: string, resourceId: string) {
-  return server.context.db
-    .prepare('SELECT * FROM audit_logs WHERE action = ? AND resource_id = ? ORDER BY seq DESC')
-    .get(action, resourceId) as { org_id: string | null; actor_email: string; details: string } | undefined;
-}
+const lastAudit = (action: string, resourceId: string) => lastAuditOf(server, action, resourceId);
 
 const perms = (...list: string[]) =>
   list.map((p) => {
@@ -45,13 +38,7 @@ let orgAdminToken: string;
 
 beforeAll(async () => {
   server = await startServer();
-  ({ partnerId, adminRoleId } = insertPartner(server, { name: 'Acme MSP' }));
-  orgA = insertOrg(server, partnerId, 'Contoso');
-  orgB = insertOrg(server, partnerId, 'Fabrikam');
-  ({ partnerId: otherPartnerId, adminRoleId: otherAdminRoleId } = insertPartner(server, {
-    name: 'Other MSP',
-  }));
-  orgX = insertOrg(server, otherPartnerId, 'Initech');
+  ({ partnerId, adminRoleId, otherPartnerId, otherAdminRoleId, orgA, orgB, orgX } = insertAcmeTree(server));
   await insertPartnerUser(server, partnerId, adminRoleId, 'padmin@acme.test', { orgAccess: 'all' });
   await insertPartnerUser(server, partnerId, adminRoleId, 'pselected@acme.test', {
     orgAccess: 'selected',

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { randomToken, sha256Hex } from '../../server/crypto';
 import {
   insertOrg,
   insertOrgUser,
@@ -11,6 +10,7 @@ import {
   PASSWORD,
   plainToken,
   ROLES,
+  insertApiKey,
 } from '../support/seed';
 import { auditSettled, startServer, type TestServer } from '../support/server';
 
@@ -48,20 +48,6 @@ const del = (server: TestServer, path: string, token: string) =>
   server.api.request('DELETE', path, { token });
 const withKey = (server: TestServer, method: string, path: string, key: string, body?: unknown) =>
   server.api.request(method, path, { body, headers: { 'x-api-key': key } });
-
-/** An API key row written straight into SQLite (the /api-keys module is not under test here). */
-function insertApiKey(server: TestServer, orgId: string, scopes: string[]): { id: string; key: string } {
-  const id = randomUUID();
-  const key = `svc_${randomToken(24)}`;
-  const at = new Date().toISOString();
-  server.context.db
-    .prepare(
-      `INSERT INTO api_keys (id, org_id, name, key_hash, key_prefix, scopes, created_by, created_at, updated_at)
-       VALUES (?, ?, 'integration', ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(id, orgId, sha256Hex(key), key.slice(0, 12), JSON.stringify(scopes), randomUUID(), at, at);
-  return { id, key };
-}
 
 /** Login and MFA limits count per IP; these suites sign in many users from 127.0.0.1. */
 function resetRateLimits(server: TestServer) {

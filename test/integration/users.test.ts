@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  insertOrg,
+  insertAcmeTree,
   insertOrgUser,
-  insertPartner,
   insertPartnerUser,
+  lastAudit as lastAuditOf,
   mfaToken,
   PASSWORD,
   plainToken,
   ROLES,
+  signedToken,
 } from '../support/seed';
 import { ADMIN, auditSettled, startServer, type TestServer } from '../support/server';
 
@@ -17,20 +18,11 @@ import { ADMIN, auditSettled, startServer, type TestServer } from '../support/se
 
 let server: TestServer;
 
-/** A valid access token for a seeded user, as login would issue it (mfa: true unless told otherwise). */
-async function tokenFor(email: string, mfa = true): Promise<string> {
-  const { users, tokens } = server.context;
-  const user = users.byEmail(email)!;
-  return tokens.signAccess(user.id, users.membership(user.id)!, mfa, user.token_version);
-}
+const tokenFor = (email: string, mfa = true) => signedToken(server, email, mfa);
 
 const idOf = (email: string) => server.context.users.byEmail(email)!.id;
 
-function lastAudit(action: string, resourceId: string) {
-  return server.context.db
-    .prepare('SELECT * FROM audit_logs WHERE action = ? AND resource_id = ? ORDER BY seq DESC')
-    .get(action, resourceId) as { org_id: string | null; actor_email: string; details: string } | undefined;
-}
+const lastAudit = (action: string, resourceId: string) => lastAuditOf(server, action, resourceId);
 
 function customRole(orgId: string, name: string, permissions: Array<[string, string]>): string {
   const id = randomUUID();
@@ -53,13 +45,7 @@ let orgX: string;
 
 beforeAll(async () => {
   server = await startServer();
-  ({ partnerId, adminRoleId } = insertPartner(server, { name: 'Acme MSP' }));
-  orgA = insertOrg(server, partnerId, 'Contoso');
-  orgB = insertOrg(server, partnerId, 'Fabrikam');
-  ({ partnerId: otherPartnerId, adminRoleId: otherAdminRoleId } = insertPartner(server, {
-    name: 'Other MSP',
-  }));
-  orgX = insertOrg(server, otherPartnerId, 'Initech');
+  ({ partnerId, adminRoleId, otherPartnerId, otherAdminRoleId, orgA, orgB, orgX } = insertAcmeTree(server));
   await insertPartnerUser(server, partnerId, adminRoleId, 'padmin@acme.test', { orgAccess: 'all' });
   await insertPartnerUser(server, partnerId, adminRoleId, 'pselected@acme.test', {
     orgAccess: 'selected',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomToken, sha256Hex } from '../../server/crypto';
 import type { OutboxRecord } from '../../server/mail';
 import { PLATFORM_ADMIN_ROLE_ID } from '../../server/modules/users/store';
 import { ADMIN, enrollTotp, totp, type TestServer } from './server';
@@ -171,4 +172,68 @@ export function lastMessageTo(
   if (!message) throw new Error(`no message to ${to}`);
   const token = /token=([A-Za-z0-9_-]+)/.exec(message.text)?.[1] ?? null;
   return { message, token };
+}
+
+/**
+ * The Acme tree of the users, roles and invitations suites: Acme MSP with organizations Contoso and Fabrikam,
+ * and Other MSP with Initech. Each suite adds its own users to it.
+ */
+export function insertAcmeTree(server: TestServer): {
+  partnerId: string;
+  adminRoleId: string;
+  otherPartnerId: string;
+  otherAdminRoleId: string;
+  orgA: string;
+  orgB: string;
+  orgX: string;
+} {
+  const { partnerId, adminRoleId } = insertPartner(server, { name: 'Acme MSP' });
+  const orgA = insertOrg(server, partnerId, 'Contoso');
+  const orgB = insertOrg(server, partnerId, 'Fabrikam');
+  const other = insertPartner(server, { name: 'Other MSP' });
+  const orgX = insertOrg(server, other.partnerId, 'Initech');
+  return {
+    partnerId,
+    adminRoleId,
+    otherPartnerId: other.partnerId,
+    otherAdminRoleId: other.adminRoleId,
+    orgA,
+    orgB,
+    orgX,
+  };
+}
+
+/**
+ * A valid access token for a seeded user, as login would issue it (mfa: true unless told otherwise), signed
+ * directly so a suite needs no sign-in round trip per caller.
+ */
+export async function signedToken(server: TestServer, email: string, mfa = true): Promise<string> {
+  const { users, tokens } = server.context;
+  const user = users.byEmail(email)!;
+  return tokens.signAccess(user.id, users.membership(user.id)!, mfa, user.token_version);
+}
+
+/** The newest audit entry of `action` on `resourceId`. */
+export function lastAudit(server: TestServer, action: string, resourceId: string) {
+  return server.context.db
+    .prepare('SELECT * FROM audit_logs WHERE action = ? AND resource_id = ? ORDER BY seq DESC')
+    .get(action, resourceId) as { org_id: string | null; actor_email: string; details: string } | undefined;
+}
+
+/** An API key row written straight into SQLite, for suites where the /api-keys module is not under test. */
+export function insertApiKey(
+  server: TestServer,
+  orgId: string,
+  scopes: string[] = ['*'],
+): { id: string; key: string } {
+  const id = randomUUID();
+  const key = `svc_${randomToken(24)}`;
+  const at = now();
+  server.context.db
+    .prepare(
+      `INSERT INTO api_keys (id, org_id, name, key_hash, key_prefix, scopes, created_by, created_at, updated_at)
+       VALUES (?, ?, 'integration', ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(id, orgId, sha256Hex(key), key.slice(0, 12), JSON.stringify(scopes), randomUUID(), at, at);
+  return { id, key };
 }

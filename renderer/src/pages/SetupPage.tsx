@@ -3,8 +3,10 @@ import type { TokenPair } from '../../../server/contract';
 import { ApiError, api, errorMessage } from '../api/client';
 import { Link, navigate } from '../router';
 import { useSession } from '../session/store';
-import { AuthLayout, Alert, Field } from '../components/ui';
+import { AuthLayout, Field } from '../components/ui';
+import { AuthFormSubmit } from '../components/AuthFormSubmit';
 import { useDocumentTitle } from '../lib/hooks';
+import { isEmail } from './public/password';
 
 const MIN_PASSWORD = 12;
 
@@ -32,7 +34,7 @@ export function SetupPage() {
   const problems = {
     setupToken: setupToken.trim() ? null : 'Paste the setup token printed in the server log.',
     name: name.trim() ? null : 'Enter your name.',
-    email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()) ? null : 'Enter a valid email address.',
+    email: isEmail(email) ? null : 'Enter a valid email address.',
     password:
       password.length >= MIN_PASSWORD
         ? null
@@ -162,19 +164,9 @@ export function SetupPage() {
             />
           </Field>
         </div>
-        {error ? (
-          <Alert testId="setup-error">
-            <span data-testid="setup-error-message">{error}</span>
-          </Alert>
-        ) : null}
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          disabled={busy}
-          data-testid="setup-submit"
-        >
-          {busy ? 'Creating administrator…' : 'Create administrator'}
-        </button>
+        <AuthFormSubmit testIdPrefix="setup" error={error} busy={busy} busyLabel="Creating administrator…">
+          Create administrator
+        </AuthFormSubmit>
       </form>
     </AuthLayout>
   );

@@ -1,12 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { InvitationInfo, TokenPair } from '../../../../server/contract';
 import { ApiError, api, errorMessage } from '../../api/client';
-import { Link, navigate, useRouter } from '../../router';
+import { Link, navigate } from '../../router';
 import { useSession } from '../../session/store';
 import { AuthLayout, Alert, Facts, Field, Spinner } from '../../components/ui';
-import { Icon } from '../../components/Icon';
+import { AuthFormSubmit } from '../../components/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordFields, newPasswordReady } from './password';
+import { NoticeHead, useLinkToken } from './notice';
 import { formatDate } from '../keys/shared';
 
 type Load =
@@ -17,8 +18,7 @@ type Load =
 
 export function AcceptInvitePage() {
   useDocumentTitle('Accept invitation');
-  const search = useRouter((s) => s.search);
-  const token = new URLSearchParams(search).get('token')?.trim() ?? '';
+  const token = useLinkToken();
   const [load, setLoad] = useState<Load>(() => (token ? { kind: 'loading' } : { kind: 'invalid' }));
   const [attempt, setAttempt] = useState(0);
 
@@ -77,12 +77,9 @@ export function AcceptInvitePage() {
 function InvalidInvitation() {
   return (
     <AuthLayout>
-      <div className="pub-icon bad">
-        <Icon name="alert" size={20} />
-      </div>
-      <h1 className="auth-title" data-testid="accept-invite-invalid">
+      <NoticeHead icon="alert" tone="bad" testId="accept-invite-invalid">
         This invitation no longer works
-      </h1>
+      </NoticeHead>
       <p className="auth-lead">
         The link is invalid or has expired, or the invitation was already accepted. Ask the person who invited
         you to send a new invitation. If you already set your password, sign in.
@@ -127,7 +124,7 @@ function AcceptForm({
       });
       acceptTokens(pair);
       // A new technician's next step is their second factor; the enrollment page returns to the overview.
-      navigate(pair.user.mfaEnabled ? '/' : `/mfa/enroll?returnTo=${encodeURIComponent('/')}`, {
+      navigate(pair.user.mfaEnabled ? '/' : `/mfa/enroll?from=invite&returnTo=${encodeURIComponent('/')}`, {
         replace: true,
       });
     } catch (err) {
@@ -189,19 +186,9 @@ function AcceptForm({
             autoFocus
           />
         </div>
-        {error ? (
-          <Alert testId="accept-invite-error">
-            <span data-testid="accept-invite-error-message">{error}</span>
-          </Alert>
-        ) : null}
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          disabled={busy}
-          data-testid="accept-invite-submit"
-        >
-          {busy ? 'Activating…' : 'Set password and continue'}
-        </button>
+        <AuthFormSubmit testIdPrefix="accept-invite" error={error} busy={busy} busyLabel="Activating…">
+          Set password and continue
+        </AuthFormSubmit>
         <p className="small muted">
           Next you set up two-step verification with an authenticator app: administrative changes in Gatehouse
           need it.

@@ -2,10 +2,11 @@ import { useState, type FormEvent } from 'react';
 import type { AcceptedResponse } from '../../../../server/contract';
 import { api, errorMessage } from '../../api/client';
 import { Link } from '../../router';
-import { AuthLayout, Alert, Field } from '../../components/ui';
-import { Icon } from '../../components/Icon';
+import { AuthLayout, Field } from '../../components/ui';
+import { AuthFormSubmit } from '../../components/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { isEmail } from './password';
+import { BackToSignIn, NoticeHead } from './notice';
 
 // The answer is the same whether or not the address has an account, so this page never hints at which.
 export function ForgotPasswordPage() {
@@ -41,12 +42,9 @@ export function ForgotPasswordPage() {
   if (sentTo) {
     return (
       <AuthLayout>
-        <div className="pub-icon">
-          <Icon name="mail" size={20} />
-        </div>
-        <h1 className="auth-title" data-testid="forgot-password-sent">
+        <NoticeHead icon="mail" testId="forgot-password-sent">
           Check your email
-        </h1>
+        </NoticeHead>
         <p className="auth-lead">
           If an account exists for <span className="pub-email">{sentTo}</span>, we have sent it a link to
           reset the password. The link works once and is valid for 1 hour.
@@ -78,25 +76,11 @@ export function ForgotPasswordPage() {
             data-testid="forgot-password-email"
           />
         </Field>
-        {error ? (
-          <Alert testId="forgot-password-error">
-            <span data-testid="forgot-password-error-message">{error}</span>
-          </Alert>
-        ) : null}
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          disabled={busy}
-          data-testid="forgot-password-submit"
-        >
-          {busy ? 'Sending…' : 'Send reset link'}
-        </button>
+        <AuthFormSubmit testIdPrefix="forgot-password" error={error} busy={busy} busyLabel="Sending…">
+          Send reset link
+        </AuthFormSubmit>
       </form>
-      <div className="auth-links">
-        <Link to="/login" className="link">
-          Back to sign in
-        </Link>
-      </div>
+      <BackToSignIn />
     </AuthLayout>
   );
 }

@@ -2,10 +2,11 @@ import { useState, type FormEvent } from 'react';
 import type { AcceptedResponse } from '../../../../server/contract';
 import { ApiError, api, errorMessage } from '../../api/client';
 import { Link, navigate } from '../../router';
-import { AuthLayout, Alert, Field } from '../../components/ui';
-import { Icon } from '../../components/Icon';
+import { AuthLayout, Field } from '../../components/ui';
+import { AuthFormSubmit } from '../../components/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { MIN_PASSWORD, StrengthMeter, isEmail, passwordStrength } from './password';
+import { BackToSignIn, NoticeHead } from './notice';
 
 /** Where the registration page sends people when the server has registration turned off (spec 1). */
 export const REGISTRATION_DISABLED_PATH = '/login?reason=registration-disabled';
@@ -70,12 +71,9 @@ export function RegisterPage() {
   if (sentTo) {
     return (
       <AuthLayout>
-        <div className="pub-icon">
-          <Icon name="mail" size={20} />
-        </div>
-        <h1 className="auth-title" data-testid="register-sent">
+        <NoticeHead icon="mail" testId="register-sent">
           Check your email
-        </h1>
+        </NoticeHead>
         <p className="auth-lead">
           We sent a confirmation link to <span className="pub-email">{sentTo}</span>. Open it on this computer
           and press <strong>Confirm</strong> to create {companyName.trim() || 'your company'}&apos;s partner
@@ -85,7 +83,7 @@ export function RegisterPage() {
           Nothing arrived after a few minutes? Check the spam folder, then try again with the same details. If
           the address already has an account, sign in or reset its password instead.
         </p>
-        <div className="auth-links">
+        <BackToSignIn>
           <button
             type="button"
             className="link"
@@ -97,10 +95,7 @@ export function RegisterPage() {
           >
             Use a different email
           </button>
-          <Link to="/login" className="link">
-            Back to sign in
-          </Link>
-        </div>
+        </BackToSignIn>
       </AuthLayout>
     );
   }
@@ -176,19 +171,9 @@ export function RegisterPage() {
           <span>I accept the terms of service and the acceptable use policy of this Gatehouse service.</span>
         </label>
         {show('acceptTerms') ? <div className="field-error">{problems.acceptTerms}</div> : null}
-        {error ? (
-          <Alert testId="register-error">
-            <span data-testid="register-error-message">{error}</span>
-          </Alert>
-        ) : null}
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          disabled={busy}
-          data-testid="register-submit"
-        >
-          {busy ? 'Sending…' : 'Create account'}
-        </button>
+        <AuthFormSubmit testIdPrefix="register" error={error} busy={busy} busyLabel="Sending…">
+          Create account
+        </AuthFormSubmit>
       </form>
       <div className="auth-links">
         <span className="muted">Already have an account?</span>

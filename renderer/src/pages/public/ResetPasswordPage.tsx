@@ -1,17 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import type { AcceptedResponse } from '../../../../server/contract';
 import { ApiError, api, errorMessage } from '../../api/client';
-import { Link, navigate, useRouter } from '../../router';
+import { Link, navigate } from '../../router';
 import { useSession } from '../../session/store';
-import { AuthLayout, Alert } from '../../components/ui';
-import { Icon } from '../../components/Icon';
+import { AuthLayout } from '../../components/ui';
+import { AuthFormSubmit } from '../../components/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordFields, newPasswordReady } from './password';
+import { BackToSignIn, NoticeHead, useLinkToken } from './notice';
 
 export function ResetPasswordPage() {
   useDocumentTitle('Choose a new password');
-  const search = useRouter((s) => s.search);
-  const token = new URLSearchParams(search).get('token')?.trim() ?? '';
+  const token = useLinkToken();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [touched, setTouched] = useState(false);
@@ -47,12 +47,9 @@ export function ResetPasswordPage() {
   if (invalid) {
     return (
       <AuthLayout>
-        <div className="pub-icon bad">
-          <Icon name="alert" size={20} />
-        </div>
-        <h1 className="auth-title" data-testid="reset-password-invalid">
+        <NoticeHead icon="alert" tone="bad" testId="reset-password-invalid">
           This reset link no longer works
-        </h1>
+        </NoticeHead>
         <p className="auth-lead">
           Reset links are valid for 1 hour and work once. Ask for a new link and use the newest email.
         </p>
@@ -63,11 +60,7 @@ export function ResetPasswordPage() {
         >
           Send a new link
         </Link>
-        <div className="auth-links">
-          <Link to="/login" className="link">
-            Back to sign in
-          </Link>
-        </div>
+        <BackToSignIn />
       </AuthLayout>
     );
   }
@@ -89,25 +82,11 @@ export function ResetPasswordPage() {
           touched={touched}
           autoFocus
         />
-        {error ? (
-          <Alert testId="reset-password-error">
-            <span data-testid="reset-password-error-message">{error}</span>
-          </Alert>
-        ) : null}
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          disabled={busy}
-          data-testid="reset-password-submit"
-        >
-          {busy ? 'Saving…' : 'Set new password'}
-        </button>
+        <AuthFormSubmit testIdPrefix="reset-password" error={error} busy={busy} busyLabel="Saving…">
+          Set new password
+        </AuthFormSubmit>
       </form>
-      <div className="auth-links">
-        <Link to="/login" className="link">
-          Back to sign in
-        </Link>
-      </div>
+      <BackToSignIn />
     </AuthLayout>
   );
 }

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import type { MeResponse, VerifyEmailResponse } from '../../../../server/contract';
 import { ApiError, api, errorMessage } from '../../api/client';
-import { Link, navigate, useRouter } from '../../router';
+import { Link, navigate } from '../../router';
 import { useSession } from '../../session/store';
-import { AuthLayout, Alert } from '../../components/ui';
-import { Icon } from '../../components/Icon';
+import { AuthLayout } from '../../components/ui';
+import { AuthFormError } from '../../components/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
-import './public.css';
+import { BackToSignIn, NoticeHead, useLinkToken } from './notice';
 
 type Phase =
   | { kind: 'ready' }
@@ -41,8 +41,7 @@ async function adoptSession(tokens: NonNullable<VerifyEmailResponse['tokens']>):
 // and link previews open links too; an automatic submit would spend the single-use token for them.
 export function VerifyEmailPage() {
   useDocumentTitle('Confirm your email');
-  const search = useRouter((s) => s.search);
-  const token = new URLSearchParams(search).get('token')?.trim() ?? '';
+  const token = useLinkToken();
   const [phase, setPhase] = useState<Phase>({ kind: 'ready' });
 
   const confirm = async () => {
@@ -74,12 +73,9 @@ export function VerifyEmailPage() {
   if (!token || phase.kind === 'invalid') {
     return (
       <AuthLayout>
-        <div className="pub-icon bad">
-          <Icon name="alert" size={20} />
-        </div>
-        <h1 className="auth-title" data-testid="verify-email-invalid">
+        <NoticeHead icon="alert" tone="bad" testId="verify-email-invalid">
           This link no longer works
-        </h1>
+        </NoticeHead>
         <p className="auth-lead">
           The confirmation link is invalid or has expired, or it was already used. Links work once. If you
           already confirmed, sign in; otherwise register again to get a fresh link.
@@ -100,12 +96,9 @@ export function VerifyEmailPage() {
     const { result } = phase;
     return (
       <AuthLayout>
-        <div className="pub-icon ok">
-          <Icon name="check" size={20} />
-        </div>
-        <h1 className="auth-title" data-testid="verify-email-done">
+        <NoticeHead icon="check" tone="ok" testId="verify-email-done">
           Email confirmed
-        </h1>
+        </NoticeHead>
         <p className="auth-lead">
           {result.partner
             ? `${result.partner.name} is ready. Sign in as ${result.user.email} to continue.`
@@ -121,19 +114,12 @@ export function VerifyEmailPage() {
   const busy = phase.kind === 'busy';
   return (
     <AuthLayout>
-      <div className="pub-icon">
-        <Icon name="mail" size={20} />
-      </div>
-      <h1 className="auth-title">Confirm your email</h1>
+      <NoticeHead icon="mail">Confirm your email</NoticeHead>
       <p className="auth-lead">
         Press the button to confirm your address and create your account. You will then set up two-step
         verification with an authenticator app.
       </p>
-      {phase.kind === 'failed' ? (
-        <Alert testId="verify-email-error">
-          <span data-testid="verify-email-error-message">{phase.message}</span>
-        </Alert>
-      ) : null}
+      <AuthFormError testIdPrefix="verify-email" error={phase.kind === 'failed' ? phase.message : null} />
       <button
         type="button"
         className="btn btn-primary btn-block"
@@ -144,11 +130,7 @@ export function VerifyEmailPage() {
       >
         {busy ? 'Confirming…' : 'Confirm email address'}
       </button>
-      <div className="auth-links">
-        <Link to="/login" className="link">
-          Back to sign in
-        </Link>
-      </div>
+      <BackToSignIn />
     </AuthLayout>
   );
 }

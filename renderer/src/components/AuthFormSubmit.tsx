@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import { Alert } from './ui';
+
+// The end of every signed-out form (setup, registration, password reset, invitation): the server's error, then
+// the full-width submit button. Test ids follow one pattern per form, `<testIdPrefix>-error`,
+// `<testIdPrefix>-error-message` and `<testIdPrefix>-submit`, so browser tests find each form's parts alike.
+
+/** The server's answer, verbatim, when a request failed; nothing otherwise. */
+export function AuthFormError({ testIdPrefix, error }: { testIdPrefix: string; error: string | null }) {
+  if (!error) return null;
+  return (
+    <Alert testId={`${testIdPrefix}-error`}>
+      <span data-testid={`${testIdPrefix}-error-message`}>{error}</span>
+    </Alert>
+  );
+}
+
+/** The error (if any) and the submit button, which shows `busyLabel` and is disabled while the request runs. */
+export function AuthFormSubmit({
+  testIdPrefix,
+  error,
+  busy,
+  busyLabel,
+  children,
+}: {
+  testIdPrefix: string;
+  error: string | null;
+  busy: boolean;
+  busyLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <AuthFormError testIdPrefix={testIdPrefix} error={error} />
+      <button
+        type="submit"
+        className="btn btn-primary btn-block"
+        disabled={busy}
+        data-testid={`${testIdPrefix}-submit`}
+      >
+        {busy ? busyLabel : children}
+      </button>
+    </>
+  );
+}
