@@ -2,18 +2,20 @@ import { useState, type FormEvent } from 'react';
 import type { ApiKey, ApiKeyCreated, ApiKeyStatus, Organization } from '../../../../server/contract';
 import { api } from '../../api/client';
 import { ActionError } from '../../components/ActionError';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
-import { Icon } from '../../components/Icon';
-import { Alert, CopyButton, Field, Spinner, StatusPill } from '../../components/ui';
-import { copyText } from '../../lib/clipboard';
+import { Dialog } from '../../components/Dialog';
+import { ConfirmAction, FormButtons } from '../../components/DialogActions';
+import { Field, StatusPill } from '../../components/ui';
 import { usePagedList } from '../../lib/paged';
 import { useNow } from '../../lib/hooks';
 import { ScopeEditor, WILDCARD } from './ScopeEditor';
 import {
+  CopySnippet,
+  KeyListFrame,
   OrgSelect,
-  Pager,
-  SecretReveal,
+  RevealDialog,
+  RowAction,
   Segmented,
+  defaultOrgOf,
   formatCount,
   formatDate,
   isoFromNow,
@@ -21,6 +23,7 @@ import {
   parseWhole,
   relativeTo,
   toLocalInput,
+  useModal,
 } from './shared';
 
 type StatusFilter = 'all' | ApiKeyStatus;
@@ -42,7 +45,7 @@ type Modal =
 export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilter: string }) {
   const [status, setStatus] = useState<StatusFilter>('all');
   const [page, setPage] = useState(1);
-  const [modal, setModal] = useState<Modal | null>(null);
+  const { modal, setModal, close, closeFor } = useModal<Modal>();
   const now = useNow(30_000);
 
   const params = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) });
@@ -55,15 +58,13 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
     reload,
   } = usePagedList<ApiKey>(`/api-keys?${params.toString()}`);
 
-  const close = () => setModal(null);
-  // A native <dialog> fires `close` when React closes it too (e.g. create -> reveal): only clear the modal
-  // that asked, or the reveal that replaced it would vanish with its key.
-  const closeFor = (kind: Modal['kind']) => () => setModal((m) => (m?.kind === kind ? null : m));
   const showOrg = !orgFilter && orgs.length > 1;
+  const create = () => setModal({ kind: 'create' });
 
   return (
-    <div className="kx-tab" data-testid="api-keys-tab">
-      <div className="kx-toolbar">
+    <KeyListFrame
+      noun="api-keys"
+      filter={
         <Segmented<StatusFilter>
           label="Status"
           value={status}
@@ -79,165 +80,130 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
             { value: 'revoked', label: 'Revoked' },
           ]}
         />
-        <div className="row gap-sm">
-          <button type="button" className="btn btn-ghost btn-sm" onClick={reload} title="Reload">
-            <Icon name="refresh" />
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary btn-sm"
-            onClick={() => setModal({ kind: 'create' })}
-            disabled={orgs.length === 0}
-            data-testid="create-api-key"
-          >
-            <Icon name="plus" />
-            New API key
-          </button>
-        </div>
-      </div>
-
-      {loadError ? <Alert testId="api-keys-error">{loadError}</Alert> : null}
-
-      {rows === null ? (
-        <div className="kx-loading">
-          <Spinner label="Loading API keys…" />
-        </div>
-      ) : rows.length === 0 && !loadError ? (
-        <div className="empty" data-testid="api-keys-empty">
-          <div className="empty-icon">
-            <Icon name="keys" size={24} />
-          </div>
-          <h2>{status === 'all' ? 'No API keys yet' : `No ${status} API keys`}</h2>
-          <p>
+      }
+      createLabel="New API key"
+      createTestId="create-api-key"
+      canCreate={orgs.length > 0}
+      onCreate={create}
+      onReload={reload}
+      loading={rows === null}
+      loadingLabel="Loading API keys…"
+      loadError={loadError}
+      count={rows?.length ?? 0}
+      empty={{
+        icon: 'keys',
+        title: status === 'all' ? 'No API keys yet' : `No ${status} API keys`,
+        text: (
+          <>
             API keys let integrations and scripts call Gatehouse with the{' '}
             <span className="mono">X-API-Key</span> header. Each key belongs to one organization, carries
             scopes and an hourly rate limit.
-          </p>
-          {status === 'all' && orgs.length > 0 ? (
-            <button
-              type="button"
-              className="btn btn-primary btn-sm"
-              onClick={() => setModal({ kind: 'create' })}
-            >
-              <Icon name="plus" />
-              New API key
-            </button>
-          ) : null}
-        </div>
-      ) : rows.length > 0 ? (
-        <div className="kx-table-wrap">
-          <table className="kx-table" data-testid="api-keys-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Prefix</th>
-                <th>Scopes</th>
-                <th>Status</th>
-                <th className="num">Rate limit</th>
-                <th className="num">Usage</th>
-                <th>Last used</th>
-                <th>Expires</th>
-                <th aria-label="Actions" />
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((k) => (
-                <ApiKeyRow
-                  key={k.id}
-                  k={k}
-                  now={now}
-                  org={showOrg ? orgName(orgs, k.orgId) : null}
-                  onEdit={() => setModal({ kind: 'edit', key: k })}
-                  onRotate={() => setModal({ kind: 'rotate', key: k })}
-                  onRevoke={() => setModal({ kind: 'revoke', key: k })}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <Pager pagination={pagination} onPage={setPage} noun="api-keys" />
-
-      <CreateApiKeyDialog
-        open={modal?.kind === 'create'}
-        orgs={orgs}
-        defaultOrg={orgFilter || (orgs.length === 1 ? (orgs[0]?.id ?? '') : '')}
-        onClose={closeFor('create')}
-        onCreated={(key) => {
-          setModal({ kind: 'reveal', key, rotated: false });
-          reload();
-        }}
-      />
-      {modal?.kind === 'edit' ? (
-        <EditApiKeyDialog
-          apiKey={modal.key}
-          onClose={closeFor('edit')}
-          onSaved={() => {
-            close();
-            reload();
-          }}
-        />
-      ) : null}
-      {modal?.kind === 'rotate' ? (
-        <RotateApiKeyDialog
-          apiKey={modal.key}
-          onClose={closeFor('rotate')}
-          onRotated={(key) => {
-            setModal({ kind: 'reveal', key, rotated: true });
-            reload();
-          }}
-        />
-      ) : null}
-      {modal?.kind === 'revoke' ? (
-        <RevokeApiKeyDialog
-          apiKey={modal.key}
-          onClose={closeFor('revoke')}
-          onRevoked={() => {
-            close();
-            reload();
-          }}
-        />
-      ) : null}
-      <Dialog
-        open={modal?.kind === 'reveal'}
-        title={
-          modal?.kind === 'reveal'
-            ? modal.rotated
-              ? `New key for “${modal.key.name}”`
-              : `API key “${modal.key.name}” created`
-            : ''
-        }
-        onClose={closeFor('reveal')}
-        testId="api-key-reveal-dialog"
-        wide
-      >
-        {modal?.kind === 'reveal' ? (
-          <SecretReveal
-            title="API key"
-            secret={modal.key.key}
-            testIdPrefix="api-key"
-            onDone={closeFor('reveal')}
+          </>
+        ),
+        offerCreate: status === 'all' && orgs.length > 0,
+      }}
+      head={
+        <>
+          <th>Name</th>
+          <th>Prefix</th>
+          <th>Scopes</th>
+          <th>Status</th>
+          <th className="num">Rate limit</th>
+          <th className="num">Usage</th>
+          <th>Last used</th>
+          <th>Expires</th>
+        </>
+      }
+      pagination={pagination}
+      onPage={setPage}
+      dialogs={
+        <>
+          <Dialog
+            open={modal?.kind === 'create'}
+            title="New API key"
+            onClose={closeFor('create')}
+            testId="api-key-create-dialog"
+            wide
           >
-            {modal.rotated ? (
-              <p className="small muted">The previous key stopped working the moment this one was issued.</p>
+            {modal?.kind === 'create' ? (
+              <CreateApiKeyForm
+                orgs={orgs}
+                defaultOrg={defaultOrgOf(orgs, orgFilter)}
+                onCancel={closeFor('create')}
+                onCreated={(key) => {
+                  setModal({ kind: 'reveal', key, rotated: false });
+                  reload();
+                }}
+              />
             ) : null}
-            <div className="field">
-              <span className="label kx-label">Send it as a request header</span>
-              <div className="secret">
-                <code className="kx-snippet mono" data-testid="api-key-snippet">
-                  X-API-Key: {modal.key.key}
-                </code>
-                <CopyButton
-                  onCopy={() => copyText(`X-API-Key: ${modal.key.key}`)}
-                  label="Copy header"
-                  testId="api-key-snippet-copy"
+          </Dialog>
+          {modal?.kind === 'edit' ? (
+            <EditApiKeyDialog
+              apiKey={modal.key}
+              onClose={closeFor('edit')}
+              onSaved={() => {
+                close();
+                reload();
+              }}
+            />
+          ) : null}
+          {modal?.kind === 'rotate' ? (
+            <RotateApiKeyDialog
+              apiKey={modal.key}
+              onClose={closeFor('rotate')}
+              onRotated={(key) => {
+                setModal({ kind: 'reveal', key, rotated: true });
+                reload();
+              }}
+            />
+          ) : null}
+          {modal?.kind === 'revoke' ? (
+            <RevokeApiKeyDialog
+              apiKey={modal.key}
+              onClose={closeFor('revoke')}
+              onRevoked={() => {
+                close();
+                reload();
+              }}
+            />
+          ) : null}
+          <RevealDialog
+            reveal={modal?.kind === 'reveal' ? modal : null}
+            noun="API key"
+            testIdPrefix="api-key"
+            onClose={closeFor('reveal')}
+          >
+            {(key, rotated) => (
+              <>
+                {rotated ? (
+                  <p className="small muted">
+                    The previous key stopped working the moment this one was issued.
+                  </p>
+                ) : null}
+                <CopySnippet
+                  label="Send it as a request header"
+                  text={`X-API-Key: ${key.key}`}
+                  copyLabel="Copy header"
+                  testId="api-key-snippet"
                 />
-              </div>
-            </div>
-          </SecretReveal>
-        ) : null}
-      </Dialog>
-    </div>
+              </>
+            )}
+          </RevealDialog>
+        </>
+      }
+    >
+      {(rows ?? []).map((k) => (
+        <ApiKeyRow
+          key={k.id}
+          k={k}
+          now={now}
+          org={showOrg ? orgName(orgs, k.orgId) : null}
+          onEdit={() => setModal({ kind: 'edit', key: k })}
+          onRotate={() => setModal({ kind: 'rotate', key: k })}
+          onRevoke={() => setModal({ kind: 'revoke', key: k })}
+        />
+      ))}
+    </KeyListFrame>
   );
 }
 
@@ -312,36 +278,22 @@ function ApiKeyRow({
       <td className="kx-actions">
         {active ? (
           <>
-            <button
-              type="button"
-              className="btn btn-ghost btn-sm"
-              onClick={onEdit}
-              title="Edit"
-              aria-label={`Edit ${k.name}`}
-              data-testid="api-key-edit"
-            >
-              <Icon name="edit" />
-            </button>
-            <button
-              type="button"
-              className="btn btn-ghost btn-sm"
+            <RowAction icon="edit" label="Edit" name={k.name} onClick={onEdit} testId="api-key-edit" />
+            <RowAction
+              icon="refresh"
+              label="Rotate"
+              name={k.name}
               onClick={onRotate}
-              title="Rotate"
-              aria-label={`Rotate ${k.name}`}
-              data-testid="api-key-rotate"
-            >
-              <Icon name="refresh" />
-            </button>
-            <button
-              type="button"
-              className="btn btn-ghost btn-sm kx-danger"
+              testId="api-key-rotate"
+            />
+            <RowAction
+              icon="trash"
+              label="Revoke"
+              name={k.name}
               onClick={onRevoke}
-              title="Revoke"
-              aria-label={`Revoke ${k.name}`}
-              data-testid="api-key-revoke"
-            >
-              <Icon name="trash" />
-            </button>
+              testId="api-key-revoke"
+              danger
+            />
           </>
         ) : null}
       </td>
@@ -355,28 +307,6 @@ const EXPIRY_DAYS: Record<Exclude<ExpiryChoice, 'never' | 'custom'>, number> = {
   '90d': 90,
   '365d': 365,
 };
-
-function CreateApiKeyDialog({
-  open,
-  orgs,
-  defaultOrg,
-  onClose,
-  onCreated,
-}: {
-  open: boolean;
-  orgs: Organization[];
-  defaultOrg: string;
-  onClose: () => void;
-  onCreated: (key: ApiKeyCreated) => void;
-}) {
-  return (
-    <Dialog open={open} title="New API key" onClose={onClose} testId="api-key-create-dialog" wide>
-      {open ? (
-        <CreateApiKeyForm orgs={orgs} defaultOrg={defaultOrg} onCancel={onClose} onCreated={onCreated} />
-      ) : null}
-    </Dialog>
-  );
-}
 
 function CreateApiKeyForm({
   orgs,
@@ -519,12 +449,13 @@ function CreateApiKeyForm({
       </div>
       <ActionError error={error} testId="api-key-create-error" />
       <div className="kx-form-foot">
-        <button type="button" className="btn btn-secondary" onClick={onCancel} disabled={busy}>
-          Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={busy} data-testid="api-key-create-submit">
-          {busy ? 'Creating…' : 'Create key'}
-        </button>
+        <FormButtons
+          onCancel={onCancel}
+          busy={busy}
+          label="Create key"
+          busyLabel="Creating…"
+          testId="api-key-create-submit"
+        />
       </div>
     </form>
   );
@@ -610,17 +541,13 @@ function EditApiKeyDialog({
         </p>
         <ActionError error={error} testId="api-key-edit-error" />
         <div className="kx-form-foot">
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={busy || !dirty || !valid}
-            data-testid="api-key-edit-submit"
-          >
-            {busy ? 'Saving…' : 'Save changes'}
-          </button>
+          <FormButtons
+            onCancel={onClose}
+            busy={busy}
+            label="Save changes"
+            disabled={!dirty || !valid}
+            testId="api-key-edit-submit"
+          />
         </div>
       </form>
     </Dialog>
@@ -636,40 +563,25 @@ function RotateApiKeyDialog({
   onClose: () => void;
   onRotated: (key: ApiKeyCreated) => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const rotate = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await api<ApiKeyCreated>(`/api-keys/${apiKey.id}/rotate`, { method: 'POST', body: {} });
-      onRotated(res);
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
-  };
   return (
-    <ConfirmDialog
-      open
+    <ConfirmAction
       title={`Rotate “${apiKey.name}”?`}
       confirmLabel="Rotate key"
-      busy={busy}
-      onConfirm={() => void rotate()}
+      onConfirm={async () =>
+        onRotated(await api<ApiKeyCreated>(`/api-keys/${apiKey.id}/rotate`, { method: 'POST', body: {} }))
+      }
       onCancel={onClose}
       testId="api-key-rotate-dialog"
+      errorTestId="api-key-rotate-error"
     >
-      <div className="form">
-        <p>
-          A new key is issued and the current key (<span className="mono">{apiKey.keyPrefix}…</span>) stops
-          working <strong>immediately</strong>. Update every integration that uses it.
-        </p>
-        <p className="muted small">
-          Name, scopes, rate limit and expiry stay the same. Usage count and last-used time start over.
-        </p>
-        <ActionError error={error} testId="api-key-rotate-error" />
-      </div>
-    </ConfirmDialog>
+      <p>
+        A new key is issued and the current key (<span className="mono">{apiKey.keyPrefix}…</span>) stops
+        working <strong>immediately</strong>. Update every integration that uses it.
+      </p>
+      <p className="muted small">
+        Name, scopes, rate limit and expiry stay the same. Usage count and last-used time start over.
+      </p>
+    </ConfirmAction>
   );
 }
 
@@ -682,37 +594,23 @@ function RevokeApiKeyDialog({
   onClose: () => void;
   onRevoked: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const revoke = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api(`/api-keys/${apiKey.id}`, { method: 'DELETE' });
-      onRevoked();
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
-  };
   return (
-    <ConfirmDialog
-      open
+    <ConfirmAction
       title={`Revoke “${apiKey.name}”?`}
       confirmLabel="Revoke key"
-      busy={busy}
-      onConfirm={() => void revoke()}
+      onConfirm={async () => {
+        await api(`/api-keys/${apiKey.id}`, { method: 'DELETE' });
+        onRevoked();
+      }}
       onCancel={onClose}
       testId="api-key-revoke-dialog"
+      errorTestId="api-key-revoke-error"
     >
-      <div className="form">
-        <p>
-          Requests with <span className="mono">{apiKey.keyPrefix}…</span> are refused from now on. Revoking is
-          permanent: the key cannot be restored or rotated, only replaced by a new one.
-        </p>
-        <p className="muted small">The record stays in the list as revoked, for the audit trail.</p>
-        <ActionError error={error} testId="api-key-revoke-error" />
-      </div>
-    </ConfirmDialog>
+      <p>
+        Requests with <span className="mono">{apiKey.keyPrefix}…</span> are refused from now on. Revoking is
+        permanent: the key cannot be restored or rotated, only replaced by a new one.
+      </p>
+      <p className="muted small">The record stays in the list as revoked, for the audit trail.</p>
+    </ConfirmAction>
   );
 }

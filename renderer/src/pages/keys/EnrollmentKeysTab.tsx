@@ -8,23 +8,26 @@ import type {
 } from '../../../../server/contract';
 import { api, errorMessage } from '../../api/client';
 import { ActionError } from '../../components/ActionError';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
-import { Icon } from '../../components/Icon';
-import { Alert, CopyButton, Field, Spinner, StatusPill } from '../../components/ui';
-import { copyText } from '../../lib/clipboard';
+import { Dialog } from '../../components/Dialog';
+import { ConfirmAction, FormButtons } from '../../components/DialogActions';
+import { Alert, Field, StatusPill } from '../../components/ui';
 import { usePagedList } from '../../lib/paged';
 import { useNow } from '../../lib/hooks';
 import {
+  CopySnippet,
+  KeyListFrame,
   OrgSelect,
-  Pager,
-  SecretReveal,
+  RevealDialog,
+  RowAction,
   Segmented,
+  defaultOrgOf,
   formatCount,
   formatDate,
   orgName,
   parseWhole,
   relativeTo,
   toLocalInput,
+  useModal,
 } from './shared';
 
 type ExpiredFilter = 'all' | 'usable' | 'expired';
@@ -65,7 +68,7 @@ export function simulatorCommand(key: string): string {
 export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilter: string }) {
   const [filter, setFilter] = useState<ExpiredFilter>('all');
   const [page, setPage] = useState(1);
-  const [modal, setModal] = useState<Modal | null>(null);
+  const { modal, setModal, close, closeFor } = useModal<Modal>();
   const now = useNow(30_000);
 
   const params = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) });
@@ -80,15 +83,12 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
   } = usePagedList<EnrollmentKey>(`/enrollment-keys?${params.toString()}`);
   const sites = useSites(orgFilter, reloadTick);
 
-  const close = () => setModal(null);
-  // A native <dialog> fires `close` when React closes it too (e.g. create -> reveal): only clear the modal
-  // that asked, or the reveal that replaced it would vanish with its key.
-  const closeFor = (kind: Modal['kind']) => () => setModal((m) => (m?.kind === kind ? null : m));
   const showOrg = !orgFilter && orgs.length > 1;
 
   return (
-    <div className="kx-tab" data-testid="enrollment-keys-tab">
-      <div className="kx-toolbar">
+    <KeyListFrame
+      noun="enrollment-keys"
+      filter={
         <Segmented<ExpiredFilter>
           label="Expiry"
           value={filter}
@@ -103,164 +103,117 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
             { value: 'expired', label: 'Expired' },
           ]}
         />
-        <div className="row gap-sm">
-          <button type="button" className="btn btn-ghost btn-sm" onClick={reload} title="Reload">
-            <Icon name="refresh" />
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary btn-sm"
-            onClick={() => setModal({ kind: 'create' })}
-            disabled={orgs.length === 0}
-            data-testid="create-enrollment-key"
-          >
-            <Icon name="plus" />
-            New enrollment key
-          </button>
-        </div>
-      </div>
-
-      {loadError ? <Alert testId="enrollment-keys-error">{loadError}</Alert> : null}
-
-      {rows === null ? (
-        <div className="kx-loading">
-          <Spinner label="Loading enrollment keys…" />
-        </div>
-      ) : rows.length === 0 && !loadError ? (
-        <div className="empty" data-testid="enrollment-keys-empty">
-          <div className="empty-icon">
-            <Icon name="devices" size={24} />
-          </div>
-          <h2>{filter === 'all' ? 'No enrollment keys' : 'Nothing matches this filter'}</h2>
-          <p>
+      }
+      createLabel="New enrollment key"
+      createTestId="create-enrollment-key"
+      canCreate={orgs.length > 0}
+      onCreate={() => setModal({ kind: 'create' })}
+      onReload={reload}
+      loading={rows === null}
+      loadingLabel="Loading enrollment keys…"
+      loadError={loadError}
+      count={rows?.length ?? 0}
+      empty={{
+        icon: 'devices',
+        title: filter === 'all' ? 'No enrollment keys' : 'Nothing matches this filter',
+        text: (
+          <>
             Agents enroll with a short-lived enrollment key. Create one for an organization (optionally pinned
             to a site), hand it to the installer, and let it expire.
-          </p>
-          {filter === 'all' && orgs.length > 0 ? (
-            <button
-              type="button"
-              className="btn btn-primary btn-sm"
-              onClick={() => setModal({ kind: 'create' })}
-            >
-              <Icon name="plus" />
-              New enrollment key
-            </button>
-          ) : null}
-        </div>
-      ) : rows.length > 0 ? (
-        <div className="kx-table-wrap">
-          <table className="kx-table" data-testid="enrollment-keys-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Site</th>
-                <th>Usage</th>
-                <th>Expires</th>
-                <th>Status</th>
-                <th>Created</th>
-                <th aria-label="Actions" />
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((k) => (
-                <EnrollmentKeyRow
-                  key={k.id}
-                  k={k}
-                  now={now}
-                  org={showOrg ? orgName(orgs, k.orgId) : null}
-                  site={k.siteId ? (sites.get(k.siteId)?.name ?? `Site ${k.siteId.slice(0, 8)}`) : null}
-                  onRotate={() => setModal({ kind: 'rotate', key: k })}
-                  onDelete={() => setModal({ kind: 'delete', key: k })}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      <Pager pagination={pagination} onPage={setPage} noun="enrollment-keys" />
-
-      <Dialog
-        open={modal?.kind === 'create'}
-        title="New enrollment key"
-        onClose={closeFor('create')}
-        testId="enrollment-key-create-dialog"
-        wide
-      >
-        {modal?.kind === 'create' ? (
-          <CreateEnrollmentKeyForm
-            orgs={orgs}
-            defaultOrg={orgFilter || (orgs.length === 1 ? (orgs[0]?.id ?? '') : '')}
-            onCancel={closeFor('create')}
-            onCreated={(key) => {
-              setModal({ kind: 'reveal', key, rotated: false });
-              reload();
-            }}
-          />
-        ) : null}
-      </Dialog>
-      {modal?.kind === 'rotate' ? (
-        <RotateEnrollmentKeyDialog
-          enrollmentKey={modal.key}
-          onClose={closeFor('rotate')}
-          onRotated={(key) => {
-            setModal({ kind: 'reveal', key, rotated: true });
-            reload();
-          }}
-        />
-      ) : null}
-      {modal?.kind === 'delete' ? (
-        <DeleteEnrollmentKeyDialog
-          enrollmentKey={modal.key}
-          onClose={closeFor('delete')}
-          onDeleted={() => {
-            close();
-            reload();
-          }}
-        />
-      ) : null}
-      <Dialog
-        open={modal?.kind === 'reveal'}
-        title={
-          modal?.kind === 'reveal'
-            ? modal.rotated
-              ? `New key for “${modal.key.name}”`
-              : `Enrollment key “${modal.key.name}” created`
-            : ''
-        }
-        onClose={closeFor('reveal')}
-        testId="enrollment-key-reveal-dialog"
-        wide
-      >
-        {modal?.kind === 'reveal' ? (
-          <SecretReveal
-            title="Enrollment key"
-            secret={modal.key.key}
-            testIdPrefix="enrollment-key"
-            onDone={closeFor('reveal')}
+          </>
+        ),
+        offerCreate: filter === 'all' && orgs.length > 0,
+      }}
+      head={
+        <>
+          <th>Name</th>
+          <th>Site</th>
+          <th>Usage</th>
+          <th>Expires</th>
+          <th>Status</th>
+          <th>Created</th>
+        </>
+      }
+      pagination={pagination}
+      onPage={setPage}
+      dialogs={
+        <>
+          <Dialog
+            open={modal?.kind === 'create'}
+            title="New enrollment key"
+            onClose={closeFor('create')}
+            testId="enrollment-key-create-dialog"
+            wide
           >
-            <p className="small muted">
-              Works{' '}
-              {modal.key.maxUsage === null ? 'for any number of' : `for ${formatCount(modal.key.maxUsage)}`}{' '}
-              enrollment{modal.key.maxUsage === 1 ? '' : 's'} until {formatDate(modal.key.expiresAt)}.
-              {modal.rotated ? ' The previous key stopped working when this one was issued.' : ''}
-            </p>
-            <div className="field">
-              <span className="label kx-label">Try it with the agent simulator</span>
-              <div className="secret">
-                <code className="kx-snippet mono" data-testid="enrollment-key-command">
-                  {simulatorCommand(modal.key.key)}
-                </code>
-                <CopyButton
-                  onCopy={() => copyText(simulatorCommand(modal.key.key))}
-                  label="Copy command"
-                  testId="enrollment-key-command-copy"
+            {modal?.kind === 'create' ? (
+              <CreateEnrollmentKeyForm
+                orgs={orgs}
+                defaultOrg={defaultOrgOf(orgs, orgFilter)}
+                onCancel={closeFor('create')}
+                onCreated={(key) => {
+                  setModal({ kind: 'reveal', key, rotated: false });
+                  reload();
+                }}
+              />
+            ) : null}
+          </Dialog>
+          {modal?.kind === 'rotate' ? (
+            <RotateEnrollmentKeyDialog
+              enrollmentKey={modal.key}
+              onClose={closeFor('rotate')}
+              onRotated={(key) => {
+                setModal({ kind: 'reveal', key, rotated: true });
+                reload();
+              }}
+            />
+          ) : null}
+          {modal?.kind === 'delete' ? (
+            <DeleteEnrollmentKeyDialog
+              enrollmentKey={modal.key}
+              onClose={closeFor('delete')}
+              onDeleted={() => {
+                close();
+                reload();
+              }}
+            />
+          ) : null}
+          <RevealDialog
+            reveal={modal?.kind === 'reveal' ? modal : null}
+            noun="Enrollment key"
+            testIdPrefix="enrollment-key"
+            onClose={closeFor('reveal')}
+          >
+            {(key, rotated) => (
+              <>
+                <p className="small muted">
+                  Works {key.maxUsage === null ? 'for any number of' : `for ${formatCount(key.maxUsage)}`}{' '}
+                  enrollment{key.maxUsage === 1 ? '' : 's'} until {formatDate(key.expiresAt)}.
+                  {rotated ? ' The previous key stopped working when this one was issued.' : ''}
+                </p>
+                <CopySnippet
+                  label="Try it with the agent simulator"
+                  text={simulatorCommand(key.key)}
+                  copyLabel="Copy command"
+                  testId="enrollment-key-command"
                 />
-              </div>
-            </div>
-          </SecretReveal>
-        ) : null}
-      </Dialog>
-    </div>
+              </>
+            )}
+          </RevealDialog>
+        </>
+      }
+    >
+      {(rows ?? []).map((k) => (
+        <EnrollmentKeyRow
+          key={k.id}
+          k={k}
+          now={now}
+          org={showOrg ? orgName(orgs, k.orgId) : null}
+          site={k.siteId ? (sites.get(k.siteId)?.name ?? `Site ${k.siteId.slice(0, 8)}`) : null}
+          onRotate={() => setModal({ kind: 'rotate', key: k })}
+          onDelete={() => setModal({ kind: 'delete', key: k })}
+        />
+      ))}
+    </KeyListFrame>
   );
 }
 
@@ -331,26 +284,21 @@ function EnrollmentKeyRow({
       </td>
       <td title={formatDate(k.createdAt)}>{relativeTo(Date.parse(k.createdAt), now)}</td>
       <td className="kx-actions">
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
+        <RowAction
+          icon="refresh"
+          label="Rotate"
+          name={k.name}
           onClick={onRotate}
-          title="Rotate"
-          aria-label={`Rotate ${k.name}`}
-          data-testid="enrollment-key-rotate"
-        >
-          <Icon name="refresh" />
-        </button>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm kx-danger"
+          testId="enrollment-key-rotate"
+        />
+        <RowAction
+          icon="trash"
+          label="Delete"
+          name={k.name}
           onClick={onDelete}
-          title="Delete"
-          aria-label={`Delete ${k.name}`}
-          data-testid="enrollment-key-delete"
-        >
-          <Icon name="trash" />
-        </button>
+          testId="enrollment-key-delete"
+          danger
+        />
       </td>
     </tr>
   );
@@ -598,17 +546,13 @@ function CreateEnrollmentKeyForm({
       <ExpiryPicker expiry={expiry} idPrefix="enrollment-key" error={show('expiry')} />
       <ActionError error={error} testId="enrollment-key-create-error" />
       <div className="kx-form-foot">
-        <button type="button" className="btn btn-secondary" onClick={onCancel} disabled={busy}>
-          Cancel
-        </button>
-        <button
-          type="submit"
-          className="btn btn-primary"
-          disabled={busy}
-          data-testid="enrollment-key-create-submit"
-        >
-          {busy ? 'Creating…' : 'Create key'}
-        </button>
+        <FormButtons
+          onCancel={onCancel}
+          busy={busy}
+          label="Create key"
+          busyLabel="Creating…"
+          testId="enrollment-key-create-submit"
+        />
       </div>
     </form>
   );
@@ -719,17 +663,13 @@ function RotateEnrollmentKeyDialog({
         ) : null}
         <ActionError error={error} testId="enrollment-key-rotate-error" />
         <div className="kx-form-foot">
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={busy}
-            data-testid="enrollment-key-rotate-submit"
-          >
-            {busy ? 'Rotating…' : 'Rotate key'}
-          </button>
+          <FormButtons
+            onCancel={onClose}
+            busy={busy}
+            label="Rotate key"
+            busyLabel="Rotating…"
+            testId="enrollment-key-rotate-submit"
+          />
         </div>
       </form>
     </Dialog>
@@ -745,36 +685,22 @@ function DeleteEnrollmentKeyDialog({
   onClose: () => void;
   onDeleted: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const remove = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api(`/enrollment-keys/${enrollmentKey.id}`, { method: 'DELETE' });
-      onDeleted();
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
-  };
   return (
-    <ConfirmDialog
-      open
+    <ConfirmAction
       title={`Delete “${enrollmentKey.name}”?`}
       confirmLabel="Delete permanently"
-      busy={busy}
-      onConfirm={() => void remove()}
+      onConfirm={async () => {
+        await api(`/enrollment-keys/${enrollmentKey.id}`, { method: 'DELETE' });
+        onDeleted();
+      }}
       onCancel={onClose}
       testId="enrollment-key-delete-dialog"
+      errorTestId="enrollment-key-delete-error"
     >
-      <div className="form">
-        <p>
-          The key is deleted permanently; new enrollments with it are refused. Agents that already enrolled
-          keep working.
-        </p>
-        <ActionError error={error} testId="enrollment-key-delete-error" />
-      </div>
-    </ConfirmDialog>
+      <p>
+        The key is deleted permanently; new enrollments with it are refused. Agents that already enrolled keep
+        working.
+      </p>
+    </ConfirmAction>
   );
 }

@@ -4,8 +4,9 @@ import { ApiError, api } from '../../api/client';
 import { useSession } from '../../session/store';
 import { ActionError } from '../../components/ActionError';
 import { Dialog } from '../../components/Dialog';
+import { FormButtons } from '../../components/DialogActions';
 import { Field } from '../../components/ui';
-import { Toggle, asList, fieldErrors, qs, useResource, useScope } from '../tenants/admin-kit';
+import { RadioCards, Toggle, asList, fieldErrors, qs, useResource, useScope } from '../tenants/admin-kit';
 import { useDirectory } from './directory';
 
 // One dialog for both kinds of invitation. Where the invitee goes decides the fields: a partner user gets an
@@ -150,20 +151,14 @@ export function InviteDialog({
       onClose={onClose}
       testId="invite-dialog"
       footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="invite-form"
-            className="btn btn-primary"
-            disabled={busy}
-            data-testid="invite-send"
-          >
-            {busy ? 'Sending…' : 'Send invitation'}
-          </button>
-        </>
+        <FormButtons
+          onCancel={onClose}
+          busy={busy}
+          label="Send invitation"
+          busyLabel="Sending…"
+          form="invite-form"
+          testId="invite-send"
+        />
       }
     >
       <form id="invite-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>
@@ -283,22 +278,13 @@ export function InviteDialog({
           <div className="adm-form-section">
             <h3>Organization access</h3>
             <div className="adm-radio-row" role="radiogroup" aria-label="Organization access">
-              {ACCESS_CHOICES.map((c) => (
-                <label key={c.value} className="adm-radio-card">
-                  <input
-                    type="radio"
-                    name="invite-org-access"
-                    value={c.value}
-                    checked={orgAccess === c.value}
-                    onChange={() => setOrgAccess(c.value)}
-                    data-testid={`invite-org-access-${c.value}`}
-                  />
-                  <span>
-                    <span className="adm-radio-title">{c.title}</span>
-                    <span className="adm-radio-desc">{c.desc}</span>
-                  </span>
-                </label>
-              ))}
+              <RadioCards
+                name="invite-org-access"
+                options={ACCESS_CHOICES}
+                value={orgAccess}
+                onChange={setOrgAccess}
+                testId={(value) => `invite-org-access-${value}`}
+              />
             </div>
             {orgAccess === 'selected' ? (
               <Field

@@ -11,6 +11,7 @@ import { ApiError, api } from '../../api/client';
 import { Link, navigate } from '../../router';
 import { ActionError } from '../../components/ActionError';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { FormButtons } from '../../components/DialogActions';
 import { Icon } from '../../components/Icon';
 import { Alert, Card, Field, StatusPill } from '../../components/ui';
 import { initials } from '../../lib/format';
@@ -884,20 +885,15 @@ export function CloneRoleDialog({
       onClose={onClose}
       testId="role-clone-dialog"
       footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="role-clone-form"
-            className="btn btn-primary"
-            disabled={busy || Boolean(localError)}
-            data-testid="role-clone-save"
-          >
-            {busy ? 'Cloning…' : 'Create copy'}
-          </button>
-        </>
+        <FormButtons
+          onCancel={onClose}
+          busy={busy}
+          label="Create copy"
+          busyLabel="Cloning…"
+          disabled={Boolean(localError)}
+          form="role-clone-form"
+          testId="role-clone-save"
+        />
       }
     >
       <form id="role-clone-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>

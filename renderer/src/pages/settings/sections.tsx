@@ -2,7 +2,7 @@ import { useState, type ClipboardEvent } from 'react';
 import type { Partner, ServiceManagementMode } from '../../../../server/contract';
 import { Icon } from '../../components/Icon';
 import { Alert, Card, Facts, Field, StatusPill } from '../../components/ui';
-import { timeZones } from '../tenants/admin-kit';
+import { RadioCards, timeZones } from '../tenants/admin-kit';
 import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from '../tenants/labels';
 import { checkEntry } from './ip-allowlist';
 import { DAYS, cleanAllowlist, type Day, type DayDraft, type Draft, type Preset } from './model';
@@ -238,22 +238,13 @@ export function HoursSection({ draft, baseline, update, errorFor }: SectionProps
         .
       </p>
       <div className="st-presets" role="radiogroup" aria-label="Business hours preset">
-        {PRESETS.map((p) => (
-          <label key={p.value} className="adm-radio-card">
-            <input
-              type="radio"
-              name="business-hours-preset"
-              value={p.value}
-              checked={draft.preset === p.value}
-              onChange={() => update({ preset: p.value }, ['settings.businessHours'])}
-              data-testid={`hours-preset-${p.value.replace('/', '-')}`}
-            />
-            <span>
-              <span className="adm-radio-title">{p.title}</span>
-              <span className="adm-radio-desc">{p.desc}</span>
-            </span>
-          </label>
-        ))}
+        <RadioCards
+          name="business-hours-preset"
+          options={PRESETS}
+          value={draft.preset}
+          onChange={(value) => update({ preset: value }, ['settings.businessHours'])}
+          testId={(value) => `hours-preset-${value.replace('/', '-')}`}
+        />
       </div>
       {errorFor('settings.businessHours', false) ? (
         <div className="field-error">{errorFor('settings.businessHours', false)}</div>
@@ -342,68 +333,83 @@ export function HoursSection({ draft, baseline, update, errorFor }: SectionProps
 
 // ---- Contact ----------------------------------------------------------------------------------------------------
 
-export function ContactSection({ draft, baseline, update, errorFor }: SectionProps) {
+type ContactKey = 'contactName' | 'contactEmail' | 'contactPhone' | 'contactWebsite';
+
+/** One contact input: `settings-contact-<name>` is its id and test id, `settings.contact.<name>` its server field. */
+function ContactField({
+  label,
+  name,
+  draftKey,
+  type,
+  placeholder,
+  maxLength,
+  draft,
+  baseline,
+  update,
+  errorFor,
+}: SectionProps & {
+  label: string;
+  name: string;
+  draftKey: ContactKey;
+  type: string;
+  placeholder?: string;
+  maxLength: number;
+}) {
+  const id = `settings-contact-${name}`;
+  const field = `settings.contact.${name}`;
+  return (
+    <Field label={label} htmlFor={id} error={errorFor(field, draft[draftKey] !== baseline[draftKey])}>
+      <input
+        id={id}
+        type={type}
+        placeholder={placeholder}
+        maxLength={maxLength}
+        value={draft[draftKey]}
+        onChange={(e) => update({ [draftKey]: e.target.value }, [field])}
+        data-testid={id}
+      />
+    </Field>
+  );
+}
+
+export function ContactSection(props: SectionProps) {
   return (
     <Card title="Contact" icon="mail" testId="settings-contact">
       <p className="muted">The main contact for your partner account. Leave a field empty to clear it.</p>
       <div className="adm-form-grid">
-        <Field
+        <ContactField
           label="Contact name"
-          htmlFor="settings-contact-name"
-          error={errorFor('settings.contact.name', draft.contactName !== baseline.contactName)}
-        >
-          <input
-            id="settings-contact-name"
-            type="text"
-            maxLength={255}
-            value={draft.contactName}
-            onChange={(e) => update({ contactName: e.target.value }, ['settings.contact.name'])}
-            data-testid="settings-contact-name"
-          />
-        </Field>
-        <Field
+          name="name"
+          draftKey="contactName"
+          type="text"
+          maxLength={255}
+          {...props}
+        />
+        <ContactField
           label="Email"
-          htmlFor="settings-contact-email"
-          error={errorFor('settings.contact.email', draft.contactEmail !== baseline.contactEmail)}
-        >
-          <input
-            id="settings-contact-email"
-            type="email"
-            maxLength={255}
-            value={draft.contactEmail}
-            onChange={(e) => update({ contactEmail: e.target.value }, ['settings.contact.email'])}
-            data-testid="settings-contact-email"
-          />
-        </Field>
-        <Field
+          name="email"
+          draftKey="contactEmail"
+          type="email"
+          maxLength={255}
+          {...props}
+        />
+        <ContactField
           label="Phone"
-          htmlFor="settings-contact-phone"
-          error={errorFor('settings.contact.phone', draft.contactPhone !== baseline.contactPhone)}
-        >
-          <input
-            id="settings-contact-phone"
-            type="tel"
-            maxLength={50}
-            value={draft.contactPhone}
-            onChange={(e) => update({ contactPhone: e.target.value }, ['settings.contact.phone'])}
-            data-testid="settings-contact-phone"
-          />
-        </Field>
-        <Field
+          name="phone"
+          draftKey="contactPhone"
+          type="tel"
+          maxLength={50}
+          {...props}
+        />
+        <ContactField
           label="Website"
-          htmlFor="settings-contact-website"
-          error={errorFor('settings.contact.website', draft.contactWebsite !== baseline.contactWebsite)}
-        >
-          <input
-            id="settings-contact-website"
-            type="url"
-            placeholder="https://"
-            maxLength={2048}
-            value={draft.contactWebsite}
-            onChange={(e) => update({ contactWebsite: e.target.value }, ['settings.contact.website'])}
-            data-testid="settings-contact-website"
-          />
-        </Field>
+          name="website"
+          draftKey="contactWebsite"
+          type="url"
+          placeholder="https://"
+          maxLength={2048}
+          {...props}
+        />
       </div>
     </Card>
   );
@@ -625,25 +631,14 @@ export function ServiceSection({ draft, baseline, update, errorFor }: SectionPro
   return (
     <Card title="Service management" icon="settings" testId="settings-service">
       <div className="adm-radio-row" role="radiogroup" aria-label="Service management mode">
-        {MODES.map((m) => (
-          <label key={m.value} className="adm-radio-card">
-            <input
-              type="radio"
-              name="service-mode"
-              value={m.value}
-              checked={draft.mode === m.value}
-              onChange={() => update({ mode: m.value }, [psaField])}
-              data-testid={`service-mode-${m.value}`}
-            />
-            <span>
-              <span className="adm-radio-title">
-                {m.title}
-                {baseline.mode === m.value ? <span className="muted small"> · current</span> : null}
-              </span>
-              <span className="adm-radio-desc">{m.desc}</span>
-            </span>
-          </label>
-        ))}
+        <RadioCards
+          name="service-mode"
+          options={MODES}
+          value={draft.mode}
+          current={baseline.mode}
+          onChange={(value) => update({ mode: value }, [psaField])}
+          testId={(value) => `service-mode-${value}`}
+        />
       </div>
       {draft.mode === 'external' ? (
         <div className="st-psa">

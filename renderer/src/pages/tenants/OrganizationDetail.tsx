@@ -8,8 +8,7 @@ import type {
 } from '../../../../server/contract';
 import { api } from '../../api/client';
 import { navigate } from '../../router';
-import { ActionError } from '../../components/ActionError';
-import { ConfirmDialog } from '../../components/Dialog';
+import { ConfirmAction } from '../../components/DialogActions';
 import { Icon } from '../../components/Icon';
 import { Card, Facts, StatusPill } from '../../components/ui';
 import { formatDateTime } from '../../lib/format';
@@ -27,9 +26,10 @@ import {
   qs,
   useResource,
   useScope,
+  useTarget,
 } from './admin-kit';
 import { ORG_TYPES, labelOf, orgStatusOf } from './labels';
-import { OrganizationDialog } from './OrganizationDialog';
+import { DeleteOrganizationDialog, OrganizationDialog } from './OrganizationDialog';
 import { SiteDialog, addressLines, contactLine } from './SiteDialog';
 
 export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedded?: boolean }) {
@@ -45,9 +45,7 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
   const partner = useResource<Partner>(scope === 'system' && org ? `/orgs/partners/${org.partnerId}` : null);
 
   const [editing, setEditing] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const [deleteBusy, setDeleteBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<unknown>(null);
+  const deleting = useTarget<Organization>();
 
   useDocumentTitle(org ? org.name : 'Organization');
 
@@ -75,15 +73,8 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
   const security = org.settings.security;
 
   const remove = async () => {
-    setDeleteBusy(true);
-    setDeleteError(null);
-    try {
-      await api(`/orgs/organizations/${org.id}`, { method: 'DELETE' });
-      navigate('/tenants');
-    } catch (err) {
-      setDeleteError(err);
-      setDeleteBusy(false);
-    }
+    await api(`/orgs/organizations/${org.id}`, { method: 'DELETE' });
+    navigate('/tenants');
   };
 
   return (
@@ -114,10 +105,7 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
               <button
                 type="button"
                 className="btn btn-danger"
-                onClick={() => {
-                  setDeleteError(null);
-                  setDeleting(true);
-                }}
+                onClick={() => deleting.open(org)}
                 data-testid="org-delete"
               >
                 <Icon name="trash" />
@@ -169,23 +157,13 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
         />
       ) : null}
 
-      <ConfirmDialog
-        open={deleting}
-        title="Delete organization"
-        confirmLabel="Delete organization"
-        busy={deleteBusy}
-        onCancel={() => setDeleting(false)}
-        onConfirm={() => void remove()}
-        testId="org-delete-dialog"
-      >
-        <div className="adm-dialog-form">
-          <p>
-            Delete <strong>{org.name}</strong>? It disappears from every list and can no longer be opened by
-            anyone. The record is kept (soft delete) so the audit trail stays complete.
-          </p>
-          <ActionError error={deleteError} />
-        </div>
-      </ConfirmDialog>
+      <DeleteOrganizationDialog
+        name={org.name}
+        open={deleting.target !== null}
+        action={deleting.action}
+        onCancel={deleting.close}
+        onConfirm={remove}
+      />
     </>
   );
 }
@@ -197,23 +175,13 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
   const sites = useResource<Paginated<Site>>(`/orgs/sites${qs({ orgId, page, limit: SITES_PAGE_SIZE })}`);
   const list = asList(sites.data);
   const [editing, setEditing] = useState<Site | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Site | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<unknown>(null);
+  const deleting = useTarget<Site>();
 
   const remove = async () => {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    setDeleteError(null);
-    try {
-      await api(`/orgs/sites/${deleting.id}`, { method: 'DELETE' });
-      setDeleting(null);
-      sites.reload();
-    } catch (err) {
-      setDeleteError(err);
-    } finally {
-      setDeleteBusy(false);
-    }
+    if (!deleting.target) return;
+    await api(`/orgs/sites/${deleting.target.id}`, { method: 'DELETE' });
+    deleting.close();
+    sites.reload();
   };
 
   const total = paginationOf(sites.data)?.total ?? list.length;
@@ -311,10 +279,7 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
                             icon: 'trash',
                             danger: true,
                             testId: 'site-menu-delete',
-                            onSelect: () => {
-                              setDeleteError(null);
-                              setDeleting(s);
-                            },
+                            onSelect: () => deleting.open(s),
                           },
                         ]}
                       />
@@ -340,23 +305,21 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
         />
       ) : null}
 
-      <ConfirmDialog
-        open={deleting !== null}
+      <ConfirmAction
+        open={deleting.target !== null}
+        action={deleting.action}
         title="Delete site"
         confirmLabel="Delete site"
-        busy={deleteBusy}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => void remove()}
+        onCancel={deleting.close}
+        onConfirm={remove}
         testId="site-delete-dialog"
+        className="adm-dialog-form"
       >
-        <div className="adm-dialog-form">
-          <p>
-            Permanently delete <strong>{deleting?.name}</strong> from {orgName}? Sites are deleted outright,
-            not archived: this cannot be undone.
-          </p>
-          <ActionError error={deleteError} />
-        </div>
-      </ConfirmDialog>
+        <p>
+          Permanently delete <strong>{deleting.target?.name}</strong> from {orgName}? Sites are deleted
+          outright, not archived: this cannot be undone.
+        </p>
+      </ConfirmAction>
     </Card>
   );
 }

@@ -9,8 +9,11 @@ import type {
 import { ApiError, api } from '../../api/client';
 import { ActionError } from '../../components/ActionError';
 import { Dialog } from '../../components/Dialog';
+import { ConfirmAction, FormButtons } from '../../components/DialogActions';
+import type { AsyncAction } from '../../lib/action';
 import { Field } from '../../components/ui';
 import {
+  LabelOptions,
   SLUG_PATTERN,
   Toggle,
   dateInputToIso,
@@ -189,20 +192,13 @@ export function OrganizationDialog({
       onClose={onClose}
       testId="org-dialog"
       footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="org-form"
-            className="btn btn-primary"
-            disabled={busy}
-            data-testid="org-save"
-          >
-            {busy ? 'Saving…' : creating ? 'Create organization' : 'Save changes'}
-          </button>
-        </>
+        <FormButtons
+          onCancel={onClose}
+          busy={busy}
+          label={creating ? 'Create organization' : 'Save changes'}
+          form="org-form"
+          testId="org-save"
+        />
       }
     >
       <form id="org-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>
@@ -280,11 +276,7 @@ export function OrganizationDialog({
               onChange={(e) => set('type', e.target.value as OrganizationType)}
               data-testid="org-type"
             >
-              {ORG_TYPES.map((t) => (
-                <option key={t.value} value={t.value}>
-                  {t.label}
-                </option>
-              ))}
+              <LabelOptions options={ORG_TYPES} />
             </select>
           </Field>
           <Field label="Status" htmlFor="org-status" error={serverFields.status}>
@@ -294,11 +286,7 @@ export function OrganizationDialog({
               onChange={(e) => set('status', e.target.value as OrganizationStatus)}
               data-testid="org-status"
             >
-              {ORG_STATUSES.map((s) => (
-                <option key={s.value} value={s.value}>
-                  {s.label}
-                </option>
-              ))}
+              <LabelOptions options={ORG_STATUSES} />
             </select>
           </Field>
           <Field
@@ -363,5 +351,38 @@ export function OrganizationDialog({
         <ActionError error={error} />
       </form>
     </Dialog>
+  );
+}
+
+/** The same question from the organization list and the organization page. */
+export function DeleteOrganizationDialog({
+  name,
+  open,
+  action,
+  onCancel,
+  onConfirm,
+}: {
+  name: string | undefined;
+  open: boolean;
+  action?: AsyncAction;
+  onCancel: () => void;
+  onConfirm: () => Promise<void>;
+}) {
+  return (
+    <ConfirmAction
+      open={open}
+      action={action}
+      title="Delete organization"
+      confirmLabel="Delete organization"
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+      testId="org-delete-dialog"
+      className="adm-dialog-form"
+    >
+      <p>
+        Delete <strong>{name}</strong>? It disappears from every list and can no longer be opened by anyone.
+        The record is kept (soft delete) so the audit trail stays complete.
+      </p>
+    </ConfirmAction>
   );
 }

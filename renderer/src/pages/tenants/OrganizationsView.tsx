@@ -2,8 +2,6 @@ import { useState, type ReactNode } from 'react';
 import type { Organization, OrganizationListResponse, Paginated, Partner } from '../../../../server/contract';
 import { api } from '../../api/client';
 import { Link, navigate } from '../../router';
-import { ActionError } from '../../components/ActionError';
-import { ConfirmDialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { StatusPill } from '../../components/ui';
 import {
@@ -17,9 +15,10 @@ import {
   formatDate,
   useResource,
   useScope,
+  useTarget,
 } from './admin-kit';
 import { ORG_STATUSES, ORG_TYPES, labelOf, orgStatusOf } from './labels';
-import { OrganizationDialog } from './OrganizationDialog';
+import { DeleteOrganizationDialog, OrganizationDialog } from './OrganizationDialog';
 import { OrganizationDetail } from './OrganizationDetail';
 
 export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
@@ -34,9 +33,7 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
   const [status, setStatus] = useState('');
   const [partnerId, setPartnerId] = useState('');
   const [editing, setEditing] = useState<Organization | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Organization | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<unknown>(null);
+  const deleting = useTarget<Organization>();
 
   const all = asList(orgs.data);
   const needle = search.trim().toLowerCase();
@@ -48,18 +45,10 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
   );
 
   const remove = async () => {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    setDeleteError(null);
-    try {
-      await api(`/orgs/organizations/${deleting.id}`, { method: 'DELETE' });
-      setDeleting(null);
-      orgs.reload();
-    } catch (err) {
-      setDeleteError(err);
-    } finally {
-      setDeleteBusy(false);
-    }
+    if (!deleting.target) return;
+    await api(`/orgs/organizations/${deleting.target.id}`, { method: 'DELETE' });
+    deleting.close();
+    orgs.reload();
   };
 
   // An organization account has exactly one organization: show it, with its sites, straight away.
@@ -230,10 +219,7 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
                                 danger: true,
                                 testId: 'org-menu-delete',
                                 hidden: !canManage,
-                                onSelect: () => {
-                                  setDeleteError(null);
-                                  setDeleting(o);
-                                },
+                                onSelect: () => deleting.open(o),
                               },
                             ]}
                           />
@@ -268,23 +254,13 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
         />
       ) : null}
 
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete organization"
-        confirmLabel="Delete organization"
-        busy={deleteBusy}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => void remove()}
-        testId="org-delete-dialog"
-      >
-        <div className="adm-dialog-form">
-          <p>
-            Delete <strong>{deleting?.name}</strong>? It disappears from every list and can no longer be
-            opened by anyone. The record is kept (soft delete) so the audit trail stays complete.
-          </p>
-          <ActionError error={deleteError} />
-        </div>
-      </ConfirmDialog>
+      <DeleteOrganizationDialog
+        name={deleting.target?.name}
+        open={deleting.target !== null}
+        action={deleting.action}
+        onCancel={deleting.close}
+        onConfirm={remove}
+      />
     </>
   );
 }

@@ -9,16 +9,19 @@ import type {
 } from '../../../../server/contract';
 import { ApiError, api } from '../../api/client';
 import { ActionError } from '../../components/ActionError';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { Dialog } from '../../components/Dialog';
+import { ConfirmAction, FormButtons } from '../../components/DialogActions';
 import { Icon } from '../../components/Icon';
 import { Alert, Field, StatusPill } from '../../components/ui';
 import { formatDateTime } from '../../lib/format';
 import {
   EmptyState,
   ErrorBlock,
+  LabelOptions,
   LoadingBlock,
   PageHeader,
   Pager,
+  RadioCards,
   RowMenu,
   SLUG_PATTERN,
   SearchBox,
@@ -29,6 +32,7 @@ import {
   qs,
   slugify,
   useResource,
+  useTarget,
 } from './admin-kit';
 import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, labelOf, partnerStatusOf } from './labels';
 
@@ -42,9 +46,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Partner | 'new' | null>(null);
   const [statusOf, setStatusOf] = useState<Partner | null>(null);
-  const [deleting, setDeleting] = useState<Partner | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<unknown>(null);
+  const deleting = useTarget<Partner>();
 
   const orgCount = new Map<string, number>();
   for (const o of asList(orgs.data)) orgCount.set(o.partnerId, (orgCount.get(o.partnerId) ?? 0) + 1);
@@ -55,19 +57,12 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
     : list;
 
   const remove = async () => {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    setDeleteError(null);
-    try {
-      await api(`/orgs/partners/${deleting.id}`, { method: 'DELETE' });
-      setDeleting(null);
-      partners.reload();
-    } catch (err) {
-      setDeleteError(err);
-    } finally {
-      setDeleteBusy(false);
-    }
+    if (!deleting.target) return;
+    await api(`/orgs/partners/${deleting.target.id}`, { method: 'DELETE' });
+    deleting.close();
+    partners.reload();
   };
+  const deletingOrgs = deleting.target ? (orgCount.get(deleting.target.id) ?? 0) : 0;
 
   return (
     <>
@@ -175,10 +170,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
                                 icon: 'trash',
                                 danger: true,
                                 testId: 'partner-menu-delete',
-                                onSelect: () => {
-                                  setDeleteError(null);
-                                  setDeleting(p);
-                                },
+                                onSelect: () => deleting.open(p),
                               },
                             ]}
                           />
@@ -223,30 +215,28 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
         />
       ) : null}
 
-      <ConfirmDialog
-        open={deleting !== null}
+      <ConfirmAction
+        open={deleting.target !== null}
+        action={deleting.action}
         title="Delete partner"
         confirmLabel="Delete partner"
-        busy={deleteBusy}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => void remove()}
+        onCancel={deleting.close}
+        onConfirm={remove}
         testId="partner-delete-dialog"
+        className="adm-dialog-form"
       >
-        <div className="adm-dialog-form">
-          <p>
-            Delete <strong>{deleting?.name}</strong>? The partner disappears from every list and can no longer
-            be opened. The record is kept (soft delete) for the audit trail.
-          </p>
-          {deleting && (orgCount.get(deleting.id) ?? 0) > 0 ? (
-            <Alert tone="warning">
-              This partner still owns {orgCount.get(deleting.id)} organization
-              {orgCount.get(deleting.id) === 1 ? '' : 's'}. To cut its people off in an orderly way, set the
-              status to offboarding instead.
-            </Alert>
-          ) : null}
-          <ActionError error={deleteError} />
-        </div>
-      </ConfirmDialog>
+        <p>
+          Delete <strong>{deleting.target?.name}</strong>? The partner disappears from every list and can no
+          longer be opened. The record is kept (soft delete) for the audit trail.
+        </p>
+        {deletingOrgs > 0 ? (
+          <Alert tone="warning">
+            This partner still owns {deletingOrgs} organization
+            {deletingOrgs === 1 ? '' : 's'}. To cut its people off in an orderly way, set the status to
+            offboarding instead.
+          </Alert>
+        ) : null}
+      </ConfirmAction>
     </>
   );
 }
@@ -378,20 +368,13 @@ function PartnerDialog({
       onClose={onClose}
       testId="partner-dialog"
       footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="partner-form"
-            className="btn btn-primary"
-            disabled={busy}
-            data-testid="partner-save"
-          >
-            {busy ? 'Saving…' : creating ? 'Create partner' : 'Save changes'}
-          </button>
-        </>
+        <FormButtons
+          onCancel={onClose}
+          busy={busy}
+          label={creating ? 'Create partner' : 'Save changes'}
+          form="partner-form"
+          testId="partner-save"
+        />
       }
     >
       <form id="partner-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>
@@ -439,11 +422,7 @@ function PartnerDialog({
               onChange={(e) => set('type', e.target.value as PartnerType)}
               data-testid="partner-type"
             >
-              {PARTNER_TYPES.map((t) => (
-                <option key={t.value} value={t.value}>
-                  {t.label}
-                </option>
-              ))}
+              <LabelOptions options={PARTNER_TYPES} />
             </select>
           </Field>
           <Field label="Plan" htmlFor="partner-plan">
@@ -453,11 +432,7 @@ function PartnerDialog({
               onChange={(e) => set('plan', e.target.value as PartnerPlan)}
               data-testid="partner-plan"
             >
-              {PARTNER_PLANS.map((t) => (
-                <option key={t.value} value={t.value}>
-                  {t.label}
-                </option>
-              ))}
+              <LabelOptions options={PARTNER_PLANS} />
             </select>
           </Field>
           <Field
@@ -573,28 +548,18 @@ function PartnerStatusDialog({
     >
       <div className="adm-dialog-form">
         <div className="tn-status-list" role="radiogroup" aria-label="Partner status">
-          {PARTNER_STATUSES.map((s) => (
-            <label key={s.value} className="adm-radio-card tn-status-option">
-              <input
-                type="radio"
-                name="partner-status"
-                value={s.value}
-                checked={status === s.value}
-                onChange={() => {
-                  setStatus(s.value);
-                  setAcknowledged(false);
-                }}
-                data-testid={`partner-status-${s.value}`}
-              />
-              <span>
-                <span className="adm-radio-title">
-                  {s.label}
-                  {s.value === partner.status ? <span className="muted small"> · current</span> : null}
-                </span>
-                <span className="adm-radio-desc">{s.effect}</span>
-              </span>
-            </label>
-          ))}
+          <RadioCards
+            name="partner-status"
+            className="tn-status-option"
+            options={PARTNER_STATUSES.map((s) => ({ value: s.value, title: s.label, desc: s.effect }))}
+            value={status}
+            current={partner.status}
+            onChange={(value) => {
+              setStatus(value);
+              setAcknowledged(false);
+            }}
+            testId={(value) => `partner-status-${value}`}
+          />
         </div>
 
         {offboarding ? (

@@ -3,6 +3,7 @@ import type { Site } from '../../../../server/contract';
 import { api } from '../../api/client';
 import { ActionError } from '../../components/ActionError';
 import { Dialog } from '../../components/Dialog';
+import { FormButtons } from '../../components/DialogActions';
 import { Field } from '../../components/ui';
 import { fieldErrors, timeZones } from './admin-kit';
 
@@ -151,20 +152,13 @@ export function SiteDialog({
       onClose={onClose}
       testId="site-dialog"
       footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="site-form"
-            className="btn btn-primary"
-            disabled={busy}
-            data-testid="site-save"
-          >
-            {busy ? 'Saving…' : creating ? 'Add site' : 'Save changes'}
-          </button>
-        </>
+        <FormButtons
+          onCancel={onClose}
+          busy={busy}
+          label={creating ? 'Add site' : 'Save changes'}
+          form="site-form"
+          testId="site-save"
+        />
       }
     >
       <form id="site-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>

@@ -16,6 +16,7 @@ import { Link } from '../../router';
 import { useSession } from '../../session/store';
 import { Icon, type IconName } from '../../components/Icon';
 import { Spinner } from '../../components/ui';
+import { useAsyncAction } from '../../lib/action';
 import './admin-kit.css';
 
 export interface Resource<T> {
@@ -507,4 +508,81 @@ export function LoadFailure({
     );
   }
   return <ErrorBlock error={error} onRetry={onRetry} />;
+}
+
+/**
+ * The row a confirmation dialog (e.g. delete) acts on, with the write's busy/error. The dialog stays mounted for
+ * every row, so opening it for a row clears the error the last one left.
+ */
+export function useTarget<T>() {
+  const [target, setTarget] = useState<T | null>(null);
+  const action = useAsyncAction();
+  return {
+    target,
+    action,
+    open: (value: T) => {
+      action.reset();
+      setTarget(value);
+    },
+    close: () => setTarget(null),
+  };
+}
+
+/** The <option>s of a label list (types, plans, statuses). */
+export function LabelOptions<V extends string>({ options }: { options: Array<{ value: V; label: string }> }) {
+  return (
+    <>
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** Radio buttons drawn as cards: a title (marked “· current” when `current` is given and matches) and a line. */
+export function RadioCards<V extends string>({
+  name,
+  options,
+  value,
+  current,
+  onChange,
+  testId,
+  className,
+}: {
+  name: string;
+  options: Array<{ value: V; title: string; desc: string }>;
+  value: V;
+  current?: V;
+  onChange: (value: V) => void;
+  testId: (value: V) => string;
+  /** Extra class on every card. */
+  className?: string;
+}) {
+  return (
+    <>
+      {options.map((o) => (
+        <label key={o.value} className={`adm-radio-card${className ? ` ${className}` : ''}`}>
+          <input
+            type="radio"
+            name={name}
+            value={o.value}
+            checked={value === o.value}
+            onChange={() => onChange(o.value)}
+            data-testid={testId(o.value)}
+          />
+          <span>
+            <span className="adm-radio-title">
+              {o.title}
+              {current !== undefined && current === o.value ? (
+                <span className="muted small"> · current</span>
+              ) : null}
+            </span>
+            <span className="adm-radio-desc">{o.desc}</span>
+          </span>
+        </label>
+      ))}
+    </>
+  );
 }
