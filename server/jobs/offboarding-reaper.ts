@@ -27,6 +27,7 @@ export function runOffboardingReaper(ctx: AppContext, now = new Date()): string[
     churned.push(partner.id);
     ctx.audit.record({
       orgId: null,
+      partnerId: partner.id,
       actorType: 'system',
       actorId: REAPER_ACTOR,
       action: 'partner.update',

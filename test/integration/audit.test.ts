@@ -106,7 +106,7 @@ describe('hash chain', () => {
 
   it('verifies an untouched chain, per organization', async () => {
     const orgId = await withEntries();
-    const result = verifyChain(server.context.db, orgId);
+    const result = verifyChain(server.context.db, { orgId, partnerId: null });
     expect(result).toEqual({ chain: orgId, valid: true, checked: 4 });
     const token = (await server.api.login()).body.accessToken;
     const all = await server.api.get('/audit-logs/verify', token);
@@ -121,7 +121,7 @@ describe('hash chain', () => {
       .prepare('SELECT id, seq FROM audit_logs WHERE org_id = ? ORDER BY seq LIMIT 1 OFFSET 1')
       .get(orgId) as { id: string; seq: number };
     server.context.db.prepare("UPDATE audit_logs SET ip_address = '203.0.113.9' WHERE id = ?").run(victim.id);
-    expect(verifyChain(server.context.db, orgId)).toMatchObject({
+    expect(verifyChain(server.context.db, { orgId, partnerId: null })).toMatchObject({
       valid: false,
       problem: { reason: 'checksum_mismatch', entryId: victim.id },
     });
@@ -139,12 +139,12 @@ describe('hash chain', () => {
       .prepare('SELECT id FROM audit_logs WHERE org_id = ? ORDER BY seq')
       .all(orgId) as Array<{ id: string }>;
     server.context.db.prepare('DELETE FROM audit_logs WHERE id = ?').run(rows[3]!.id);
-    expect(verifyChain(server.context.db, orgId)).toMatchObject({
+    expect(verifyChain(server.context.db, { orgId, partnerId: null })).toMatchObject({
       valid: false,
       problem: { reason: 'head_mismatch' },
     });
     server.context.db.prepare('DELETE FROM audit_logs WHERE id = ?').run(rows[1]!.id);
-    expect(verifyChain(server.context.db, orgId)).toMatchObject({
+    expect(verifyChain(server.context.db, { orgId, partnerId: null })).toMatchObject({
       valid: false,
       problem: { reason: 'chain_broken', entryId: rows[2]!.id },
     });
@@ -157,5 +157,65 @@ describe('hash chain', () => {
     expect(login.status).toBe(200);
     await auditSettled(server);
     expect(actions(server)).toEqual(['setup.admin.bootstrap']);
+  });
+});
+
+describe('partner audit chain', () => {
+  it("keeps a partner's own entries in its chain, readable by its full-access administrators only", async () => {
+    const { insertOrg, insertPartner, insertPartnerUser, mfaToken, PASSWORD } =
+      await import('../support/seed');
+    const { partnerId, adminRoleId } = insertPartner(server, { name: 'Northwind' });
+    const orgA = insertOrg(server, partnerId, 'Alpha');
+    insertOrg(server, partnerId, 'Bravo');
+    const other = insertPartner(server, { name: 'Fabrikam' });
+    await insertPartnerUser(server, partnerId, adminRoleId, 'admin@northwind.test', { orgAccess: 'all' });
+    await insertPartnerUser(server, partnerId, adminRoleId, 'limited@northwind.test', {
+      orgAccess: 'selected',
+      orgIds: [orgA],
+    });
+    await insertPartnerUser(server, other.partnerId, other.adminRoleId, 'admin@fabrikam.test', {
+      orgAccess: 'all',
+    });
+    const admin = await mfaToken(server, 'admin@northwind.test', PASSWORD);
+    const settings = await server.api.request('PATCH', '/orgs/partners/me', {
+      token: admin,
+      body: { settings: { timezone: 'Europe/London' } },
+    });
+    expect(settings.status).toBe(200);
+    await auditSettled(server);
+
+    const row = server.context.db
+      .prepare("SELECT org_id, partner_id FROM audit_logs WHERE action = 'partner.settings.update'")
+      .get();
+    expect(row).toEqual({ org_id: null, partner_id: partnerId });
+    const visible = async (token: string) =>
+      (
+        (await server.api.get('/audit-logs/logs?limit=100', token)).body.data as Array<{ action: string }>
+      ).map((e) => e.action);
+    expect(await visible(admin)).toEqual(expect.arrayContaining(['partner.settings.update', 'user.login']));
+    // A partner user limited to some organizations, and another partner, do not read the partner's own chain.
+    expect(await visible(await mfaToken(server, 'limited@northwind.test', PASSWORD))).not.toContain(
+      'partner.settings.update',
+    );
+    expect(await visible(await mfaToken(server, 'admin@fabrikam.test', PASSWORD))).not.toContain(
+      'partner.settings.update',
+    );
+
+    // The chain verifies for the partner and for the platform administrator, and detects an edit.
+    const verified = await server.api.get('/audit-logs/verify', admin);
+    expect(verified.body.valid).toBe(true);
+    expect(verified.body.chains.map((c: { chain: string }) => c.chain)).toContain(`partner:${partnerId}`);
+    server.context.db
+      .prepare("UPDATE audit_logs SET details = '{}' WHERE action = 'partner.settings.update'")
+      .run();
+    const system = await mfaToken(server);
+    const tampered = await server.api.get('/audit-logs/verify', system);
+    expect(tampered.body.valid).toBe(false);
+    expect(tampered.body.chains).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ chain: `partner:${partnerId}`, valid: false }),
+        expect.objectContaining({ chain: 'platform', valid: true }),
+      ]),
+    );
   });
 });

@@ -2,18 +2,28 @@ import { sha256Hex } from '../../crypto';
 import type { Db } from '../../db/connection';
 
 // Per-organization hash chain (DESIGN §6). Each row's checksum covers its content and the previous row's
-// checksum in the same chain; the chain head is kept beside it. Platform-level entries (no organization: a
-// system administrator signing in) form their own chain, keyed PLATFORM_CHAIN.
+// checksum in the same chain; the chain head is kept beside it. Entries without an organization belong to their
+// partner's chain (`partner:<id>`: partner settings, partner users and roles) or, with no partner either (a system
+// administrator signing in), to the platform chain.
 
 export const GENESIS = '0'.repeat(64);
 export const PLATFORM_CHAIN = 'platform';
 
-export const chainKey = (orgId: string | null): string => orgId ?? PLATFORM_CHAIN;
+/** Which chain an entry belongs to: its organization, else its partner, else the platform. */
+export interface ChainRef {
+  orgId: string | null;
+  partnerId: string | null;
+}
+
+export const chainKey = ({ orgId, partnerId }: ChainRef): string =>
+  orgId ?? (partnerId ? `partner:${partnerId}` : PLATFORM_CHAIN);
 
 /** The columns a checksum covers, in a fixed order. */
 export interface ChainedRow {
   id: string;
   org_id: string | null;
+  /** Set only on partner-chain entries (org_id null). */
+  partner_id: string | null;
   timestamp: string;
   actor_type: string;
   actor_id: string;
@@ -31,6 +41,8 @@ export interface ChainedRow {
 }
 
 export function computeChecksum(row: ChainedRow): string {
+  // partner_id joins the covered fields only when set, so entries written before partner chains keep their checksums.
+  const partner = row.partner_id ? [row.partner_id] : [];
   return sha256Hex(
     JSON.stringify([
       row.id,
@@ -49,6 +61,7 @@ export function computeChecksum(row: ChainedRow): string {
       row.result,
       row.error_message,
       row.prev_checksum,
+      ...partner,
     ]),
   );
 }
@@ -65,17 +78,19 @@ export interface ChainVerification {
   };
 }
 
-export function verifyChain(db: Db, orgId: string | null): ChainVerification {
-  const chain = chainKey(orgId);
-  const rows = db
-    .prepare(
-      orgId === null
-        ? 'SELECT * FROM audit_logs WHERE org_id IS NULL ORDER BY seq'
-        : 'SELECT * FROM audit_logs WHERE org_id = ? ORDER BY seq',
-    )
-    .iterate(...(orgId === null ? [] : [orgId])) as IterableIterator<
-    ChainedRow & { seq: number; checksum: string }
-  >;
+export function verifyChain(db: Db, ref: ChainRef): ChainVerification {
+  const chain = chainKey(ref);
+  const rows = (
+    ref.orgId !== null
+      ? db.prepare('SELECT * FROM audit_logs WHERE org_id = ? ORDER BY seq').iterate(ref.orgId)
+      : ref.partnerId !== null
+        ? db
+            .prepare('SELECT * FROM audit_logs WHERE org_id IS NULL AND partner_id = ? ORDER BY seq')
+            .iterate(ref.partnerId)
+        : db
+            .prepare('SELECT * FROM audit_logs WHERE org_id IS NULL AND partner_id IS NULL ORDER BY seq')
+            .iterate()
+  ) as IterableIterator<ChainedRow & { seq: number; checksum: string }>;
   let prev = GENESIS;
   let checked = 0;
   let last: { seq: number; checksum: string } | null = null;

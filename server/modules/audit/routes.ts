@@ -3,9 +3,33 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../http/errors';
 import { paginated, paginationQuery } from '../../http/pagination';
 import { defineRoute, type AnyRoute } from '../../http/route';
-import { resolveOrgScope, scopeCovers } from '../../http/scope';
-import { verifyChain, type ChainVerification } from './chain';
-import { listAuditEntries } from './store';
+import { requireFullPartnerAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
+import type { AuthContext } from '../../http/auth-context';
+import { verifyChain, type ChainRef, type ChainVerification } from './chain';
+import { listAuditEntries, type AuditScope } from './store';
+
+interface ChainRow {
+  org_id: string | null;
+  partner_id: string | null;
+}
+
+/**
+ * What audit a caller reads: the organizations in scope, plus, for partner administrators with full organization
+ * access, their partner's own chain (partner settings, partner users and roles).
+ */
+function auditScope(ctx: AppContext, auth: AuthContext): AuditScope {
+  const orgs = resolveOrgScope(ctx.db, auth);
+  let partnerId: string | null = null;
+  if (auth.scope === 'partner' && auth.partnerId) {
+    try {
+      requireFullPartnerAccess(ctx.db, auth);
+      partnerId = auth.partnerId;
+    } catch {
+      // A partner user limited to some organizations reads those organizations' entries only.
+    }
+  }
+  return { orgs, partnerId };
+}
 
 const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
 
@@ -26,7 +50,7 @@ export function auditRoutes(ctx: AppContext): AnyRoute[] {
         to: isoDate.optional(),
       }),
       handler: ({ auth, query }) => {
-        const { rows, total } = listAuditEntries(ctx.db, resolveOrgScope(ctx.db, auth), query, query);
+        const { rows, total } = listAuditEntries(ctx.db, auditScope(ctx, auth), query, query);
         return paginated(rows, query, total);
       },
     }),
@@ -39,20 +63,26 @@ export function auditRoutes(ctx: AppContext): AnyRoute[] {
       query: z.object({ orgId: z.uuid('orgId must be a UUID').optional() }),
       responses: { 404: 'Organization not found' },
       handler: ({ auth, query }): { valid: boolean; chains: ChainVerification[] } => {
-        const scope = resolveOrgScope(ctx.db, auth);
-        let orgIds: Array<string | null>;
+        const { orgs, partnerId } = auditScope(ctx, auth);
+        let refs: ChainRef[];
         if (query.orgId) {
-          if (!scopeCovers(scope, query.orgId)) throw notFound('Organization not found');
-          orgIds = [query.orgId];
-        } else if (scope.kind === 'all') {
-          const rows = ctx.db.prepare('SELECT DISTINCT org_id FROM audit_logs').all() as Array<{
-            org_id: string | null;
-          }>;
-          orgIds = [null, ...rows.map((r) => r.org_id).filter((id): id is string => id !== null)];
+          if (!scopeCovers(orgs, query.orgId)) throw notFound('Organization not found');
+          refs = [{ orgId: query.orgId, partnerId: null }];
+        } else if (orgs.kind === 'all') {
+          const rows = ctx.db
+            .prepare('SELECT DISTINCT org_id, partner_id FROM audit_logs')
+            .all() as ChainRow[];
+          refs = [
+            { orgId: null, partnerId: null },
+            ...rows
+              .filter((r) => r.org_id !== null || r.partner_id !== null)
+              .map((r) => ({ orgId: r.org_id, partnerId: r.org_id === null ? r.partner_id : null })),
+          ];
         } else {
-          orgIds = [...scope.orgIds];
+          refs = [...orgs.orgIds].map((orgId) => ({ orgId, partnerId: null }));
+          if (partnerId) refs.unshift({ orgId: null, partnerId });
         }
-        const chains = orgIds.map((orgId) => verifyChain(ctx.db, orgId));
+        const chains = refs.map((ref) => verifyChain(ctx.db, ref));
         return { valid: chains.every((c) => c.valid), chains };
       },
     }),

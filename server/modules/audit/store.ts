@@ -60,18 +60,25 @@ interface Row {
 
 const escapeLike = (value: string) => `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** The organizations a caller reads, and the partner whose own chain it also reads (null: none). */
+export interface AuditScope {
+  orgs: OrgScope;
+  partnerId: string | null;
+}
+
 export function listAuditEntries(
   db: Db,
-  scope: OrgScope,
+  scope: AuditScope,
   filters: AuditFilters,
   page: PageRequest,
 ): { rows: AuditEntryView[]; total: number } {
   const where: string[] = [];
   const params: unknown[] = [];
-  if (scope.kind === 'some') {
-    // Tenant isolation: only the caller's organizations; an empty scope matches nothing.
-    where.push(`a.org_id IN (SELECT value FROM json_each(?))`);
-    params.push(JSON.stringify([...scope.orgIds]));
+  if (scope.orgs.kind === 'some') {
+    // Tenant isolation: only the caller's organizations (and its partner's own chain); an empty scope matches
+    // nothing.
+    where.push(`(a.org_id IN (SELECT value FROM json_each(?)) OR (a.org_id IS NULL AND a.partner_id = ?))`);
+    params.push(JSON.stringify([...scope.orgs.orgIds]), scope.partnerId);
   }
   if (filters.user) {
     where.push(`(lower(a.actor_email) LIKE ? ESCAPE '\\' OR lower(u.name) LIKE ? ESCAPE '\\')`);

@@ -11,6 +11,8 @@ export type ActorType = 'user' | 'api_key' | 'agent' | 'system';
 
 export interface AuditInput {
   orgId: string | null;
+  /** For entries without an organization: the partner they belong to (its chain); null for platform entries. */
+  partnerId?: string | null;
   actorType: ActorType;
   actorId: string;
   actorEmail?: string | null;
@@ -44,9 +46,9 @@ export class AuditWriter {
     private readonly log: Logger,
   ) {
     this.insert =
-      db.prepare(`INSERT INTO audit_logs (id, org_id, timestamp, actor_type, actor_id, actor_email, action,
+      db.prepare(`INSERT INTO audit_logs (id, org_id, partner_id, timestamp, actor_type, actor_id, actor_email, action,
       resource_type, resource_id, resource_name, details, ip_address, user_agent, result, error_message,
-      prev_checksum, checksum) VALUES (@id, @org_id, @timestamp, @actor_type, @actor_id, @actor_email, @action,
+      prev_checksum, checksum) VALUES (@id, @org_id, @partner_id, @timestamp, @actor_type, @actor_id, @actor_email, @action,
       @resource_type, @resource_id, @resource_name, @details, @ip_address, @user_agent, @result, @error_message,
       @prev_checksum, @checksum)`);
     this.head = db.prepare('SELECT last_checksum, entry_count FROM audit_chain_heads WHERE chain = ?');
@@ -103,11 +105,13 @@ export class AuditWriter {
       details.rawResourceId = resourceId;
       resourceId = ZERO_UUID;
     }
-    const chain = chainKey(input.orgId);
+    const partnerId = input.orgId === null ? (input.partnerId ?? null) : null;
+    const chain = chainKey({ orgId: input.orgId, partnerId });
     const head = this.head.get(chain) as { last_checksum: string } | undefined;
     const row: ChainedRow = {
       id: randomUUID(),
       org_id: input.orgId,
+      partner_id: partnerId,
       timestamp: new Date().toISOString(),
       actor_type: input.actorType,
       actor_id: actorId,

@@ -23,9 +23,16 @@ export const MFA_CHALLENGE_TTL_SECONDS = 5 * 60;
 /** Wrong codes tolerated on one challenge before the technician must enter the password again. */
 const MFA_CHALLENGE_MAX_FAILURES = 5;
 
-/** Audit the organization the user belongs to; platform and partner users go to the platform chain. */
+/** The organization the user belongs to (null for partner and platform users): where their events are pushed. */
 function auditOrg(ctx: AppContext, userId: string): string | null {
   return ctx.users.membership(userId)?.orgId ?? null;
+}
+
+/** The audit chain of a user's own events: their organization's, their partner's, or the platform's. */
+function userChain(ctx: AppContext, userId: string): { orgId: string | null; partnerId: string | null } {
+  const membership = ctx.users.membership(userId);
+  if (membership?.orgId) return { orgId: membership.orgId, partnerId: null };
+  return { orgId: null, partnerId: membership?.partnerId ?? null };
 }
 
 export function auditUser(
@@ -40,7 +47,7 @@ export function auditUser(
   } = {},
 ): void {
   ctx.audit.record({
-    orgId: auditOrg(ctx, user.id),
+    ...userChain(ctx, user.id),
     actorType: 'user',
     actorId: user.id,
     actorEmail: user.email,

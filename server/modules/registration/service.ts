@@ -235,6 +235,7 @@ export async function verifyEmail(
 
   ctx.audit.record({
     orgId: null,
+    partnerId: outcome.partnerId,
     actorType: 'user',
     actorId: user.id,
     actorEmail: user.email,

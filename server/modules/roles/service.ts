@@ -96,6 +96,8 @@ export class RoleService {
   ): void {
     auditCaller(this.ctx, req, auth, {
       orgId: role.org_id,
+      // A partner's own role belongs to that partner's chain; built-in and system roles to the platform's.
+      partnerId: role.org_id ? null : role.partner_id,
       action,
       resourceType: 'role',
       resourceId: role.id,

@@ -111,6 +111,7 @@ export class TenancyService {
     auth: AuthContext,
     entry: {
       orgId: string | null;
+      partnerId?: string;
       action: string;
       resourceType: 'partner' | 'organization' | 'site';
       resourceId: string;
@@ -175,6 +176,7 @@ export class TenancyService {
     const partner = toPartner(this.livePartner(id));
     this.audit(req, auth, {
       orgId: null,
+      partnerId: id,
       action: 'partner.create',
       resourceType: 'partner',
       resourceId: id,
@@ -239,6 +241,7 @@ export class TenancyService {
     const partner = toPartner(this.livePartner(id));
     this.audit(req, auth, {
       orgId: null,
+      partnerId: id,
       action: 'partner.update',
       resourceType: 'partner',
       resourceId: id,
@@ -267,6 +270,7 @@ export class TenancyService {
     })();
     this.audit(req, auth, {
       orgId: null,
+      partnerId: id,
       action: 'partner.delete',
       resourceType: 'partner',
       resourceId: id,
@@ -436,6 +440,7 @@ export class TenancyService {
     // Field names only: the values (contact details, address lists) stay in the partner record.
     this.audit(req, auth, {
       orgId: null,
+      partnerId,
       action: 'partner.settings.update',
       resourceType: 'partner',
       resourceId: partnerId,

@@ -22,7 +22,7 @@ import {
 } from './directory';
 import type { InviteBody } from './schemas';
 import {
-  auditOrgOf,
+  auditChainOf,
   requireAdminContext,
   resolveTenant,
   tenantName,
@@ -61,7 +61,7 @@ export class UserService {
     details: Record<string, unknown>,
   ): void {
     auditCaller(this.ctx, req, auth, {
-      orgId: auditOrgOf(entry.tenant),
+      ...auditChainOf(entry.tenant),
       action,
       resourceType: 'user',
       resourceId: entry.user.id,

@@ -84,7 +84,8 @@ export function tenantName(db: Db, tenant: Tenant): string {
   return (row as { name: string } | undefined)?.name ?? 'Gatehouse';
 }
 
-/** Organization entries go to that organization's audit chain; partner and platform entries to the platform's. */
-export function auditOrgOf(tenant: Tenant): string | null {
-  return tenant.scope === 'organization' ? tenant.orgId : null;
+/** The audit chain of a tenant's entries: the organization's, the partner's own, or the platform's. */
+export function auditChainOf(tenant: Tenant): { orgId: string | null; partnerId: string | null } {
+  if (tenant.scope === 'organization') return { orgId: tenant.orgId, partnerId: null };
+  return { orgId: null, partnerId: tenant.scope === 'partner' ? tenant.partnerId : null };
 }
