@@ -10,6 +10,7 @@ import { loadMigrations, migrate, migrationStatus, MigrationError } from './db/m
 import { EventBus } from './events/bus';
 import { API_PREFIX, buildApp } from './http/app';
 import { authenticator, mfaGuard, permissionGuard } from './http/authenticate';
+import { HttpError } from './http/errors';
 import { RateLimiter } from './http/rate-limit';
 import { TenantGuard } from './http/tenant-guard';
 import { ConsoleHub } from './hub/console-hub';
@@ -105,6 +106,19 @@ function prepareDatabase(config: Config, log: Logger, nativeBinding: string | un
   }
 }
 
+/** SEED_DEMO at start: a deleted demo tenant is reported in the log, not a reason to refuse to start. */
+async function seedDemoAtStart(ctx: AppContext): Promise<DemoSeedResponse | null> {
+  try {
+    return await seedDemo(ctx, null);
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 409) {
+      ctx.log.warn(err.message);
+      return null;
+    }
+    throw err;
+  }
+}
+
 /** Builds and starts the whole server: database, API, console hub and jobs. No Electron here (DESIGN §1). */
 export async function createServer(options: ServerOptions = {}): Promise<RunningServer> {
   const config = loadConfig(options.env ?? process.env, options);
@@ -125,7 +139,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     log,
     bus,
     audit: new AuditWriter(db, bus, log),
-    users: new UserStore(db),
+    users: new UserStore(db, (userId) => bus.emit('user.sessions_revoked', null, { userId })),
     tokens: new TokenService(db, secrets.jwtSecret),
     limiter,
     secretBox: new SecretBox(secrets.appEncryptionKey),
@@ -140,7 +154,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   let demo: DemoSeedResponse | null = null;
   try {
     setupToken = await firstRun.start();
-    if (config.seedDemo) demo = await seedDemo(ctx, null);
+    if (config.seedDemo) demo = await seedDemoAtStart(ctx);
   } catch (err) {
     undo();
     throw err;

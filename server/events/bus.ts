@@ -14,6 +14,8 @@ export interface EventMap {
   'audit.created': AuditCreatedEvent;
   'user.login': SessionEvent;
   'user.logout': SessionEvent;
+  /** Every access token of the user was invalidated (disable, removal, role change, password reset, offboarding). */
+  'user.sessions_revoked': { userId: string };
 }
 
 export type EventName = keyof EventMap;

@@ -44,6 +44,8 @@ export class ConsoleHub {
     // A signed-out technician's consoles stop receiving at once.
     this.unsubscribe.push(
       ctx.bus.on('user.logout', ({ data }) => this.disconnectUser(data.userId, 'signed out')),
+      // Disabled, removed, re-roled or offboarded: the console reconnects with a fresh ticket (or cannot).
+      ctx.bus.on('user.sessions_revoked', ({ data }) => this.disconnectUser(data.userId, 'session revoked')),
     );
     this.pingTimer = setInterval(() => this.ping(), PING_INTERVAL_MS);
     this.pingTimer.unref();

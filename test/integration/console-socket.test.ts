@@ -138,6 +138,20 @@ describe('console socket', () => {
     expect(await live.closed).toBe(4001);
   });
 
+  it('closes the consoles of a technician who is disabled, at once', async () => {
+    await seedOrgUser(server, 'tech@contoso.test', 'Contoso-Tech-2026');
+    const tech = await server.api.login('tech@contoso.test', 'Contoso-Tech-2026');
+    const live = await open(await ticketFor(tech.body.accessToken));
+    const { mfaToken } = await import('../support/seed');
+    const admin = await mfaToken(server);
+    const disabled = await server.api.request('PATCH', `/users/${tech.body.user.id}`, {
+      token: admin,
+      body: { status: 'disabled' },
+    });
+    expect(disabled.status).toBe(200);
+    expect(await live.closed).toBe(4001);
+  });
+
   it('closes every console socket on shutdown', async () => {
     const live = await open(await ticketFor((await server.api.login()).body.accessToken));
     await server.close();

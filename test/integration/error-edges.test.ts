@@ -30,6 +30,28 @@ describe('error edges', () => {
     expect(res.body).toEqual({ error: 'Organization context required' });
   });
 
+  it('answers one identical 400 to every failed email verification, malformed bodies included', async () => {
+    const bodies = [{}, { token: 42 }, { token: null }, { token: 'not-a-token' }];
+    for (const body of bodies) {
+      const res = await server.api.post('/auth/verify-email', body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'invalid or expired token' });
+    }
+  });
+
+  it('reads the audit log only with audit:read', async () => {
+    const { partnerId } = insertPartner(server);
+    const orgId = insertOrg(server, partnerId, 'Fabrikam');
+    await insertOrgUser(server, orgId, ROLES.orgTechnician, 'no-audit@edge.test');
+    await insertOrgUser(server, orgId, ROLES.orgReadOnly, 'auditor@edge.test');
+    const { plainToken } = await import('../support/seed');
+    const denied = await server.api.get('/audit-logs/logs', await plainToken(server, 'no-audit@edge.test'));
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({ code: 'PERMISSION_DENIED', required: 'audit:read' });
+    const allowed = await server.api.get('/audit-logs/logs', await plainToken(server, 'auditor@edge.test'));
+    expect(allowed.status).toBe(200);
+  });
+
   it('answers 503 "Service temporarily unavailable" when the rate limiter cannot count', async () => {
     server.context.db.exec('DROP TABLE rate_limits');
     const register = await server.api.post('/auth/register-partner', {

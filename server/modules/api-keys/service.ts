@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { auditCaller } from '../audit/caller';
 import type { Request } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { ApiKey, ApiKeyCreated, ApiKeyRotated } from '../../contract/keys';
 import { randomToken, sha256Hex } from '../../crypto';
-import { type UserAuth } from '../../http/auth-context';
-import { badRequest, notFound } from '../../http/errors';
+import type { UserAuth } from '../../http/auth-context';
+import { badRequest, forbidden, notFound } from '../../http/errors';
 import { paginated } from '../../http/pagination';
+import { grantsPermission, type Permission } from '../../http/permissions';
 import { requireOrgAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
+import { auditCaller } from '../audit/caller';
+import { callerPermissions } from '../roles/service';
 import { API_KEY_PREFIX } from './authenticate';
 import type { createApiKeyBody, listApiKeysQuery, updateApiKeyBody } from './schemas';
 import { apiKeyStore, effectiveStatus, toApiKey, type ApiKeyRow } from './store';
@@ -85,6 +87,18 @@ export function getApiKey(ctx: AppContext, auth: UserAuth, id: string): ApiKey {
   return toApiKey(keyInScope(ctx, auth, id));
 }
 
+/**
+ * A key acts with its scopes alone, so it may not carry a scope its creator does not hold (`*` needs full
+ * administration); otherwise any key writer could mint a credential stronger than themselves.
+ */
+function assertScopesHeld(ctx: AppContext, auth: UserAuth, scopes: readonly string[]): void {
+  const held = callerPermissions(ctx, auth);
+  const missing = scopes.filter((s) => !grantsPermission(held, (s === '*' ? '*:*' : s) as Permission));
+  if (missing.length > 0) {
+    throw forbidden('Cannot grant permissions you do not hold', 'PERMISSION_ESCALATION', { missing });
+  }
+}
+
 export function createApiKey(
   ctx: AppContext,
   req: Request,
@@ -92,6 +106,7 @@ export function createApiKey(
   body: z.infer<typeof createApiKeyBody>,
 ): ApiKeyCreated {
   requireOrgAccess(ctx.db, auth, body.orgId);
+  assertScopesHeld(ctx, auth, body.scopes);
   const { key, hash, prefix } = generateApiKey();
   const id = randomUUID();
   const at = new Date().toISOString();
@@ -130,6 +145,7 @@ export function updateApiKey(
   if (changedFields.length === 0) throw badRequest('No updates provided');
   const at = new Date().toISOString();
   requireActive(ctx, row, at);
+  if (body.scopes) assertScopesHeld(ctx, auth, body.scopes);
   const store = apiKeyStore(ctx.db);
   if (!store.update(id, body, at)) throw badRequest(NOT_ACTIVE);
   const updated = store.byId(id)!;

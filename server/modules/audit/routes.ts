@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { notFound } from '../../http/errors';
 import { paginated, paginationQuery } from '../../http/pagination';
+import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { requireFullPartnerAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
 import type { AuthContext } from '../../http/auth-context';
@@ -41,6 +42,7 @@ export function auditRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'audit',
       summary: "Audit entries in the caller's scope, newest first (full format)",
       auth: 'user',
+      permission: PERMISSIONS.AUDIT_READ,
       query: z.object({
         ...paginationQuery(),
         user: z.string().max(255).optional(),
@@ -60,6 +62,7 @@ export function auditRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'audit',
       summary: "Verify the audit hash chains in the caller's scope (one organization with orgId)",
       auth: 'user',
+      permission: PERMISSIONS.AUDIT_READ,
       query: z.object({ orgId: z.uuid('orgId must be a UUID').optional() }),
       responses: { 404: 'Organization not found' },
       handler: ({ auth, query }): { valid: boolean; chains: ChainVerification[] } => {

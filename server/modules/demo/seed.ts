@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DemoSeedResponse } from '../../contract';
 import type { AppContext } from '../../context';
 import { randomToken } from '../../crypto';
+import { conflict } from '../../http/errors';
 import { hashPassword } from '../auth/passwords';
 import { insertEnrollmentKey } from '../enrollment-keys/service';
 import { TenancyStore } from '../tenancy/store';
@@ -101,15 +102,20 @@ export async function seedDemo(
   actor: { id: string; email: string | null } | null,
 ): Promise<DemoSeedResponse> {
   const { db } = ctx;
-  const existing = db.prepare('SELECT id FROM partners WHERE slug = ?').get(DEMO_SLUG) as
-    { id: string } | undefined;
+  const findDemo = db.prepare('SELECT id, deleted_at FROM partners WHERE slug = ?');
+  const before = findDemo.get(DEMO_SLUG) as { id: string; deleted_at: string | null } | undefined;
   // Passwords are hashed before the transaction: argon2 is asynchronous and a transaction must not await.
-  const password = existing ? null : `Demo-${randomToken(9)}`;
+  const password = before ? null : `Demo-${randomToken(9)}`;
   const passwordHash = password ? await hashPassword(password) : null;
   const createdBy = actor?.id ?? 'system';
 
   const result = db.transaction(() => {
     const store = new TenancyStore(db);
+    // Looked up again inside the transaction: a concurrent seed may have created it while we hashed.
+    const existing = findDemo.get(DEMO_SLUG) as { id: string; deleted_at: string | null } | undefined;
+    // A deleted demo tenant keeps its slug reserved (slugs are unique for good); say so rather than fail.
+    if (existing?.deleted_at)
+      throw conflict('The demo tenant was deleted; its slug stays reserved', 'DEMO_DELETED');
     const at = new Date().toISOString();
     let partnerId = existing?.id;
     if (!partnerId) {
@@ -222,7 +228,7 @@ export async function seedDemo(
       expiresAt: new Date(Date.now() + FLEET_KEY_DAYS * 86_400_000).toISOString(),
       createdBy,
     });
-    return { partnerId, fleetOrgId: fleetOrg.id, fleetKey };
+    return { partnerId, fleetOrgId: fleetOrg.id, fleetKey, created: !existing };
   })();
 
   ctx.audit.record({
@@ -230,7 +236,7 @@ export async function seedDemo(
     actorType: actor ? 'user' : 'system',
     actorId: createdBy,
     actorEmail: actor?.email ?? null,
-    action: existing ? 'demo.enrollment_key.reissue' : 'demo.seed',
+    action: result.created ? 'demo.seed' : 'demo.enrollment_key.reissue',
     resourceType: 'partner',
     resourceId: result.partnerId,
     resourceName: 'Northwind IT Services',
@@ -238,10 +244,10 @@ export async function seedDemo(
   });
 
   return {
-    created: !existing,
+    created: result.created,
     partnerId: result.partnerId,
     technicians: PEOPLE.map((p) => ({ name: p.name, email: p.email })),
-    password,
+    password: result.created ? password : null,
     enrollmentKey: {
       id: result.fleetKey.row.id,
       orgId: result.fleetOrgId,

@@ -1,5 +1,4 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { auditCaller } from '../audit/caller';
 import type { Request } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -7,7 +6,14 @@ import type { EnrollmentKey, EnrollmentKeyCreated } from '../../contract/keys';
 import { type UserAuth } from '../../http/auth-context';
 import { badRequest, forbidden, notFound } from '../../http/errors';
 import { paginated } from '../../http/pagination';
-import { requireOrgAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
+import {
+  requireOrgAccess,
+  resolveOrgScope,
+  scopeCovers,
+  requireSiteAccess,
+  siteRestriction,
+} from '../../http/scope';
+import { auditCaller } from '../audit/caller';
 import type { createEnrollmentKeyBody, listEnrollmentKeysQuery, rotateEnrollmentKeyBody } from './schemas';
 import { enrollmentKeyStore, toEnrollmentKey, type EnrollmentKeyRow } from './store';
 
@@ -150,6 +156,10 @@ export function createEnrollmentKey(
     const site = ctx.db.prepare('SELECT org_id FROM sites WHERE id = ?').get(siteId) as
       { org_id: string } | undefined;
     if (site?.org_id !== orgId) throw badRequest('siteId must be a site of the organization');
+    // A site-restricted user places agents only in the sites they may reach.
+    requireSiteAccess(ctx.db, auth, siteId);
+  } else if (siteRestriction(ctx.db, auth)) {
+    throw forbidden('Access to this site denied');
   }
   const { row, key } = insertEnrollmentKey(ctx, {
     orgId,

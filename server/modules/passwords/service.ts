@@ -58,9 +58,22 @@ export function forgotPassword(ctx: AppContext, req: Request, email: string): Ac
     ],
     'Too many password reset requests. Try again later.',
   );
+  // The link is issued after the answer has gone out: the response takes the same time whether or not the
+  // address has an account, so its timing does not tell.
+  setImmediate(() => {
+    try {
+      sendResetLink(ctx, req, email);
+    } catch (err) {
+      ctx.log.error({ err }, 'password reset link could not be issued');
+    }
+  });
+  return RESET_REQUESTED;
+}
+
+function sendResetLink(ctx: AppContext, req: Request, email: string): void {
   const user = ctx.users.byEmail(email);
   // Invited accounts have no password to reset (they accept their invitation); disabled ones stay disabled.
-  if (!user || user.status !== 'active' || !user.password_hash) return RESET_REQUESTED;
+  if (!user || user.status !== 'active' || !user.password_hash) return;
   const { token } = issueEmailToken(ctx.db, {
     purpose: 'password_reset',
     email: user.email,
@@ -84,7 +97,6 @@ export function forgotPassword(ctx: AppContext, req: Request, email: string): Ac
     ].join('\n'),
   });
   auditUser(ctx, req, user, 'user.password.reset_request');
-  return RESET_REQUESTED;
 }
 
 export async function resetPassword(

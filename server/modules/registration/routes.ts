@@ -73,7 +73,8 @@ export function registrationRoutes(ctx: AppContext): AnyRoute[] {
         500: 'Unable to generate unique company identifier',
         503: 'Service temporarily unavailable',
       },
-      handler: ({ req, res, body }) => verifyEmail(ctx, req, res, body.token),
+      handler: ({ req, res, body }) =>
+        verifyEmail(ctx, req, res, typeof body.token === 'string' ? body.token : ''),
     }),
   ];
 }

@@ -35,7 +35,8 @@ export const registerUserBody = z.object({
 export type RegisterUserInput = z.infer<typeof registerUserBody>;
 
 /** Any string: every token failure, malformed ones included, answers the same 400. */
-export const verifyEmailBody = z.object({ token: z.string() });
+/** Any body is accepted here: a missing or non-string token is just another invalid token (one identical 400). */
+export const verifyEmailBody = z.object({ token: z.unknown().optional() });
 
 /** What a registration token completes; read back from email_tokens.payload. */
 export const registrationPayload = z.object({

@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import { auditCaller } from '../audit/caller';
 import type {
   AvailablePermissionsResponse,
   EffectivePermissionsResponse,
@@ -19,6 +18,7 @@ import {
   SPECIAL_PERMISSIONS,
   type PermissionGrant,
 } from '../../http/permissions';
+import { auditCaller } from '../audit/caller';
 import { listUsers, roleUserCounts, toUserSummary, userVisibility } from '../users/directory';
 import { requireAdminContext, resolveTenant, type Tenant } from '../users/tenant';
 import { roleAvailableTo, roleVisibility, RoleStore, toRole, type RoleRow } from './store';

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { auditCaller } from '../audit/caller';
 import type { Request } from 'express';
 import type { Organization, Partner, Site } from '../../contract';
 import type { AppContext } from '../../context';
@@ -14,6 +13,7 @@ import {
   resolveOrgScope,
   siteRestriction,
 } from '../../http/scope';
+import { auditCaller } from '../audit/caller';
 import type {
   CreateOrganizationBody,
   CreatePartnerBody,

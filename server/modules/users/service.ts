@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { auditCaller } from '../audit/caller';
 import type { Request } from 'express';
 import type { InviteResendResponse, Role, UserListResponse, UserProfile, UserSummary } from '../../contract';
 import type { AppContext } from '../../context';
 import { randomToken, sha256Hex } from '../../crypto';
 import { type UserAuth } from '../../http/auth-context';
-import { badRequest, HttpError, notFound, unauthorized } from '../../http/errors';
+import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../http/errors';
 import { paginated, type PageRequest } from '../../http/pagination';
 import { effectivePermissions } from '../../http/permissions';
 import type { LimitRule } from '../../http/rate-limit';
-import { resolveOrgScope, scopeCovers } from '../../http/scope';
+import { resolveOrgScope, scopeCovers, siteRestriction } from '../../http/scope';
+import { auditCaller } from '../audit/caller';
 import { assertCovered, assignableRole, RoleService } from '../roles/service';
 import {
   findUser,
@@ -115,7 +115,9 @@ export class UserService {
       .run(...changes.map(([, v]) => v), new Date().toISOString(), user.id);
     const membership = this.ctx.users.membership(user.id);
     auditCaller(this.ctx, req, auth, {
-      orgId: membership?.orgId ?? null,
+      ...(membership?.orgId
+        ? { orgId: membership.orgId, partnerId: null }
+        : { orgId: null, partnerId: membership?.partnerId ?? null }),
       action: 'user.profile.update',
       resourceType: 'user',
       resourceId: user.id,
@@ -248,7 +250,11 @@ export class UserService {
     }
     if (body.orgAccess !== undefined || body.orgIds !== undefined)
       throw badRequest('orgAccess and orgIds apply to partner users only');
-    const siteIds = body.siteIds ? unique(body.siteIds) : null;
+    const siteIds = body.siteIds?.length ? unique(body.siteIds) : null;
+    // A site-restricted inviter grants at most their own sites: never "all sites" by omission.
+    const own = siteRestriction(this.ctx.db, auth);
+    if (own && (!siteIds || siteIds.some((id) => !own.has(id))))
+      throw forbidden('Access to this site denied', 'PERMISSION_ESCALATION', { allowedSiteIds: [...own] });
     const site = this.ctx.db.prepare('SELECT org_id FROM sites WHERE id = ?');
     for (const id of siteIds ?? []) {
       const row = site.get(id) as { org_id: string } | undefined;

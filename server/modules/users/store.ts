@@ -33,7 +33,11 @@ export interface Membership {
 export const PLATFORM_ADMIN_ROLE_ID = '00000000-0000-4000-8000-000000000001';
 
 export class UserStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Told whenever a user's tokens are invalidated, so live console sockets can be closed at once too. */
+    private readonly onSessionsRevoked: (userId: string) => void = () => {},
+  ) {}
 
   count(): number {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM users').get() as { n: number }).n;
@@ -108,6 +112,7 @@ export class UserStore {
     this.db
       .prepare('UPDATE users SET token_version = token_version + 1, updated_at = ? WHERE id = ?')
       .run(new Date().toISOString(), userId);
+    this.onSessionsRevoked(userId);
   }
 }
 
