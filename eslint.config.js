@@ -36,6 +36,21 @@ export default tseslint.config(
     },
   },
   {
+    // The demo panel runs a simulated fleet in-process; the simulator still never imports server/.
+    files: ['server/modules/demo/simulator.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronBan],
+          patterns: [
+            { group: ['**/renderer/**', '**/main/**', '**/preload/**'], message: 'server/ stands alone.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['agent-sim/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -1,13 +1,25 @@
 import { parseArgs } from 'node:util';
-import { agentIdentity } from './identity';
+import { DEFAULT_AGENT_VERSION } from './agent';
+import { Fleet, formatStats } from './fleet';
+import { DEFAULT_SCENARIO, getScenario, scenarioNames } from './scenarios';
 
 // `npm run agent-sim -- --server URL --enrollment-key KEY [--count N] [--scenario NAME] [--heartbeat-seconds S]
-// [--seed N]` (DESIGN §2). Speaks only the public agent protocol (DESIGN §3) over HTTP; it never imports server/.
+// [--seed N]` (DESIGN §2). Runs one or many simulated agents in this process, deterministically per seed, and
+// prints a one-line status every 10 s. Speaks only the public agent protocol (DESIGN §3); never imports server/.
 
-export const AGENT_VERSION = '1.0.0';
+const USAGE = `Usage: npm run agent-sim -- --server URL --enrollment-key KEY [options]
 
-const USAGE = `Usage: npm run agent-sim -- --server URL --enrollment-key KEY [--count N] [--scenario NAME]
-                         [--heartbeat-seconds S] [--seed N]`;
+  --server URL              the Gatehouse server, e.g. http://localhost:4600
+  --enrollment-key KEY      enrollment key (not needed when --state holds every agent's credentials)
+  --enrollment-secret S     the server-wide enrollment secret, when the server has one
+  --count N                 how many agents (default 1)
+  --scenario NAME           ${scenarioNames().join(' | ')} (default ${DEFAULT_SCENARIO})
+  --heartbeat-seconds S     heartbeat interval (default: what the server says)
+  --seed N                  which machines: the same seed gives the same fleet (default 1)
+  --state FILE              keep credentials in FILE so a restart brings back the same devices
+  --agent-version V         version a freshly enrolled agent runs (default ${DEFAULT_AGENT_VERSION})
+  --reenroll                enroll again when the server refuses saved credentials (default: stop that agent)
+  --status-seconds S        status line interval (default 10)`;
 
 function fail(message: string): never {
   console.error(`agent-sim: ${message}`);
@@ -22,62 +34,108 @@ function positiveInt(name: string, raw: string | undefined, fallback: number): n
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      server: { type: 'string' },
-      'enrollment-key': { type: 'string' },
-      count: { type: 'string' },
-      scenario: { type: 'string' },
-      'heartbeat-seconds': { type: 'string' },
-      seed: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        server: { type: 'string' },
+        'enrollment-key': { type: 'string' },
+        'enrollment-secret': { type: 'string' },
+        count: { type: 'string' },
+        scenario: { type: 'string' },
+        'heartbeat-seconds': { type: 'string' },
+        seed: { type: 'string' },
+        state: { type: 'string' },
+        'agent-version': { type: 'string' },
+        reenroll: { type: 'boolean' },
+        'status-seconds': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    fail(`${(err as Error).message}\n${USAGE}`);
+  }
   if (values.help) {
     console.log(USAGE);
     return;
   }
-  if (!values.server || !values['enrollment-key'])
-    fail(`--server and --enrollment-key are required\n${USAGE}`);
-  const server = values.server.replace(/\/+$/, '');
+  if (!values.server) fail(`--server is required\n${USAGE}`);
+  if (!values['enrollment-key'] && !values.state)
+    fail(`--enrollment-key is required (or --state with saved agents)\n${USAGE}`);
+  let server: string;
+  try {
+    const url = new URL(values.server);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    server = url.origin;
+  } catch {
+    fail(`--server must be an http(s) URL (got "${values.server}")`);
+  }
   const count = positiveInt('count', values.count, 1);
   const seed = positiveInt('seed', values.seed, 1);
+  const statusSeconds = positiveInt('status-seconds', values['status-seconds'], 10);
+  const heartbeatSeconds =
+    values['heartbeat-seconds'] === undefined
+      ? undefined
+      : positiveInt('heartbeat-seconds', values['heartbeat-seconds'], 60);
+  const scenario = values.scenario ?? DEFAULT_SCENARIO;
+  if (!getScenario(scenario)) fail(`unknown scenario "${scenario}" (known: ${scenarioNames().join(', ')})`);
 
   const health = await fetch(`${server}/api/v1/health`).catch((err: unknown) =>
-    fail(`cannot reach ${server}: ${String(err)}`),
+    fail(`cannot reach ${server}: ${(err as { cause?: { code?: string } }).cause?.code ?? String(err)}`),
   );
-  const { version } = (await health.json()) as { version?: string };
+  const { version } = (await health.json().catch(() => ({}))) as { version?: string };
   console.log(
-    `agent-sim: server ${server} (Gatehouse ${version ?? 'unknown'}), ${count} agent(s), seed ${seed}`,
+    `agent-sim: server ${server} (Gatehouse ${version ?? 'unknown'}), ${count} agent(s), seed ${seed}, scenario ${scenario}`,
   );
 
-  let enrolled = 0;
-  for (let index = 0; index < count; index++) {
-    const identity = agentIdentity(seed, index);
-    const res = await fetch(`${server}/api/v1/agents/enroll`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        enrollmentKey: values['enrollment-key'],
-        agentVersion: AGENT_VERSION,
-        ...identity,
-      }),
-    });
-    if (res.status === 404)
-      fail(`${server} does not offer agent enrollment (POST /api/v1/agents/enroll answered 404)`);
-    const body = (await res.json().catch(() => ({}))) as {
-      error?: string;
-      reason?: string;
-      deviceId?: string;
-    };
-    if (!res.ok)
-      fail(
-        `enrolling ${identity.hostname} failed: ${res.status} ${body.error ?? ''} ${body.reason ?? ''}`.trim(),
+  let reported = 0;
+  const fleet = new Fleet({
+    server,
+    enrollmentKey: values['enrollment-key'],
+    enrollmentSecret: values['enrollment-secret'],
+    count,
+    seed,
+    scenario,
+    heartbeatSeconds,
+    agentVersion: values['agent-version'],
+    statePath: values.state,
+    reenrollOnUnauthorized: values.reenroll ?? false,
+    onEvent: (agent, event) => {
+      // The first few problems are worth a line each; after that the status line carries the counts.
+      if ((event.kind === 'failed' || event.kind === 'stopped') && reported++ < 5)
+        console.error(`agent-sim: ${agent.identity.hostname}: ${event.reason}`);
+      if (event.kind === 'updated')
+        console.log(`agent-sim: ${agent.identity.hostname} updated ${event.from} -> ${event.to}`);
+    },
+  });
+  fleet.start();
+
+  const status = setInterval(() => {
+    const stats = fleet.stats();
+    console.log(`agent-sim: ${formatStats(stats)}`);
+    if (stats.running === 0) {
+      console.error(
+        `agent-sim: no agent is running${stats.lastError ? ` (last error: ${stats.lastError})` : ''}`,
       );
-    enrolled++;
-    console.log(`agent-sim: enrolled ${identity.hostname} as device ${body.deviceId}`);
-  }
-  console.log(`agent-sim: ${enrolled} agent(s) enrolled`);
+      void shutdown(1);
+    }
+  }, statusSeconds * 1000);
+
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(status);
+    await fleet.stop();
+    console.log(`agent-sim: stopped (${formatStats(fleet.stats())})`);
+    process.exit(code);
+  };
+  process.on('SIGINT', () => {
+    if (stopping) process.exit(130); // a second Ctrl-C does not wait
+    console.log('agent-sim: stopping (Ctrl-C again to quit at once)');
+    void shutdown(0);
+  });
+  process.on('SIGTERM', () => void shutdown(0));
 }
 
 void main();

@@ -6,11 +6,12 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/connection';
 import { loadMigrations, migrate, migrationStatus } from './db/migrate';
 import { createServer, type DemoSeedResponse } from './index';
+import { demoSimulator } from './modules/demo/simulator';
 
 // Headless entry: `serve` runs the server and console for any browser; `migrate` applies migrations by hand
 // (for AUTO_MIGRATE=false installs).
 
-const USAGE = `Usage: gatehouse serve [--port N] [--host H] [--data-dir DIR] [--demo]
+const USAGE = `Usage: gatehouse serve [--port N] [--host H] [--data-dir DIR] [--demo [--agents N]]
        gatehouse migrate [--data-dir DIR]`;
 
 /** The built console: out/renderer beside the sources, or beside the bundle. */
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
       host: { type: 'string' },
       'data-dir': { type: 'string' },
       demo: { type: 'boolean' },
+      agents: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -81,10 +83,30 @@ async function main(): Promise<void> {
   const staticDir = findConsole();
   if (!staticDir)
     console.warn('gatehouse: the console is not built (run `npm run build`); serving the API only');
-  const env = values.demo ? { ...process.env, SEED_DEMO: 'true' } : process.env;
+  const env: NodeJS.ProcessEnv = values.demo ? { ...process.env, SEED_DEMO: 'true' } : { ...process.env };
+  if (values.agents !== undefined) {
+    // `serve --demo --agents N` (DESIGN §2): N simulated agents run beside the demo server.
+    const agents = Number(values.agents);
+    if (!Number.isInteger(agents) || agents < 0 || agents > 2000) {
+      console.error(`gatehouse: --agents must be a whole number from 0 to 2000 (got "${values.agents}")`);
+      process.exit(2);
+    }
+    if (!values.demo && !/^(1|true|yes|on)$/.test(env.SEED_DEMO ?? '')) {
+      console.error('gatehouse: --agents runs simulated agents in the demo tenant; add --demo');
+      process.exit(2);
+    }
+    env.DEMO_AGENTS = String(agents);
+  }
   const server = await createServer({ ...overrides, staticDir, env });
   console.log(`Gatehouse ${server.url}/ (data: ${server.config.dataDir})`);
   if (server.demo) printDemo(server.url, server.demo);
+  const simulator = demoSimulator(server.context).status();
+  if (simulator.running)
+    console.log(`  ${simulator.agents} simulated agents running (stop or resize them from the Devices page)`);
+  else if (server.config.demoAgents > 0 && server.config.seedDemo)
+    console.warn(
+      `gatehouse: the simulated agents did not start${simulator.lastError ? `: ${simulator.lastError}` : ''}`,
+    );
   if (server.setupToken) {
     console.log(`First run: create the administrator at ${server.url}/setup#token=${server.setupToken}`);
     console.log(`Setup token: ${server.setupToken}`);

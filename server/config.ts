@@ -42,9 +42,17 @@ const envSchema = z.object({
   PAM_PENDING_TTL_MINUTES: z.coerce.number().positive().default(15),
   PUBLIC_URL: z.url().optional(),
   ENROLLMENT_KEY_DEFAULT_TTL_MINUTES: z.coerce.number().int().positive().default(60),
+  AGENT_BINARIES_DIR: z.string().min(1).optional(),
+  DEMO_AGENTS: z.coerce.number().int().min(0).max(10000).default(0),
+  AGENT_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  AGENT_RELEASE_FEED_URL: z.url({ protocol: /^https?$/ }).optional(),
+  RELEASE_ARTIFACT_MANIFEST_PUBLIC_KEYS: z.string().optional(),
 });
 
 export type RawEnv = Record<string, string | undefined>;
+
+export const DEFAULT_AGENT_RELEASE_FEED_URL =
+  'https://api.github.com/repos/gatehouse-rmm/gatehouse-agent/releases/latest';
 
 export interface Config {
   production: boolean;
@@ -74,6 +82,16 @@ export interface Config {
   publicUrl: string | null;
   /** Lifetime of a new enrollment key when the request names none (the spec leaves it open; README says why). */
   enrollmentKeyDefaultTtlMinutes: number;
+  /** Agent binaries scanned into the version registry at start (default DATA_DIR/agent-binaries). */
+  agentBinariesDir: string;
+  /** With SEED_DEMO: how many simulated agents run beside the server (`serve --demo --agents N`). */
+  demoAgents: number;
+  /** The heartbeat interval handed to agents at enrollment and on every heartbeat (spec 3: about 60 s). */
+  agentHeartbeatSeconds: number;
+  /** The release feed `POST /agent-versions/sync-github` reads (GitHub's latest-release API for the agent). */
+  agentReleaseFeedUrl: string;
+  /** Ed25519 keys that sign release manifests (spec 3 trust anchor; two overlap during a rotation). */
+  releaseManifestPublicKeys: string[];
   /** Secrets given in the environment; missing ones are generated and kept in DATA_DIR (see secrets.ts). */
   secretOverrides: {
     APP_ENCRYPTION_KEY?: string;
@@ -137,6 +155,11 @@ export function loadConfig(
     pamPendingTtlMinutes: e.PAM_PENDING_TTL_MINUTES,
     publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : null,
     enrollmentKeyDefaultTtlMinutes: e.ENROLLMENT_KEY_DEFAULT_TTL_MINUTES,
+    agentBinariesDir: resolve(e.AGENT_BINARIES_DIR ?? resolve(dataDir, 'agent-binaries')),
+    demoAgents: e.DEMO_AGENTS,
+    agentHeartbeatSeconds: e.AGENT_HEARTBEAT_SECONDS,
+    agentReleaseFeedUrl: e.AGENT_RELEASE_FEED_URL ?? DEFAULT_AGENT_RELEASE_FEED_URL,
+    releaseManifestPublicKeys: list(e.RELEASE_ARTIFACT_MANIFEST_PUBLIC_KEYS),
     secretOverrides: {
       APP_ENCRYPTION_KEY: e.APP_ENCRYPTION_KEY,
       JWT_SECRET: e.JWT_SECRET,

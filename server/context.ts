@@ -5,6 +5,7 @@ import type { Db } from './db/connection';
 import type { EventBus } from './events/bus';
 import type { RateLimiter } from './http/rate-limit';
 import type { TenantGuard } from './http/tenant-guard';
+import type { AgentHub } from './hub/agent-hub';
 import type { Mailer } from './mail';
 import type { ApiKeyAuthenticator } from './modules/api-keys/authenticate';
 import type { AuditWriter } from './modules/audit/writer';
@@ -27,6 +28,8 @@ export interface AppContext {
   apiKeys: ApiKeyAuthenticator;
   /** Server-side secret mixed into enrollment key hashes (spec 1 fallback order; see secrets.ts). */
   enrollmentKeyPepper: string;
+  /** Agent sockets: command pushes and live queries to connected agents (server/hub/agent-hub.ts). */
+  agentHub: AgentHub;
   /** The console's origin for links in emails: PUBLIC_URL, else `http://localhost:<port>` once listening. */
   publicOrigin: string;
 }

@@ -13,15 +13,27 @@ import { authenticator, mfaGuard, permissionGuard } from './http/authenticate';
 import { HttpError } from './http/errors';
 import { RateLimiter } from './http/rate-limit';
 import { TenantGuard } from './http/tenant-guard';
+import { AGENT_SOCKET_PATH, AgentHub } from './hub/agent-hub';
 import { ConsoleHub } from './hub/console-hub';
 import { consoleSocketRoutes } from './hub/console-routes';
+import { startDevicePresence } from './jobs/device-presence';
 import { startHousekeeping } from './jobs/housekeeping';
 import { startOffboardingReaper } from './jobs/offboarding-reaper';
 import { Mailer } from './mail';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticate';
 import { apiKeyRoutes } from './modules/api-keys/routes';
+import { agentRoutes } from './modules/agents/routes';
+import { agentVersionRoutes } from './modules/agent-versions/routes';
+import { prepareAgentVersions } from './modules/agent-versions/scan';
 import { demoRoutes } from './modules/demo/routes';
+import { simulatorRoutes } from './modules/demo/simulator-routes';
+import { deviceRoutes } from './modules/devices/routes';
+import { filterRoutes } from './modules/filters/routes';
+import { logRoutes } from './modules/logs/routes';
+import { postureRoutes } from './modules/posture/routes';
+import { searchRoutes } from './modules/search/routes';
 import { seedDemo } from './modules/demo/seed';
+import { demoSimulator, selfUrl, startDemoFleet } from './modules/demo/simulator';
 import { enrollmentKeyRoutes } from './modules/enrollment-keys/routes';
 import { smsRoutes } from './modules/mfa/sms-routes';
 import { passwordRoutes } from './modules/passwords/routes';
@@ -133,7 +145,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 
   const bus = new EventBus(log);
   const limiter = new RateLimiter(db);
-  const ctx: AppContext = {
+  // The agent hub needs the context it belongs to; it is attached right after the literal.
+  const ctx = {
     config,
     db,
     log,
@@ -148,12 +161,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     apiKeys: new ApiKeyAuthenticator(db, limiter),
     enrollmentKeyPepper: secrets.enrollmentKeyPepper,
     publicOrigin: config.publicUrl ?? '',
-  };
+  } as AppContext;
+  ctx.agentHub = new AgentHub(ctx, options.agentTimings);
+  teardown.push(() => ctx.agentHub.close());
   const firstRun = new FirstRun(ctx);
   let setupToken: string | null;
   let demo: DemoSeedResponse | null = null;
   try {
     setupToken = await firstRun.start();
+    await prepareAgentVersions(ctx);
     if (config.seedDemo) demo = await seedDemoAtStart(ctx);
   } catch (err) {
     undo();
@@ -176,7 +192,15 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...apiKeyRoutes(ctx),
     ...enrollmentKeyRoutes(ctx),
     ...demoRoutes(ctx),
+    ...simulatorRoutes(ctx),
     ...auditRoutes(ctx),
+    ...agentRoutes(ctx),
+    ...postureRoutes(ctx),
+    ...deviceRoutes(ctx),
+    ...logRoutes(ctx),
+    ...filterRoutes(ctx),
+    ...searchRoutes(ctx),
+    ...agentVersionRoutes(ctx),
     ...consoleSocketRoutes(hub),
   ];
   const app = buildApp({
@@ -194,7 +218,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   const server = createHttpServer(app);
   server.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '').split('?')[0];
+    const agent = AGENT_SOCKET_PATH.exec(path ?? '');
     if (path === `${API_PREFIX}/ws`) hub.handleUpgrade(req, socket, head);
+    else if (agent?.[1]) ctx.agentHub.handleUpgrade(req, socket, head, agent[1]);
     else socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
   });
   const sockets = new Set<Socket>();
@@ -203,7 +229,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     socket.on('close', () => sockets.delete(socket));
   });
 
-  const stopJobs = [startHousekeeping(ctx), startOffboardingReaper(ctx)];
+  const stopJobs = [
+    startHousekeeping(ctx),
+    startOffboardingReaper(ctx),
+    startDevicePresence(ctx, options.agentTimings?.presenceSweepMs),
+  ];
   const stopAllJobs = () => stopJobs.forEach((stop) => stop());
   teardown.push(stopAllJobs);
   let port: number;
@@ -215,12 +245,17 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   }
   ctx.publicOrigin = config.publicUrl ?? `http://localhost:${port}`;
   log.info({ host: config.host, port, dataDir: config.dataDir }, 'gatehouse server listening');
+  // `serve --demo --agents N`: the simulated fleet runs beside the server, against its own address.
+  await startDemoFleet(ctx, selfUrl(config.host, port));
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      // The demo fleet leaves first, so its agents do not see the server go away and start reconnecting.
+      await demoSimulator(ctx).stop();
       stopAllJobs();
       hub.close();
+      ctx.agentHub.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -24,4 +24,10 @@ export interface ServerOptions {
   secretStore?: SecretStore;
   /** better-sqlite3 native addon to load instead of the default one (the Electron-ABI build in the desktop). */
   nativeBinding?: string;
+  /** Agent-side timings, for tests; production uses the defaults (25 s pings, 30 s live queries, 10 s sweep). */
+  agentTimings?: {
+    pingIntervalMs?: number;
+    liveQueryTimeoutMs?: number;
+    presenceSweepMs?: number;
+  };
 }

@@ -14,6 +14,8 @@ import { TenantsPage } from './pages/tenants/TenantsPage';
 import { PeoplePage } from './pages/people/PeoplePage';
 import { SettingsPage } from './pages/settings/SettingsPage';
 import { KeysPage } from './pages/keys/KeysPage';
+import { DevicesSection } from './pages/devices/DevicesSection';
+import { FiltersPage } from './pages/filters/FiltersPage';
 import { RegisterPage } from './pages/public/RegisterPage';
 import { VerifyEmailPage } from './pages/public/VerifyEmailPage';
 import { AcceptInvitePage } from './pages/public/AcceptInvitePage';
@@ -90,6 +92,8 @@ export function App() {
   else if (section.id === 'users') page = <PeoplePage />;
   else if (section.id === 'keys') page = <KeysPage />;
   else if (section.id === 'settings') page = <SettingsPage />;
+  else if (section.id === 'devices') page = <DevicesSection />;
+  else if (section.id === 'filters') page = <FiltersPage />;
   else page = <PlaceholderPage section={section} />;
   return <Shell>{page}</Shell>;
 }

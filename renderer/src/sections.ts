@@ -32,7 +32,16 @@ export const SECTIONS: Section[] = [
     group: 'Operations',
     summary:
       'Enrolled devices across organizations and sites: heartbeat, health, posture and live event logs.',
-    ready: false,
+    ready: true,
+  },
+  {
+    id: 'filters',
+    label: 'Saved filters',
+    path: '/filters',
+    icon: 'search',
+    group: 'Operations',
+    summary: 'Reusable device filters: conditions on inventory, state and hierarchy, with a live count.',
+    ready: true,
   },
   {
     id: 'audit',

@@ -8,3 +8,19 @@ export interface DemoSeedResponse {
   password: string | null;
   enrollmentKey: { id: string; orgId: string; key: string; expiresAt: string };
 }
+
+// Demo-mode simulator panel.
+
+export interface SimulatorStatus {
+  /** Demo mode (SEED_DEMO / `serve --demo`): the simulator can run. */
+  available: boolean;
+  running: boolean;
+  /** The organization the running fleet enrolls into (null when stopped). */
+  orgId: string | null;
+  agents: number;
+  connected: number;
+  enrolled: number;
+  heartbeats: number;
+  startedAt: string | null;
+  lastError: string | null;
+}

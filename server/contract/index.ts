@@ -116,3 +116,6 @@ export * from './people';
 export * from './keys';
 export * from './registration';
 export * from './demo';
+export * from './devices';
+export * from './filters';
+export * from './agent-versions';

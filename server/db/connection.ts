@@ -15,5 +15,7 @@ export function openDatabase(file: string, nativeBinding?: string): Db {
   db.pragma('busy_timeout = 5000');
   // WAL with NORMAL is durable across application crashes; only an OS crash can lose the last transactions.
   db.pragma('synchronous = NORMAL');
+  // Gathers planner statistics for tables that lack them (bounded work; SQLite's recommended call at open).
+  db.pragma('optimize = 0x10002');
   return db;
 }

@@ -9,6 +9,15 @@ export interface SessionEvent {
   email: string;
 }
 
+/** A device changed state (spec 2 Events, Device group); orgId on the message scopes console pushes. */
+export interface DeviceEvent {
+  deviceId: string;
+  hostname: string;
+  orgId: string;
+  siteId: string | null;
+  status: string;
+}
+
 /** Event name to payload. Later modules add their events here (`elevation.*`, `device.*`, ...). */
 export interface EventMap {
   'audit.created': AuditCreatedEvent;
@@ -16,6 +25,11 @@ export interface EventMap {
   'user.logout': SessionEvent;
   /** Every access token of the user was invalidated (disable, removal, role change, password reset, offboarding). */
   'user.sessions_revoked': { userId: string };
+  'device.enrolled': DeviceEvent;
+  'device.online': DeviceEvent;
+  'device.offline': DeviceEvent;
+  'device.updated': DeviceEvent;
+  'device.decommissioned': DeviceEvent;
 }
 
 export type EventName = keyof EventMap;

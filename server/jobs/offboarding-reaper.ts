@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { partnerFullyUninstalled, severPartnerAgents } from '../modules/agents/offboarding';
 import { TenancyStore } from '../modules/tenancy/store';
 
 // The partner offboarding reaper (spec 1, Partner status): an `offboarding` partner becomes `churned` when every
@@ -15,15 +16,21 @@ export function runOffboardingReaper(ctx: AppContext, now = new Date()): string[
   const windowMs = ctx.config.offboardingDrainWindowHours * 3600 * 1000;
   const cutoff = new Date(now.getTime() - windowMs).toISOString();
   const at = now.toISOString();
-  // Devices arrive with issue 4. Then a partner whose devices have all uninstalled is churned early too: add
-  // `OR every device of the partner has uninstalled` to the candidate query (store.offboardingSince), and sever
-  // the remaining agent credentials in the same transaction as the flip below.
+  // Candidates: every offboarding partner. Those inside the drain window finalize early once every device
+  // has uninstalled; the others when the window ends.
   const churned: string[] = [];
-  for (const partner of store.offboardingSince(cutoff)) {
+  for (const partner of store.offboardingSince(at)) {
+    const windowOver = (partner.offboarding_started_at ?? at) <= cutoff;
+    const uninstalled = !windowOver && partnerFullyUninstalled(ctx.db, partner.id);
+    if (!windowOver && !uninstalled) continue;
     // One partner per transaction; `churn` re-checks the status, so a PATCH back to `active` that lands between
-    // the query and the update wins.
-    const flipped = ctx.db.transaction(() => store.churn(partner.id, at))();
+    // the query and the update wins. The remaining agent credentials are severed with the flip.
+    const flipped = ctx.db.transaction(() => {
+      if (!store.churn(partner.id, at)) return null;
+      return { severed: severPartnerAgents(ctx.db, partner.id) };
+    })();
     if (!flipped) continue;
+    ctx.agentHub.disconnectPartner(partner.id, 'partner churned');
     churned.push(partner.id);
     ctx.audit.record({
       orgId: null,
@@ -37,8 +44,9 @@ export function runOffboardingReaper(ctx: AppContext, now = new Date()): string[
       details: {
         changedFields: ['status'],
         status: { from: 'offboarding', to: 'churned' },
-        reason: 'drain_window_elapsed',
+        reason: uninstalled ? 'all_devices_uninstalled' : 'drain_window_elapsed',
         offboardingStartedAt: partner.offboarding_started_at,
+        agentCredentialsSevered: flipped.severed,
       },
     });
   }

@@ -6,6 +6,7 @@ import { SECTIONS, sectionFor } from '../sections';
 import { desktopBridge } from '../lib/bridge';
 import { initials, scopeLabel } from '../lib/format';
 import { ConnectionIndicator } from './ConnectionIndicator';
+import { SearchBox } from './SearchBox';
 import { Icon, Logo } from './Icon';
 
 function Sidebar() {
@@ -85,6 +86,7 @@ function Topbar() {
         </span>
       </div>
       <div className="topbar-right">
+        <SearchBox />
         <ConnectionIndicator />
         <span className="topbar-divider" aria-hidden="true" />
         <Link to="/profile" className="user-chip" data-testid="user-chip" title="Your profile">

@@ -13,6 +13,7 @@ import {
   resolveOrgScope,
   siteRestriction,
 } from '../../http/scope';
+import { cancelPartnerUninstalls, queuePartnerUninstalls } from '../agents/offboarding';
 import { auditCaller } from '../audit/caller';
 import type {
   CreateOrganizationBody,
@@ -194,6 +195,7 @@ export class TenancyService {
     let outcome: {
       statusChange: { from: string; to: string } | null;
       revoked: { users: number; apiKeys: number } | null;
+      agents: { uninstallsQueued?: number; uninstallsCancelled?: number } | null;
     };
     try {
       outcome = this.ctx.db.transaction(() => {
@@ -216,28 +218,38 @@ export class TenancyService {
         if (body.settings) columns.settings = JSON.stringify(this.mergedSettings(row, body.settings, null));
         let statusChange: { from: string; to: string } | null = null;
         let revoked: { users: number; apiKeys: number } | null = null;
+        let agents: { uninstallsQueued?: number; uninstallsCancelled?: number } | null = null;
         if (body.status !== undefined && body.status !== row.status) {
           statusChange = { from: row.status, to: body.status };
           columns.status = body.status;
           if (body.status === 'offboarding') {
             columns.offboarding_started_at = at;
             revoked = this.revokePartnerAccess(id, 'partner_offboarding', at);
+            // Agents stay, narrowed to heartbeats, and collect their uninstall (spec 1, Partner status).
+            const queued = queuePartnerUninstalls(this.ctx.db, id, at);
+            if (queued) agents = { uninstallsQueued: queued };
           } else if (row.status === 'offboarding') {
             // Leaving offboarding before the reaper finalizes (normally back to `active`) cancels the drain: the
             // users sign in again. API keys revoked at the start stay revoked, because spec 1 makes `revoked`
-            // permanent for a key; the partner issues new ones. Issue 4 plugs in here: cancel un-collected
-            // self-uninstall commands and restore agent access partner-wide.
+            // permanent for a key; the partner issues new ones. Agents get full access back with the status;
+            // the uninstalls no agent collected yet are cancelled.
             columns.offboarding_started_at = null;
+            const cancelled = cancelPartnerUninstalls(this.ctx.db, id, at);
+            if (cancelled) agents = { uninstallsCancelled: cancelled };
           }
         }
         this.store.updatePartner(id, columns);
-        return { statusChange, revoked };
+        return { statusChange, revoked, agents };
       })();
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('A partner with this slug already exists', SLUG_TAKEN);
       throw err;
     }
-    const { statusChange, revoked } = outcome;
+    const { statusChange, revoked, agents } = outcome;
+    // Any status but active refuses agent sockets: the live ones close now (offboarded agents keep heartbeating).
+    if (statusChange && statusChange.to !== 'active') {
+      this.ctx.agentHub.disconnectPartner(id, `partner ${statusChange.to}`);
+    }
     const partner = toPartner(this.livePartner(id));
     this.audit(req, auth, {
       orgId: null,
@@ -250,6 +262,7 @@ export class TenancyService {
         changedFields,
         ...(statusChange ? { status: statusChange } : {}),
         ...(revoked ? { revoked } : {}),
+        ...(agents ? { agents } : {}),
       },
     });
     return partner;
@@ -268,6 +281,7 @@ export class TenancyService {
       const orgs = this.store.softDeletePartnerOrganizations(id, at);
       return { row, orgs, revoked };
     })();
+    this.ctx.agentHub.disconnectPartner(id, 'partner deleted');
     this.audit(req, auth, {
       orgId: null,
       partnerId: id,

@@ -1,0 +1,196 @@
+import { SimulatedAgent, newCounters, type AgentEvent, type AgentStatus, type FleetCounters } from './agent';
+import { DEFAULT_SCENARIO, getScenario, scenarioNames, type Scenario } from './scenarios';
+import { FileCredentialStore, MemoryCredentialStore, type CredentialStore } from './state';
+import { Gate } from './timing';
+import { AgentHttp } from './transport';
+
+// A fleet: N simulated agents in one process. They share one HTTP connection pool (global fetch keeps
+// connections alive per origin), one set of counters, and a start-up gate so that a thousand agents enroll a
+// few at a time instead of all at once. With a state file, credentials survive a restart of the simulator: the
+// same devices come back instead of new ones being enrolled.
+
+export interface FleetOptions {
+  server: string;
+  /** One key for the fleet, or a key per agent index (e.g. one key per site to spread devices over sites). */
+  enrollmentKey?: string | ((index: number) => string | undefined) | undefined;
+  enrollmentSecret?: string | undefined;
+  count: number;
+  seed?: number | undefined;
+  /** First agent index (a second fleet with the same seed can add machines after the first one's). */
+  firstIndex?: number | undefined;
+  scenario?: string | Scenario | undefined;
+  /** Overrides the heartbeat interval the server hands out. */
+  heartbeatSeconds?: number | undefined;
+  /** The version freshly enrolled agents run. */
+  agentVersion?: string | undefined;
+  /** JSON state file for credentials (`--state FILE`); without it credentials live in memory only. */
+  statePath?: string | undefined;
+  /** Or any other credential store (the server's demo panel keeps one per organization). */
+  credentials?: CredentialStore | undefined;
+  /** How many agents enroll at the same time (default 16). */
+  enrollConcurrency?: number | undefined;
+  /** How many sockets may be in their opening handshake at the same time (default 32). */
+  connectConcurrency?: number | undefined;
+  /** Milliseconds between starting consecutive agents (default: spread the fleet over about 2 s, at most 5 ms each). */
+  startSpacingMs?: number | undefined;
+  spreadFirstHeartbeat?: boolean | undefined;
+  reenrollOnUnauthorized?: boolean | undefined;
+  onEvent?: ((agent: SimulatedAgent, event: AgentEvent) => void) | undefined;
+}
+
+export interface FleetStats extends FleetCounters {
+  agents: number;
+  enrolled: number;
+  connected: number;
+  running: number;
+  stopped: number;
+  failed: number;
+  /** The newest failure reason of an agent, if any. */
+  lastError: string | null;
+}
+
+export class Fleet {
+  readonly agents: SimulatedAgent[] = [];
+  readonly counters: FleetCounters = newCounters();
+  readonly scenario: Scenario;
+  readonly seed: number;
+  readonly http: AgentHttp;
+  private readonly credentials: CredentialStore;
+  private startTimers: NodeJS.Timeout[] = [];
+  private lastError: string | null = null;
+  private running = false;
+  startedAt: Date | null = null;
+
+  constructor(private readonly options: FleetOptions) {
+    if (!Number.isInteger(options.count) || options.count < 0)
+      throw new Error('count must be a whole number');
+    const scenario =
+      typeof options.scenario === 'object'
+        ? options.scenario
+        : getScenario(options.scenario ?? DEFAULT_SCENARIO);
+    if (!scenario)
+      throw new Error(
+        `unknown scenario "${String(options.scenario)}" (known: ${scenarioNames().join(', ')})`,
+      );
+    this.scenario = scenario;
+    this.seed = options.seed ?? 1;
+    const failureRate = scenario.network.requestFailureRate;
+    this.http = new AgentHttp(
+      options.server,
+      failureRate > 0 ? () => Math.random() < failureRate : undefined,
+    );
+    this.credentials =
+      options.credentials ??
+      (options.statePath
+        ? new FileCredentialStore(options.statePath, this.http.origin, this.seed)
+        : new MemoryCredentialStore());
+    const gate = new Gate(options.enrollConcurrency ?? 16);
+    const connectGate = new Gate(options.connectConcurrency ?? 32);
+    const first = options.firstIndex ?? 0;
+    for (let i = 0; i < options.count; i++) {
+      this.agents.push(
+        new SimulatedAgent({
+          http: this.http,
+          seed: this.seed,
+          index: first + i,
+          scenario,
+          credentials: this.credentials,
+          counters: this.counters,
+          enrollmentKey:
+            typeof options.enrollmentKey === 'function'
+              ? options.enrollmentKey(first + i)
+              : options.enrollmentKey,
+          enrollmentSecret: options.enrollmentSecret,
+          agentVersion: options.agentVersion,
+          heartbeatSeconds: options.heartbeatSeconds,
+          startGate: gate,
+          connectGate,
+          spreadFirstHeartbeat: options.spreadFirstHeartbeat,
+          reenrollOnUnauthorized: options.reenrollOnUnauthorized,
+          onEvent: (agent, event) => {
+            if (event.kind === 'failed') this.lastError = `${agent.identity.hostname}: ${event.reason}`;
+            options.onEvent?.(agent, event);
+          },
+        }),
+      );
+    }
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Starts every agent, a few milliseconds apart so their sockets do not all open in the same instant. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.startedAt = new Date();
+    const spacing = this.options.startSpacingMs ?? Math.min(5, 2000 / Math.max(1, this.agents.length));
+    this.agents.forEach((agent, i) => {
+      if (spacing <= 0 || i === 0) agent.start();
+      else this.startTimers.push(setTimeout(() => agent.start(), i * spacing));
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    for (const timer of this.startTimers) clearTimeout(timer);
+    this.startTimers = [];
+    await Promise.all(this.agents.map((agent) => agent.stop()));
+    try {
+      this.credentials.flush();
+    } catch (err) {
+      this.lastError = `saving agent credentials failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  stats(): FleetStats {
+    let enrolled = 0;
+    let connected = 0;
+    let running = 0;
+    let stopped = 0;
+    let failed = 0;
+    for (const agent of this.agents) {
+      const s = agent.status;
+      if (s.enrolled) enrolled++;
+      if (s.connected) connected++;
+      if (s.phase === 'running' || s.phase === 'enrolling') running++;
+      else if (s.phase === 'failed') failed++;
+      else if (s.phase === 'stopped') stopped++;
+    }
+    return {
+      ...this.counters,
+      agents: this.agents.length,
+      enrolled,
+      connected,
+      running,
+      stopped,
+      failed,
+      lastError: this.lastError,
+    };
+  }
+
+  statuses(): AgentStatus[] {
+    return this.agents.map((a) => a.status);
+  }
+}
+
+/** The one-line status the CLI prints every few seconds. */
+export function formatStats(s: FleetStats): string {
+  const parts = [
+    `${s.connected}/${s.agents} connected`,
+    `${s.enrolled} enrolled`,
+    `${s.heartbeats} heartbeats`,
+    `${s.logsSent} log lines`,
+    `${s.eventsSent} events`,
+    `${s.commands} commands`,
+    `${s.updates} updates`,
+    `${s.errors} errors`,
+  ];
+  if (s.updateRefusals) parts.push(`${s.updateRefusals} updates refused`);
+  if (s.reconnects) parts.push(`${s.reconnects} reconnects`);
+  if (s.stopped) parts.push(`${s.stopped} stopped`);
+  if (s.failed) parts.push(`${s.failed} failed`);
+  return parts.join(', ');
+}

@@ -1,0 +1,198 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { SearchResult } from '../../../server/contract';
+import { api, errorMessage } from '../api/client';
+import { navigate } from '../router';
+import { Icon } from './Icon';
+import './search-box.css';
+
+// The global search in the top bar (spec 2, GET /search): Ctrl/Cmd-K focuses it, typing searches after a short
+// pause, arrow keys move through the results, Enter opens one. Devices open their detail; settings their href.
+
+const DEBOUNCE_MS = 200;
+const MAX_Q = 100;
+const LIMIT = 12;
+
+const TYPE_LABEL: Record<SearchResult['type'], string> = {
+  devices: 'Devices',
+  settings: 'Settings',
+  scripts: 'Scripts',
+  alerts: 'Alerts',
+};
+
+function targetOf(r: SearchResult): string | null {
+  if (r.href) return r.href;
+  if (r.type === 'devices') return `/devices/${encodeURIComponent(r.id)}`;
+  return null;
+}
+
+interface Answer {
+  q: string;
+  results?: SearchResult[];
+  error?: string;
+}
+
+export function SearchBox() {
+  const input = useRef<HTMLInputElement>(null);
+  const listId = useId();
+  const [text, setText] = useState('');
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const [answer, setAnswer] = useState<Answer | null>(null);
+  const q = text.trim().slice(0, MAX_Q);
+
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        input.current?.focus();
+        input.current?.select();
+        setOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  useEffect(() => {
+    if (!q) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      api<{ results: SearchResult[] }>(`/search?q=${encodeURIComponent(q)}&limit=${LIMIT}`, {
+        signal: controller.signal,
+      }).then(
+        (res) => {
+          setAnswer({ q, results: res.results });
+          setActive(0);
+        },
+        (err: unknown) => {
+          if (!controller.signal.aborted) setAnswer({ q, error: errorMessage(err) });
+        },
+      );
+    }, DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [q]);
+
+  const current = answer && answer.q === q ? answer : null;
+  const results = current?.results ?? [];
+  // Results grouped by kind, in the order the server ranked the first of each kind.
+  const kinds = [...new Set(results.map((r) => r.type))];
+  const ordered = kinds.flatMap((k) => results.filter((r) => r.type === k));
+  const showList = open && q.length > 0;
+
+  const choose = (r: SearchResult | undefined) => {
+    if (!r) return;
+    const to = targetOf(r);
+    if (!to) return;
+    setOpen(false);
+    setText('');
+    if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+    navigate(to);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      setOpen(true);
+      setActive((a) => (ordered.length ? (a + 1) % ordered.length : 0));
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      setActive((a) => (ordered.length ? (a - 1 + ordered.length) % ordered.length : 0));
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      choose(ordered[active]);
+    } else if (e.key === 'Escape') {
+      if (text) setText('');
+      else input.current?.blur();
+      setOpen(false);
+    }
+  };
+
+  const activeId = showList && ordered[active] ? `${listId}-${active}` : undefined;
+
+  return (
+    <div
+      className="gs"
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
+      }}
+    >
+      <Icon name="search" size={14} className="gs-icon" />
+      <input
+        ref={input}
+        type="text"
+        role="combobox"
+        aria-expanded={showList}
+        aria-controls={listId}
+        aria-activedescendant={activeId}
+        aria-autocomplete="list"
+        aria-label="Search devices and settings"
+        placeholder="Search devices, settings…"
+        value={text}
+        maxLength={MAX_Q}
+        onChange={(e) => {
+          setText(e.target.value);
+          setOpen(true);
+        }}
+        onFocus={() => setOpen(true)}
+        onKeyDown={onKeyDown}
+        data-testid="global-search"
+      />
+      <kbd className="gs-kbd" aria-hidden="true">
+        Ctrl K
+      </kbd>
+      {showList ? (
+        <div
+          className="gs-pop"
+          id={listId}
+          role="listbox"
+          aria-label="Search results"
+          data-testid="global-search-results"
+        >
+          {!current ? (
+            <div className="gs-note">Searching…</div>
+          ) : current.error ? (
+            <div className="gs-note gs-error">{current.error}</div>
+          ) : ordered.length === 0 ? (
+            <div className="gs-note" data-testid="global-search-empty">
+              Nothing found for “{q}”.
+            </div>
+          ) : (
+            kinds.map((kind) => (
+              <div key={kind} role="group" aria-label={TYPE_LABEL[kind]}>
+                <div className="gs-kind">{TYPE_LABEL[kind]}</div>
+                {ordered.map((r, i) =>
+                  r.type !== kind ? null : (
+                    <div
+                      key={`${r.type}:${r.id}`}
+                      id={`${listId}-${i}`}
+                      role="option"
+                      aria-selected={i === active}
+                      aria-disabled={!targetOf(r)}
+                      className={`gs-item${i === active ? ' active' : ''}${targetOf(r) ? '' : ' disabled'}`}
+                      onMouseEnter={() => setActive(i)}
+                      onMouseDown={(e) => e.preventDefault()}
+                      onClick={() => choose(r)}
+                      data-testid="global-search-result"
+                    >
+                      <Icon
+                        name={
+                          r.type === 'devices' ? 'devices' : r.type === 'settings' ? 'settings' : 'activity'
+                        }
+                        size={14}
+                      />
+                      <span className="gs-title">{r.title}</span>
+                      {r.description ? <span className="gs-desc">{r.description}</span> : null}
+                    </div>
+                  ),
+                )}
+              </div>
+            ))
+          )}
+        </div>
+      ) : null}
+    </div>
+  );
+}

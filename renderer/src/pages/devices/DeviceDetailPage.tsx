@@ -1,0 +1,169 @@
+import { useEffect, useState } from 'react';
+import type { DeviceDetail } from '../../../../server/contract';
+import { useDocumentTitle, useNow } from '../../lib/hooks';
+import { Link, useRouter } from '../../router';
+import { StatusPill } from '../../components/ui';
+import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Tabs, useResource } from '../tenants/admin-kit';
+import { ApiError } from '../../api/client';
+import { STATUS_LABEL, STATUS_TONE, ago, deviceName } from './format';
+import { useDeviceEvents, deviceIdOf } from './useDeviceList';
+import { OverviewTab } from './OverviewTab';
+import { EventLogsTab } from './EventLogsTab';
+import { DiagnosticLogsTab } from './DiagnosticLogsTab';
+import { LiveEventLogTab } from './LiveEventLogTab';
+import { CommandsTab } from './CommandsTab';
+import { DecommissionTab } from './DecommissionTab';
+import './devices.css';
+
+// /devices/:id — one device: header with its state, then tabs (?tab=) for inventory, stored logs, the live
+// event-log viewer, commands and decommissioning.
+
+const TABS = [
+  { id: 'overview', label: 'Overview' },
+  { id: 'events', label: 'Event logs' },
+  { id: 'diagnostics', label: 'Diagnostic logs' },
+  { id: 'live', label: 'Live event log' },
+  { id: 'commands', label: 'Commands' },
+  { id: 'decommission', label: 'Decommission' },
+] as const;
+
+type TabId = (typeof TABS)[number]['id'];
+
+const DETAIL_REFRESH_MS = 20_000;
+
+export function DeviceDetailPage({ deviceId }: { deviceId: string }) {
+  const search = useRouter((s) => s.search);
+  const requested = new URLSearchParams(search).get('tab');
+  const tab: TabId = TABS.some((t) => t.id === requested) ? (requested as TabId) : 'overview';
+  const device = useResource<DeviceDetail>(`/devices/${encodeURIComponent(deviceId)}`);
+  const [live, setLive] = useState<Partial<DeviceDetail>>({});
+  const now = useNow(10_000);
+
+  // Status changes arrive on the console socket: show them at once, then refetch the detail (debounced).
+  const [refetchAt, setRefetchAt] = useState(0);
+  useDeviceEvents((event, data) => {
+    if (deviceIdOf(data) !== deviceId) return;
+    if (event === 'device.online') setLive((l) => ({ ...l, status: 'online', connected: true }));
+    if (event === 'device.offline') setLive((l) => ({ ...l, status: 'offline', connected: false }));
+    setRefetchAt((n) => n + 1);
+  });
+  const { reload } = device;
+  useEffect(() => {
+    if (refetchAt === 0) return;
+    const timer = setTimeout(() => {
+      reload();
+      setLive({});
+    }, 800);
+    return () => clearTimeout(timer);
+  }, [refetchAt, reload]);
+
+  // Metrics and "last seen" change with every heartbeat, which sends no console event: re-read now and then.
+  useEffect(() => {
+    const id = setInterval(() => {
+      if (document.visibilityState === 'visible') reload();
+    }, DETAIL_REFRESH_MS);
+    return () => clearInterval(id);
+  }, [reload]);
+
+  const d = device.data ? { ...device.data, ...live } : null;
+  useDocumentTitle(d ? deviceName(d) : 'Device');
+
+  if (!d) {
+    return (
+      <div className="page dv-detail adm">
+        <PageHeader title="Device" back={{ to: '/devices', label: 'Devices' }} />
+        {device.error instanceof ApiError && device.error.status === 404 ? (
+          <EmptyState
+            icon="devices"
+            title="No such device"
+            testId="device-not-found"
+            action={
+              <Link to="/devices" className="btn btn-secondary btn-sm">
+                Back to devices
+              </Link>
+            }
+          >
+            This device does not exist, or it belongs to an organization outside your access.
+          </EmptyState>
+        ) : device.error ? (
+          <LoadFailure
+            error={device.error}
+            onRetry={device.reload}
+            forbiddenTitle="This device is not available to you"
+            forbiddenText="It belongs to an organization outside your access."
+          />
+        ) : (
+          <LoadingBlock label="Loading device…" />
+        )}
+      </div>
+    );
+  }
+
+  const name = deviceName(d);
+  const base = `/devices/${encodeURIComponent(deviceId)}`;
+
+  return (
+    <div className="page dv-detail adm" data-testid="device-detail">
+      <PageHeader
+        back={{ to: '/devices', label: 'Devices' }}
+        title={
+          <span className="dv-title">
+            <span data-testid="device-title">{name}</span>
+            <StatusPill tone={STATUS_TONE[d.status]} testId="device-status-pill">
+              {STATUS_LABEL[d.status]}
+            </StatusPill>
+            {d.status !== 'decommissioned' ? (
+              <span
+                className={`dv-conn${d.connected ? ' on' : ''}`}
+                title={
+                  d.connected
+                    ? 'The agent holds its live connection'
+                    : 'The agent has no live connection right now'
+                }
+                data-testid="device-connected"
+              >
+                {d.connected ? 'Connected' : 'Not connected'}
+              </span>
+            ) : null}
+          </span>
+        }
+        sub={
+          <span className="dv-headline">
+            {d.displayName && d.displayName !== d.hostname ? (
+              <span className="mono">{d.hostname}</span>
+            ) : null}
+            <span>
+              {d.orgName}
+              {d.siteName ? ` · ${d.siteName}` : ''}
+            </span>
+            <span title={d.lastSeenAt ?? undefined}>Last seen {ago(d.lastSeenAt, now)}</span>
+            <span>
+              Agent <span className="mono">{d.agentVersion}</span>
+            </span>
+          </span>
+        }
+      />
+      <Tabs
+        label="Device sections"
+        tabs={TABS.map((t) => ({
+          to: t.id === 'overview' ? base : `${base}?tab=${t.id}`,
+          label: t.label,
+          testId: `device-tab-${t.id}`,
+          active: tab === t.id,
+        }))}
+      />
+      {d.status === 'decommissioned' ? (
+        <div className="dv-banner" data-testid="device-decommissioned">
+          Decommissioned {d.decommissionedAt ? ago(d.decommissionedAt, now) : ''}. The record is kept for
+          history; the agent no longer reports.
+        </div>
+      ) : null}
+      {tab === 'overview' ? <OverviewTab device={d} onSaved={device.reload} /> : null}
+      {tab === 'events' ? <EventLogsTab deviceId={deviceId} /> : null}
+      {tab === 'diagnostics' ? <DiagnosticLogsTab deviceId={deviceId} /> : null}
+      {tab === 'live' ? <LiveEventLogTab device={d} onRecheck={device.reload} /> : null}
+      {tab === 'commands' ? <CommandsTab device={d} /> : null}
+      {tab === 'decommission' ? <DecommissionTab device={d} /> : null}
+    </div>
+  );
+}

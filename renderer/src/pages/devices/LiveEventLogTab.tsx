@@ -1,0 +1,495 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type {
+  DeviceDetail,
+  LiveEventLogDescriptor,
+  LiveEventLogEntry,
+  LiveEventLogPage,
+} from '../../../../server/contract';
+import { ApiError, api, errorMessage } from '../../api/client';
+import { Icon } from '../../components/Icon';
+import { Spinner } from '../../components/ui';
+import { useNow } from '../../lib/hooks';
+import { formatDateTime } from '../../lib/format';
+import { EmptyState, Pager, qs } from '../tenants/admin-kit';
+import { ago, deviceName } from './format';
+import { useDebounced } from './hooks';
+import { FilterBar, LevelBadge, Stamp, localToIso, prettyXml } from './parts';
+
+// The live event-log viewer: every request goes to the device itself over the agent's socket (nothing is stored)
+// and may take up to 30 s. An offline device (409 DEVICE_OFFLINE) and a device that does not answer in time
+// (504 LIVE_QUERY_TIMEOUT) each get their own plain explanation and a retry.
+
+const PAGE = 50;
+const TIMEOUT_S = 30;
+const LEVELS = ['critical', 'error', 'warning', 'information', 'verbose'];
+
+interface Answer<T> {
+  key: string;
+  data?: T;
+  error?: unknown;
+}
+
+/** GET `path` against the device; `attempt` repeats the same query. Late answers to old queries are dropped. */
+function useLiveQuery<T>(
+  path: string | null,
+  attempt: number,
+): { data: T | undefined; error: unknown; waiting: boolean; key: string } {
+  const key = `${attempt}|${path ?? ''}`;
+  const [answer, setAnswer] = useState<Answer<T> | null>(null);
+  useEffect(() => {
+    if (path === null) return;
+    const controller = new AbortController();
+    api<T>(path, { signal: controller.signal }).then(
+      (data) => setAnswer({ key, data }),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setAnswer({ key, error });
+      },
+    );
+    return () => controller.abort();
+  }, [path, key]);
+  const current = answer?.key === key ? answer : null;
+  return { data: current?.data, error: current?.error, waiting: path !== null && current === null, key };
+}
+
+function isOffline(err: unknown): boolean {
+  return err instanceof ApiError && (err.code === 'DEVICE_OFFLINE' || err.status === 409);
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof ApiError && (err.code === 'LIVE_QUERY_TIMEOUT' || err.status === 504);
+}
+
+/** Shown while the device is being asked; counts the seconds against the 30 s limit from its own mount. */
+function Waiting({ what }: { what: string }) {
+  const [since] = useState(() => Date.now());
+  const now = useNow(500);
+  const elapsed = Math.min(TIMEOUT_S, Math.floor((now - since) / 1000));
+  return (
+    <div className="dv-live-wait" data-testid="live-log-waiting" role="status">
+      <Spinner />
+      <div>
+        <div>{what}</div>
+        <div className="muted small">
+          {elapsed < 3
+            ? 'Waiting for the device to answer…'
+            : `Waiting for the device: ${elapsed}s of at most ${TIMEOUT_S}s`}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function LiveProblem({
+  error,
+  device,
+  onRetry,
+}: {
+  error: unknown;
+  device: DeviceDetail;
+  onRetry: () => void;
+}) {
+  const now = useNow(10_000);
+  const retry = (
+    <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry} data-testid="live-log-retry">
+      <Icon name="refresh" size={14} />
+      Try again
+    </button>
+  );
+  if (isOffline(error))
+    return (
+      <div className="dv-live-state offline" data-testid="live-log-offline">
+        <div className="dv-live-state-icon">
+          <Icon name="devices" size={22} />
+        </div>
+        <div className="dv-live-state-text">
+          <h3>{deviceName(device)} is offline</h3>
+          <p>
+            Live event logs are read from the device itself, so its agent must be connected. Last seen{' '}
+            {ago(device.lastSeenAt, now)}. Stored event logs are still available on the Event logs tab.
+          </p>
+          {error instanceof ApiError && error.message ? (
+            <p className="muted small">Server: {error.message}</p>
+          ) : null}
+        </div>
+        {retry}
+      </div>
+    );
+  if (isTimeout(error))
+    return (
+      <div className="dv-live-state timeout" data-testid="live-log-timeout">
+        <div className="dv-live-state-icon">
+          <Icon name="clock" size={22} />
+        </div>
+        <div className="dv-live-state-text">
+          <h3>No answer within {TIMEOUT_S} seconds</h3>
+          <p>
+            The agent is connected but did not answer in time. It may be busy, or the query may be too broad:
+            narrow the filters or try again.
+          </p>
+        </div>
+        {retry}
+      </div>
+    );
+  return (
+    <div className="dv-live-state" data-testid="live-log-error">
+      <div className="dv-live-state-icon">
+        <Icon name="alert" size={22} />
+      </div>
+      <div className="dv-live-state-text">
+        <h3>The live query failed</h3>
+        <p>{errorMessage(error)}</p>
+      </div>
+      {retry}
+    </div>
+  );
+}
+
+function bytes(n: number): string {
+  if (n >= 1024 * 1024 * 1024) return `${(n / 1024 / 1024 / 1024).toFixed(1)} GB`;
+  if (n >= 1024 * 1024) return `${Math.round(n / 1024 / 1024)} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} B`;
+}
+
+function RecordDetail({
+  base,
+  logName,
+  entry,
+  onClose,
+}: {
+  base: string;
+  logName: string;
+  entry: LiveEventLogEntry;
+  onClose: () => void;
+}) {
+  // The list already carries the record; asking for it again by id confirms it and gets the full raw XML.
+  const full = useLiveQuery<LiveEventLogEntry | { data: LiveEventLogEntry }>(
+    `${base}/eventlogs/${encodeURIComponent(logName)}/events/${entry.recordId}`,
+    0,
+  );
+  const fetched =
+    full.data && 'data' in full.data ? full.data.data : (full.data as LiveEventLogEntry | undefined);
+  const e = fetched ?? entry;
+  const rows: Array<[string, ReactNode]> = [
+    ['Time', formatDateTime(e.timeCreated)],
+    ['Level', <LevelBadge key="l" level={e.level} />],
+    ['Source', e.source],
+    [
+      'Event id',
+      <span key="i" className="mono">
+        {e.eventId}
+      </span>,
+    ],
+    ['Category', e.category || '—'],
+    ['User', e.user ?? '—'],
+    ['Computer', e.computer],
+    [
+      'Record',
+      <span key="r" className="mono">
+        {e.recordId}
+      </span>,
+    ],
+  ];
+  return (
+    <aside className="dv-live-detail" data-testid="live-log-detail">
+      <div className="dv-live-detail-head">
+        <strong>Record {e.recordId}</strong>
+        {full.waiting ? <Spinner /> : null}
+        <span className="fb-grow" />
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm"
+          onClick={onClose}
+          aria-label="Close record"
+          data-testid="live-log-detail-close"
+        >
+          <Icon name="close" size={13} />
+        </button>
+      </div>
+      <dl className="dv-kv">
+        {rows.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="dv-live-section">Message</div>
+      <div className="dv-message" data-testid="live-log-message">
+        {e.message}
+      </div>
+      <div className="dv-live-section">Raw XML</div>
+      <pre className="dv-pre dv-xml" data-testid="live-log-xml">
+        {prettyXml(e.rawXml)}
+      </pre>
+      {full.error && !fetched ? (
+        <div className="muted small">
+          Showing the record from the list; asking the device again failed: {errorMessage(full.error)}
+        </div>
+      ) : null}
+    </aside>
+  );
+}
+
+export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; onRecheck: () => void }) {
+  const base = `/system-tools/devices/${encodeURIComponent(device.id)}`;
+  // A device the server knows to be disconnected is not asked until the technician says so.
+  const [force, setForce] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const ask = device.connected || force;
+  const logs = useLiveQuery<{ data: LiveEventLogDescriptor[] }>(ask ? `${base}/eventlogs` : null, attempt);
+  const descriptors = logs.data?.data ?? [];
+
+  const [chosen, setChosen] = useState('');
+  const logName = descriptors.some((d) => d.name === chosen) ? chosen : (descriptors[0]?.name ?? '');
+  const descriptor = descriptors.find((d) => d.name === logName);
+  const [level, setLevel] = useState('');
+  const [source, setSource] = useState('');
+  const [eventId, setEventId] = useState('');
+  const [start, setStart] = useState('');
+  const [end, setEnd] = useState('');
+  const [page, setPage] = useState(1);
+  const [eventsAttempt, setEventsAttempt] = useState(0);
+  const [selected, setSelected] = useState<LiveEventLogEntry | null>(null);
+  const debouncedSource = useDebounced(source.trim(), 400);
+  const debouncedEventId = useDebounced(eventId.trim(), 400);
+  const eventIdError = debouncedEventId && !/^\d+$/.test(debouncedEventId) ? 'Event id is a number.' : null;
+
+  const eventsPath =
+    logName && !eventIdError
+      ? `${base}/eventlogs/${encodeURIComponent(logName)}/events${qs({
+          page,
+          limit: PAGE,
+          level,
+          source: debouncedSource,
+          eventId: debouncedEventId,
+          startTime: localToIso(start),
+          endTime: localToIso(end),
+        })}`
+      : null;
+  const events = useLiveQuery<LiveEventLogPage>(eventsPath, eventsAttempt);
+  const rows = events.data?.data ?? [];
+  const filtered = Boolean(level || debouncedSource || debouncedEventId || start || end);
+
+  const retryAll = () => {
+    setForce(true);
+    onRecheck();
+    setAttempt((a) => a + 1);
+    setEventsAttempt((a) => a + 1);
+  };
+  const reset = (fn: () => void) => {
+    fn();
+    setPage(1);
+    setSelected(null);
+  };
+
+  if (!ask) {
+    return (
+      <div className="dv-tab" data-testid="live-log">
+        <LiveProblem
+          error={new ApiError(409, 'The device is not connected', 'DEVICE_OFFLINE')}
+          device={device}
+          onRetry={retryAll}
+        />
+      </div>
+    );
+  }
+
+  return (
+    <div className="dv-tab" data-testid="live-log">
+      {logs.data ? (
+        <div className="dv-live-top">
+          <label className="dv-live-pick">
+            <span className="muted small">Log</span>
+            <select
+              value={logName}
+              onChange={(e) =>
+                reset(() => {
+                  setChosen(e.target.value);
+                })
+              }
+              disabled={descriptors.length === 0}
+              data-testid="live-log-select"
+            >
+              {descriptors.length === 0 ? (
+                <option value="">{logs.waiting ? 'Asking the device…' : 'No logs'}</option>
+              ) : null}
+              {descriptors.map((d) => (
+                <option key={d.name} value={d.name}>
+                  {d.displayName || d.name} ({d.recordCount.toLocaleString('en-US')})
+                </option>
+              ))}
+            </select>
+          </label>
+          {descriptor ? (
+            <div className="dv-live-meta muted small" data-testid="live-log-info">
+              <span>{descriptor.recordCount.toLocaleString('en-US')} records</span>
+              <span>max {bytes(descriptor.maxSize)}</span>
+              <span>
+                {descriptor.retentionDays > 0
+                  ? `kept ${descriptor.retentionDays} days`
+                  : 'overwritten as needed'}
+              </span>
+              <span>
+                last write {descriptor.lastWriteTime ? formatDateTime(descriptor.lastWriteTime) : '—'}
+              </span>
+            </div>
+          ) : null}
+          <span className="fb-grow" />
+          <span className="dv-live-badge" title="Read from the device on demand; nothing here is stored">
+            <span className="dv-dot tone-ok" /> live from {deviceName(device)}
+          </span>
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={() => {
+              setSelected(null);
+              setEventsAttempt((a) => a + 1);
+            }}
+            disabled={!eventsPath || events.waiting}
+            data-testid="live-log-refresh"
+          >
+            <Icon name="refresh" size={14} />
+            Refresh
+          </button>
+        </div>
+      ) : null}
+
+      {logs.waiting ? (
+        <Waiting key={logs.key} what={`Asking ${deviceName(device)} which event logs it has…`} />
+      ) : logs.error ? (
+        <LiveProblem error={logs.error} device={device} onRetry={retryAll} />
+      ) : descriptors.length === 0 ? (
+        <EmptyState icon="audit" title="The device reports no event logs" compact testId="live-log-none" />
+      ) : (
+        <>
+          <FilterBar>
+            <select
+              value={level}
+              onChange={(e) => reset(() => setLevel(e.target.value))}
+              aria-label="Level"
+              data-testid="live-log-level"
+            >
+              <option value="">All levels</option>
+              {LEVELS.map((l) => (
+                <option key={l} value={l}>
+                  {l}
+                </option>
+              ))}
+            </select>
+            <input
+              type="text"
+              value={source}
+              onChange={(e) => reset(() => setSource(e.target.value))}
+              placeholder="Source"
+              aria-label="Source"
+              className="dv-filter-text"
+              data-testid="live-log-source"
+            />
+            <input
+              type="text"
+              inputMode="numeric"
+              value={eventId}
+              onChange={(e) => reset(() => setEventId(e.target.value))}
+              placeholder="Event id"
+              aria-label="Event id"
+              className={`dv-filter-text narrow${eventIdError ? ' invalid' : ''}`}
+              title={eventIdError ?? undefined}
+              data-testid="live-log-event-id"
+            />
+            <label className="dv-date">
+              <span className="muted small">From</span>
+              <input
+                type="datetime-local"
+                value={start}
+                onChange={(e) => reset(() => setStart(e.target.value))}
+                data-testid="live-log-start"
+              />
+            </label>
+            <label className="dv-date">
+              <span className="muted small">To</span>
+              <input
+                type="datetime-local"
+                value={end}
+                onChange={(e) => reset(() => setEnd(e.target.value))}
+                data-testid="live-log-end"
+              />
+            </label>
+            {eventIdError ? <span className="fb-problem">{eventIdError}</span> : null}
+          </FilterBar>
+          <div className={`dv-live-split${selected ? ' with-detail' : ''}`}>
+            <div className="dv-live-list">
+              {events.waiting ? (
+                <Waiting key={events.key} what={`Reading ${descriptor?.displayName || logName}…`} />
+              ) : events.error ? (
+                <LiveProblem
+                  error={events.error}
+                  device={device}
+                  onRetry={() => setEventsAttempt((a) => a + 1)}
+                />
+              ) : rows.length === 0 ? (
+                <EmptyState
+                  icon="audit"
+                  title={filtered ? 'No record matches' : 'This log is empty'}
+                  compact
+                  testId="live-log-empty"
+                >
+                  {filtered ? 'The device found nothing for these filters.' : null}
+                </EmptyState>
+              ) : (
+                <div className="adm-table-card">
+                  <div className="dv-log">
+                    <div className="dv-log-row dv-log-head dv-lv">
+                      <span>Time</span>
+                      <span>Level</span>
+                      <span>Source</span>
+                      <span>Event</span>
+                      <span>Message</span>
+                    </div>
+                    {rows.map((e) => (
+                      <button
+                        type="button"
+                        key={e.recordId}
+                        className={`dv-log-row dv-lv${selected?.recordId === e.recordId ? ' selected' : ''}`}
+                        onClick={() => setSelected(selected?.recordId === e.recordId ? null : e)}
+                        aria-pressed={selected?.recordId === e.recordId}
+                        data-testid="live-log-row"
+                      >
+                        <Stamp iso={e.timeCreated} />
+                        <LevelBadge level={e.level} testId="live-log-row-level" />
+                        <span className="dv-ellipsis" title={e.source}>
+                          {e.source}
+                        </span>
+                        <span className="mono">{e.eventId}</span>
+                        <span className="dv-ellipsis" data-testid="live-log-row-message">
+                          {e.message}
+                        </span>
+                      </button>
+                    ))}
+                  </div>
+                  <Pager
+                    pagination={events.data?.pagination ?? null}
+                    onPage={(p) => {
+                      setPage(p);
+                      setSelected(null);
+                    }}
+                    testId="live-log-pager"
+                  />
+                </div>
+              )}
+            </div>
+            {selected ? (
+              <RecordDetail
+                key={`${logName}:${selected.recordId}`}
+                base={base}
+                logName={logName}
+                entry={selected}
+                onClose={() => setSelected(null)}
+              />
+            ) : null}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

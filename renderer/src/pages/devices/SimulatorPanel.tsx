@@ -1,0 +1,201 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { SimulatorStatus } from '../../../../server/contract';
+import { api } from '../../api/client';
+import { ActionError } from '../../components/ActionError';
+import { Icon } from '../../components/Icon';
+import { StatusPill } from '../../components/ui';
+import { useAsyncAction } from '../../lib/action';
+import { ago, formatCount } from './format';
+import { useNow } from '../../lib/hooks';
+
+// Demo mode only: the bundled agent simulator, started and stopped from the console. Hidden entirely when the
+// server says the simulator is not available (not a demo server) or the endpoint is missing.
+
+const POLL_MS = 3000;
+/** The server's cap on simulated agents (MAX_SIMULATED_AGENTS). */
+const MAX_AGENTS = 2000;
+
+export function useSimulatorStatus(): { status: SimulatorStatus | null; refresh: () => void } {
+  const [status, setStatus] = useState<SimulatorStatus | null>(null);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = () => {
+      api<SimulatorStatus>('/demo/simulator').then(
+        (s) => {
+          if (cancelled) return;
+          setStatus(s);
+          if (s.available) timer = setTimeout(load, POLL_MS);
+        },
+        () => {
+          if (!cancelled) setStatus(null);
+        },
+      );
+    };
+    load();
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [tick]);
+  return { status, refresh: () => setTick((t) => t + 1) };
+}
+
+export function SimulatorPanel({
+  status,
+  orgs,
+  onChanged,
+}: {
+  status: SimulatorStatus;
+  orgs: Array<{ id: string; name: string }>;
+  onChanged: () => void;
+}) {
+  const [orgId, setOrgId] = useState(status.orgId ?? '');
+  const [open, setOpen] = useState(() => localStorage.getItem('gatehouse.simPanel') !== 'closed');
+  const [count, setCount] = useState(String(status.agents > 0 ? status.agents : 40));
+  const action = useAsyncAction();
+  const now = useNow(5000);
+
+  const toggle = () => {
+    setOpen((o) => {
+      localStorage.setItem('gatehouse.simPanel', o ? 'closed' : 'open');
+      return !o;
+    });
+  };
+
+  const n = Number(count);
+  const countError =
+    count.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_AGENTS
+      ? `Between 1 and ${formatCount(MAX_AGENTS)} agents.`
+      : null;
+
+  const start = (e: FormEvent) => {
+    e.preventDefault();
+    if (countError) return;
+    void action.run(async () => {
+      await api('/demo/simulator/start', {
+        method: 'POST',
+        body: orgId ? { count: n, orgId } : { count: n },
+      });
+      onChanged();
+    });
+  };
+  const stop = () =>
+    void action.run(async () => {
+      await api('/demo/simulator/stop', { method: 'POST', body: {} });
+      onChanged();
+    });
+
+  return (
+    <section className={`dv-sim${open ? ' open' : ''}`} data-testid="simulator-panel">
+      <button
+        type="button"
+        className="dv-sim-head"
+        onClick={toggle}
+        aria-expanded={open}
+        data-testid="simulator-toggle"
+      >
+        <Icon name="activity" size={15} />
+        <span className="dv-sim-title">Agent simulator</span>
+        <span className="badge adm-badge-muted">demo</span>
+        {status.running ? (
+          <StatusPill tone="ok" testId="simulator-state">
+            Running · {formatCount(status.connected)}/{formatCount(status.agents)} connected
+          </StatusPill>
+        ) : (
+          <StatusPill tone="muted" testId="simulator-state">
+            Stopped
+          </StatusPill>
+        )}
+        <span className="fb-grow" />
+        <Icon name="chevron" size={14} className={open ? 'dv-chev open' : 'dv-chev'} />
+      </button>
+      {open ? (
+        <div className="dv-sim-body">
+          <dl className="dv-sim-stats">
+            <div>
+              <dt>Agents</dt>
+              <dd data-testid="simulator-agents">{formatCount(status.agents)}</dd>
+            </div>
+            <div>
+              <dt>Enrolled</dt>
+              <dd>{formatCount(status.enrolled)}</dd>
+            </div>
+            <div>
+              <dt>Connected</dt>
+              <dd data-testid="simulator-connected">{formatCount(status.connected)}</dd>
+            </div>
+            <div>
+              <dt>Heartbeats</dt>
+              <dd data-testid="simulator-heartbeats">{formatCount(status.heartbeats)}</dd>
+            </div>
+            <div>
+              <dt>Started</dt>
+              <dd>{status.startedAt ? ago(status.startedAt, now) : '—'}</dd>
+            </div>
+            {status.running && status.orgId ? (
+              <div>
+                <dt>Organization</dt>
+                <dd className="dv-sim-org">{orgs.find((o) => o.id === status.orgId)?.name ?? '—'}</dd>
+              </div>
+            ) : null}
+          </dl>
+          <form className="dv-sim-actions" onSubmit={start}>
+            <select
+              value={orgId}
+              onChange={(e) => setOrgId(e.target.value)}
+              aria-label="Organization the agents enroll into"
+              data-testid="simulator-org"
+            >
+              <option value="">Default organization</option>
+              {orgs.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+            <label htmlFor="simulator-count" className="muted small">
+              Agents
+            </label>
+            <input
+              id="simulator-count"
+              type="text"
+              inputMode="numeric"
+              className={`dv-sim-count${countError ? ' invalid' : ''}`}
+              value={count}
+              onChange={(e) => setCount(e.target.value.replace(/[^\d]/g, ''))}
+              aria-invalid={countError !== null}
+              title={countError ?? undefined}
+              data-testid="simulator-count"
+            />
+            <button
+              type="submit"
+              className="btn btn-primary btn-sm"
+              disabled={action.busy || countError !== null}
+              title={status.running ? 'Replaces the running fleet' : undefined}
+              data-testid="simulator-start"
+            >
+              {status.running ? 'Restart' : 'Start'}
+            </button>
+            <button
+              type="button"
+              className="btn btn-secondary btn-sm"
+              disabled={action.busy || !status.running}
+              onClick={stop}
+              data-testid="simulator-stop"
+            >
+              Stop
+            </button>
+          </form>
+          {status.lastError ? (
+            <div className="fb-problem small" data-testid="simulator-error">
+              Last error: {status.lastError}
+            </div>
+          ) : null}
+          <ActionError error={action.error} />
+        </div>
+      ) : null}
+    </section>
+  );
+}

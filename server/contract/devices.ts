@@ -1,0 +1,193 @@
+// Devices, agents, logs, agent versions, saved filters and search (spec documents 2 and 3; DESIGN §3).
+
+export type OsType = 'windows' | 'macos' | 'linux';
+export type Architecture = 'x64' | 'x86' | 'arm64';
+export type DeviceStatus = 'online' | 'offline' | 'maintenance' | 'quarantined' | 'decommissioned';
+export type DeviceHealth = 'ok' | 'warning' | 'error';
+export type DeviceRole =
+  | 'workstation'
+  | 'server'
+  | 'printer'
+  | 'router'
+  | 'switch'
+  | 'firewall'
+  | 'access_point'
+  | 'phone'
+  | 'iot'
+  | 'camera'
+  | 'nas'
+  | 'unknown';
+export type WatchdogStatus = 'connected' | 'failover' | 'offline';
+
+export interface DeviceHardware {
+  manufacturer: string | null;
+  model: string | null;
+  serialNumber: string | null;
+  cpuModel: string | null;
+  gpuModel: string | null;
+  cpuCores: number | null;
+  ramTotalMb: number | null;
+  diskTotalGb: number | null;
+}
+
+export interface DeviceNetwork {
+  ipAddress: string | null;
+  publicIp: string | null;
+  macAddress: string | null;
+}
+
+export interface DeviceMetrics {
+  cpuPercent: number | null;
+  ramPercent: number | null;
+  diskPercent: number | null;
+}
+
+/** A row of `GET /devices`. */
+export interface DeviceSummary {
+  id: string;
+  orgId: string;
+  siteId: string | null;
+  hostname: string;
+  displayName: string | null;
+  osType: OsType;
+  osVersion: string;
+  architecture: Architecture;
+  agentVersion: string;
+  deviceRole: DeviceRole;
+  status: DeviceStatus;
+  health: DeviceHealth;
+  lastUser: string | null;
+  lastSeenAt: string | null;
+  enrolledAt: string;
+  metrics: DeviceMetrics;
+  tags: string[];
+}
+
+export interface ManagementPostureEntry {
+  product: string;
+  status: string;
+}
+
+/** `GET /devices/:id`: everything the device detail screen shows. */
+export interface DeviceDetail extends DeviceSummary {
+  agentId: string;
+  osBuild: string | null;
+  isHeadless: boolean;
+  watchdogStatus: WatchdogStatus | null;
+  uptimeSeconds: number | null;
+  rebootRequired: boolean | null;
+  hardware: DeviceHardware;
+  network: DeviceNetwork;
+  lastSeenIp: string | null;
+  managementPosture: ManagementPostureEntry[] | null;
+  postureReportedAt: string | null;
+  customFields: Record<string, unknown>;
+  groupIds: string[];
+  autoUpdate: boolean;
+  /** Whether the agent holds its WebSocket right now (live queries need it). */
+  connected: boolean;
+  decommissionedAt: string | null;
+  orgName: string;
+  siteName: string | null;
+}
+
+export type CommandStatus = 'pending' | 'sent' | 'completed' | 'failed' | 'timeout' | 'cancelled';
+
+export interface DeviceCommand {
+  id: string;
+  deviceId: string;
+  type: string;
+  payload: Record<string, unknown>;
+  status: CommandStatus;
+  createdBy: string | null;
+  createdAt: string;
+  sentAt: string | null;
+  completedAt: string | null;
+  result: unknown;
+  error: string | null;
+}
+
+export type DiagnosticLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface DiagnosticLogEntry {
+  id: string;
+  deviceId: string;
+  orgId: string;
+  timestamp: string;
+  level: DiagnosticLevel;
+  component: string;
+  message: string;
+  fields: Record<string, unknown>;
+  agentVersion: string | null;
+  createdAt: string;
+}
+
+export type EventLogLevel = 'info' | 'warning' | 'error' | 'critical';
+export type EventLogCategory = 'security' | 'hardware' | 'application' | 'system';
+
+export interface DeviceEventLogEntry {
+  id: string;
+  deviceId: string;
+  orgId: string;
+  timestamp: string;
+  level: EventLogLevel;
+  category: EventLogCategory;
+  source: string;
+  eventId: string | null;
+  message: string;
+  details: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** Live event log entries come from the device itself and are never stored (spec 2). */
+export interface LiveEventLogEntry {
+  recordId: number;
+  timeCreated: string;
+  level: 'information' | 'warning' | 'error' | 'critical' | 'verbose';
+  source: string;
+  eventId: number;
+  message: string;
+  category: string;
+  user: string | null;
+  computer: string;
+  rawXml: string;
+}
+
+export interface LiveEventLogDescriptor {
+  name: string;
+  displayName: string;
+  recordCount: number;
+  maxSize: number;
+  retentionDays: number;
+  lastWriteTime: string | null;
+}
+
+export interface LiveEventLogPage {
+  data: LiveEventLogEntry[];
+  pagination: { page: number; limit: number; total: number };
+}
+
+/** A device group (`/groups`): devices of one organization, optionally tied to one of its sites. */
+export interface DeviceGroup {
+  id: string;
+  orgId: string;
+  siteId: string | null;
+  name: string;
+  description: string | null;
+  /** Members the caller can see that are not decommissioned. */
+  deviceCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `POST /groups/:id/devices`: how many of the given devices were new members, and the group afterwards. */
+export interface DeviceGroupMembersAdded {
+  added: number;
+  group: DeviceGroup;
+}
+
+/** A row of `GET /tags`. */
+export interface TagCount {
+  tag: string;
+  deviceCount: number;
+}

@@ -1,0 +1,109 @@
+import type { DeviceStatus, OsType } from './devices';
+
+// Saved filters and global search (spec 2, Saved filter, Search).
+
+/** The type a filter field compares as; it decides the operators (spec 2, "Operators by field type"). */
+export type FilterFieldType =
+  | 'string'
+  | 'enum'
+  | 'datetime'
+  | 'array'
+  | 'boolean'
+  | 'number'
+  /** software.installed / software.notInstalled: their own operator lists. */
+  | 'software'
+  /** orgId, siteId, groupId: equals and in. */
+  | 'hierarchy';
+
+/** Types a custom-field definition may have; `custom.<key>` without a definition is a string. */
+export type CustomFieldType = 'string' | 'number' | 'boolean' | 'datetime';
+
+export type FilterOperator =
+  | 'equals'
+  | 'notEquals'
+  | 'contains'
+  | 'notContains'
+  | 'startsWith'
+  | 'endsWith'
+  | 'matches'
+  | 'in'
+  | 'notIn'
+  | 'isNull'
+  | 'isNotNull'
+  | 'before'
+  | 'after'
+  | 'between'
+  | 'withinLast'
+  | 'notWithinLast'
+  | 'hasAny'
+  | 'hasAll'
+  | 'isEmpty'
+  | 'isNotEmpty'
+  | 'greaterThan'
+  | 'greaterThanOrEquals'
+  | 'lessThan'
+  | 'lessThanOrEquals';
+
+/** Value of `withinLast` / `notWithinLast`. */
+export interface FilterTimeSpan {
+  amount: number;
+  unit: 'minutes' | 'hours' | 'days' | 'weeks' | 'months';
+}
+
+/**
+ * `field` is a key of the spec's field table or `custom.<fieldKey>`; `operator` one the field's type allows
+ * (FilterOperator). `value` is omitted for isNull, isNotNull, isEmpty and isNotEmpty.
+ */
+export interface FilterCondition {
+  field: string;
+  operator: string;
+  value?: unknown;
+}
+
+export interface FilterConditionGroup {
+  operator: 'AND' | 'OR';
+  conditions: Array<FilterCondition | FilterConditionGroup>;
+}
+
+export interface SavedFilter {
+  id: string;
+  orgId: string;
+  name: string;
+  description: string | null;
+  conditions: FilterConditionGroup;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FilterPreviewDevice {
+  id: string;
+  hostname: string;
+  displayName: string | null;
+  osType: OsType;
+  status: DeviceStatus;
+  lastSeenAt: string | null;
+}
+
+/** `GET /filters`: every saved filter of the accessible organizations, newest first. */
+export interface SavedFilterList {
+  data: SavedFilter[];
+  total: number;
+}
+
+export interface FilterPreview {
+  data: { totalCount: number; devices: FilterPreviewDevice[]; evaluatedAt: string };
+}
+
+/** `GET /search`. Devices carry `description` `<osVersion> · <orgName> · <lastUser>`; settings carry `href`. */
+export interface SearchResult {
+  id: string;
+  type: 'devices' | 'scripts' | 'alerts' | 'settings';
+  title: string;
+  description?: string;
+  href?: string;
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+}

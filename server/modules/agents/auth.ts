@@ -1,0 +1,70 @@
+import { safeEqual, sha256Hex } from '../../crypto';
+import { HttpError, notFound, unauthorized } from '../../http/errors';
+import { agentStore, type AgentDeviceRow } from './store';
+import type { Db } from '../../db/connection';
+
+// Agent authentication (DESIGN §3): `Authorization: Bearer <authToken>` on every agent endpoint, the device found
+// by the agent id in the path, the token compared by its SHA-256. Then the tenant's state narrows what the agent
+// may do (spec 1, Partner status):
+// - partner `offboarding`: heartbeat (claiming only queued self_uninstall commands) and command results; the rest
+//   403 PARTNER_INACTIVE; the WebSocket is refused;
+// - partner `churned` or deleted, organization deleted: the credential is severed (401);
+// - partner `pending` / `suspended`: 403 PARTNER_INACTIVE, like the partner guard does for users;
+// - device decommissioned: heartbeat (to collect its self_uninstall) and command results only.
+
+/** What the request wants to do; `heartbeat` and `result` survive offboarding and decommissioning. */
+export type AgentAccess = 'full' | 'heartbeat' | 'result' | 'socket';
+
+export interface AgentCaller {
+  device: AgentDeviceRow;
+  /** Offboarding partner or decommissioned device: only self_uninstall commands are handed out. */
+  narrowed: boolean;
+}
+
+const INACTIVE_MESSAGES: Record<string, string> = {
+  pending: 'Partner account is pending activation',
+  suspended: 'Partner account is suspended',
+  offboarding: 'Partner account is being offboarded',
+};
+
+export const AGENT_NOT_FOUND = 'Agent not found';
+export const INVALID_AGENT_TOKEN = 'Invalid agent credentials';
+
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+export function authenticateAgent(
+  db: Db,
+  agentId: string,
+  authorization: string | undefined,
+  access: AgentAccess,
+): AgentCaller {
+  const device = agentStore(db).deviceByAgentId.get(agentId);
+  if (!device) throw notFound(AGENT_NOT_FOUND);
+  const token = bearerToken(authorization);
+  if (!token || !safeEqual(sha256Hex(token), device.agent_token_hash))
+    throw unauthorized(INVALID_AGENT_TOKEN);
+  if (device.tenant_deleted || device.partner_status === 'churned') {
+    throw unauthorized('Agent credentials have been revoked');
+  }
+  const survivesNarrowing = access === 'heartbeat' || access === 'result';
+  if (device.partner_status !== 'active') {
+    if (device.partner_status !== 'offboarding' || !survivesNarrowing) {
+      throw new HttpError(
+        403,
+        INACTIVE_MESSAGES[device.partner_status] ?? 'Partner account is not active',
+        'PARTNER_INACTIVE',
+      );
+    }
+  }
+  if (device.status === 'decommissioned' && !survivesNarrowing) {
+    throw new HttpError(403, 'Device has been decommissioned', 'DEVICE_DECOMMISSIONED');
+  }
+  return {
+    device,
+    narrowed: device.partner_status === 'offboarding' || device.status === 'decommissioned',
+  };
+}

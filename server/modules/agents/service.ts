@@ -1,0 +1,364 @@
+import { randomUUID } from 'node:crypto';
+import type { Request } from 'express';
+import type { AppContext } from '../../context';
+import { randomToken, safeEqual, sha256Hex } from '../../crypto';
+import { HttpError } from '../../http/errors';
+import { clientInfo } from '../../http/client-info';
+import type { LimitRule } from '../../http/rate-limit';
+import { agentDownloadUrl, archOf, compareVersions, platformOf } from '../agent-versions/upgrade';
+import { redeemEnrollmentKey } from '../enrollment-keys/service';
+import type { AgentCaller } from './auth';
+import { claimCommands, toWireCommands, type WireCommand } from './commands';
+import { emitDeviceEvent } from './presence';
+import type { DiagnosticLogsBody, EnrollBody, EventLogsBody, HeartbeatBody, SoftwareBody } from './schemas';
+import { agentStore, LOG_CHUNK, type AgentStore } from './store';
+
+// The rules of the agent protocol (DESIGN §3; spec 1 for keys, caps and partner status; spec 2 for logs; spec 3
+// for upgrades). Heartbeats and log submissions are the hot paths: prepared statements, one transaction, no
+// scope resolution and no audit entry per heartbeat.
+
+/**
+ * Enrollment limits per client address. Refused attempts (bad key, bad secret) are what guessing looks like, so
+ * they have a tight budget. Every attempt also counts against a generous ceiling: a fleet rollout behind one NAT
+ * address, the bundled simulator and the benchmark enroll thousands of devices from a single address, so the
+ * ceiling only stops a runaway script from turning enrollment into a write storm.
+ */
+export const ENROLL_LIMITS = {
+  refusedPerIp: { bucket: 'agent-enroll-refused:ip', limit: 30, windowSeconds: 60 },
+  attemptsPerIp: { bucket: 'agent-enroll:ip', limit: 3000, windowSeconds: 60 },
+} satisfies Record<string, LimitRule>;
+
+const RATE_LIMITED = 'Too many enrollment attempts. Try again later.';
+
+const PARTNER_INACTIVE_MESSAGES: Record<string, string> = {
+  pending: 'Partner account is pending activation',
+  suspended: 'Partner account is suspended',
+  churned: 'Partner account is closed',
+  offboarding: 'Partner account is being offboarded',
+};
+
+export interface EnrollResponse {
+  agentId: string;
+  deviceId: string;
+  orgId: string;
+  siteId: string | null;
+  authToken: string;
+  heartbeatIntervalSeconds: number;
+}
+
+export interface HeartbeatResponse {
+  commands: WireCommand[];
+  upgradeTo?: { version: string; downloadUrl: string; checksum: string };
+  heartbeatIntervalSeconds: number;
+}
+
+/** Agent credentials: `agt_` + 32 random bytes; only the SHA-256 is stored. */
+export function newAgentToken(): { token: string; hash: string } {
+  const token = `agt_${randomToken(32)}`;
+  return { token, hash: sha256Hex(token) };
+}
+
+function refusedBudgetExhausted(store: AgentStore, ip: string, nowMs: number): HttpError | null {
+  const rule = ENROLL_LIMITS.refusedPerIp;
+  const row = store.enrollFailures.get(rule.bucket, ip.toLowerCase());
+  const now = Math.floor(nowMs / 1000);
+  if (!row || row.window_start <= now - rule.windowSeconds || row.count < rule.limit) return null;
+  const retry = Math.max(1, row.window_start + rule.windowSeconds - now);
+  return new HttpError(
+    429,
+    RATE_LIMITED,
+    'RATE_LIMITED',
+    { retryAfterSeconds: retry },
+    { 'Retry-After': String(retry) },
+  );
+}
+
+export function enroll(ctx: AppContext, req: Request, body: EnrollBody): EnrollResponse {
+  const store = agentStore(ctx.db);
+  const client = clientInfo(req);
+  const ip = client.ipAddress ?? 'unknown';
+  const blocked = refusedBudgetExhausted(store, ip, Date.now());
+  if (blocked) throw blocked;
+  ctx.limiter.enforce([[ENROLL_LIMITS.attemptsPerIp, ip]], RATE_LIMITED);
+  const refused = (err: HttpError): HttpError => {
+    ctx.limiter.hit(ENROLL_LIMITS.refusedPerIp, ip);
+    return err;
+  };
+
+  const secret = ctx.config.enrollmentSecret;
+  if (secret !== null) {
+    // Compared as digests so the comparison takes the same time whatever the lengths.
+    const given = body.enrollmentSecret ?? '';
+    if (!given || !safeEqual(sha256Hex(given), sha256Hex(secret))) {
+      throw refused(new HttpError(403, 'Invalid enrollment secret'));
+    }
+  }
+
+  const { token, hash } = newAgentToken();
+  const deviceId = randomUUID();
+  const agentId = randomUUID();
+  const at = new Date().toISOString();
+  // One transaction: a refusal after the key was redeemed (inactive partner, device cap) rolls the use back.
+  const placed = ctx.db.transaction(() => {
+    const redeemed = redeemEnrollmentKey(ctx, body.enrollmentKey, Date.parse(at));
+    if (!redeemed.ok) {
+      throw new HttpError(401, 'Invalid enrollment key', undefined, { reason: redeemed.reason });
+    }
+    const target = store.enrollTarget.get(redeemed.key.orgId);
+    if (!target || target.partner_deleted) {
+      throw new HttpError(401, 'Invalid enrollment key', undefined, { reason: 'enrollment_key_not_found' });
+    }
+    if (target.partner_status !== 'active') {
+      throw new HttpError(
+        403,
+        PARTNER_INACTIVE_MESSAGES[target.partner_status] ?? 'Partner account is not active',
+        'PARTNER_INACTIVE',
+      );
+    }
+    if (
+      target.org_max_devices !== null &&
+      store.orgDeviceCount.get(target.org_id)!.n >= target.org_max_devices
+    ) {
+      throw new HttpError(403, 'The organization has reached its device limit', 'DEVICE_LIMIT_REACHED');
+    }
+    if (
+      target.partner_max_devices !== null &&
+      store.partnerDeviceCount.get(target.partner_id)!.n >= target.partner_max_devices
+    ) {
+      throw new HttpError(403, 'The partner has reached its device limit', 'DEVICE_LIMIT_REACHED');
+    }
+    store.insertDevice.run({
+      id: deviceId,
+      orgId: target.org_id,
+      siteId: redeemed.key.siteId,
+      agentId,
+      tokenHash: hash,
+      enrollmentKeyId: redeemed.key.id,
+      hostname: body.hostname,
+      displayName: body.displayName ?? null,
+      osType: body.osType,
+      osVersion: body.osVersion,
+      osBuild: body.osBuild ?? null,
+      architecture: body.architecture,
+      agentVersion: body.agentVersion,
+      deviceRole: body.deviceRole ?? 'workstation',
+      hwManufacturer: body.hardware?.manufacturer ?? null,
+      hwModel: body.hardware?.model ?? null,
+      hwSerialNumber: body.hardware?.serialNumber ?? null,
+      hwCpuModel: body.hardware?.cpuModel ?? null,
+      hwGpuModel: body.hardware?.gpuModel ?? null,
+      hwCpuCores: body.hardware?.cpuCores ?? null,
+      hwRamTotalMb: body.hardware?.ramTotalMb ?? null,
+      hwDiskTotalGb: body.hardware?.diskTotalGb ?? null,
+      netIpAddress: body.network?.ipAddress ?? null,
+      netMacAddress: body.network?.macAddress ?? null,
+      lastSeenIp: client.ipAddress,
+      at,
+    });
+    return { orgId: target.org_id, siteId: redeemed.key.siteId, keyId: redeemed.key.id };
+  });
+
+  let outcome: ReturnType<typeof placed>;
+  try {
+    outcome = placed();
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 401) throw refused(err);
+    throw err;
+  }
+
+  const device = { id: deviceId, hostname: body.hostname, org_id: outcome.orgId, site_id: outcome.siteId };
+  emitDeviceEvent(ctx, 'device.enrolled', device, 'online');
+  ctx.audit.record({
+    orgId: outcome.orgId,
+    actorType: 'agent',
+    actorId: deviceId,
+    action: 'device.create',
+    resourceType: 'device',
+    resourceId: deviceId,
+    resourceName: body.hostname,
+    details: {
+      agentId,
+      enrollmentKeyId: outcome.keyId,
+      siteId: outcome.siteId,
+      osType: body.osType,
+      architecture: body.architecture,
+      agentVersion: body.agentVersion,
+    },
+    ipAddress: client.ipAddress,
+    userAgent: client.userAgent,
+  });
+  return {
+    agentId,
+    deviceId,
+    orgId: outcome.orgId,
+    siteId: outcome.siteId,
+    authToken: token,
+    heartbeatIntervalSeconds: ctx.config.agentHeartbeatSeconds,
+  };
+}
+
+function upgradeOffer(
+  ctx: AppContext,
+  store: AgentStore,
+  caller: AgentCaller,
+  agentVersion: string,
+): HeartbeatResponse['upgradeTo'] | null {
+  const { device } = caller;
+  if (caller.narrowed || device.auto_update !== 1) return null;
+  const arch = archOf(device.architecture);
+  if (!arch) return null;
+  const latest = store.latestVersion.get(platformOf(device.os_type), arch);
+  // Strictly newer only: a registry that rolled `latest` back never walks agents backwards.
+  if (!latest || compareVersions(latest.version, agentVersion) <= 0) return null;
+  return { version: latest.version, downloadUrl: agentDownloadUrl(ctx, latest), checksum: latest.checksum };
+}
+
+export function heartbeat(
+  ctx: AppContext,
+  req: Request,
+  caller: AgentCaller,
+  body: HeartbeatBody,
+): HeartbeatResponse {
+  const store = agentStore(ctx.db);
+  const { device } = caller;
+  let commands: WireCommand[];
+  if (device.status === 'decommissioned') {
+    // A removed device only comes back for its uninstall; nothing it reports is kept.
+    commands = claimCommands(ctx, device.id, true);
+  } else {
+    const at = new Date().toISOString();
+    const metrics = body.metrics;
+    const claimed = store.heartbeatTx(
+      {
+        id: device.id,
+        health: body.status,
+        agentVersion: body.agentVersion,
+        cpuPercent: metrics?.cpuPercent ?? null,
+        ramPercent: metrics?.ramPercent ?? null,
+        diskPercent: metrics?.diskPercent ?? null,
+        uptimeSeconds: body.uptimeSeconds ?? null,
+        keepUptime: body.uptimeSeconds === undefined ? 1 : 0,
+        lastUser: body.lastUser ?? null,
+        keepLastUser: body.lastUser === undefined ? 1 : 0,
+        rebootRequired: typeof body.rebootRequired === 'boolean' ? (body.rebootRequired ? 1 : 0) : null,
+        keepReboot: body.rebootRequired === undefined ? 1 : 0,
+        posture: body.managementPosture ? JSON.stringify(body.managementPosture) : null,
+        keepPosture: body.managementPosture === undefined ? 1 : 0,
+        lastSeenIp: clientInfo(req).ipAddress,
+        at,
+      },
+      caller.narrowed,
+    );
+    commands = claimed.length ? toWireCommands(claimed) : [];
+    if (device.status === 'offline') emitDeviceEvent(ctx, 'device.online', device, 'online');
+    if (body.agentVersion !== device.agent_version) {
+      emitDeviceEvent(ctx, 'device.updated', device, device.status === 'offline' ? 'online' : device.status);
+    }
+  }
+  const upgradeTo = upgradeOffer(ctx, store, caller, body.agentVersion);
+  return {
+    commands,
+    ...(upgradeTo ? { upgradeTo } : {}),
+    heartbeatIntervalSeconds: ctx.config.agentHeartbeatSeconds,
+  };
+}
+
+export function replaceSoftware(
+  ctx: AppContext,
+  caller: AgentCaller,
+  body: SoftwareBody,
+): { success: true; count: number } {
+  const store = agentStore(ctx.db);
+  const deviceId = caller.device.id;
+  ctx.db.transaction(() => {
+    store.deleteSoftware.run(deviceId);
+    // A name reported twice keeps its last entry (the primary key is the device and the name).
+    for (const item of body.software) {
+      store.insertSoftware.run(deviceId, item.name, item.version ?? null, item.publisher ?? null);
+    }
+  })();
+  return { success: true, count: body.software.length };
+}
+
+/** Runs `write(chunk)` for consecutive slices of at most LOG_CHUNK rows. */
+function inChunks<T>(rows: T[], write: (chunk: T[]) => void): void {
+  for (let i = 0; i < rows.length; i += LOG_CHUNK) write(rows.slice(i, i + LOG_CHUNK));
+}
+
+export function submitDiagnosticLogs(
+  ctx: AppContext,
+  caller: AgentCaller,
+  body: DiagnosticLogsBody,
+): { received: number } {
+  const store = agentStore(ctx.db);
+  const { device } = caller;
+  const at = new Date().toISOString();
+  ctx.db.transaction(() => {
+    inChunks(body.logs, (chunk) => {
+      const params: unknown[] = [];
+      for (const log of chunk) {
+        params.push(
+          randomUUID(),
+          device.id,
+          device.org_id,
+          log.timestamp,
+          log.level,
+          log.component,
+          log.message,
+          JSON.stringify(log.fields ?? {}),
+          log.agentVersion ?? device.agent_version,
+          at,
+        );
+      }
+      store.diagnosticChunk(chunk.length).run(...params);
+    });
+  })();
+  return { received: body.logs.length };
+}
+
+export function submitEventLogs(
+  ctx: AppContext,
+  req: Request,
+  caller: AgentCaller,
+  body: EventLogsBody,
+): { success: true; count: number } {
+  const store = agentStore(ctx.db);
+  const { device } = caller;
+  const at = new Date().toISOString();
+  let inserted = 0;
+  ctx.db.transaction(() => {
+    inChunks(body.events, (chunk) => {
+      const params: unknown[] = [];
+      for (const event of chunk) {
+        params.push(
+          randomUUID(),
+          device.id,
+          device.org_id,
+          event.timestamp,
+          event.level,
+          event.category,
+          event.source,
+          event.eventId,
+          event.message,
+          JSON.stringify(event.details ?? {}),
+          at,
+        );
+      }
+      inserted += store.eventChunk(chunk.length).run(...params).changes;
+    });
+  })();
+  const client = clientInfo(req);
+  ctx.audit.record({
+    orgId: device.org_id,
+    actorType: 'agent',
+    actorId: device.id,
+    action: 'agent.eventlogs.submit',
+    resourceType: 'device',
+    resourceId: device.id,
+    resourceName: device.hostname,
+    details: { count: body.events.length, inserted },
+    ipAddress: client.ipAddress,
+    userAgent: client.userAgent,
+  });
+  return { success: true, count: body.events.length };
+}

@@ -1,0 +1,282 @@
+import { createHash } from 'node:crypto';
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+// The server may run the simulator (DESIGN §1 forbids only the reverse); the lint rule's blanket ban on
+// agent-sim imports in server/ is lifted for this one module.
+import { Fleet } from '../../../agent-sim/fleet';
+import { FileCredentialStore } from '../../../agent-sim/state';
+import type { SimulatorStatus } from '../../contract';
+import type { AppContext } from '../../context';
+import { conflict, HttpError, notFound } from '../../http/errors';
+import { insertEnrollmentKey } from '../enrollment-keys/service';
+
+// The demo fleet: the bundled agent simulator run inside the server process against the server's own address
+// (`serve --demo --agents N`, and the console's simulator panel). The agents still speak only the public agent
+// protocol over real HTTP and WebSocket; running them in-process just spares the demo room a second terminal.
+//
+// Credentials are kept per organization in DATA_DIR/demo-simulator/, so restarting the demo server brings back
+// the same devices instead of enrolling new ones. Enrollment keys are minted only for the agents that need one,
+// one key per site (agents are spread over the organization's sites), valid for an hour.
+
+export const DEMO_SLUG = 'northwind-demo';
+export const FLEET_ORG_SLUG = 'contoso-dental';
+export const MAX_SIMULATED_AGENTS = 2000;
+const KEY_NAME = 'Demo simulator';
+const KEY_TTL_MS = 60 * 60_000;
+/** The credential store's fleet key: stable across ports, so a server on another port finds its agents. */
+const STORE_LABEL = 'gatehouse-demo';
+
+export const SIMULATOR_UNAVAILABLE = () =>
+  new HttpError(409, 'The simulator runs only in demo mode', 'SIMULATOR_UNAVAILABLE');
+
+interface Running {
+  fleet: Fleet;
+  orgId: string;
+  startedAt: Date;
+}
+
+/** A stable seed per organization: the same organization always gets the same machines. */
+export function seedForOrg(orgId: string): number {
+  return (createHash('sha256').update(orgId).digest().readUInt32BE(0) % 1_000_000) + 1;
+}
+
+/** The address the server can reach itself on, from the address it listens on. */
+export function selfUrl(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '' || host === 'localhost') return `http://127.0.0.1:${port}`;
+  if (host === '::' || host === '::1') return `http://[::1]:${port}`;
+  return host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
+}
+
+export class DemoSimulator {
+  private running: Running | null = null;
+  private lastError: string | null = null;
+  private url: string | null = null;
+  /** Serializes start and stop: a double click must not run two fleets. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly ctx: AppContext) {}
+
+  get available(): boolean {
+    return this.ctx.config.seedDemo;
+  }
+
+  /** A failure outside a request (the start beside `serve`), shown on the panel. */
+  recordError(message: string): void {
+    this.lastError = message;
+  }
+
+  /** Set once the server listens; until then the simulator cannot start. */
+  attach(url: string): void {
+    this.url = url;
+  }
+
+  status(): SimulatorStatus {
+    const run = this.running;
+    const stats = run?.fleet.stats();
+    return {
+      available: this.available,
+      running: run !== null,
+      orgId: run?.orgId ?? null,
+      agents: stats?.agents ?? 0,
+      connected: stats?.connected ?? 0,
+      enrolled: stats?.enrolled ?? 0,
+      heartbeats: stats?.heartbeats ?? 0,
+      startedAt: run?.startedAt.toISOString() ?? null,
+      lastError: stats?.lastError ?? this.lastError,
+    };
+  }
+
+  /** The demo partner's fleet organization (Contoso Dental), or null when the demo tenant is missing. */
+  defaultOrgId(): string | null {
+    const row = this.ctx.db
+      .prepare(
+        `SELECT o.id FROM organizations o JOIN partners p ON p.id = o.partner_id
+         WHERE p.slug = ? AND p.deleted_at IS NULL AND o.slug = ? AND o.deleted_at IS NULL`,
+      )
+      .get(DEMO_SLUG, FLEET_ORG_SLUG) as { id: string } | undefined;
+    return row?.id ?? null;
+  }
+
+  /** Whether the organization belongs to the demo partner (simulated devices go nowhere else). */
+  isDemoOrg(orgId: string): boolean {
+    return Boolean(
+      this.ctx.db
+        .prepare(
+          `SELECT 1 FROM organizations o JOIN partners p ON p.id = o.partner_id
+           WHERE o.id = ? AND o.deleted_at IS NULL AND p.slug = ? AND p.deleted_at IS NULL`,
+        )
+        .get(orgId, DEMO_SLUG),
+    );
+  }
+
+  demoPartnerId(): string | null {
+    const row = this.ctx.db
+      .prepare('SELECT id FROM partners WHERE slug = ? AND deleted_at IS NULL')
+      .get(DEMO_SLUG) as { id: string } | undefined;
+    return row?.id ?? null;
+  }
+
+  /** Starts `count` agents in `orgId` (default: the demo fleet organization); a running fleet is replaced. */
+  start(input: {
+    count: number;
+    orgId?: string | undefined;
+    startedBy?: string | undefined;
+  }): Promise<SimulatorStatus> {
+    return this.serialized(async () => {
+      if (!this.available) throw SIMULATOR_UNAVAILABLE();
+      if (!this.url) throw new HttpError(503, 'The server is still starting', 'SIMULATOR_NOT_READY');
+      const count = input.count;
+      if (!Number.isInteger(count) || count < 1 || count > MAX_SIMULATED_AGENTS)
+        throw new HttpError(400, `count must be between 1 and ${MAX_SIMULATED_AGENTS}`, 'VALIDATION_ERROR');
+      const orgId = input.orgId ?? this.defaultOrgId();
+      if (!orgId)
+        throw conflict('The demo tenant is missing; seed the demo data first', 'DEMO_TENANT_MISSING');
+      if (!this.isDemoOrg(orgId)) throw notFound('Organization not found');
+      await this.stopRunning();
+
+      const seed = seedForOrg(orgId);
+      const credentials = this.credentialStore(orgId, seed);
+      // In a demo the panel's count is what runs: machines removed from the console come back as new devices.
+      const needKey: number[] = [];
+      for (let index = 0; index < count; index++) {
+        const slot = credentials.get(index);
+        if (slot?.state !== 'active') {
+          if (slot) credentials.set(index, null);
+          needKey.push(index);
+        }
+      }
+      const keyFor = this.mintKeys(orgId, needKey, input.startedBy ?? 'system');
+      const fleet = new Fleet({
+        server: this.url,
+        enrollmentKey: (index) => keyFor.get(index),
+        count,
+        seed,
+        credentials,
+        onEvent: (agent, event) => {
+          if (event.kind === 'failed') this.lastError = `${agent.identity.hostname}: ${event.reason}`;
+        },
+      });
+      this.lastError = null;
+      fleet.start();
+      this.running = { fleet, orgId, startedAt: fleet.startedAt ?? new Date() };
+      this.ctx.log.info({ orgId, count, seed }, 'demo simulator started');
+      return this.status();
+    });
+  }
+
+  /** The organization's saved agents; an unreadable file is set aside rather than blocking the demo. */
+  private credentialStore(orgId: string, seed: number): FileCredentialStore {
+    const path = join(this.ctx.config.dataDir, 'demo-simulator', `${orgId}.json`);
+    try {
+      return new FileCredentialStore(path, STORE_LABEL, seed);
+    } catch (err) {
+      const aside = `${path}.unreadable-${Date.now()}`;
+      this.ctx.log.warn(
+        { err: err instanceof Error ? err.message : String(err), aside },
+        'demo simulator state set aside',
+      );
+      renameSync(path, aside);
+      return new FileCredentialStore(path, STORE_LABEL, seed);
+    }
+  }
+
+  /** Stops the fleet; resolves with the organization it ran in (null when nothing ran). */
+  stop(): Promise<{ orgId: string; agents: number } | null> {
+    return this.serialized(() => this.stopRunning());
+  }
+
+  private async stopRunning(): Promise<{ orgId: string; agents: number } | null> {
+    const run = this.running;
+    if (!run) return null;
+    this.running = null;
+    const stats = run.fleet.stats();
+    this.lastError = stats.lastError;
+    await run.fleet.stop();
+    this.ctx.log.info({ orgId: run.orgId, agents: stats.agents }, 'demo simulator stopped');
+    return { orgId: run.orgId, agents: stats.agents };
+  }
+
+  private serialized<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(task, task);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * One key per site for the agents that must enroll (round-robin over the organization's sites, so the demo
+   * fleet is spread like a real one), replacing the previous simulator keys of the organization.
+   */
+  private mintKeys(orgId: string, indexes: number[], createdBy: string): Map<number, string> {
+    const keys = new Map<number, string>();
+    const { db } = this.ctx;
+    const sites = (
+      db.prepare('SELECT id FROM sites WHERE org_id = ? ORDER BY created_at, id').all(orgId) as Array<{
+        id: string;
+      }>
+    ).map((s) => s.id);
+    const placements: Array<string | null> = sites.length > 0 ? sites : [null];
+    db.transaction(() => {
+      db.prepare('DELETE FROM enrollment_keys WHERE org_id = ? AND name = ?').run(orgId, KEY_NAME);
+      if (indexes.length === 0) return;
+      const bySite = new Map<string | null, number[]>();
+      for (const index of indexes) {
+        const site = placements[index % placements.length]!;
+        bySite.set(site, [...(bySite.get(site) ?? []), index]);
+      }
+      const expiresAt = new Date(Date.now() + KEY_TTL_MS).toISOString();
+      for (const [siteId, members] of bySite) {
+        const { key } = insertEnrollmentKey(this.ctx, {
+          orgId,
+          siteId,
+          name: KEY_NAME,
+          maxUsage: members.length,
+          expiresAt,
+          createdBy,
+        });
+        for (const index of members) keys.set(index, key);
+      }
+    })();
+    return keys;
+  }
+}
+
+const simulators = new WeakMap<AppContext, DemoSimulator>();
+
+/** The server's one demo simulator (created on first use). */
+export function demoSimulator(ctx: AppContext): DemoSimulator {
+  let sim = simulators.get(ctx);
+  if (!sim) {
+    sim = new DemoSimulator(ctx);
+    simulators.set(ctx, sim);
+  }
+  return sim;
+}
+
+/**
+ * `serve --demo --agents N`: called once the server listens. A failure is logged, not thrown: the server is up
+ * and the console can start the fleet later.
+ */
+export async function startDemoFleet(ctx: AppContext, url: string): Promise<void> {
+  const sim = demoSimulator(ctx);
+  sim.attach(url);
+  if (!ctx.config.seedDemo || ctx.config.demoAgents <= 0) return;
+  try {
+    const count = Math.min(ctx.config.demoAgents, MAX_SIMULATED_AGENTS);
+    await sim.start({ count });
+    ctx.audit.record({
+      orgId: sim.status().orgId,
+      actorType: 'system',
+      actorId: 'system',
+      actorEmail: null,
+      action: 'demo.simulator.start',
+      resourceType: 'simulator',
+      resourceId: null,
+      resourceName: 'Demo simulator',
+      details: { count, source: 'serve --agents' },
+    });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    sim.recordError(message);
+    ctx.log.warn({ err: message }, 'demo simulator did not start');
+  }
+}

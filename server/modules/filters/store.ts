@@ -1,0 +1,153 @@
+import type { FilterConditionGroup, FilterPreviewDevice, SavedFilter } from '../../contract/filters';
+import type { DeviceStatus, OsType } from '../../contract/devices';
+import type { Db } from '../../db/connection';
+import type { OrgScope } from '../../http/scope';
+import { scopeFilter } from '../../http/scope';
+
+// SQL of saved filters and of the preview queries. Lists hide filters of soft-deleted organizations whatever the
+// caller's scope: they went with their organization.
+
+export interface SavedFilterRow {
+  id: string;
+  org_id: string;
+  name: string;
+  description: string | null;
+  conditions: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toSavedFilter(row: SavedFilterRow): SavedFilter {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    description: row.description,
+    conditions: JSON.parse(row.conditions) as FilterConditionGroup,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const COLUMNS =
+  'f.id, f.org_id, f.name, f.description, f.conditions, f.created_by, f.created_at, f.updated_at';
+const LIVE_ORG = 'f.org_id IN (SELECT id FROM organizations WHERE deleted_at IS NULL)';
+
+export interface FilterChanges {
+  name?: string;
+  description?: string | null;
+  conditions?: string;
+}
+
+export function filterStore(db: Db) {
+  return {
+    byId(id: string): SavedFilterRow | undefined {
+      return db.prepare(`SELECT ${COLUMNS} FROM saved_filters f WHERE f.id = ? AND ${LIVE_ORG}`).get(id) as
+        SavedFilterRow | undefined;
+    },
+
+    /** Newest first; `search` is a case-insensitive substring of the name or the description. */
+    list(scope: OrgScope, search: string | undefined): SavedFilterRow[] {
+      const scoped = scopeFilter(scope, 'f.org_id');
+      const where = [scoped.clause, LIVE_ORG];
+      const params: unknown[] = [...scoped.params];
+      if (search) {
+        where.push("(f.name LIKE ? ESCAPE '\\' OR f.description LIKE ? ESCAPE '\\')");
+        const pattern = `%${escapeLike(search)}%`;
+        params.push(pattern, pattern);
+      }
+      return db
+        .prepare(
+          `SELECT ${COLUMNS} FROM saved_filters f WHERE ${where.join(' AND ')}
+           ORDER BY f.created_at DESC, f.rowid DESC`,
+        )
+        .all(...params) as SavedFilterRow[];
+    },
+
+    insert(row: SavedFilterRow): void {
+      db.prepare(
+        `INSERT INTO saved_filters (id, org_id, name, description, conditions, created_by, created_at, updated_at)
+         VALUES (@id, @org_id, @name, @description, @conditions, @created_by, @created_at, @updated_at)`,
+      ).run(row);
+    },
+
+    update(id: string, changes: FilterChanges, at: string): boolean {
+      const sets: string[] = [];
+      const params: unknown[] = [];
+      for (const [column, value] of Object.entries(changes)) {
+        if (value === undefined) continue;
+        sets.push(`${column} = ?`);
+        params.push(value);
+      }
+      sets.push('updated_at = ?');
+      params.push(at, id);
+      return (
+        db.prepare(`UPDATE saved_filters SET ${sets.join(', ')} WHERE id = ?`).run(...params).changes === 1
+      );
+    },
+
+    delete(id: string): boolean {
+      return db.prepare('DELETE FROM saved_filters WHERE id = ?').run(id).changes === 1;
+    },
+  };
+}
+
+/** A WHERE fragment with its positional parameters. */
+export interface Clause {
+  sql: string;
+  params: unknown[];
+}
+
+interface PreviewRow {
+  id: string;
+  hostname: string;
+  display_name: string | null;
+  os_type: OsType;
+  status: DeviceStatus;
+  last_seen_at: string | null;
+}
+
+/**
+ * The matching devices: the total, then the first `limit` by hostname. Decommissioned devices never match a
+ * filter (they are history, not fleet), nor do devices of soft-deleted organizations.
+ */
+export function previewDevices(
+  db: Db,
+  clauses: Clause[],
+  limit: number,
+): { totalCount: number; devices: FilterPreviewDevice[] } {
+  const all: Clause[] = [
+    { sql: "d.status <> 'decommissioned'", params: [] },
+    { sql: 'd.org_id IN (SELECT id FROM organizations WHERE deleted_at IS NULL)', params: [] },
+    ...clauses,
+  ];
+  const where = all.map((c) => c.sql).join(' AND ');
+  const params = all.flatMap((c) => c.params);
+  const { n } = db.prepare(`SELECT count(*) AS n FROM devices d WHERE ${where}`).get(...params) as {
+    n: number;
+  };
+  const rows =
+    n === 0
+      ? []
+      : (db
+          .prepare(
+            `SELECT d.id, d.hostname, d.display_name, d.os_type, d.status, d.last_seen_at FROM devices d
+             WHERE ${where} ORDER BY d.hostname COLLATE NOCASE, d.id LIMIT ?`,
+          )
+          .all(...params, limit) as PreviewRow[]);
+  return {
+    totalCount: n,
+    devices: rows.map((r) => ({
+      id: r.id,
+      hostname: r.hostname,
+      displayName: r.display_name,
+      osType: r.os_type,
+      status: r.status,
+      lastSeenAt: r.last_seen_at,
+    })),
+  };
+}

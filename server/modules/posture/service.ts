@@ -1,0 +1,88 @@
+import type { AppContext } from '../../context';
+import type { PostureDevices, PostureSummary } from '../../contract';
+import type { UserAuth } from '../../http/auth-context';
+import { pageOffset } from '../../http/pagination';
+import { requireOrgAccess, resolveOrgScope, scopeFilter, siteRestriction } from '../../http/scope';
+import type { PostureDevicesQuery, PostureSummaryQuery } from './schemas';
+import { PostureStore, type DeviceSet } from './store';
+
+// Management posture (spec 3): which third-party remote-management products the agents found, per
+// organization, over the devices the caller may see. Decommissioned devices are history, not estate, and are
+// left out.
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The caller's devices: one named organization (404/403 by the scope rules when it is not theirs) or every
+ * organization in scope; an organization user limited to some sites sees only devices of those sites.
+ */
+function deviceSet(ctx: AppContext, auth: UserAuth, orgId: string | undefined): DeviceSet {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (orgId) {
+    requireOrgAccess(ctx.db, auth, orgId);
+    parts.push('d.org_id = ?');
+    params.push(orgId);
+  } else {
+    const scope = scopeFilter(resolveOrgScope(ctx.db, auth), 'd.org_id');
+    parts.push(scope.clause);
+    params.push(...scope.params);
+  }
+  const sites = siteRestriction(ctx.db, auth);
+  if (sites) {
+    parts.push('d.site_id IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify([...sites]));
+  }
+  return { clause: parts.join(' AND '), params };
+}
+
+export function postureSummary(
+  ctx: AppContext,
+  auth: UserAuth,
+  query: PostureSummaryQuery,
+  now = Date.now(),
+): PostureSummary {
+  const set = deviceSet(ctx, auth, query.orgId);
+  const store = new PostureStore(ctx.db);
+  const products = new Map<string, PostureSummary['data']['orgs'][number]['products']>();
+  for (const row of store.productCounts(set)) {
+    const list = products.get(row.org_id) ?? [];
+    list.push({ product: row.product, status: row.status, deviceCount: row.device_count });
+    products.set(row.org_id, list);
+  }
+  const staleBefore = new Date(now - query.stalenessDays * DAY_MS).toISOString();
+  return {
+    data: {
+      orgs: store.orgs(set).map((org) => ({
+        orgId: org.id,
+        orgName: org.name,
+        products: products.get(org.id) ?? [],
+      })),
+      totals: store.totals(set, staleBefore),
+      stalenessDays: query.stalenessDays,
+    },
+  };
+}
+
+export function postureDevices(ctx: AppContext, auth: UserAuth, query: PostureDevicesQuery): PostureDevices {
+  const set = deviceSet(ctx, auth, query.orgId);
+  const { rows, total } = new PostureStore(ctx.db).devices(
+    set,
+    { product: query.product, status: query.status },
+    { limit: query.limit, offset: pageOffset(query) },
+  );
+  return {
+    data: {
+      devices: rows.map((row) => ({
+        id: row.id,
+        hostname: row.hostname,
+        orgId: row.org_id,
+        siteId: row.site_id,
+        status: row.status,
+        deviceStatus: row.device_status,
+        postureReportedAt: row.posture_reported_at,
+      })),
+    },
+    pagination: { page: query.page, limit: query.limit, total },
+  };
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { defineRoute, type AnyRoute } from '../../http/route';
+import { search } from './service';
+
+// GET /search (spec 2): JWT or API key. No route permission: device results need devices:read and settings pages
+// the permission of the page, both checked per kind, so a caller without devices:read still finds pages.
+
+const LIMIT_MESSAGE = 'limit must be an integer between 1 and 50';
+
+export const searchQuery = z.object({
+  q: z
+    .string({ error: 'q is required' })
+    .trim()
+    .min(1, 'q must be 1-100 characters')
+    .max(100, 'q must be 1-100 characters'),
+  limit: z
+    .string({ error: LIMIT_MESSAGE })
+    .regex(/^\d{1,2}$/, LIMIT_MESSAGE)
+    .transform(Number)
+    .pipe(z.number().int().min(1, LIMIT_MESSAGE).max(50, LIMIT_MESSAGE))
+    .default(20),
+});
+
+export function searchRoutes(ctx: AppContext): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/search',
+      tag: 'search',
+      summary:
+        'Global search: devices by hostname, display name or last user (devices:read), and console pages by title',
+      auth: 'user_or_key',
+      query: searchQuery,
+      handler: ({ auth, query }) => search(ctx, auth, query.q, query.limit),
+    }),
+  ];
+}

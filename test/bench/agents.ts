@@ -1,0 +1,366 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { Fleet } from '../../agent-sim/fleet';
+import { agentIdentity } from '../../agent-sim/identity';
+import { Machine } from '../../agent-sim/machine';
+import { archWord, platformWord } from '../../agent-sim/protocol';
+import { MemoryCredentialStore, type SavedAgent } from '../../agent-sim/state';
+import { measure, ok, type Result } from './measure';
+
+// The device side under load, with the server in its own process (as `npm run serve` runs it) so that its
+// memory can be read from /proc and the simulated fleet does not share its event loop:
+// - heartbeats per second from 1,000 enrolled simulated agents, against a bare node:http handler that parses the
+//   same bodies and answers the same shape (the floor any server on this machine pays);
+// - event-log ingest rows per second, against a raw better-sqlite3 batch insert of the same rows;
+// - peak resident memory of the server while 2,000 agents hold their WebSockets.
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const ADMIN = { email: 'bench@gatehouse.test', password: 'Throughput-Probe-2026' };
+const json = { 'content-type': 'application/json' };
+
+interface ServerProcess {
+  child: ChildProcess;
+  api: string;
+  url: string;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createHttpServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function startServerProcess(dataDir: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'server/cli.ts', 'serve', '--port', String(port), '--data-dir', dataDir],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+        BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+        // The bench administrator creates enrollment keys without a TOTP step.
+        ENABLE_2FA: 'false',
+        SEED_DEMO: 'true',
+        // Agents get a long interval: the benchmark drives heartbeats itself, closed loop.
+        AGENT_HEARTBEAT_SECONDS: '3600',
+      },
+    },
+  );
+  const url = `http://localhost:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const up = await fetch(`${url}/api/v1/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return { child, url, api: `${url}/api/v1` };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill();
+  throw new Error('server did not start within 60 s');
+}
+
+async function stopServerProcess(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+/** Resident and peak resident memory of a process, in MB (Linux /proc). */
+function memoryOf(pid: number): { rssMb: number; peakMb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+async function enrollmentKey(api: string, maxUsage: number): Promise<string> {
+  const login = await fetch(`${api}/auth/login`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify(ADMIN),
+  });
+  const { accessToken } = (await login.json()) as { accessToken: string };
+  const auth = { ...json, authorization: `Bearer ${accessToken}` };
+  const orgs = (await (await fetch(`${api}/orgs/organizations?limit=100`, { headers: auth })).json()) as {
+    data: Array<{ id: string; name: string }>;
+  };
+  const org = orgs.data[0];
+  if (!org) throw new Error('no organization to enroll into');
+  const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+  const res = await fetch(`${api}/enrollment-keys`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ orgId: org.id, name: `Bench ${maxUsage}`, maxUsage, expiresAt }),
+  });
+  if (!res.ok) throw new Error(`enrollment key: HTTP ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { key: string }).key;
+}
+
+/** Enrolls `count` simulated agents (they keep their WebSockets) and returns their saved credentials. */
+async function enrollFleet(
+  server: ServerProcess,
+  count: number,
+  seed: number,
+): Promise<{ fleet: Fleet; agents: SavedAgent[] }> {
+  const credentials = new MemoryCredentialStore();
+  const fleet = new Fleet({
+    server: server.url,
+    enrollmentKey: await enrollmentKey(server.api, count),
+    count,
+    seed,
+    credentials,
+    enrollConcurrency: 32,
+  });
+  fleet.start();
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    const stats = fleet.stats();
+    if (stats.failed > 0) throw new Error(`agents failed: ${stats.lastError}`);
+    if (stats.enrolled === count && stats.connected === count) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const agents = Array.from({ length: count }, (_, i) => credentials.get(i))
+    .map((slot) => (slot?.state === 'active' ? slot.agent : null))
+    .filter((a): a is SavedAgent => a !== null);
+  if (agents.length !== count) throw new Error(`only ${agents.length} of ${count} agents enrolled`);
+  return { fleet, agents };
+}
+
+/** The body a simulated agent sends, from the simulator's own machine model. */
+function heartbeatBodies(count: number, seed: number, version: string): Array<() => string> {
+  return Array.from({ length: count }, (_, index) => {
+    const identity = agentIdentity(seed, index);
+    const machine = new Machine(identity, seed, index);
+    return () =>
+      JSON.stringify({
+        status: machine.health(),
+        agentVersion: version,
+        platform: platformWord(identity.osType),
+        arch: archWord(identity.architecture),
+        metrics: machine.tick(),
+        uptimeSeconds: machine.uptimeSeconds(),
+        lastUser: machine.lastUser(),
+        rebootRequired: machine.rebootRequired,
+        managementPosture: machine.posture() ?? [],
+      });
+  });
+}
+
+/** The floor: a bare node:http handler that reads and parses the body and answers a heartbeat-shaped reply. */
+async function startBareServer(): Promise<{ server: Server; url: string }> {
+  const server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ commands: [], heartbeatIntervalSeconds: 60 }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://localhost:${(server.address() as AddressInfo).port}` };
+}
+
+const HEARTBEATS = 20_000;
+const HEARTBEAT_CONCURRENCY = 64;
+
+async function heartbeatResults(
+  server: ServerProcess,
+  agents: SavedAgent[],
+  seed: number,
+): Promise<Result[]> {
+  const bodies = heartbeatBodies(agents.length, seed, agents[0]?.agentVersion ?? '1.0.0');
+  const bare = await startBareServer();
+  try {
+    const baseline = await measure(
+      'bare node:http handler (baseline)',
+      HEARTBEATS,
+      HEARTBEAT_CONCURRENCY,
+      (i) => {
+        const agent = agents[i % agents.length]!;
+        return ok(
+          'bare',
+          fetch(`${bare.url}/agents/${agent.agentId}/heartbeat`, {
+            method: 'POST',
+            headers: { ...json, authorization: `Bearer ${agent.authToken}` },
+            body: bodies[i % agents.length]!(),
+          }),
+        );
+      },
+      { unit: 'hb' },
+    );
+    const full = await measure(
+      `POST heartbeat, ${agents.length} simulated agents`,
+      HEARTBEATS,
+      HEARTBEAT_CONCURRENCY,
+      (i) => {
+        const agent = agents[i % agents.length]!;
+        return ok(
+          'heartbeat',
+          fetch(`${server.api}/agents/${agent.agentId}/heartbeat`, {
+            method: 'POST',
+            headers: { ...json, authorization: `Bearer ${agent.authToken}` },
+            body: bodies[i % agents.length]!(),
+          }),
+        );
+      },
+      { unit: 'hb', baseline: baseline.name },
+    );
+    return [baseline, full];
+  } finally {
+    await new Promise((resolve) => bare.server.close(resolve));
+  }
+}
+
+// Event-log ingest: batches of 500 OS events (unique per device, source and event id, so none is a duplicate).
+const BATCH = 500;
+const BATCHES = 60;
+const LEVELS = ['info', 'warning', 'error', 'critical'] as const;
+const CATEGORIES = ['security', 'hardware', 'application', 'system'] as const;
+
+function eventBatch(batch: number): Array<Record<string, unknown>> {
+  const at = Date.now();
+  return Array.from({ length: BATCH }, (_, i) => ({
+    timestamp: new Date(at - i * 1000).toISOString(),
+    level: LEVELS[i % LEVELS.length],
+    category: CATEGORIES[(i >> 2) % CATEGORIES.length],
+    source: `Bench-Source-${i % 7}`,
+    eventId: `${batch}-${i}`,
+    message: `Benchmark event ${batch}/${i}: the service entered the running state.`,
+    details: { batch, index: i },
+  }));
+}
+
+/** The same rows written straight into a table of the same shape: one transaction, chunks of 100. */
+function rawIngest(dbFile: string, batches: Array<Array<Record<string, unknown>>>): Result {
+  const db = new Database(dbFile);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(`CREATE TABLE device_event_logs (
+    id TEXT PRIMARY KEY, device_id TEXT NOT NULL, org_id TEXT NOT NULL, timestamp TEXT NOT NULL,
+    level TEXT NOT NULL, category TEXT NOT NULL, source TEXT NOT NULL, event_id TEXT, message TEXT NOT NULL,
+    details TEXT NOT NULL, created_at TEXT NOT NULL) STRICT;
+    CREATE UNIQUE INDEX device_event_logs_unique ON device_event_logs (device_id, source, event_id);
+    CREATE INDEX device_event_logs_device ON device_event_logs (device_id, timestamp);`);
+  const row = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO device_event_logs VALUES ${Array(100).fill(row).join(', ')}`,
+  );
+  const deviceId = randomUUID();
+  const orgId = randomUUID();
+  const latencies: number[] = [];
+  const started = performance.now();
+  for (const events of batches) {
+    const t = performance.now();
+    const now = new Date().toISOString();
+    db.transaction(() => {
+      for (let offset = 0; offset < events.length; offset += 100) {
+        const params = events
+          .slice(offset, offset + 100)
+          .flatMap((e) => [
+            randomUUID(),
+            deviceId,
+            orgId,
+            e.timestamp,
+            e.level,
+            e.category,
+            e.source,
+            e.eventId,
+            e.message,
+            JSON.stringify(e.details),
+            now,
+          ]);
+        insert.run(...params);
+      }
+    })();
+    latencies.push(performance.now() - t);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  db.close();
+  latencies.sort((a, b) => a - b);
+  const rows = batches.length * BATCH;
+  return {
+    name: 'raw better-sqlite3 batch insert (baseline)',
+    unit: 'rows',
+    count: rows,
+    seconds,
+    perSecond: rows / seconds,
+    p50: latencies[Math.floor(latencies.length / 2)] ?? 0,
+    p99: latencies[latencies.length - 1] ?? 0,
+  };
+}
+
+async function ingestResults(
+  server: ServerProcess,
+  agents: SavedAgent[],
+  scratchDir: string,
+): Promise<Result[]> {
+  const batches = Array.from({ length: BATCHES }, (_, b) => eventBatch(b));
+  const baseline = rawIngest(join(scratchDir, 'raw-ingest.db'), batches);
+  const full = await measure(
+    `PUT eventlogs, batches of ${BATCH}`,
+    BATCHES,
+    4,
+    async (i) => {
+      const agent = agents[i % agents.length]!;
+      await ok(
+        'eventlogs',
+        fetch(`${server.api}/agents/${agent.agentId}/eventlogs`, {
+          method: 'PUT',
+          headers: { ...json, authorization: `Bearer ${agent.authToken}` },
+          body: JSON.stringify({ events: batches[i] }),
+        }),
+      );
+      return BATCH;
+    },
+    { unit: 'rows', baseline: baseline.name, maxSeconds: 60 },
+  );
+  return [baseline, full];
+}
+
+export interface AgentBenchOutput {
+  heartbeats: Result[];
+  ingest: Result[];
+  memory: { idleMb: number; agents: number; connected: number; rssMb: number; peakMb: number };
+}
+
+export async function agentsBench(dataDir: string, scratchDir: string): Promise<AgentBenchOutput> {
+  const server = await startServerProcess(dataDir);
+  const fleets: Fleet[] = [];
+  try {
+    const idle = memoryOf(server.child.pid!);
+    const first = await enrollFleet(server, 1000, 1);
+    fleets.push(first.fleet);
+    const heartbeats = await heartbeatResults(server, first.agents, 1);
+    const ingest = await ingestResults(server, first.agents, scratchDir);
+    // A second thousand (another seed: other machines) brings the sockets held to 2,000.
+    const second = await enrollFleet(server, 1000, 2);
+    fleets.push(second.fleet);
+    await new Promise((r) => setTimeout(r, 2000));
+    const connected = fleets.reduce((n, f) => n + f.stats().connected, 0);
+    const now = memoryOf(server.child.pid!);
+    return {
+      heartbeats,
+      ingest,
+      memory: { idleMb: idle.rssMb, agents: 2000, connected, rssMb: now.rssMb, peakMb: now.peakMb },
+    };
+  } finally {
+    await Promise.all(fleets.map((f) => f.stop()));
+    await stopServerProcess(server);
+  }
+}
