@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -161,19 +161,17 @@ function heartbeatBodies(count: number, seed: number, version: string): Array<()
   });
 }
 
-/** The floor: a bare node:http handler that reads and parses the body and answers a heartbeat-shaped reply. */
-async function startBareServer(): Promise<{ server: Server; url: string }> {
-  const server = createHttpServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ commands: [], heartbeatIntervalSeconds: 60 }));
-    });
+/** The floor: a bare node:http handler in its own process (test/bench/bare-server.ts), on equal footing. */
+async function startBareServer(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/bare-server.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://localhost:${(server.address() as AddressInfo).port}` };
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8').trim()));
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  return { child, url: `http://localhost:${port}` };
 }
 
 const HEARTBEATS = 20_000;
@@ -223,7 +221,9 @@ async function heartbeatResults(
     );
     return [baseline, full];
   } finally {
-    await new Promise((resolve) => bare.server.close(resolve));
+    const exited = new Promise((resolve) => bare.child.once('exit', resolve));
+    bare.child.kill('SIGTERM');
+    await exited;
   }
 }
 

@@ -38,7 +38,9 @@ export async function measure(
     while (next < total && performance.now() < deadline) {
       const i = next++;
       const t = performance.now();
-      units += (await operation(i, id)) ?? 1;
+      // Awaited first: `units += await ...` would read `units` before the await and lose other workers' counts.
+      const done = (await operation(i, id)) ?? 1;
+      units += done;
       latencies.push(performance.now() - t);
     }
   };

@@ -63,23 +63,32 @@ async function withServer<T>(run: (server: RunningServer) => Promise<T>): Promis
   }
 }
 
+/** `npm run bench -- agents` runs only the named sections (identity, filters, agents); no argument runs all. */
+const only = new Set(process.argv.slice(2));
+const wanted = (section: string) => only.size === 0 || only.has(section);
+
 async function main(): Promise<void> {
   console.log(`Gatehouse bench — ${new Date().toISOString()} — node ${process.version}`);
-  print({
-    title: 'Identity core (ratios to GET /health)',
-    results: await withServer((server) => identityBench(server)),
-  });
-  print({
-    title: `Saved-filter previews on ${FLEET_SIZE.toLocaleString('en')} devices (ratios to GET /health)`,
-    results: await withServer((server) => {
-      const orgIds = (
-        server.context.db.prepare('SELECT id FROM organizations ORDER BY created_at LIMIT 2').all() as Array<{
-          id: string;
-        }>
-      ).map((o) => o.id);
-      return filtersBench(server, orgIds);
-    }),
-  });
+  if (wanted('identity'))
+    print({
+      title: 'Identity core (ratios to GET /health)',
+      results: await withServer((server) => identityBench(server)),
+    });
+  if (wanted('filters'))
+    print({
+      title: `Saved-filter previews on ${FLEET_SIZE.toLocaleString('en')} devices (ratios to GET /health)`,
+      results: await withServer((server) => {
+        const orgIds = (
+          server.context.db
+            .prepare('SELECT id FROM organizations ORDER BY created_at LIMIT 2')
+            .all() as Array<{
+            id: string;
+          }>
+        ).map((o) => o.id);
+        return filtersBench(server, orgIds);
+      }),
+    });
+  if (!wanted('agents')) return;
   const scratch = mkdtempSync(join(tmpdir(), 'gatehouse-bench-agents-'));
   try {
     const agents = await agentsBench(join(scratch, 'data'), scratch);
