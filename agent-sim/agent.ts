@@ -140,6 +140,12 @@ const errorText = (body: unknown): string => {
   return typeof body === 'string' ? body.slice(0, 200) : '';
 };
 
+/** The server's Retry-After, honoured up to the longest pause an agent takes (a wild value must not park it). */
+const serverDelay = (headers: Headers): number | undefined => {
+  const ms = retryAfterMs(headers);
+  return ms === null ? undefined : Math.min(ms, REFUSED_BACKOFF_CAP_MS);
+};
+
 /** The server does not know this agent id (the spec's 404 'Agent not found'), as opposed to a missing route. */
 const agentUnknown = (answer: HttpAnswer) =>
   answer.status === 404 && (answer.body as { error?: unknown } | null)?.error === 'Agent not found';
@@ -361,7 +367,7 @@ export class SimulatedAgent {
       return { kind: 'ok' };
     }
     this.opts.counters.errors++;
-    if (answer.status === 429) return { kind: 'retry', afterMs: retryAfterMs(answer.headers) ?? undefined };
+    if (answer.status === 429) return { kind: 'retry', afterMs: serverDelay(answer.headers) };
     if (answer.status >= 500) return { kind: 'retry' };
     // 400 (bad body), 401 (key not found, expired, exhausted), 403 (secret, device cap, partner): no retry helps.
     return {
@@ -484,7 +490,7 @@ export class SimulatedAgent {
       this.log('warn', 'heartbeat', `heartbeat answered HTTP ${answer.status}`, {
         error: errorText(answer.body),
       });
-      if (answer.status === 429) return { kind: 'retry', afterMs: retryAfterMs(answer.headers) ?? undefined };
+      if (answer.status === 429) return { kind: 'retry', afterMs: serverDelay(answer.headers) };
       if (answer.status === 403) return { kind: 'retry', capMs: REFUSED_BACKOFF_CAP_MS };
       return { kind: 'retry' };
     }
@@ -569,7 +575,32 @@ export class SimulatedAgent {
         this.socketPending = false;
         const saved = this.saved;
         if (signal.aborted || !saved || this.ws) return settled();
-        this.openSocket(saved, signal, settled);
+        // The gate slot is held until the handshake ends one way or the other, and never past its timeout.
+        const guard = setTimeout(() => {
+          if (this.ws?.readyState === WebSocket.CONNECTING) this.ws.terminate();
+          done();
+        }, HANDSHAKE_TIMEOUT_MS + 5_000);
+        const done = () => {
+          clearTimeout(guard);
+          settled();
+        };
+        try {
+          this.openSocket(saved, signal, done);
+        } catch (err) {
+          // No socket, so no close event to schedule the next attempt: schedule it here.
+          done();
+          this.ws = null;
+          this.opts.counters.errors++;
+          this.log(
+            'warn',
+            'websocket',
+            `cannot open the socket: ${err instanceof Error ? err.message : String(err)}`,
+          );
+          this.reconnectTimer = setTimeout(
+            () => this.connectSocket(),
+            backoff(this.socketAttempt++, 1000, SOCKET_BACKOFF_CAP_MS),
+          );
+        }
       });
     const gate = this.opts.connectGate;
     (gate ? gate.run(open) : open()).catch(() => undefined);
