@@ -22,6 +22,7 @@ import { SaveFilterDialog } from '../filters/SaveFilterDialog';
 import { fromConditions, newGroup, countConditions, type GroupNode } from '../filters/model';
 import { useLookups } from '../filters/lookups';
 import { summarize } from '../filters/summary';
+import { ChoiceSelect, orgChoices } from './controls';
 import { DeviceTable, SORT_LABELS, type SortKey } from './DeviceTable';
 import { SimulatorPanel, useSimulatorStatus } from './SimulatorPanel';
 import { useDebounced } from './hooks';
@@ -265,19 +266,14 @@ export function DevicesPage() {
           ))}
         </div>
         {lookups.orgs.length > 1 ? (
-          <select
+          <ChoiceSelect
             value={url.orgId}
-            onChange={(e) => set({ orgId: e.target.value })}
-            aria-label="Organization"
-            data-testid="device-org-filter"
-          >
-            <option value="">All organizations</option>
-            {lookups.orgs.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.name}
-              </option>
-            ))}
-          </select>
+            onChange={(orgId) => set({ orgId })}
+            ariaLabel="Organization"
+            emptyLabel="All organizations"
+            options={orgChoices(lookups.orgs)}
+            testId="device-org-filter"
+          />
         ) : null}
         <span className="grow" />
         <select

@@ -6,14 +6,16 @@ import type {
   LiveEventLogPage,
 } from '../../../../server/contract';
 import { ApiError, api, errorMessage } from '../../api/client';
-import { Icon } from '../../components/Icon';
+import { Icon, type IconName } from '../../components/Icon';
 import { Spinner } from '../../components/ui';
 import { useNow } from '../../lib/hooks';
 import { formatDateTime } from '../../lib/format';
-import { EmptyState, Pager, qs } from '../tenants/admin-kit';
+import { EmptyState, qs } from '../tenants/admin-kit';
+import { ChoiceSelect, DateFilter, FilterBar, TextFilter, useLogFilters } from './controls';
 import { ago, deviceName } from './format';
 import { useDebounced } from './hooks';
-import { FilterBar, LevelBadge, Stamp, localToIso, prettyXml } from './parts';
+import { LogEmpty, LogTable } from './LogTable';
+import { LevelBadge, Stamp, localToIso, prettyXml } from './parts';
 
 // The live event-log viewer: every request goes to the device itself over the agent's socket (nothing is stored)
 // and may take up to 30 s. An offline device (409 DEVICE_OFFLINE) and a device that does not answer in time
@@ -79,6 +81,36 @@ function Waiting({ what }: { what: string }) {
   );
 }
 
+/** One explained failure of a live query: an icon, what happened, what to do, and a retry. */
+function LiveState({
+  tone,
+  icon,
+  title,
+  testId,
+  action,
+  children,
+}: {
+  tone?: 'offline' | 'timeout';
+  icon: IconName;
+  title: ReactNode;
+  testId: string;
+  action: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`dv-live-state${tone ? ` ${tone}` : ''}`} data-testid={testId}>
+      <div className="dv-live-state-icon">
+        <Icon name={icon} size={22} />
+      </div>
+      <div className="dv-live-state-text">
+        <h3>{title}</h3>
+        {children}
+      </div>
+      {action}
+    </div>
+  );
+}
+
 function LiveProblem({
   error,
   device,
@@ -97,50 +129,41 @@ function LiveProblem({
   );
   if (isOffline(error))
     return (
-      <div className="dv-live-state offline" data-testid="live-log-offline">
-        <div className="dv-live-state-icon">
-          <Icon name="devices" size={22} />
-        </div>
-        <div className="dv-live-state-text">
-          <h3>{deviceName(device)} is offline</h3>
-          <p>
-            Live event logs are read from the device itself, so its agent must be connected. Last seen{' '}
-            {ago(device.lastSeenAt, now)}. Stored event logs are still available on the Event logs tab.
-          </p>
-          {error instanceof ApiError && error.message ? (
-            <p className="muted small">Server: {error.message}</p>
-          ) : null}
-        </div>
-        {retry}
-      </div>
+      <LiveState
+        tone="offline"
+        icon="devices"
+        title={`${deviceName(device)} is offline`}
+        testId="live-log-offline"
+        action={retry}
+      >
+        <p>
+          Live event logs are read from the device itself, so its agent must be connected. Last seen{' '}
+          {ago(device.lastSeenAt, now)}. Stored event logs are still available on the Event logs tab.
+        </p>
+        {error instanceof ApiError && error.message ? (
+          <p className="muted small">Server: {error.message}</p>
+        ) : null}
+      </LiveState>
     );
   if (isTimeout(error))
     return (
-      <div className="dv-live-state timeout" data-testid="live-log-timeout">
-        <div className="dv-live-state-icon">
-          <Icon name="clock" size={22} />
-        </div>
-        <div className="dv-live-state-text">
-          <h3>No answer within {TIMEOUT_S} seconds</h3>
-          <p>
-            The agent is connected but did not answer in time. It may be busy, or the query may be too broad:
-            narrow the filters or try again.
-          </p>
-        </div>
-        {retry}
-      </div>
+      <LiveState
+        tone="timeout"
+        icon="clock"
+        title={`No answer within ${TIMEOUT_S} seconds`}
+        testId="live-log-timeout"
+        action={retry}
+      >
+        <p>
+          The agent is connected but did not answer in time. It may be busy, or the query may be too broad:
+          narrow the filters or try again.
+        </p>
+      </LiveState>
     );
   return (
-    <div className="dv-live-state" data-testid="live-log-error">
-      <div className="dv-live-state-icon">
-        <Icon name="alert" size={22} />
-      </div>
-      <div className="dv-live-state-text">
-        <h3>The live query failed</h3>
-        <p>{errorMessage(error)}</p>
-      </div>
-      {retry}
-    </div>
+    <LiveState icon="alert" title="The live query failed" testId="live-log-error" action={retry}>
+      <p>{errorMessage(error)}</p>
+    </LiveState>
   );
 }
 
@@ -240,17 +263,17 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
   const logs = useLiveQuery<{ data: LiveEventLogDescriptor[] }>(ask ? `${base}/eventlogs` : null, attempt);
   const descriptors = logs.data?.data ?? [];
 
-  const [chosen, setChosen] = useState('');
-  const logName = descriptors.some((d) => d.name === chosen) ? chosen : (descriptors[0]?.name ?? '');
-  const descriptor = descriptors.find((d) => d.name === logName);
-  const [level, setLevel] = useState('');
-  const [source, setSource] = useState('');
-  const [eventId, setEventId] = useState('');
-  const [start, setStart] = useState('');
-  const [end, setEnd] = useState('');
-  const [page, setPage] = useState(1);
-  const [eventsAttempt, setEventsAttempt] = useState(0);
   const [selected, setSelected] = useState<LiveEventLogEntry | null>(null);
+  // Any change of log, filters or page leaves the selected record behind.
+  const filters = useLogFilters({ log: '', level: '', source: '', eventId: '', start: '', end: '' }, () =>
+    setSelected(null),
+  );
+  const { level, source, eventId, start, end } = filters.values;
+  const logName = descriptors.some((d) => d.name === filters.values.log)
+    ? filters.values.log
+    : (descriptors[0]?.name ?? '');
+  const descriptor = descriptors.find((d) => d.name === logName);
+  const [eventsAttempt, setEventsAttempt] = useState(0);
   const debouncedSource = useDebounced(source.trim(), 400);
   const debouncedEventId = useDebounced(eventId.trim(), 400);
   const eventIdError = debouncedEventId && !/^\d+$/.test(debouncedEventId) ? 'Event id is a number.' : null;
@@ -258,7 +281,7 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
   const eventsPath =
     logName && !eventIdError
       ? `${base}/eventlogs/${encodeURIComponent(logName)}/events${qs({
-          page,
+          page: filters.page,
           limit: PAGE,
           level,
           source: debouncedSource,
@@ -276,11 +299,6 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
     onRecheck();
     setAttempt((a) => a + 1);
     setEventsAttempt((a) => a + 1);
-  };
-  const reset = (fn: () => void) => {
-    fn();
-    setPage(1);
-    setSelected(null);
   };
 
   if (!ask) {
@@ -303,11 +321,7 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
             <span className="muted small">Log</span>
             <select
               value={logName}
-              onChange={(e) =>
-                reset(() => {
-                  setChosen(e.target.value);
-                })
-              }
+              onChange={(e) => filters.set('log', e.target.value)}
               disabled={descriptors.length === 0}
               data-testid="live-log-select"
             >
@@ -364,57 +378,30 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
       ) : (
         <>
           <FilterBar>
-            <select
-              value={level}
-              onChange={(e) => reset(() => setLevel(e.target.value))}
-              aria-label="Level"
-              data-testid="live-log-level"
-            >
-              <option value="">All levels</option>
-              {LEVELS.map((l) => (
-                <option key={l} value={l}>
-                  {l}
-                </option>
-              ))}
-            </select>
-            <input
-              type="text"
-              value={source}
-              onChange={(e) => reset(() => setSource(e.target.value))}
+            <ChoiceSelect
+              {...filters.bind('level')}
+              ariaLabel="Level"
+              emptyLabel="All levels"
+              options={LEVELS}
+              testId="live-log-level"
+            />
+            <TextFilter
+              {...filters.bind('source')}
               placeholder="Source"
-              aria-label="Source"
-              className="dv-filter-text"
-              data-testid="live-log-source"
+              label="Source"
+              testId="live-log-source"
             />
-            <input
-              type="text"
-              inputMode="numeric"
-              value={eventId}
-              onChange={(e) => reset(() => setEventId(e.target.value))}
+            <TextFilter
+              {...filters.bind('eventId')}
+              numeric
+              size="narrow"
+              error={eventIdError}
               placeholder="Event id"
-              aria-label="Event id"
-              className={`dv-filter-text narrow${eventIdError ? ' invalid' : ''}`}
-              title={eventIdError ?? undefined}
-              data-testid="live-log-event-id"
+              label="Event id"
+              testId="live-log-event-id"
             />
-            <label className="dv-date">
-              <span className="muted small">From</span>
-              <input
-                type="datetime-local"
-                value={start}
-                onChange={(e) => reset(() => setStart(e.target.value))}
-                data-testid="live-log-start"
-              />
-            </label>
-            <label className="dv-date">
-              <span className="muted small">To</span>
-              <input
-                type="datetime-local"
-                value={end}
-                onChange={(e) => reset(() => setEnd(e.target.value))}
-                data-testid="live-log-end"
-              />
-            </label>
+            <DateFilter label="From" {...filters.bind('start')} testId="live-log-start" />
+            <DateFilter label="To" {...filters.bind('end')} testId="live-log-end" />
             {eventIdError ? <span className="fb-problem">{eventIdError}</span> : null}
           </FilterBar>
           <div className={`dv-live-split${selected ? ' with-detail' : ''}`}>
@@ -428,54 +415,44 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
                   onRetry={() => setEventsAttempt((a) => a + 1)}
                 />
               ) : rows.length === 0 ? (
-                <EmptyState
-                  icon="audit"
-                  title={filtered ? 'No record matches' : 'This log is empty'}
-                  compact
+                <LogEmpty
+                  filtered={filtered}
+                  title="This log is empty"
+                  filteredTitle="No record matches"
+                  filteredText="The device found nothing for these filters."
                   testId="live-log-empty"
-                >
-                  {filtered ? 'The device found nothing for these filters.' : null}
-                </EmptyState>
+                />
               ) : (
-                <div className="adm-table-card">
-                  <div className="dv-log">
-                    <div className="dv-log-row dv-log-head dv-lv">
-                      <span>Time</span>
-                      <span>Level</span>
-                      <span>Source</span>
-                      <span>Event</span>
-                      <span>Message</span>
-                    </div>
-                    {rows.map((e) => (
-                      <button
-                        type="button"
-                        key={e.recordId}
-                        className={`dv-log-row dv-lv${selected?.recordId === e.recordId ? ' selected' : ''}`}
-                        onClick={() => setSelected(selected?.recordId === e.recordId ? null : e)}
-                        aria-pressed={selected?.recordId === e.recordId}
-                        data-testid="live-log-row"
-                      >
-                        <Stamp iso={e.timeCreated} />
-                        <LevelBadge level={e.level} testId="live-log-row-level" />
-                        <span className="dv-ellipsis" title={e.source}>
-                          {e.source}
-                        </span>
-                        <span className="mono">{e.eventId}</span>
-                        <span className="dv-ellipsis" data-testid="live-log-row-message">
-                          {e.message}
-                        </span>
-                      </button>
-                    ))}
-                  </div>
-                  <Pager
-                    pagination={events.data?.pagination ?? null}
-                    onPage={(p) => {
-                      setPage(p);
-                      setSelected(null);
-                    }}
-                    testId="live-log-pager"
-                  />
-                </div>
+                <LogTable
+                  variant="dv-lv"
+                  columns={['Time', 'Level', 'Source', 'Event', 'Message']}
+                  pager={{
+                    pagination: events.data?.pagination ?? null,
+                    onPage: filters.setPage,
+                    testId: 'live-log-pager',
+                  }}
+                >
+                  {rows.map((e) => (
+                    <button
+                      type="button"
+                      key={e.recordId}
+                      className={`dv-log-row dv-lv${selected?.recordId === e.recordId ? ' selected' : ''}`}
+                      onClick={() => setSelected(selected?.recordId === e.recordId ? null : e)}
+                      aria-pressed={selected?.recordId === e.recordId}
+                      data-testid="live-log-row"
+                    >
+                      <Stamp iso={e.timeCreated} />
+                      <LevelBadge level={e.level} testId="live-log-row-level" />
+                      <span className="dv-ellipsis" title={e.source}>
+                        {e.source}
+                      </span>
+                      <span className="mono">{e.eventId}</span>
+                      <span className="dv-ellipsis" data-testid="live-log-row-message">
+                        {e.message}
+                      </span>
+                    </button>
+                  ))}
+                </LogTable>
               )}
             </div>
             {selected ? (

@@ -5,6 +5,7 @@ import { ActionError } from '../../components/ActionError';
 import { Icon } from '../../components/Icon';
 import { StatusPill } from '../../components/ui';
 import { useAsyncAction } from '../../lib/action';
+import { ChoiceSelect, orgChoices } from './controls';
 import { ago, formatCount } from './format';
 import { useNow } from '../../lib/hooks';
 
@@ -81,6 +82,13 @@ export function SimulatorPanel({
       onChanged();
     });
   };
+  const stats: Array<[string, string, string?]> = [
+    ['Agents', formatCount(status.agents), 'simulator-agents'],
+    ['Enrolled', formatCount(status.enrolled)],
+    ['Connected', formatCount(status.connected), 'simulator-connected'],
+    ['Heartbeats', formatCount(status.heartbeats), 'simulator-heartbeats'],
+    ['Started', status.startedAt ? ago(status.startedAt, now) : '—'],
+  ];
   const stop = () =>
     void action.run(async () => {
       await api('/demo/simulator/stop', { method: 'POST', body: {} });
@@ -114,26 +122,12 @@ export function SimulatorPanel({
       {open ? (
         <div className="dv-sim-body">
           <dl className="dv-sim-stats">
-            <div>
-              <dt>Agents</dt>
-              <dd data-testid="simulator-agents">{formatCount(status.agents)}</dd>
-            </div>
-            <div>
-              <dt>Enrolled</dt>
-              <dd>{formatCount(status.enrolled)}</dd>
-            </div>
-            <div>
-              <dt>Connected</dt>
-              <dd data-testid="simulator-connected">{formatCount(status.connected)}</dd>
-            </div>
-            <div>
-              <dt>Heartbeats</dt>
-              <dd data-testid="simulator-heartbeats">{formatCount(status.heartbeats)}</dd>
-            </div>
-            <div>
-              <dt>Started</dt>
-              <dd>{status.startedAt ? ago(status.startedAt, now) : '—'}</dd>
-            </div>
+            {stats.map(([label, value, testId]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd data-testid={testId}>{value}</dd>
+              </div>
+            ))}
             {status.running && status.orgId ? (
               <div>
                 <dt>Organization</dt>
@@ -142,19 +136,14 @@ export function SimulatorPanel({
             ) : null}
           </dl>
           <form className="dv-sim-actions" onSubmit={start}>
-            <select
+            <ChoiceSelect
               value={orgId}
-              onChange={(e) => setOrgId(e.target.value)}
-              aria-label="Organization the agents enroll into"
-              data-testid="simulator-org"
-            >
-              <option value="">Default organization</option>
-              {orgs.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.name}
-                </option>
-              ))}
-            </select>
+              onChange={setOrgId}
+              ariaLabel="Organization the agents enroll into"
+              emptyLabel="Default organization"
+              options={orgChoices(orgs)}
+              testId="simulator-org"
+            />
             <label htmlFor="simulator-count" className="muted small">
               Agents
             </label>

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { formatDateTime } from '../../lib/format';
 import { percentTone, type Tone } from './format';
 
@@ -84,10 +83,6 @@ export function Stamp({ iso }: { iso: string | null | undefined }) {
       {compactTime(iso)}
     </time>
   );
-}
-
-export function FilterBar({ children }: { children: ReactNode }) {
-  return <div className="dv-filters">{children}</div>;
 }
 
 /** `<input type="datetime-local">` value -> ISO (or '' when empty / invalid). */

@@ -231,24 +231,23 @@ function GroupBox({ node, ctx, depth }: { node: GroupNode; ctx: Ctx; depth: numb
       </div>
       {problem ? <div className="fb-problem">{problem}</div> : null}
       <div className="fb-group-actions">
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          onClick={addCondition}
-          data-testid={depth === 0 ? 'filter-add-condition' : 'filter-group-add-condition'}
-        >
-          <Icon name="plus" size={13} />
-          Condition
-        </button>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
-          onClick={addGroup}
-          data-testid={depth === 0 ? 'filter-add-group' : 'filter-group-add-group'}
-        >
-          <Icon name="plus" size={13} />
-          Group
-        </button>
+        {(
+          [
+            ['condition', 'Condition', addCondition],
+            ['group', 'Group', addGroup],
+          ] as const
+        ).map(([kind, text, add]) => (
+          <button
+            key={kind}
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={add}
+            data-testid={depth === 0 ? `filter-add-${kind}` : `filter-group-add-${kind}`}
+          >
+            <Icon name="plus" size={13} />
+            {text}
+          </button>
+        ))}
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import type { FilterConditionGroup, SavedFilter } from '../../../../server/contract';
+import type { SavedFilter } from '../../../../server/contract';
 import { ApiError, api } from '../../api/client';
 import { ActionError } from '../../components/ActionError';
 import { ConfirmAction } from '../../components/DialogActions';
@@ -16,7 +16,6 @@ import {
   PageHeader,
   RowMenu,
   SearchBox,
-  fieldErrors,
   formatDate,
   qs,
   useResource,
@@ -25,7 +24,7 @@ import {
 import { FilterPanel, useFilterState } from './FilterPanel';
 import { fromConditions, newGroup, toConditions, type GroupNode } from './model';
 import { nameOf, useLookups, type Lookups } from './lookups';
-import { DESCRIPTION_MAX, NAME_MAX } from './SaveFilterDialog';
+import { FilterNameField, FilterOrgField, useFilterMeta } from './FilterMeta';
 import { summarize } from './summary';
 import { useDebounced } from '../devices/hooks';
 import './filters.css';
@@ -256,17 +255,18 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
   useDocumentTitle(filter ? filter.name : 'New filter');
   const scope = useSession((s) => s.user?.scope ?? 'organization');
   const needsOrg = !filter && scope !== 'organization';
-  const [name, setName] = useState(filter?.name ?? '');
-  const [description, setDescription] = useState(filter?.description ?? '');
-  const [orgId, setOrgId] = useState('');
   const [root, setRoot] = useState<GroupNode>(() =>
     filter ? fromConditions(filter.conditions) : newGroup(),
   );
-  const [tried, setTried] = useState(false);
   const [savedAt, setSavedAt] = useState<SavedFilter | null>(filter);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const save = useAsyncAction();
-  const server = fieldErrors(save.error);
+  const meta = useFilterMeta({
+    name: filter?.name,
+    description: filter?.description ?? '',
+    needsOrg,
+    error: save.error,
+  });
   const state = useFilterState(root);
 
   const savedJson = savedAt ? JSON.stringify(savedAt.conditions) : null;
@@ -274,40 +274,19 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
   const dirty =
     !savedAt ||
     savedJson !== currentJson ||
-    name.trim() !== savedAt.name ||
-    (description.trim() || null) !== (savedAt.description ?? null);
-
-  const nameError =
-    server.name ??
-    (tried && !name.trim()
-      ? 'Enter a name.'
-      : name.trim().length > NAME_MAX
-        ? `At most ${NAME_MAX} characters.`
-        : null);
-  const descError =
-    server.description ??
-    (description.length > DESCRIPTION_MAX ? `At most ${DESCRIPTION_MAX} characters.` : null);
-  const orgError =
-    server.orgId ?? (tried && needsOrg && !orgId ? 'Choose the organization this filter belongs to.' : null);
+    meta.name.trim() !== savedAt.name ||
+    (meta.description.trim() || null) !== (savedAt.description ?? null);
 
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
-    setTried(true);
-    const conditions: FilterConditionGroup | null = state.conditions;
-    if (!conditions || !name.trim() || name.trim().length > NAME_MAX || description.length > DESCRIPTION_MAX)
-      return;
-    if (needsOrg && !orgId) return;
+    const conditions = state.conditions;
+    if (!meta.ready(conditions)) return;
     void save.run(async () => {
-      const body: Record<string, unknown> = {
-        name: name.trim(),
-        description: description.trim() ? description.trim() : null,
-        conditions,
-      };
+      const body = meta.body(conditions);
       if (savedAt) {
         const updated = await api<SavedFilter>(`/filters/${savedAt.id}`, { method: 'PATCH', body });
         setSavedAt(updated);
       } else {
-        if (needsOrg) body.orgId = orgId;
         const created = await api<SavedFilter>('/filters', { method: 'POST', body });
         navigate(`/filters/${created.id}`, { replace: true });
       }
@@ -318,7 +297,7 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
     if (savedAt && !dirty) navigate(devicesLinkFor(savedAt.id));
     else if (state.conditions)
       navigate(`/devices?conditions=${encodeURIComponent(JSON.stringify(state.conditions))}`);
-    else setTried(true);
+    else meta.setTried(true);
   };
 
   const remove = async () => {
@@ -358,54 +337,33 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
         }
       />
       <form className="sf-card sf-meta" onSubmit={submit} noValidate id="filter-edit-form">
-        <Field label="Name" htmlFor="filter-name" error={nameError}>
-          <input
-            id="filter-name"
-            type="text"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="e.g. Windows servers needing a reboot"
-            data-testid="filter-name"
-          />
-        </Field>
-        <Field label="Description" htmlFor="filter-description" error={descError}>
+        <FilterNameField id="filter-name" value={meta.name} onChange={meta.setName} error={meta.nameError} />
+        <Field label="Description" htmlFor="filter-description" error={meta.descError}>
           <input
             id="filter-description"
             type="text"
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
+            value={meta.description}
+            onChange={(e) => meta.setDescription(e.target.value)}
             placeholder="Optional"
             data-testid="filter-description"
           />
         </Field>
         {needsOrg ? (
-          <Field
-            label="Organization"
-            htmlFor="filter-org"
-            error={orgError}
+          <FilterOrgField
+            id="filter-org"
+            value={meta.orgId}
+            onChange={meta.setOrgId}
+            error={meta.orgError}
             hint="Everyone with access to it can use the filter."
-          >
-            <select
-              id="filter-org"
-              value={orgId}
-              onChange={(e) => setOrgId(e.target.value)}
-              data-testid="filter-org"
-            >
-              <option value="">Choose an organization…</option>
-              {lookups.orgs.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.name}
-                </option>
-              ))}
-            </select>
-          </Field>
+            lookups={lookups}
+          />
         ) : null}
       </form>
       <FilterPanel
         root={root}
         onChange={setRoot}
         lookups={lookups}
-        showIncomplete={tried}
+        showIncomplete={meta.tried}
         actions={({ refused }) => (
           <>
             <button
@@ -432,7 +390,7 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
           </>
         )}
       />
-      <ActionError error={save.error && Object.keys(server).length === 0 ? save.error : null} />
+      <ActionError error={meta.generalError} />
       <ConfirmAction
         open={confirmDelete}
         title="Delete saved filter"

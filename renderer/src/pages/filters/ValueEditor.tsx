@@ -1,5 +1,6 @@
-import { useState, type KeyboardEvent } from 'react';
+import { Fragment, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { Icon } from '../../components/Icon';
+import { orgChoices } from '../devices/controls';
 import { DURATION_UNITS, type FieldDef, type Option, type ValueShape } from './fields';
 import type { Draft, Duration, Range } from './model';
 import type { Lookups } from './lookups';
@@ -112,15 +113,14 @@ function ChoiceChips({
 }
 
 function pickOptions(def: FieldDef, lookups: Lookups): Option[] | null {
-  if (def.pick === 'org') return lookups.orgs.map((o) => ({ value: o.id, label: o.name }));
+  if (def.pick === 'org') return orgChoices(lookups.orgs);
+  const orgName = new Map(lookups.orgs.map((o) => [o.id, o.name]));
   if (def.pick === 'site') {
-    const orgName = new Map(lookups.orgs.map((o) => [o.id, o.name]));
     return lookups.sites.map((s) => ({
       value: s.id,
       label: `${s.name} · ${orgName.get(s.orgId) ?? 'organization'}`,
     }));
   }
-  const orgName = new Map(lookups.orgs.map((o) => [o.id, o.name]));
   // Without any group to list (none yet, or the list failed), the id is typed.
   if (lookups.groups.length === 0) return null;
   return lookups.groups.map((g) => ({
@@ -150,70 +150,38 @@ export function ValueEditor({
   const cls = invalid ? 'invalid' : undefined;
   const str = typeof value === 'string' ? value : '';
   const list = Array.isArray(value) ? value : [];
+  // The props of every single-value control (the primary one of its editor).
+  const single = {
+    className: cls,
+    value: str,
+    'aria-label': label,
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => onChange(e.target.value),
+    'data-testid': 'filter-value',
+  };
   switch (shape) {
     case 'none':
       return <span className="fb-novalue muted small">no value needed</span>;
     case 'text':
-      return (
-        <input
-          type="text"
-          className={cls}
-          value={str}
-          aria-label={label}
-          placeholder={def.type === 'array' ? 'tag' : 'value'}
-          onChange={(e) => onChange(e.target.value)}
-          data-testid="filter-value"
-        />
-      );
+      return <input type="text" {...single} placeholder={def.type === 'array' ? 'tag' : 'value'} />;
     case 'number':
       return (
         <span className="fb-unit">
-          <input
-            type="text"
-            inputMode="decimal"
-            className={cls}
-            value={str}
-            aria-label={label}
-            placeholder="0"
-            onChange={(e) => onChange(e.target.value)}
-            data-testid="filter-value"
-          />
+          <input type="text" inputMode="decimal" {...single} placeholder="0" />
           {def.unit ? <span className="fb-unit-label">{def.unit}</span> : null}
         </span>
       );
     case 'boolean':
       return (
-        <select
-          className={cls}
-          value={str || 'true'}
-          aria-label={label}
-          onChange={(e) => onChange(e.target.value)}
-          data-testid="filter-value"
-        >
+        <select {...single} value={str || 'true'}>
           <option value="true">Yes</option>
           <option value="false">No</option>
         </select>
       );
     case 'date':
-      return (
-        <input
-          type="datetime-local"
-          className={cls}
-          value={str}
-          aria-label={label}
-          onChange={(e) => onChange(e.target.value)}
-          data-testid="filter-value"
-        />
-      );
+      return <input type="datetime-local" {...single} />;
     case 'enum':
       return (
-        <select
-          className={cls}
-          value={str}
-          aria-label={label}
-          onChange={(e) => onChange(e.target.value)}
-          data-testid="filter-value"
-        >
+        <select {...single}>
           {str === '' ? <option value="">Choose…</option> : null}
           {(def.options ?? []).map((o) => (
             <option key={o.value} value={o.value}>
@@ -242,15 +210,7 @@ export function ValueEditor({
       const options = pickOptions(def, lookups);
       if (!options) {
         return shape === 'pick' ? (
-          <input
-            type="text"
-            className={`mono ${cls ?? ''}`}
-            value={str}
-            aria-label={label}
-            placeholder="group id"
-            onChange={(e) => onChange(e.target.value)}
-            data-testid="filter-value"
-          />
+          <input type="text" {...single} className={`mono ${cls ?? ''}`} placeholder="group id" />
         ) : (
           <ChipInput
             values={list}
@@ -265,13 +225,7 @@ export function ValueEditor({
       if (shape === 'pickList')
         return <ChoiceChips options={options} values={list} onChange={onChange} testId="filter-value" />;
       return (
-        <select
-          className={cls}
-          value={str}
-          aria-label={label}
-          onChange={(e) => onChange(e.target.value)}
-          data-testid="filter-value"
-        >
+        <select {...single}>
           <option value="">Choose…</option>
           {options.map((o) => (
             <option key={o.value} value={o.value}>
@@ -288,27 +242,21 @@ export function ValueEditor({
       const type = shape === 'dateRange' ? 'datetime-local' : 'text';
       return (
         <span className="fb-range">
-          <input
-            type={type}
-            inputMode={shape === 'numberRange' ? 'decimal' : undefined}
-            className={cls}
-            value={r.from}
-            aria-label={`${label} from`}
-            placeholder="from"
-            onChange={(e) => onChange({ ...r, from: e.target.value })}
-            data-testid="filter-value"
-          />
-          <span className="muted small">and</span>
-          <input
-            type={type}
-            inputMode={shape === 'numberRange' ? 'decimal' : undefined}
-            className={cls}
-            value={r.to}
-            aria-label={`${label} to`}
-            placeholder="to"
-            onChange={(e) => onChange({ ...r, to: e.target.value })}
-            data-testid="filter-value-to"
-          />
+          {(['from', 'to'] as const).map((end) => (
+            <Fragment key={end}>
+              {end === 'to' ? <span className="muted small">and</span> : null}
+              <input
+                type={type}
+                inputMode={shape === 'numberRange' ? 'decimal' : undefined}
+                className={cls}
+                value={r[end]}
+                aria-label={`${label} ${end}`}
+                placeholder={end}
+                onChange={(e) => onChange({ ...r, [end]: e.target.value })}
+                data-testid={end === 'from' ? 'filter-value' : 'filter-value-to'}
+              />
+            </Fragment>
+          ))}
           {def.unit && shape === 'numberRange' ? <span className="fb-unit-label">{def.unit}</span> : null}
         </span>
       );
