@@ -52,6 +52,11 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       res.status(parserError.status).json({ error: 'Unreadable request body', code: 'INVALID_BODY' });
       return;
     }
+    // A path parameter that is not valid percent-encoding: express reports it as a URIError with status 400.
+    if (err instanceof URIError && (err as { status?: number }).status === 400) {
+      res.status(400).json({ error: 'Malformed URL', code: 'INVALID_PATH' });
+      return;
+    }
     log.error({ err, method: req.method, url: req.originalUrl }, 'unhandled error');
     res.status(500).json({ error: 'Internal server error' });
   };

@@ -42,6 +42,7 @@ const agentMessage = z.discriminatedUnion('type', [
 interface Connection {
   socket: WebSocket;
   deviceId: string;
+  orgId: string;
   partnerId: string;
   /** The credential the socket was opened with: a killed or replaced credential closes the socket. */
   tokenHash: string;
@@ -138,6 +139,7 @@ export class AgentHub {
     const conn: Connection = {
       socket,
       deviceId,
+      orgId: device.org_id,
       partnerId: device.partner_id,
       tokenHash: device.agent_token_hash,
       missedPongs: 0,
@@ -299,6 +301,17 @@ export class AgentHub {
     let count = 0;
     for (const conn of [...this.connections.values()]) {
       if (conn.partnerId !== partnerId) continue;
+      this.disconnect(conn.deviceId, reason);
+      count++;
+    }
+    return count;
+  }
+
+  /** Closes every socket of an organization's devices (the organization was deleted). */
+  disconnectOrg(orgId: string, reason: string): number {
+    let count = 0;
+    for (const conn of [...this.connections.values()]) {
+      if (conn.orgId !== orgId) continue;
       this.disconnect(conn.deviceId, reason);
       count++;
     }

@@ -4,13 +4,15 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { AppContext } from '../context';
 import type { ConsoleServerMessage, WsTicketResponse } from '../contract';
 import { randomToken, sha256Hex } from '../crypto';
-import type { BusMessage } from '../events/bus';
+import type { BusMessage, DeviceEvent } from '../events/bus';
 import type { UserAuth } from '../http/auth-context';
-import { resolveOrgScope, scopeCovers, type OrgScope } from '../http/scope';
+import { callerHolds, PERMISSIONS, type Permission } from '../http/permissions';
+import { resolveOrgScope, scopeCovers, siteRestriction, type OrgScope } from '../http/scope';
 
 // Console sockets (DESIGN §4). A signed-in console trades its JWT for a single-use ticket valid 30 seconds
 // (browsers cannot set headers on a WebSocket), then opens /api/v1/ws?ticket=. The hub forwards bus events
-// to every console whose scope covers the event's organization.
+// to every console whose scope covers the event's organization; `device.*` events name a device, so they go
+// only to consoles that could list it (devices:read, and one of its sites for a site-restricted user).
 
 export const TICKET_TTL_SECONDS = 30;
 const PING_INTERVAL_MS = 25_000;
@@ -18,6 +20,11 @@ const PING_INTERVAL_MS = 25_000;
 const PUSHED_PREFIXES = ['elevation.', 'device.', 'webhook.delivery.', 'access_review.', 'audit.'];
 /** Scope is re-resolved at most this often, so a narrowed partner grant takes effect on live sockets too. */
 const SCOPE_TTL_MS = 30_000;
+/** Event families a console receives only with the permission its list route asks for. */
+const EVENT_PERMISSIONS: ReadonlyArray<readonly [prefix: string, permission: Permission]> = [
+  ['device.', PERMISSIONS.DEVICES_READ],
+  ['audit.', PERMISSIONS.AUDIT_READ],
+];
 
 interface Ticket {
   auth: UserAuth;
@@ -28,6 +35,10 @@ interface ConsoleClient {
   socket: WebSocket;
   auth: UserAuth;
   scope: OrgScope;
+  /** The sites a restricted organization user sees (null: all). */
+  sites: ReadonlySet<string> | null;
+  /** The gated event prefixes (EVENT_PERMISSIONS) this console may receive. */
+  readable: ReadonlySet<string>;
   scopeAt: number;
   alive: boolean;
 }
@@ -83,8 +94,7 @@ export class ConsoleHub {
     const client: ConsoleClient = {
       socket,
       auth,
-      scope: resolveOrgScope(this.ctx.db, auth),
-      scopeAt: Date.now(),
+      ...this.access(auth),
       alive: true,
     };
     this.clients.add(client);
@@ -105,12 +115,32 @@ export class ConsoleHub {
       orgId: message.orgId,
     };
     for (const client of this.clients) {
-      if (Date.now() - client.scopeAt > SCOPE_TTL_MS) {
-        client.scope = resolveOrgScope(this.ctx.db, client.auth);
-        client.scopeAt = Date.now();
-      }
-      if (scopeCovers(client.scope, message.orgId)) this.send(client, payload);
+      if (Date.now() - client.scopeAt > SCOPE_TTL_MS) Object.assign(client, this.access(client.auth));
+      if (this.covers(client, message)) this.send(client, payload);
     }
+  }
+
+  private access(auth: UserAuth): Pick<ConsoleClient, 'scope' | 'sites' | 'readable' | 'scopeAt'> {
+    const { db } = this.ctx;
+    return {
+      scope: resolveOrgScope(db, auth),
+      sites: siteRestriction(db, auth),
+      readable: new Set(
+        EVENT_PERMISSIONS.filter(([, permission]) => callerHolds(db, auth, permission)).map(
+          ([prefix]) => prefix,
+        ),
+      ),
+      scopeAt: Date.now(),
+    };
+  }
+
+  private covers(client: ConsoleClient, message: BusMessage): boolean {
+    if (!scopeCovers(client.scope, message.orgId)) return false;
+    const gate = EVENT_PERMISSIONS.find(([prefix]) => message.event.startsWith(prefix));
+    if (gate && !client.readable.has(gate[0])) return false;
+    if (!message.event.startsWith('device.')) return true;
+    const { siteId } = message.data as DeviceEvent;
+    return client.sites === null || (siteId !== null && client.sites.has(siteId));
   }
 
   private send(client: ConsoleClient, message: ConsoleServerMessage): void {

@@ -131,6 +131,21 @@ describe('console socket', () => {
     adminSocket.socket.close();
   });
 
+  it('pushes audit events only to consoles that may read the audit log', async () => {
+    const org = await seedOrgUser(server, 'helpdesk@contoso.test', 'Contoso-Help-2026');
+    server.context.db.prepare('DELETE FROM role_permissions WHERE role_id = ?').run(org.roleId);
+    const helpdesk = await server.api.login('helpdesk@contoso.test', 'Contoso-Help-2026');
+    const live = await open(await ticketFor(helpdesk.body.accessToken));
+    const admin = await open(await ticketFor((await server.api.login()).body.accessToken));
+    await server.api.login('helpdesk@contoso.test', 'Contoso-Help-2026'); // an audited sign-in in its organization
+    await auditSettled(server);
+    // The administrator sees the entry, so it was pushed; the helpdesk console (no audit:read) was skipped.
+    await admin.next((m) => m.type === 'event' && m.orgId === org.orgId);
+    expect(live.messages.filter((m) => m.type === 'event')).toEqual([]);
+    live.socket.close();
+    admin.socket.close();
+  });
+
   it('closes the consoles of a technician who signs out', async () => {
     const session = await server.api.login();
     const live = await open(await ticketFor(session.body.accessToken));

@@ -37,6 +37,12 @@ describe('bad input gets a 4xx, never a 5xx', () => {
     expect(res.body).toEqual({ error: 'Malformed JSON body', code: 'INVALID_JSON' });
   });
 
+  it('answers a path that is not valid percent-encoding with 400', async () => {
+    const res = await server.api.get('/users/%E0%A4%A');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Malformed URL', code: 'INVALID_PATH' });
+  });
+
   it('answers an oversized body with 413', async () => {
     const res = await server.api.request('POST', '/auth/login', {
       rawBody: JSON.stringify({ email: 'x'.repeat(2_000_000) }),

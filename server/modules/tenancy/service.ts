@@ -13,7 +13,7 @@ import {
   resolveOrgScope,
   siteRestriction,
 } from '../../http/scope';
-import { cancelPartnerUninstalls, queuePartnerUninstalls } from '../agents/offboarding';
+import { cancelPartnerUninstalls, queuePartnerUninstalls, severPartnerAgents } from '../agents/offboarding';
 import { auditCaller } from '../audit/caller';
 import type {
   CreateOrganizationBody,
@@ -195,7 +195,7 @@ export class TenancyService {
     let outcome: {
       statusChange: { from: string; to: string } | null;
       revoked: { users: number; apiKeys: number } | null;
-      agents: { uninstallsQueued?: number; uninstallsCancelled?: number } | null;
+      agents: { uninstallsQueued?: number; uninstallsCancelled?: number; credentialsSevered?: number } | null;
     };
     try {
       outcome = this.ctx.db.transaction(() => {
@@ -218,7 +218,11 @@ export class TenancyService {
         if (body.settings) columns.settings = JSON.stringify(this.mergedSettings(row, body.settings, null));
         let statusChange: { from: string; to: string } | null = null;
         let revoked: { users: number; apiKeys: number } | null = null;
-        let agents: { uninstallsQueued?: number; uninstallsCancelled?: number } | null = null;
+        let agents: {
+          uninstallsQueued?: number;
+          uninstallsCancelled?: number;
+          credentialsSevered?: number;
+        } | null = null;
         if (body.status !== undefined && body.status !== row.status) {
           statusChange = { from: row.status, to: body.status };
           columns.status = body.status;
@@ -236,6 +240,12 @@ export class TenancyService {
             columns.offboarding_started_at = null;
             const cancelled = cancelPartnerUninstalls(this.ctx.db, id, at);
             if (cancelled) agents = { uninstallsCancelled: cancelled };
+          }
+          // Churn severs the agent credentials for good, however the partner got there (spec 1: the reaper's
+          // churn severs them too): reactivating the partner later must not bring its agents back.
+          if (body.status === 'churned') {
+            const severed = severPartnerAgents(this.ctx.db, id);
+            if (severed) agents = { ...agents, credentialsSevered: severed };
           }
         }
         this.store.updatePartner(id, columns);
@@ -622,6 +632,9 @@ export class TenancyService {
         apiKeys: this.store.revokeOrganizationApiKeys(id, 'organization_deleted', at),
       };
     })();
+    // Its agents' credentials stop working with the organization; their open sockets close now, not at the
+    // hub's next check.
+    this.ctx.agentHub.disconnectOrg(id, 'organization deleted');
     this.audit(req, auth, {
       orgId: id,
       action: 'organization.delete',
