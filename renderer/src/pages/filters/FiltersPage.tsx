@@ -108,7 +108,7 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
           forbiddenTitle="Saved filters are not available to you"
           forbiddenText="Your account cannot read saved filters."
         />
-      ) : list.loading && !list.data ? (
+      ) : !list.data ? (
         <LoadingBlock label="Loading saved filters…" />
       ) : rows.length === 0 ? (
         <EmptyState
