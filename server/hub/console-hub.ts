@@ -8,6 +8,7 @@ import type { BusMessage, DeviceEvent } from '../events/bus';
 import type { UserAuth } from '../http/auth-context';
 import { callerHolds, PERMISSIONS, type Permission } from '../http/permissions';
 import { resolveOrgScope, scopeCovers, siteRestriction, type OrgScope } from '../http/scope';
+import { canSeeDevice } from '../modules/devices/access';
 
 // Console sockets (DESIGN §4). A signed-in console trades its JWT for a single-use ticket valid 30 seconds
 // (browsers cannot set headers on a WebSocket), then opens /api/v1/ws?ticket=. The hub forwards bus events
@@ -139,8 +140,8 @@ export class ConsoleHub {
     const gate = EVENT_PERMISSIONS.find(([prefix]) => message.event.startsWith(prefix));
     if (gate && !client.readable.has(gate[0])) return false;
     if (!message.event.startsWith('device.')) return true;
-    const { siteId } = message.data as DeviceEvent;
-    return client.sites === null || (siteId !== null && client.sites.has(siteId));
+    const { orgId, siteId } = message.data as DeviceEvent;
+    return canSeeDevice(client, { org_id: orgId, site_id: siteId });
   }
 
   private send(client: ConsoleClient, message: ConsoleServerMessage): void {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connection';
 import { pageOffset, type PageRequest } from '../../http/pagination';
 import type { OrgScope } from '../../http/scope';
+import { likeContains } from '../../db/like';
 
 // Reading the audit log in the full format of spec 2 (`GET /audit-logs/logs`).
 
@@ -58,7 +59,7 @@ interface Row {
   details: string;
 }
 
-const escapeLike = (value: string) => `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const containsLower = (value: string) => likeContains(value.toLowerCase());
 
 /** The organizations a caller reads, and the partner whose own chain it also reads (null: none). */
 export interface AuditScope {
@@ -82,15 +83,15 @@ export function listAuditEntries(
   }
   if (filters.user) {
     where.push(`(lower(a.actor_email) LIKE ? ESCAPE '\\' OR lower(u.name) LIKE ? ESCAPE '\\')`);
-    params.push(escapeLike(filters.user), escapeLike(filters.user));
+    params.push(containsLower(filters.user), containsLower(filters.user));
   }
   if (filters.action) {
     where.push(`lower(a.action) LIKE ? ESCAPE '\\'`);
-    params.push(escapeLike(filters.action));
+    params.push(containsLower(filters.action));
   }
   if (filters.resource) {
     where.push(`(lower(a.resource_type) LIKE ? ESCAPE '\\' OR lower(a.resource_name) LIKE ? ESCAPE '\\')`);
-    params.push(escapeLike(filters.resource), escapeLike(filters.resource));
+    params.push(containsLower(filters.resource), containsLower(filters.resource));
   }
   if (filters.from) {
     where.push('a.timestamp >= ?');

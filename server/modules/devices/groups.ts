@@ -23,7 +23,8 @@ import type {
   listTagsQuery,
   UpdateGroupBody,
 } from './schemas';
-import { likeContains, toGroup, type Clause, type GroupRow } from './store';
+import { likeContains } from '../../db/like';
+import { toGroup, type Clause, type GroupRow } from './store';
 
 // Device groups (spec 3 catalog: /groups) and tags (/tags), as far as filters and the console need them. A group
 // belongs to one organization and optionally one of its sites. Site-restricted users see the groups of their

@@ -19,15 +19,8 @@ import {
 } from './access';
 import { groupInScope } from './groups';
 import type { CreateCommandBody, DeviceListFilter, UpdateDeviceBody } from './schemas';
-import {
-  deviceStore,
-  likeContains,
-  toDetail,
-  toSummary,
-  type Clause,
-  type DeviceFields,
-  type DeviceRow,
-} from './store';
+import { deviceStore, toDetail, toSummary, type Clause, type DeviceFields, type DeviceRow } from './store';
+import { likeContains } from '../../db/like';
 
 // The rules of /devices: the scoped, filtered and sorted list; the detail; edits; commands a technician queues by
 // hand; decommissioning. Every read and write goes through requireDevice or the visibility clauses first.

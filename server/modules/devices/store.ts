@@ -213,9 +213,6 @@ const where = (clauses: Clause[], broad = false): { sql: string; params: unknown
   params: clauses.flatMap((c) => c.params),
 });
 
-/** `LIKE` text for a case-insensitive substring: `%` and `_` in the needle are literal (escaped with `\`). */
-export const likeContains = (needle: string): string => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export interface DeviceFields {
   display_name?: string | null;
   site_id?: string | null;

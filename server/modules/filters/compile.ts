@@ -7,6 +7,7 @@ import type {
 } from '../../contract/filters';
 import type { Db } from '../../db/connection';
 import { badRequest, type HttpError } from '../../http/errors';
+import { escapeLike } from '../../db/like';
 
 // The saved-filter condition language (spec 2, Saved filter) compiled to one SQL WHERE fragment over `devices d`.
 // Values are always bound parameters; field keys only ever select SQL from the fixed table below, so nothing a
@@ -134,7 +135,6 @@ const column =
 const not = (positive: string) => `(${positive}) IS NOT 1`;
 
 const LIKE_ESCAPE = "ESCAPE '\\'";
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 interface Leaf {
   field: string;

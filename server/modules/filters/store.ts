@@ -3,6 +3,7 @@ import type { DeviceStatus, OsType } from '../../contract/devices';
 import type { Db } from '../../db/connection';
 import type { OrgScope } from '../../http/scope';
 import { scopeFilter } from '../../http/scope';
+import { likeContains } from '../../db/like';
 
 // SQL of saved filters and of the preview queries. Lists hide filters of soft-deleted organizations whatever the
 // caller's scope: they went with their organization.
@@ -31,8 +32,6 @@ export function toSavedFilter(row: SavedFilterRow): SavedFilter {
   };
 }
 
-export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 const COLUMNS =
   'f.id, f.org_id, f.name, f.description, f.conditions, f.created_by, f.created_at, f.updated_at';
 const LIVE_ORG = 'f.org_id IN (SELECT id FROM organizations WHERE deleted_at IS NULL)';
@@ -57,7 +56,7 @@ export function filterStore(db: Db) {
       const params: unknown[] = [...scoped.params];
       if (search) {
         where.push("(f.name LIKE ? ESCAPE '\\' OR f.description LIKE ? ESCAPE '\\')");
-        const pattern = `%${escapeLike(search)}%`;
+        const pattern = likeContains(search);
         params.push(pattern, pattern);
       }
       return db

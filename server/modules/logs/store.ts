@@ -1,7 +1,8 @@
 import type { DeviceEventLogEntry, DiagnosticLogEntry } from '../../contract';
 import type { Db } from '../../db/connection';
 import { pageOffset, type PageRequest } from '../../http/pagination';
-import { likeContains, type Clause } from '../devices/store';
+import { likeContains } from '../../db/like';
+import type { Clause } from '../devices/store';
 
 // SQL for the stored device logs (spec 2). Both tables are read one device at a time through their
 // (device_id, timestamp) index, newest first; rowid breaks ties between entries of the same instant.

@@ -3,7 +3,7 @@ import type { SearchResponse, SearchResult } from '../../contract/filters';
 import type { AuthContext } from '../../http/auth-context';
 import { callerHolds, PERMISSIONS, type Permission } from '../../http/permissions';
 import { deviceVisibility, visibilityClauses } from '../devices/access';
-import { escapeLike } from '../filters/store';
+import { escapeLike } from '../../db/like';
 
 // GET /search (spec 2, Search): a case-insensitive substring match over the kinds that exist in this release:
 // devices (hostname, displayName, lastUser) and the console's settings pages (by title). Scripts and alerts do

@@ -5,6 +5,7 @@ import { forbidden } from '../../http/errors';
 import { pageOffset, type PageRequest } from '../../http/pagination';
 import { requireOrgAccess, resolveOrgScope, scopeFilter } from '../../http/scope';
 import type { UserRow } from './store';
+import { likeContains } from '../../db/like';
 
 // The user directory: which accounts a caller may see and administer, each with the one association that puts
 // it in the caller's tenant. Every /users and /roles query that touches people goes through `visibleUsers`, so
@@ -161,9 +162,6 @@ export interface DirectoryFilters {
   userId?: string | undefined;
 }
 
-/** LIKE with the caller's text taken literally. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 function query(visibility: Visibility, filters: DirectoryFilters): { sql: string; params: unknown[] } {
   const where = ['v.rn = 1'];
   const params: unknown[] = [...visibility.params];
@@ -173,7 +171,7 @@ function query(visibility: Visibility, filters: DirectoryFilters): { sql: string
   }
   if (filters.q) {
     where.push("(u.name LIKE ? ESCAPE '\\' OR u.email LIKE ? ESCAPE '\\')");
-    params.push(likePattern(filters.q), likePattern(filters.q));
+    params.push(likeContains(filters.q), likeContains(filters.q));
   }
   if (filters.status) {
     where.push('u.status = ?');
