@@ -19,6 +19,7 @@ import { consoleSocketRoutes } from './hub/console-routes';
 import { startDevicePresence } from './jobs/device-presence';
 import { startHousekeeping } from './jobs/housekeeping';
 import { startOffboardingReaper } from './jobs/offboarding-reaper';
+import { startPamExpiry } from './jobs/pam-expiry';
 import { Mailer } from './mail';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticate';
 import { apiKeyRoutes } from './modules/api-keys/routes';
@@ -30,7 +31,10 @@ import { simulatorRoutes } from './modules/demo/simulator-routes';
 import { deviceRoutes } from './modules/devices/routes';
 import { filterRoutes } from './modules/filters/routes';
 import { logRoutes } from './modules/logs/routes';
+import { pamAuditExportRoutes } from './modules/pam/audit-export/routes';
 import { postureRoutes } from './modules/posture/routes';
+import { registerEnforcementResults } from './modules/pam/enforcement';
+import { pamRoutes } from './modules/pam/routes';
 import { searchRoutes } from './modules/search/routes';
 import { seedDemo } from './modules/demo/seed';
 import { demoSimulator, selfUrl, startDemoFleet } from './modules/demo/simulator';
@@ -175,6 +179,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     undo();
     throw err;
   }
+  registerEnforcementResults();
   const hub = new ConsoleHub(ctx);
   teardown.push(() => hub.close());
 
@@ -201,6 +206,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...filterRoutes(ctx),
     ...searchRoutes(ctx),
     ...agentVersionRoutes(ctx),
+    ...pamRoutes(ctx),
+    ...pamAuditExportRoutes(ctx),
     ...consoleSocketRoutes(hub),
   ];
   const app = buildApp({
@@ -233,6 +240,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     startHousekeeping(ctx),
     startOffboardingReaper(ctx),
     startDevicePresence(ctx, options.agentTimings?.presenceSweepMs),
+    startPamExpiry(ctx, options.pamExpirySweepMs),
   ];
   const stopAllJobs = () => stopJobs.forEach((stop) => stop());
   teardown.push(stopAllJobs);

@@ -30,4 +30,6 @@ export interface ServerOptions {
     liveQueryTimeoutMs?: number;
     presenceSweepMs?: number;
   };
+  /** The PAM expiry sweep interval, for tests (default 5 s). */
+  pamExpirySweepMs?: number;
 }

@@ -119,3 +119,4 @@ export * from './demo';
 export * from './devices';
 export * from './filters';
 export * from './agent-versions';
+export * from './pam';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AuditCreatedEvent } from '../contract';
+import type { AuditCreatedEvent, ElevationRequest } from '../contract';
 
 // The typed in-process event bus. Publishers never wait on or fail because of a subscriber: each listener runs
 // in its own try/catch. Audit, console pushes, webhooks and notifications all subscribe here.
@@ -30,6 +30,15 @@ export interface EventMap {
   'device.offline': DeviceEvent;
   'device.updated': DeviceEvent;
   'device.decommissioned': DeviceEvent;
+  /** Privileged access (spec 2 Events; DESIGN §5): the request as it stands after the change. */
+  'elevation.requested': ElevationRequest;
+  'elevation.auto_approved': ElevationRequest;
+  'elevation.approved': ElevationRequest;
+  'elevation.denied': ElevationRequest;
+  'elevation.actuating': ElevationRequest;
+  'elevation.enforcement_changed': ElevationRequest;
+  'elevation.revoked': ElevationRequest;
+  'elevation.expired': ElevationRequest;
 }
 
 export type EventName = keyof EventMap;

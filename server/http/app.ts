@@ -79,7 +79,7 @@ export function buildApp({ log, routes, middleware, staticDir, proxyTrust }: App
   app.use(requestLogger(log));
 
   const api = express.Router();
-  api.use(express.json({ limit: '1mb' }));
+  // JSON bodies are parsed per route (mountRoutes), so a route can ask for a smaller limit.
   api.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
     next();

@@ -62,9 +62,13 @@ export function authenticator(ctx: AppContext, mode: AuthMode): RequestHandler {
 
 export const MFA_REQUIRED_MESSAGE = 'Multi-factor authentication required for this action';
 
-/** Spec 1 §5: with MFA enabled on the server, the session must carry `mfa: true`. */
+/**
+ * Spec 1 §5: with MFA enabled on the server, a console user's session must carry `mfa: true`. API keys have no
+ * second factor; on routes that accept them they are trusted by their scopes instead.
+ */
 export function mfaGuard(ctx: AppContext): RequestHandler {
   return (req, _res, next) => {
+    if (req.auth?.kind === 'api_key') return next();
     if (ctx.config.enable2fa && !req.auth?.mfa) {
       throw forbidden(MFA_REQUIRED_MESSAGE, 'MFA_REQUIRED');
     }

@@ -12,8 +12,9 @@ import { canSeeDevice } from '../modules/devices/access';
 
 // Console sockets (DESIGN §4). A signed-in console trades its JWT for a single-use ticket valid 30 seconds
 // (browsers cannot set headers on a WebSocket), then opens /api/v1/ws?ticket=. The hub forwards bus events
-// to every console whose scope covers the event's organization; `device.*` events name a device, so they go
-// only to consoles that could list it (devices:read, and one of its sites for a site-restricted user).
+// to every console whose scope covers the event's organization; `device.*` and `elevation.*` events name a
+// device, so they go only to consoles that could list it (devices:read, and one of its sites for a
+// site-restricted user).
 
 export const TICKET_TTL_SECONDS = 30;
 const PING_INTERVAL_MS = 25_000;
@@ -24,8 +25,11 @@ const SCOPE_TTL_MS = 30_000;
 /** Event families a console receives only with the permission its list route asks for. */
 const EVENT_PERMISSIONS: ReadonlyArray<readonly [prefix: string, permission: Permission]> = [
   ['device.', PERMISSIONS.DEVICES_READ],
+  ['elevation.', PERMISSIONS.DEVICES_READ],
   ['audit.', PERMISSIONS.AUDIT_READ],
 ];
+/** Events about one device (device.*, elevation.*): only consoles that could list that device get them. */
+const DEVICE_SCOPED_PREFIXES = ['device.', 'elevation.'];
 
 interface Ticket {
   auth: UserAuth;
@@ -139,8 +143,8 @@ export class ConsoleHub {
     if (!scopeCovers(client.scope, message.orgId)) return false;
     const gate = EVENT_PERMISSIONS.find(([prefix]) => message.event.startsWith(prefix));
     if (gate && !client.readable.has(gate[0])) return false;
-    if (!message.event.startsWith('device.')) return true;
-    const { orgId, siteId } = message.data as DeviceEvent;
+    if (!DEVICE_SCOPED_PREFIXES.some((prefix) => message.event.startsWith(prefix))) return true;
+    const { orgId, siteId } = message.data as Pick<DeviceEvent, 'orgId' | 'siteId'>;
     return canSeeDevice(client, { org_id: orgId, site_id: siteId });
   }
 

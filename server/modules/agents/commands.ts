@@ -102,6 +102,24 @@ export function claimCommands(
   return claimed.length ? toWireCommands(claimed) : [];
 }
 
+/**
+ * What another module does when a command of its type ends (PAM maps actuation results to the elevation's
+ * enforcement state). Runs inside the transaction that records the result; the returned function, if any, runs
+ * after the commit (bus events).
+ */
+export type CommandResultHook = (
+  ctx: AppContext,
+  command: DeviceCommandRow,
+  input: CommandResultInput,
+) => (() => void) | void;
+
+const resultHooks = new Map<string, CommandResultHook>();
+
+/** Registers the hook of a command type (server start-up; registering again replaces it). */
+export function onCommandResult(type: string, hook: CommandResultHook): void {
+  resultHooks.set(type, hook);
+}
+
 export interface CommandResultOutcome {
   success: true;
   commandId: string;
@@ -130,6 +148,7 @@ export function recordCommandResult(
   }
   const at = new Date().toISOString();
   const uninstalled = command.type === 'self_uninstall' && input.status === 'completed';
+  let afterCommit: (() => void) | void = undefined;
   const decommissioned = ctx.db.transaction(() => {
     store.finishCommand.run({
       id: commandId,
@@ -138,10 +157,12 @@ export function recordCommandResult(
       error: input.error ?? null,
       at,
     });
+    afterCommit = resultHooks.get(command.type)?.(ctx, command, input);
     if (!uninstalled) return false;
     store.killCredential.run({ id: device.id, hash: `revoked:${device.id}` });
     return Boolean(store.decommission.get({ id: device.id, at }));
   })();
+  (afterCommit as (() => void) | void)?.();
   if (uninstalled) {
     ctx.agentHub.disconnect(device.id, 'agent uninstalled');
     if (decommissioned) {

@@ -83,6 +83,8 @@ const website = z
   .max(2048, 'must be at most 2048 characters')
   .refine((v) => v === '' || isWebUrl(v), 'must be an http or https URL');
 
+const assuranceLevel = z.number().int().min(1, 'must be 1, 2 or 3').max(3, 'must be 1, 2 or 3');
+
 /**
  * A settings patch: every key optional, nested objects partial, because settings are merged key by key (only
  * sent keys are overwritten). Unknown top-level and `security` keys are kept (other features store their policy
@@ -123,6 +125,20 @@ export const partnerSettingsPatch = z.looseObject({
       ipAllowlist: z
         .array(z.string().max(100, 'entry too long'))
         .max(1000, 'at most 1000 entries')
+        .optional(),
+      // DESIGN §5: the approval step-up policy; floors are assurance levels 1-3 per request risk.
+      approvalStepUp: z
+        .strictObject({
+          mode: z.enum(['off', 'grace', 'enforce']).optional(),
+          floors: z
+            .strictObject({
+              low: assuranceLevel.optional(),
+              medium: assuranceLevel.optional(),
+              high: assuranceLevel.optional(),
+              critical: assuranceLevel.optional(),
+            })
+            .optional(),
+        })
         .optional(),
     })
     .optional(),

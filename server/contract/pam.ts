@@ -1,0 +1,325 @@
+// Privileged access (spec 2 "Elevation request", "PAM rule", "Signer group", "PAM organization configuration",
+// Privileged access endpoints; DESIGN §5 step-up). Field names are the spec's.
+
+export type ElevationFlowType = 'uac_intercept' | 'tech_jit_admin' | 'ai_tool_action';
+export type ElevationStatus =
+  | 'pending'
+  | 'approved'
+  | 'auto_approved'
+  | 'denied'
+  | 'expired'
+  | 'revoked'
+  | 'actuating';
+/**
+ * Device-side actuation state: `pending_dispatch` (approved, not yet sent), `dispatched` (command sent, agent has
+ * not confirmed), `active` (agent granted it), `failed` (agent could not), `cleanup_pending` (revoked or expired,
+ * cleanup sent), `cleaned_up` (agent removed it), `refused` (the server refused the approve).
+ */
+export type EnforcementStatus =
+  | 'pending_dispatch'
+  | 'dispatched'
+  | 'active'
+  | 'failed'
+  | 'cleanup_pending'
+  | 'cleaned_up'
+  | 'refused';
+export type DecisionSource = 'software_policy' | 'pam_rule' | 'human' | 'default';
+export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
+/** DESIGN §5: 1 session only; 2 verified platform assertion bound to the request; 3 = 2 plus re-authentication. */
+export type AssuranceLevel = 1 | 2 | 3;
+export type AssuranceMethod = 'session' | 'session_reauth' | 'platform_authenticator' | 'platform_authenticator_reauth';
+
+export interface ElevationRequest {
+  id: string;
+  orgId: string;
+  deviceId: string;
+  deviceHostname: string;
+  siteId: string | null;
+  siteName: string | null;
+  flowType: ElevationFlowType;
+  status: ElevationStatus;
+  enforcementStatus: EnforcementStatus | null;
+  riskLevel: RiskLevel;
+  subjectUsername: string | null;
+  subjectAdGroups: string[];
+  targetExecutablePath: string | null;
+  targetExecutableHash: string | null;
+  targetExecutableSigner: string | null;
+  targetSignerThumbprint: string | null;
+  pid: number | null;
+  parentImage: string | null;
+  commandLine: string | null;
+  observedAt: string | null;
+  requestedAt: string;
+  toolName: string | null;
+  riskTier: number | null;
+  actionDigest: string | null;
+  decisionSource: DecisionSource | null;
+  matchedPolicyName: string | null;
+  pamRuleId: string | null;
+  pamRuleName: string | null;
+  durationMinutes: number | null;
+  expiresAt: string | null;
+  decidedAt: string | null;
+  approvedByName: string | null;
+  deniedByName: string | null;
+  revokedByName: string | null;
+  decisionReason: string | null;
+  refusalReason: string | null;
+  revokeReason: string | null;
+  assuranceLevel: AssuranceLevel | null;
+  assuranceMethod: AssuranceMethod | null;
+  /** The approver device (WebAuthn credential) that signed the decision, when one did. */
+  assuranceDeviceId: string | null;
+  /** Approved below the partner's step-up floor under a `grace` policy. */
+  assuranceFlagged: boolean;
+}
+
+export interface ElevationRequestList {
+  success: true;
+  requests: ElevationRequest[];
+  pagination: { page: number; limit: number; total: number };
+}
+
+/** One state change of a request, as the audit export and the request view's timeline show it. */
+export interface ElevationEvent {
+  seq: number;
+  id: string;
+  elevationRequestId: string;
+  eventType: ElevationEventType;
+  status: ElevationStatus;
+  enforcementStatus: EnforcementStatus | null;
+  actorType: 'user' | 'api_key' | 'agent' | 'system';
+  actorId: string | null;
+  actorName: string | null;
+  details: Record<string, unknown>;
+  occurredAt: string;
+}
+
+/** `eventType` values of the elevation audit export (an unknown one is a 400). */
+export const ELEVATION_EVENT_TYPES = [
+  'elevation.requested',
+  'elevation.auto_approved',
+  'elevation.approved',
+  'elevation.denied',
+  'elevation.actuating',
+  'elevation.enforcement_changed',
+  'elevation.revoked',
+  'elevation.expired',
+] as const;
+export type ElevationEventType = (typeof ELEVATION_EVENT_TYPES)[number];
+
+/** `GET /pam/elevation-requests/:id` (Gatehouse extension): what a technician needs to decide. */
+export interface ElevationRequestDetail {
+  success: true;
+  request: ElevationRequest;
+  /** Earlier requests in the organization for the same executable (same hash, else same path), newest first. */
+  history: ElevationRequest[];
+  timeline: ElevationEvent[];
+  /** The caller's own approval slot, when they were notified. */
+  approval: ElevationApproval | null;
+  /** What approving would need from the caller right now. */
+  stepUp: StepUpRequirement;
+}
+
+export interface StepUpRequirement {
+  riskLevel: RiskLevel;
+  mode: 'off' | 'grace' | 'enforce';
+  /** The partner floor for this risk. */
+  requiredLevel: AssuranceLevel;
+  /** Critical requests need a fresh password (or MFA code for accounts without one). */
+  reauthRequired: boolean;
+  /** Which re-authentication the caller can give. */
+  reauthMethod: 'password' | 'mfa_code' | null;
+  /** The caller has at least one approver device. */
+  hasApproverDevice: boolean;
+  /** The caller is the subject of the request (they cannot approve it). */
+  selfApproval: boolean;
+}
+
+export interface ElevationApproval {
+  id: string;
+  elevationRequestId: string;
+  approverUserId: string;
+  status: 'pending' | 'approved' | 'denied' | 'expired';
+  decidedAt: string | null;
+  refusalReason: string | null;
+  createdAt: string;
+}
+
+export interface RespondResponse {
+  success: true;
+  id: string;
+  status: ElevationStatus;
+  enforcementStatus: EnforcementStatus | null;
+  /** Present when the approve was refused. */
+  reason?: string;
+  assuranceLevel: AssuranceLevel;
+  assuranceMethod: AssuranceMethod;
+  assuranceFlagged: boolean;
+}
+
+export interface MobileApproveResponse extends RespondResponse {
+  approval: ElevationApproval | null;
+}
+
+export interface RevokeResponse {
+  success: true;
+  id: string;
+  status: 'revoked';
+  enforcementStatus: 'cleanup_pending';
+}
+
+export interface ActuateResponse {
+  success: true;
+  commandId: string;
+  elevationRequestId: string;
+}
+
+export interface ActiveElevations {
+  success: true;
+  active: ElevationRequest[];
+}
+
+/** `POST /agents/:id/elevation-requests` answers. */
+export interface IngestResponse {
+  id: string | null;
+  status: 'pending' | 'auto_approved' | 'denied' | 'ignored';
+  /** Gatehouse extension: when an auto-approved elevation ends, so the agent can actuate it on its own. */
+  expiresAt?: string | null;
+}
+
+// ---- Rules, signer groups, configuration ---------------------------------------------------------------------
+
+export type PamVerdict = 'auto_approve' | 'auto_deny' | 'require_approval' | 'ignore';
+export const NEGATABLE_CRITERIA = [
+  'signer',
+  'signerGroup',
+  'hash',
+  'pathGlob',
+  'parentImage',
+  'commandLine',
+  'user',
+  'adGroup',
+  'toolName',
+  'riskTier',
+] as const;
+export type NegatableCriterion = (typeof NEGATABLE_CRITERIA)[number];
+
+export interface PamTimeWindow {
+  /** HH:MM, 24 hour. A window whose end is before its start runs over midnight. */
+  start: string;
+  end: string;
+  /** 0-6, Sunday to Saturday; all days when absent. */
+  days?: number[];
+  /** IANA time zone; UTC when absent. */
+  timezone?: string;
+}
+
+export interface PamRule {
+  id: string;
+  orgId: string;
+  siteId: string | null;
+  name: string;
+  verdict: PamVerdict;
+  suspendedVerdict: PamVerdict | null;
+  priority: number;
+  enabled: boolean;
+  matchSigner: string | null;
+  matchSignerGroupId: string | null;
+  matchSignerThumbprint: string | null;
+  matchHash: string | null;
+  matchPathGlob: string | null;
+  matchParentImage: string | null;
+  matchCommandLine: string | null;
+  matchUser: string | null;
+  matchAdGroup: string | null;
+  matchToolName: string | null;
+  matchRiskTier: number | null;
+  matchNegate: NegatableCriterion[] | null;
+  timeWindow: PamTimeWindow | null;
+  approvalDurationMinutes: number | null;
+  reapprovedAt: string | null;
+  reapprovedByUserId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A row of `GET /pam/rules`. */
+export interface PamRuleListRow extends PamRule {
+  /** The rule pins a risk tier its tool can no longer reach in this server build. */
+  matchRiskTierStale: boolean;
+  matchRiskTierValidTiers: number[] | null;
+}
+
+export interface PamRuleList {
+  success: true;
+  rules: PamRuleListRow[];
+}
+
+export interface PamRuleResponse extends PamRule {
+  success: true;
+}
+
+export interface PamRulePreview {
+  success: true;
+  totalMatched: number;
+  totalScanned: number;
+  windowDays: number;
+  truncated: boolean;
+  statusBreakdown: Partial<Record<ElevationStatus, number>>;
+  sample: Array<{ id: string; requestedAt: string; flowType: ElevationFlowType; status: ElevationStatus }>;
+}
+
+export interface SignerGroup {
+  id: string;
+  orgId: string;
+  name: string;
+  description: string | null;
+  signers: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SignerGroupList {
+  success: true;
+  signerGroups: SignerGroup[];
+}
+
+export interface PamConfig {
+  orgId: string;
+  defaultUnmatchedVerdict: 'require_approval' | 'auto_deny';
+  /** Gatehouse extension: the window of an approval when neither the rule nor the approver names one. */
+  defaultApprovalDurationMinutes: number;
+  /** Gatehouse extension: a kill switch; while off, approvals are recorded but never actuated. */
+  actuatorEnabled: boolean;
+}
+
+export interface PamConfigResponse {
+  success: true;
+  config: PamConfig;
+}
+
+/** The AI tools this server build knows and the risk tiers each can carry (spec: tiers are set by the build). */
+export interface AiToolCatalogEntry {
+  toolName: string;
+  description: string;
+  tiers: number[];
+}
+
+// ---- Approver devices (DESIGN §5) -----------------------------------------------------------------------------
+
+export interface ApproverDevice {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  /** `singleDevice` or `multiDevice` (a synced passkey), as the authenticator reported. */
+  deviceType: string | null;
+  backedUp: boolean;
+}
+
+export interface ApproverDeviceList {
+  success: true;
+  devices: ApproverDevice[];
+}

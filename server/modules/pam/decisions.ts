@@ -1,0 +1,345 @@
+import type { Request } from 'express';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { AppContext } from '../../context';
+import type {
+  ActuateResponse,
+  AssuranceLevel,
+  AssuranceMethod,
+  MobileApproveResponse,
+  RespondResponse,
+  RevokeResponse,
+} from '../../contract';
+import type { AuthContext } from '../../http/auth-context';
+import { conflict, forbidden, HttpError, notFound } from '../../http/errors';
+import { auditCaller } from '../audit/caller';
+import { requireDevice } from '../devices/access';
+import type { UserRow } from '../users/store';
+import { queueActuation, queueCleanup } from './actuation';
+import { isSubject, settleApprovalSlots } from './approvers';
+import { pamConfigFor } from './config';
+import { logEvent, publish, userActor } from './events';
+import { requireRequest, REQUEST_NOT_FOUND } from './requests';
+import type { RespondBody } from './schemas';
+import { assurance, checkReauth, stepUpPolicyFor } from './step-up';
+import { approvalOf, requestRow, transition, type ElevationRow } from './store';
+import { verifyApprovalProof } from './webauthn';
+
+// Deciding, revoking and actuating elevation requests (spec 2 state table; DESIGN §5). Every change is a
+// compare-and-swap on the request's status inside a transaction that also writes its event log, so of two
+// technicians approving at once exactly one wins and the other gets 409.
+
+export const NOT_PENDING = 'Elevation request is no longer pending';
+const NO_HASH_REFUSAL =
+  'The request carries no file hash for a specific executable, so an approval could not be tied to one file';
+
+function callerName(ctx: AppContext, auth: AuthContext): string {
+  return auth.kind === 'user' ? (ctx.users.byId(auth.userId)?.name ?? auth.email) : auth.keyName;
+}
+
+const callerId = (auth: AuthContext) => (auth.kind === 'user' ? auth.userId : auth.apiKeyId);
+
+interface Assurance {
+  level: AssuranceLevel;
+  method: AssuranceMethod;
+  deviceId: string | null;
+  flagged: boolean;
+}
+
+/**
+ * The step-up checks of a decision, in the order a technician can act on them: their own request, the
+ * re-authentication a critical approve needs, the proof, then the partner's floor. A deny is never blocked, but
+ * a proof sent with one is still verified (and recorded).
+ */
+async function stepUp(
+  ctx: AppContext,
+  auth: AuthContext,
+  user: UserRow | null,
+  row: ElevationRow,
+  body: RespondBody,
+): Promise<Assurance> {
+  const approving = body.decision === 'approve';
+  if (approving && user && isSubject(user.email, row.subject_username)) {
+    throw forbidden('You cannot approve your own elevation request', 'self_approval_forbidden');
+  }
+  const reauthenticated = user ? await checkReauth(ctx, user, body) : false;
+  if (approving && row.risk_level === 'critical' && !reauthenticated) {
+    throw new HttpError(
+      401,
+      user?.password_hash
+        ? 'Critical requests need your password again'
+        : 'Critical requests need a fresh MFA code',
+      'reauth_required',
+    );
+  }
+  let device: { deviceId: string } | null = null;
+  if (body.proof) {
+    if (auth.kind !== 'user') {
+      throw new HttpError(
+        401,
+        'Step-up proof could not be verified: API keys have no approver devices',
+        'assertion_failed',
+      );
+    }
+    device = await verifyApprovalProof(
+      ctx,
+      auth.userId,
+      row.id,
+      body.proof as unknown as AuthenticationResponseJSON,
+    );
+  }
+  const { level, method } = assurance(device !== null, reauthenticated);
+  const policy = stepUpPolicyFor(ctx, row.org_id);
+  const requiredLevel = policy.floors[row.risk_level];
+  const below = approving && policy.mode !== 'off' && level < requiredLevel;
+  if (below && policy.mode === 'enforce') {
+    throw forbidden(
+      `This ${row.risk_level}-risk request needs assurance level ${requiredLevel}; your approval has level ${level}`,
+      'step_up_required',
+      { requiredLevel, level },
+    );
+  }
+  return { level, method, deviceId: device?.deviceId ?? null, flagged: below };
+}
+
+/** Spec 2: a specific executable approved without its hash would approve whatever file sits at that path. */
+function refusalOf(row: ElevationRow): string | null {
+  if (row.flow_type === 'ai_tool_action') return null;
+  return row.target_executable_path && !row.target_executable_hash ? NO_HASH_REFUSAL : null;
+}
+
+/** The linked AI session stopped waiting: the request can no longer be decided (and expires now). */
+function assertActionStillWaiting(ctx: AppContext, row: ElevationRow): void {
+  if (!row.action_expires_at || Date.parse(row.action_expires_at) > Date.now()) return;
+  const expired = ctx.db.transaction(() => {
+    const won = transition(ctx.db, row.id, ['pending'], {
+      status: 'expired',
+      expired_at: new Date().toISOString(),
+    });
+    if (won) {
+      settleApprovalSlots(ctx.db, row.id, row.org_id, null);
+      logEvent(
+        ctx.db,
+        row.id,
+        'elevation.expired',
+        { type: 'system', id: null, name: 'Gatehouse' },
+        {
+          reason: 'AI tool execution timed out',
+        },
+      );
+    }
+    return won;
+  })();
+  if (expired) publish(ctx, 'elevation.expired', row.id);
+  throw conflict('Linked AI tool execution already timed out', 'AI_EXECUTION_TIMED_OUT');
+}
+
+export async function respond(
+  ctx: AppContext,
+  req: Request,
+  auth: AuthContext,
+  id: string,
+  body: RespondBody,
+): Promise<RespondResponse> {
+  const row = requireRequest(ctx, auth, id, 'write');
+  if (row.status !== 'pending') throw conflict(NOT_PENDING, 'NOT_PENDING');
+  assertActionStillWaiting(ctx, row);
+  const user = auth.kind === 'user' ? (ctx.users.byId(auth.userId) ?? null) : null;
+  const proof = await stepUp(ctx, auth, user, row, body);
+
+  const approving = body.decision === 'approve';
+  const refusal = approving ? refusalOf(row) : null;
+  const status = approving && !refusal ? 'approved' : 'denied';
+  const name = callerName(ctx, auth);
+  const now = new Date();
+  const config = pamConfigFor(ctx.db, row.org_id);
+  const duration =
+    status === 'approved' ? (body.durationMinutes ?? config.defaultApprovalDurationMinutes) : null;
+  const enforcement = status === 'approved' ? 'pending_dispatch' : refusal ? 'refused' : null;
+
+  const won = ctx.db.transaction(() => {
+    const changed = transition(ctx.db, row.id, ['pending'], {
+      status,
+      enforcement_status: enforcement,
+      decision_source: 'human',
+      decided_at: now.toISOString(),
+      decided_by_user_id: callerId(auth),
+      // A refused approve keeps its approver (spec 2); the refusal reason tells it apart from a denial.
+      approved_by_name: approving ? name : null,
+      denied_by_name: approving ? null : name,
+      decision_reason: body.reason ?? null,
+      refusal_reason: refusal,
+      duration_minutes: duration,
+      expires_at: duration ? new Date(now.getTime() + duration * 60_000).toISOString() : null,
+      assurance_level: proof.level,
+      assurance_method: proof.method,
+      assurance_device_id: proof.deviceId,
+      assurance_flagged: proof.flagged ? 1 : 0,
+    });
+    if (!changed) return false;
+    settleApprovalSlots(
+      ctx.db,
+      row.id,
+      row.org_id,
+      auth.kind === 'user'
+        ? {
+            userId: auth.userId,
+            status: status === 'approved' ? 'approved' : 'denied',
+            refusalReason: refusal,
+          }
+        : null,
+    );
+    logEvent(
+      ctx.db,
+      row.id,
+      status === 'approved' ? 'elevation.approved' : 'elevation.denied',
+      userActor(auth, name),
+      {
+        ...(body.reason ? { reason: body.reason } : {}),
+        ...(refusal ? { refusalReason: refusal, enforcementStatus: 'refused' } : {}),
+        assuranceLevel: proof.level,
+        assuranceMethod: proof.method,
+        ...(proof.deviceId ? { assuranceDeviceId: proof.deviceId } : {}),
+        ...(proof.flagged ? { assuranceFlagged: true } : {}),
+      },
+    );
+    return true;
+  })();
+  if (!won) throw conflict(NOT_PENDING, 'NOT_PENDING');
+
+  publish(ctx, status === 'approved' ? 'elevation.approved' : 'elevation.denied', row.id);
+  auditCaller(ctx, req, auth, {
+    orgId: row.org_id,
+    action: approving ? 'pam.elevation_request.approve' : 'pam.elevation_request.deny',
+    resourceType: 'elevation_request',
+    resourceId: row.id,
+    resourceName: row.target_executable_path ?? row.tool_name ?? row.device_hostname,
+    result: refusal ? 'denied' : 'success',
+    details: {
+      deviceId: row.device_id,
+      riskLevel: row.risk_level,
+      assuranceLevel: proof.level,
+      assuranceMethod: proof.method,
+      assuranceDeviceId: proof.deviceId,
+      assuranceFlagged: proof.flagged,
+      ...(duration ? { durationMinutes: duration } : {}),
+      ...(refusal ? { refusalReason: refusal } : {}),
+    },
+  });
+  return {
+    success: true,
+    id: row.id,
+    status,
+    enforcementStatus: enforcement,
+    ...(refusal ? { reason: refusal } : {}),
+    assuranceLevel: proof.level,
+    assuranceMethod: proof.method,
+    assuranceFlagged: proof.flagged,
+  };
+}
+
+/** `POST /mobile/approvals/:id/approve`: the inbox's approve, answered with the caller's decided approval. */
+export async function mobileApprove(
+  ctx: AppContext,
+  req: Request,
+  auth: AuthContext,
+  id: string,
+): Promise<MobileApproveResponse> {
+  const result = await respond(ctx, req, auth, id, { decision: 'approve' });
+  return { ...result, approval: auth.kind === 'user' ? approvalOf(ctx.db, id, auth.userId) : null };
+}
+
+const REVOCABLE = ['approved', 'auto_approved', 'actuating'] as const;
+
+export function revoke(
+  ctx: AppContext,
+  req: Request,
+  auth: AuthContext,
+  id: string,
+  reason: string,
+): RevokeResponse {
+  const row = requireRequest(ctx, auth, id, 'write');
+  const notActive = () => conflict('Elevation is not active', 'NOT_ACTIVE');
+  if (!(REVOCABLE as readonly string[]).includes(row.status)) throw notActive();
+  const name = callerName(ctx, auth);
+  const won = ctx.db.transaction(() => {
+    const changed = transition(ctx.db, row.id, REVOCABLE, {
+      status: 'revoked',
+      enforcement_status: 'cleanup_pending',
+      revoked_at: new Date().toISOString(),
+      revoked_by_user_id: callerId(auth),
+      revoked_by_name: name,
+      revoke_reason: reason,
+    });
+    if (!changed) return false;
+    logEvent(ctx.db, row.id, 'elevation.revoked', userActor(auth, name), { reason });
+    const commandId = queueCleanup(ctx, row, 'revoked', callerId(auth));
+    ctx.db
+      .prepare('UPDATE elevation_requests SET cleanup_command_id = ? WHERE id = ?')
+      .run(commandId, row.id);
+    return true;
+  })();
+  if (!won) throw notActive();
+  publish(ctx, 'elevation.revoked', row.id);
+  auditCaller(ctx, req, auth, {
+    orgId: row.org_id,
+    action: 'pam.elevation_request.revoke',
+    resourceType: 'elevation_request',
+    resourceId: row.id,
+    resourceName: row.target_executable_path ?? row.tool_name ?? row.device_hostname,
+    details: { deviceId: row.device_id, reason, previousStatus: row.status },
+  });
+  return { success: true, id: row.id, status: 'revoked', enforcementStatus: 'cleanup_pending' };
+}
+
+/**
+ * `POST /devices/:id/actuate-elevation`: approved -> actuating, once. The claim and the command are one
+ * transaction, so a second caller finds the claim taken (`RACE_LOST`) and no second command is ever queued.
+ */
+export function actuate(
+  ctx: AppContext,
+  req: Request,
+  auth: AuthContext,
+  deviceId: string,
+  input: { elevationRequestId: string; timeoutMs: number },
+): ActuateResponse {
+  const device = requireDevice(ctx, auth, deviceId);
+  const row = requireRequest(ctx, auth, input.elevationRequestId, 'write');
+  if (row.device_id !== device.id) throw notFound(REQUEST_NOT_FOUND);
+  if (!pamConfigFor(ctx.db, row.org_id).actuatorEnabled) {
+    throw forbidden('PAM actuator disabled for this organization', 'PAM_ACTUATOR_DISABLED');
+  }
+  if (row.status !== 'approved') {
+    throw new HttpError(409, `Elevation request is ${row.status}, not approved`, 'wrong_status', {
+      status: row.status,
+    });
+  }
+  if (device.status === 'decommissioned')
+    throw conflict('Device has been decommissioned', 'DEVICE_DECOMMISSIONED');
+  const deadline = new Date(Date.now() + input.timeoutMs).toISOString();
+  const commandId = ctx.db.transaction(() => {
+    const claimed = transition(
+      ctx.db,
+      row.id,
+      ['approved'],
+      { status: 'actuating', enforcement_status: 'dispatched', actuation_deadline: deadline },
+      'actuation_command_id IS NULL',
+    );
+    if (!claimed) return null;
+    logEvent(ctx.db, row.id, 'elevation.actuating', userActor(auth, callerName(ctx, auth)));
+    const fresh = requestRow(ctx.db, row.id)!;
+    const id = queueActuation(ctx, fresh, fresh.expires_at!, callerId(auth));
+    ctx.db.prepare('UPDATE elevation_requests SET actuation_command_id = ? WHERE id = ?').run(id, row.id);
+    return id;
+  })();
+  if (!commandId) throw conflict('Elevation request was already claimed for actuation', 'RACE_LOST');
+  publish(ctx, 'elevation.actuating', row.id);
+  auditCaller(ctx, req, auth, {
+    orgId: row.org_id,
+    action: 'pam.elevation_request.actuate',
+    resourceType: 'elevation_request',
+    resourceId: row.id,
+    resourceName: row.target_executable_path ?? row.tool_name ?? row.device_hostname,
+    details: { deviceId: row.device_id, commandId },
+  });
+  return { success: true, commandId, elevationRequestId: row.id };
+}

@@ -1,0 +1,171 @@
+import type { AppContext } from '../../context';
+import type { ElevationEventType, ElevationStatus, EnforcementStatus } from '../../contract';
+import { onCommandResult, type CommandResultInput, type DeviceCommandRow } from '../agents/commands';
+import { queueCleanup } from './actuation';
+import { settleApprovalSlots } from './approvers';
+import { logEvent, publish, SYSTEM_ACTOR, type EventActor } from './events';
+import { transition } from './store';
+
+// The device side reports back through command results (DESIGN §3): `actuate_elevation` completed -> `active`,
+// failed -> `failed`; `revoke_elevation` completed -> `cleaned_up`. The expiry enforcer (DESIGN §5) is the
+// safety net: windows that end expire, pending requests nobody decided expire, and an actuation the agent never
+// confirmed is reported as failed.
+
+const LIVE: readonly ElevationStatus[] = ['approved', 'auto_approved', 'actuating'];
+
+interface Target {
+  id: string;
+  device_id: string;
+  org_id: string;
+  hostname: string;
+  status: ElevationStatus;
+  enforcement_status: EnforcementStatus | null;
+}
+
+function target(ctx: AppContext, column: 'actuation_command_id' | 'cleanup_command_id', commandId: string) {
+  return ctx.db
+    .prepare(
+      `SELECT r.id, r.device_id, r.org_id, d.hostname, r.status, r.enforcement_status FROM elevation_requests r
+       JOIN devices d ON d.id = r.device_id WHERE r.${column} = ?`,
+    )
+    .get(commandId) as Target | undefined;
+}
+
+function setEnforcement(
+  ctx: AppContext,
+  request: Target,
+  enforcement: EnforcementStatus,
+  from: readonly ElevationStatus[],
+  actor: EventActor,
+  details: Record<string, unknown>,
+): (() => void) | void {
+  const changed = transition(ctx.db, request.id, from, { enforcement_status: enforcement });
+  if (!changed) return;
+  logEvent(ctx.db, request.id, 'elevation.enforcement_changed', actor, {
+    enforcementStatus: enforcement,
+    ...details,
+  });
+  return () => void publish(ctx, 'elevation.enforcement_changed', request.id);
+}
+
+function onActuationResult(ctx: AppContext, command: DeviceCommandRow, input: CommandResultInput) {
+  const request = target(ctx, 'actuation_command_id', command.id);
+  if (!request) return;
+  const actor: EventActor = { type: 'agent', id: request.device_id, name: request.hostname };
+  // A grant reported after a revoke or an expiry is not active: the cleanup already on its way removes it.
+  if (!LIVE.includes(request.status)) return;
+  const ok = input.status === 'completed';
+  return setEnforcement(ctx, request, ok ? 'active' : 'failed', LIVE, actor, {
+    commandId: command.id,
+    ...(ok ? {} : { error: input.error ?? input.status }),
+  });
+}
+
+function onCleanupResult(ctx: AppContext, command: DeviceCommandRow, input: CommandResultInput) {
+  const request = target(ctx, 'cleanup_command_id', command.id);
+  if (!request) return;
+  const actor: EventActor = { type: 'agent', id: request.device_id, name: request.hostname };
+  const ok = input.status === 'completed';
+  return setEnforcement(ctx, request, ok ? 'cleaned_up' : 'cleanup_pending', ['revoked', 'expired'], actor, {
+    commandId: command.id,
+    ...(ok ? {} : { error: input.error ?? input.status }),
+  });
+}
+
+export function registerEnforcementResults(): void {
+  onCommandResult('actuate_elevation', onActuationResult);
+  onCommandResult('revoke_elevation', onCleanupResult);
+}
+
+// ---- Expiry (DESIGN §5) ------------------------------------------------------------------------------------------
+
+const BATCH = 500;
+
+interface ExpiringRow {
+  id: string;
+  device_id: string;
+  org_id: string;
+  status: ElevationStatus;
+  enforcement_status: EnforcementStatus | null;
+  actuation_command_id: string | null;
+}
+
+export interface ExpirySweep {
+  windowsEnded: number;
+  pendingExpired: number;
+  actuationsUnconfirmed: number;
+}
+
+/** One pass of the expiry enforcer; each change is its own compare-and-swap, so a racing decision wins cleanly. */
+export function sweepElevationExpiry(ctx: AppContext, now = new Date()): ExpirySweep {
+  const at = now.toISOString();
+  const announce: Array<[ElevationEventType, string]> = [];
+  const ended = ctx.db
+    .prepare(
+      `SELECT id, device_id, org_id, status, enforcement_status, actuation_command_id FROM elevation_requests
+       WHERE status IN ('approved', 'auto_approved', 'actuating') AND expires_at <= ? LIMIT ${BATCH}`,
+    )
+    .all(at) as ExpiringRow[];
+  const pendingCutoff = new Date(now.getTime() - ctx.config.pamPendingTtlMinutes * 60_000).toISOString();
+  const stale = ctx.db
+    .prepare(
+      `SELECT id, device_id, org_id, status, enforcement_status, actuation_command_id FROM elevation_requests
+       WHERE status = 'pending' AND requested_at <= ? LIMIT ${BATCH}`,
+    )
+    .all(pendingCutoff) as ExpiringRow[];
+  const unconfirmed = ctx.db
+    .prepare(
+      `SELECT id, device_id, org_id, status, enforcement_status, actuation_command_id FROM elevation_requests
+       WHERE enforcement_status = 'dispatched' AND actuation_deadline <= ? AND status IN ('actuating')
+       LIMIT ${BATCH}`,
+    )
+    .all(at) as ExpiringRow[];
+
+  ctx.db.transaction(() => {
+    for (const row of ended) {
+      // Something may be granted on the device: clean it up. Nothing was ever sent: nothing to clean.
+      const dispatched = row.actuation_command_id !== null && row.enforcement_status !== 'failed';
+      const changed = transition(ctx.db, row.id, [row.status], {
+        status: 'expired',
+        expired_at: at,
+        ...(dispatched ? { enforcement_status: 'cleanup_pending' as const } : {}),
+      });
+      if (!changed) continue;
+      logEvent(ctx.db, row.id, 'elevation.expired', SYSTEM_ACTOR, { reason: 'Approval window ended' });
+      if (dispatched) {
+        const commandId = queueCleanup(ctx, row, 'expired', null);
+        ctx.db
+          .prepare('UPDATE elevation_requests SET cleanup_command_id = ? WHERE id = ?')
+          .run(commandId, row.id);
+      }
+      announce.push(['elevation.expired', row.id]);
+    }
+    for (const row of stale) {
+      if (!transition(ctx.db, row.id, ['pending'], { status: 'expired', expired_at: at })) continue;
+      settleApprovalSlots(ctx.db, row.id, row.org_id, null);
+      logEvent(ctx.db, row.id, 'elevation.expired', SYSTEM_ACTOR, { reason: 'Nobody decided in time' });
+      announce.push(['elevation.expired', row.id]);
+    }
+    for (const row of unconfirmed) {
+      const changed = transition(
+        ctx.db,
+        row.id,
+        ['actuating'],
+        { enforcement_status: 'failed' },
+        "enforcement_status = 'dispatched'",
+      );
+      if (!changed) continue;
+      logEvent(ctx.db, row.id, 'elevation.enforcement_changed', SYSTEM_ACTOR, {
+        enforcementStatus: 'failed',
+        error: 'The agent did not confirm the elevation in time',
+      });
+      announce.push(['elevation.enforcement_changed', row.id]);
+    }
+  })();
+  for (const [type, id] of announce) publish(ctx, type, id);
+  return {
+    windowsEnded: ended.length,
+    pendingExpired: stale.length,
+    actuationsUnconfirmed: unconfirmed.length,
+  };
+}

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../context';
+import type { ElevationEventType, ElevationStatus, IngestResponse, PamVerdict } from '../../contract';
+import type { LimitRule } from '../../http/rate-limit';
+import type { AgentCaller } from '../agents/auth';
+import { queueActuation } from './actuation';
+import { eligibleApprovers, insertApprovalSlots } from './approvers';
+import { pamConfigFor } from './config';
+import { agentActor, logEvent, publish } from './events';
+import type { Observation } from './observation';
+import { decideByRules } from './policy/match';
+import type { IngestBody } from './schemas';
+import { requestRow } from './store';
+import { effectiveTier, riskLevelOf } from './tools';
+
+// `POST /agents/:id/elevation-requests` (spec 2 state table, first four rows). The decision chain: the
+// software-policy bridge, then PAM rules by priority, then the organization default. The bridge has nothing to
+// consult until software policies exist (spec 3 catalog; not built), so today the chain starts at the rules. An
+// evaluator that throws leaves the request `pending` whatever the default says: a broken rule must never turn
+// into an automatic approval or denial.
+
+/** Spec 2 limits: about 10 reports per second per device. */
+export const INGEST_LIMIT: LimitRule = { bucket: 'pam-ingest:device', limit: 10, windowSeconds: 1 };
+export const INGEST_BODY_LIMIT = '32kb';
+
+interface ChainDecision {
+  status: Extract<ElevationStatus, 'pending' | 'auto_approved' | 'denied'> | 'ignored';
+  rule: { id: string; name: string; approvalDurationMinutes: number | null } | null;
+  reason: string | null;
+}
+
+const STATUS_OF: Record<PamVerdict, ChainDecision['status']> = {
+  auto_approve: 'auto_approved',
+  auto_deny: 'denied',
+  require_approval: 'pending',
+  ignore: 'ignored',
+};
+
+function decide(ctx: AppContext, orgId: string, siteId: string | null, obs: Observation): ChainDecision {
+  try {
+    const rule = decideByRules(ctx.db, orgId, siteId, obs, new Date());
+    if (rule) {
+      return {
+        status: STATUS_OF[rule.verdict],
+        rule: { id: rule.id, name: rule.name, approvalDurationMinutes: rule.approvalDurationMinutes },
+        reason: null,
+      };
+    }
+  } catch (err) {
+    ctx.log.warn({ err, orgId }, 'PAM rule evaluation failed; the request waits for a technician');
+    return { status: 'pending', rule: null, reason: 'Rule evaluation failed; left for a technician' };
+  }
+  return pamConfigFor(ctx.db, orgId).defaultUnmatchedVerdict === 'auto_deny'
+    ? { status: 'denied', rule: null, reason: 'Denied by the organization default' }
+    : { status: 'pending', rule: null, reason: null };
+}
+
+function observe(body: IngestBody): Observation {
+  const isTool = body.flow_type === 'ai_tool_action';
+  return {
+    flowType: body.flow_type,
+    subjectUsername: body.subject_username,
+    subjectAdGroups: body.subject_ad_groups ?? [],
+    targetExecutablePath: body.target_executable_path,
+    targetExecutableHash: body.target_executable_hash ?? null,
+    targetExecutableSigner: body.target_executable_signer,
+    targetSignerThumbprint: body.target_signer_thumbprint ?? null,
+    parentImage: body.parent_image,
+    commandLine: body.command_line,
+    toolName: isTool ? body.tool_name : null,
+    riskTier: isTool && body.tool_name ? effectiveTier(body.tool_name, body.risk_tier ?? null) : null,
+  };
+}
+
+export function ingestElevationRequest(
+  ctx: AppContext,
+  { device }: AgentCaller,
+  body: IngestBody,
+): { status: 200 | 201; body: IngestResponse } {
+  ctx.limiter.enforce([[INGEST_LIMIT, device.id]], 'Too many elevation requests from this device');
+  const obs = observe(body);
+  const decision = decide(ctx, device.org_id, device.site_id, obs);
+  if (decision.status === 'ignored') return { status: 200, body: { id: null, status: 'ignored' } };
+
+  const id = randomUUID();
+  const now = new Date();
+  const at = now.toISOString();
+  const config = pamConfigFor(ctx.db, device.org_id);
+  const approved = decision.status === 'auto_approved';
+  const duration = approved
+    ? (decision.rule?.approvalDurationMinutes ?? config.defaultApprovalDurationMinutes)
+    : null;
+  const expiresAt = duration ? new Date(now.getTime() + duration * 60_000).toISOString() : null;
+  const actor = agentActor(device.id, device.hostname);
+  // Announced once: a pending request as requested (the inbox), an automatic one by its decision.
+  let announce: ElevationEventType = 'elevation.requested';
+
+  ctx.db.transaction(() => {
+    ctx.db
+      .prepare(
+        `INSERT INTO elevation_requests (id, org_id, device_id, site_id, flow_type, status, enforcement_status,
+           risk_level, subject_username, subject_ad_groups, target_executable_path, target_executable_hash,
+           target_executable_signer, target_signer_thumbprint, pid, parent_image, command_line, observed_at,
+           requested_at, tool_name, risk_tier, action_digest, action_expires_at, decision_source, pam_rule_id,
+           pam_rule_name, decision_reason, duration_minutes, expires_at, decided_at, updated_at)
+         VALUES (@id, @orgId, @deviceId, @siteId, @flowType, 'pending', NULL, @risk, @subject, @groups, @path, @hash,
+           @signer, @thumbprint, @pid, @parent, @commandLine, @observedAt, @at, @tool, @tier, @digest,
+           @actionExpiresAt, NULL, NULL, NULL, NULL, NULL, NULL, NULL, @at)`,
+      )
+      .run({
+        id,
+        orgId: device.org_id,
+        deviceId: device.id,
+        siteId: device.site_id,
+        flowType: obs.flowType,
+        risk: riskLevelOf(obs.flowType, obs.targetExecutableSigner, obs.riskTier),
+        subject: obs.subjectUsername,
+        groups: obs.subjectAdGroups.length ? JSON.stringify(obs.subjectAdGroups) : null,
+        path: obs.targetExecutablePath,
+        hash: obs.targetExecutableHash,
+        signer: obs.targetExecutableSigner,
+        thumbprint: obs.targetSignerThumbprint,
+        pid: body.pid ?? null,
+        parent: obs.parentImage,
+        commandLine: obs.commandLine,
+        observedAt: body.observed_at ?? null,
+        at,
+        tool: obs.toolName,
+        tier: obs.riskTier,
+        digest: obs.flowType === 'ai_tool_action' ? body.action_digest : null,
+        actionExpiresAt: body.action_timeout_seconds
+          ? new Date(now.getTime() + body.action_timeout_seconds * 1000).toISOString()
+          : null,
+      });
+    // Every request starts pending in its event log; an automatic decision is a second event a moment later.
+    logEvent(ctx.db, id, 'elevation.requested', actor);
+    if (decision.status === 'pending') {
+      insertApprovalSlots(
+        ctx.db,
+        id,
+        device.org_id,
+        eligibleApprovers(ctx.db, device.org_id, device.site_id, obs.subjectUsername),
+      );
+      return;
+    }
+    ctx.db
+      .prepare(
+        `UPDATE elevation_requests SET status = @status, decision_source = @source, pam_rule_id = @ruleId,
+           pam_rule_name = @ruleName, decision_reason = @reason, duration_minutes = @duration,
+           expires_at = @expiresAt, decided_at = @at, enforcement_status = @enforcement WHERE id = @id`,
+      )
+      .run({
+        id,
+        status: decision.status,
+        source: decision.rule ? 'pam_rule' : null,
+        ruleId: decision.rule?.id ?? null,
+        ruleName: decision.rule?.name ?? null,
+        reason: decision.reason,
+        duration,
+        expiresAt,
+        at,
+        enforcement: approved ? 'dispatched' : null,
+      });
+    const type = approved ? 'elevation.auto_approved' : 'elevation.denied';
+    logEvent(ctx.db, id, type, actor, {
+      ...(decision.rule ? { pamRuleId: decision.rule.id, pamRuleName: decision.rule.name } : {}),
+      ...(decision.reason ? { reason: decision.reason } : {}),
+    });
+    announce = type;
+    if (approved && expiresAt) {
+      const commandId = queueActuation(ctx, requestRow(ctx.db, id)!, expiresAt, null);
+      ctx.db
+        .prepare('UPDATE elevation_requests SET actuation_command_id = ? WHERE id = ?')
+        .run(commandId, id);
+    }
+  })();
+
+  publish(ctx, announce, id);
+  return { status: 201, body: { id, status: decision.status, expiresAt } };
+}

@@ -1,0 +1,157 @@
+import type { ElevationFlowType, ElevationStatus, PamRulePreview } from '../../../contract';
+import type { AppContext } from '../../../context';
+import type { AuthContext } from '../../../http/auth-context';
+import { badRequest } from '../../../http/errors';
+import { requireSiteAccess, siteRestriction } from '../../../http/scope';
+import type { Observation } from '../observation';
+import { targetOrg } from './access';
+import { loadSignerGroups, ruleMatcher, type RuleCriteria } from './match';
+import type { PreviewBody } from './schemas';
+import { validateRule } from './validate';
+
+// POST /pam/rules/preview: what a rule would have matched in the organization's recent elevation requests, run
+// through the same matcher as ingest, with each time window read at the request's own requested_at. The scan
+// walks newest first and stops at PREVIEW_SCAN_CAP rows (`truncated`), so its cost is bounded whatever the
+// window. A site-restricted caller previews over their sites only; criteria naming a site scan that site, as the
+// rule would only ever see its requests.
+
+export const PREVIEW_SCAN_CAP = 50_000;
+export const PREVIEW_SAMPLE_SIZE = 20;
+const DAY_MS = 86_400_000;
+
+interface PreviewRow {
+  id: string;
+  requested_at: string;
+  flow_type: ElevationFlowType;
+  status: ElevationStatus;
+  subject_username: string | null;
+  subject_ad_groups: string | null;
+  target_executable_path: string | null;
+  target_executable_hash: string | null;
+  target_executable_signer: string | null;
+  target_signer_thumbprint: string | null;
+  parent_image: string | null;
+  command_line: string | null;
+  tool_name: string | null;
+  risk_tier: number | null;
+}
+
+function adGroupsOf(json: string | null): string[] {
+  if (!json) return [];
+  try {
+    const parsed = JSON.parse(json) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((g): g is string => typeof g === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function observationOf(row: PreviewRow): Observation {
+  return {
+    flowType: row.flow_type,
+    subjectUsername: row.subject_username,
+    subjectAdGroups: adGroupsOf(row.subject_ad_groups),
+    targetExecutablePath: row.target_executable_path,
+    targetExecutableHash: row.target_executable_hash,
+    targetExecutableSigner: row.target_executable_signer,
+    targetSignerThumbprint: row.target_signer_thumbprint,
+    parentImage: row.parent_image,
+    commandLine: row.command_line,
+    toolName: row.tool_name,
+    riskTier: row.risk_tier,
+  };
+}
+
+function criteriaOf(body: PreviewBody): RuleCriteria {
+  return {
+    verdict: body.verdict ?? null,
+    matchSigner: body.matchSigner ?? null,
+    matchSignerGroupId: body.matchSignerGroupId ?? null,
+    matchSignerThumbprint: body.matchSignerThumbprint ?? null,
+    matchHash: body.matchHash ?? null,
+    matchPathGlob: body.matchPathGlob ?? null,
+    matchParentImage: body.matchParentImage ?? null,
+    matchCommandLine: body.matchCommandLine ?? null,
+    matchUser: body.matchUser ?? null,
+    matchAdGroup: body.matchAdGroup ?? null,
+    matchToolName: body.matchToolName ?? null,
+    matchRiskTier: body.matchRiskTier ?? null,
+    matchNegate: body.matchNegate && body.matchNegate.length > 0 ? body.matchNegate : null,
+    timeWindow: body.timeWindow ?? null,
+  };
+}
+
+export function previewRule(
+  ctx: AppContext,
+  auth: AuthContext,
+  body: PreviewBody,
+  options: { now?: Date; scanCap?: number } = {},
+): PamRulePreview {
+  const orgId = targetOrg(ctx, auth, body.orgId);
+  const criteria = criteriaOf(body);
+  validateRule(ctx.db, orgId, criteria);
+
+  const where = ['org_id = ?', 'requested_at >= ?'];
+  const now = options.now ?? new Date();
+  const params: Array<string | number> = [
+    orgId,
+    new Date(now.getTime() - body.windowDays * DAY_MS).toISOString(),
+  ];
+  if (body.siteId) {
+    const site = requireSiteAccess(ctx.db, auth, body.siteId);
+    if (site.org_id !== orgId)
+      throw badRequest("siteId: must be a site of the rule's organization", 'VALIDATION_ERROR');
+    where.push('site_id = ?');
+    params.push(body.siteId);
+  } else {
+    const sites = siteRestriction(ctx.db, auth);
+    if (sites) {
+      where.push('site_id IN (SELECT value FROM json_each(?))');
+      params.push(JSON.stringify([...sites]));
+    }
+  }
+  if (body.flowType) {
+    where.push('flow_type = ?');
+    params.push(body.flowType);
+  }
+  const cap = options.scanCap ?? PREVIEW_SCAN_CAP;
+  params.push(cap + 1);
+
+  const matches = ruleMatcher(criteria, criteria.matchSignerGroupId ? loadSignerGroups(ctx.db, orgId) : null);
+  const rows = ctx.db
+    .prepare(
+      `SELECT id, requested_at, flow_type, status, subject_username, subject_ad_groups, target_executable_path,
+        target_executable_hash, target_executable_signer, target_signer_thumbprint, parent_image, command_line,
+        tool_name, risk_tier
+       FROM elevation_requests WHERE ${where.join(' AND ')}
+       ORDER BY requested_at DESC, id DESC LIMIT ?`,
+    )
+    .iterate(...params) as IterableIterator<PreviewRow>;
+
+  let totalScanned = 0;
+  let totalMatched = 0;
+  let truncated = false;
+  const statusBreakdown: PamRulePreview['statusBreakdown'] = {};
+  const sample: PamRulePreview['sample'] = [];
+  for (const row of rows) {
+    if (totalScanned === cap) {
+      truncated = true;
+      break;
+    }
+    totalScanned++;
+    if (!matches(observationOf(row), new Date(row.requested_at))) continue;
+    totalMatched++;
+    statusBreakdown[row.status] = (statusBreakdown[row.status] ?? 0) + 1;
+    if (sample.length < PREVIEW_SAMPLE_SIZE)
+      sample.push({ id: row.id, requestedAt: row.requested_at, flowType: row.flow_type, status: row.status });
+  }
+  return {
+    success: true,
+    totalMatched,
+    totalScanned,
+    windowDays: body.windowDays,
+    truncated,
+    statusBreakdown,
+    sample,
+  };
+}

@@ -1,0 +1,134 @@
+import type { AppContext } from '../../context';
+import type { ActiveElevations, ElevationRequestDetail, ElevationRequestList } from '../../contract';
+import type { AuthContext } from '../../http/auth-context';
+import { forbidden, notFound } from '../../http/errors';
+import { pageOffset } from '../../http/pagination';
+import { requireOrgAccess } from '../../http/scope';
+import { deviceVisibility, visibilityClauses } from '../devices/access';
+import { stepUpRequirement } from './step-up';
+import type { ListQuery } from './schemas';
+import {
+  approvalOf,
+  requestRow,
+  SELECT_REQUEST,
+  timelineOf,
+  toElevationRequest,
+  type ElevationRow,
+} from './store';
+
+// Reading elevation requests. A caller sees the requests of the devices it could see: its organizations, and for
+// a site-restricted technician only its sites (spec 2: 403 on writes outside them, not found on reads).
+
+export const REQUEST_NOT_FOUND = 'Elevation request not found';
+
+export function requireRequest(
+  ctx: AppContext,
+  auth: AuthContext,
+  id: string,
+  access: 'read' | 'write' = 'read',
+): ElevationRow {
+  const row = requestRow(ctx.db, id);
+  const visibility = deviceVisibility(ctx, auth);
+  const inOrg =
+    row !== undefined && (visibility.scope.kind === 'all' || visibility.scope.orgIds.has(row.org_id));
+  if (!row || !inOrg) throw notFound(REQUEST_NOT_FOUND);
+  if (visibility.sites && !(row.site_id !== null && visibility.sites.has(row.site_id))) {
+    if (access === 'write') throw forbidden('Access to this site denied');
+    throw notFound(REQUEST_NOT_FOUND);
+  }
+  return row;
+}
+
+export function listRequests(ctx: AppContext, auth: AuthContext, query: ListQuery): ElevationRequestList {
+  if (query.orgId) requireOrgAccess(ctx.db, auth, query.orgId);
+  const clauses = visibilityClauses(deviceVisibility(ctx, auth), 'r');
+  const where = clauses.map((c) => c.sql);
+  const params: unknown[] = clauses.flatMap((c) => c.params);
+  const add = (sql: string, value: unknown) => {
+    where.push(sql);
+    params.push(value);
+  };
+  if (query.orgId) add('r.org_id = ?', query.orgId);
+  if (query.status) add('r.status = ?', query.status);
+  if (query.flowType) add('r.flow_type = ?', query.flowType);
+  if (query.deviceId) add('r.device_id = ?', query.deviceId);
+  if (query.siteId) add('r.site_id = ?', query.siteId);
+  if (query.from) add('r.requested_at >= ?', query.from);
+  if (query.to) add('r.requested_at < ?', query.to);
+  const whereSql = where.join(' AND ');
+  const total = (
+    ctx.db.prepare(`SELECT COUNT(*) AS n FROM elevation_requests r WHERE ${whereSql}`).get(...params) as {
+      n: number;
+    }
+  ).n;
+  const order = query.order === 'oldest' ? 'ASC' : 'DESC';
+  const rows = ctx.db
+    .prepare(
+      `${SELECT_REQUEST} WHERE ${whereSql} ORDER BY r.requested_at ${order}, r.id ${order} LIMIT ? OFFSET ?`,
+    )
+    .all(...params, query.limit, pageOffset(query)) as ElevationRow[];
+  return {
+    success: true,
+    requests: rows.map(toElevationRequest),
+    pagination: { page: query.page, limit: query.limit, total },
+  };
+}
+
+/** Spec 2: up to 500 approved, auto-approved or actuating elevations whose window has not ended. */
+export function activeElevations(
+  ctx: AppContext,
+  auth: AuthContext,
+  orgId: string | undefined,
+): ActiveElevations {
+  if (orgId) requireOrgAccess(ctx.db, auth, orgId);
+  const clauses = visibilityClauses(deviceVisibility(ctx, auth), 'r');
+  const where = [
+    ...clauses.map((c) => c.sql),
+    "r.status IN ('approved', 'auto_approved', 'actuating')",
+    'r.expires_at > ?',
+  ];
+  const params: unknown[] = [...clauses.flatMap((c) => c.params), new Date().toISOString()];
+  if (orgId) {
+    where.push('r.org_id = ?');
+    params.push(orgId);
+  }
+  const rows = ctx.db
+    .prepare(`${SELECT_REQUEST} WHERE ${where.join(' AND ')} ORDER BY r.expires_at ASC LIMIT 500`)
+    .all(...params) as ElevationRow[];
+  return { success: true, active: rows.map(toElevationRequest) };
+}
+
+const HISTORY_LIMIT = 20;
+
+/** Gatehouse extension: one request with what a technician needs to decide it. */
+export function requestDetail(ctx: AppContext, auth: AuthContext, id: string): ElevationRequestDetail {
+  const row = requireRequest(ctx, auth, id);
+  const request = toElevationRequest(row);
+  // The same executable: by hash when reported (a renamed copy is the same file), else by path.
+  const sameFile = row.target_executable_hash
+    ? { sql: 'r.target_executable_hash = ?', value: row.target_executable_hash }
+    : row.target_executable_path
+      ? { sql: 'r.target_executable_path = ? COLLATE NOCASE', value: row.target_executable_path }
+      : row.tool_name
+        ? { sql: 'r.tool_name = ?', value: row.tool_name }
+        : null;
+  let history: ElevationRow[] = [];
+  if (sameFile) {
+    const clauses = visibilityClauses(deviceVisibility(ctx, auth), 'r');
+    history = ctx.db
+      .prepare(
+        `${SELECT_REQUEST} WHERE ${clauses.map((c) => c.sql).join(' AND ')} AND r.org_id = ? AND ${sameFile.sql}
+         AND r.id != ? ORDER BY r.requested_at DESC LIMIT ${HISTORY_LIMIT}`,
+      )
+      .all(...clauses.flatMap((c) => c.params), row.org_id, sameFile.value, row.id) as ElevationRow[];
+  }
+  const user = auth.kind === 'user' ? ctx.users.byId(auth.userId) : undefined;
+  return {
+    success: true,
+    request,
+    history: history.map(toElevationRequest),
+    timeline: timelineOf(ctx.db, row.id),
+    approval: auth.kind === 'user' ? approvalOf(ctx.db, row.id, auth.userId) : null,
+    stepUp: stepUpRequirement(ctx, user ?? null, request),
+  };
+}

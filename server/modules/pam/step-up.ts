@@ -1,0 +1,110 @@
+import type { AppContext } from '../../context';
+import type { AssuranceLevel, AssuranceMethod, RiskLevel, StepUpRequirement } from '../../contract';
+import { HttpError } from '../../http/errors';
+import type { LimitRule } from '../../http/rate-limit';
+import { verifyPassword } from '../auth/passwords';
+import { consumeSecondFactor } from '../mfa/service';
+import type { UserRow } from '../users/store';
+import { isSubject } from './approvers';
+import { hasApproverDevice } from './webauthn';
+
+// The approval step-up (DESIGN §5). Assurance: L1 session only; L2 a verified platform assertion bound to the
+// request; L3 = L2 plus fresh re-authentication. The partner's policy (settings.security.approvalStepUp) sets a
+// floor per request risk; under `enforce` an approve below it is 403, under `grace` it passes and is flagged.
+// Critical requests always need the re-authentication part (401 `reauth_required`), whatever the mode.
+
+export type StepUpMode = 'off' | 'grace' | 'enforce';
+export interface StepUpPolicy {
+  mode: StepUpMode;
+  floors: Record<RiskLevel, AssuranceLevel>;
+}
+
+export const DEFAULT_STEP_UP: StepUpPolicy = {
+  mode: 'grace',
+  floors: { low: 1, medium: 2, high: 2, critical: 3 },
+};
+
+const LEVELS = new Set([1, 2, 3]);
+
+/** The policy of the organization's partner, each missing or malformed part falling back to the default. */
+export function stepUpPolicyFor(ctx: AppContext, orgId: string): StepUpPolicy {
+  const row = ctx.db
+    .prepare('SELECT p.settings FROM organizations o JOIN partners p ON p.id = o.partner_id WHERE o.id = ?')
+    .get(orgId) as { settings: string } | undefined;
+  const settings = row ? (JSON.parse(row.settings) as { security?: { approvalStepUp?: unknown } }) : {};
+  const raw = (settings.security?.approvalStepUp ?? {}) as {
+    mode?: unknown;
+    floors?: Record<string, unknown>;
+  };
+  const mode =
+    raw.mode === 'off' || raw.mode === 'grace' || raw.mode === 'enforce' ? raw.mode : DEFAULT_STEP_UP.mode;
+  const floors = { ...DEFAULT_STEP_UP.floors };
+  for (const risk of Object.keys(floors) as RiskLevel[]) {
+    const value = raw.floors?.[risk];
+    if (typeof value === 'number' && LEVELS.has(value)) floors[risk] = value as AssuranceLevel;
+  }
+  return { mode, floors };
+}
+
+export function stepUpRequirement(
+  ctx: AppContext,
+  /** Null for API keys: they have no password, devices or machine account. */
+  user: UserRow | null,
+  request: { orgId: string; riskLevel: RiskLevel; subjectUsername: string | null },
+): StepUpRequirement {
+  const policy = stepUpPolicyFor(ctx, request.orgId);
+  const reauthRequired = request.riskLevel === 'critical';
+  return {
+    riskLevel: request.riskLevel,
+    mode: policy.mode,
+    requiredLevel: policy.floors[request.riskLevel],
+    reauthRequired,
+    reauthMethod: user?.password_hash ? 'password' : user?.mfa_enabled ? 'mfa_code' : null,
+    hasApproverDevice: user ? hasApproverDevice(ctx, user.id) : false,
+    selfApproval: user ? isSubject(user.email, request.subjectUsername) : false,
+  };
+}
+
+/** Every re-authentication counts (a technician approves a few critical requests an hour, not thirty). */
+const REAUTH_LIMIT: LimitRule = { bucket: 'pam-reauth:user', limit: 30, windowSeconds: 15 * 60 };
+
+const reauthFailed = () => new HttpError(401, 'Re-authentication failed', 'reauth_failed');
+
+/**
+ * Checks the fresh re-authentication given with a decision: the account's password, or for accounts without a
+ * password an MFA code (consumed like at sign-in). Returns false when none was given. Attempts are rate
+ * limited, so respond cannot be used to guess a password.
+ */
+export async function checkReauth(
+  ctx: AppContext,
+  user: UserRow,
+  input: { reauthPassword?: string | undefined; reauthMfaCode?: string | undefined },
+): Promise<boolean> {
+  if (user.password_hash) {
+    if (input.reauthPassword === undefined) return false;
+    ctx.limiter.enforce([[REAUTH_LIMIT, user.id]], 'Too many re-authentication attempts');
+    if (!(await verifyPassword(user.password_hash, input.reauthPassword))) throw reauthFailed();
+    return true;
+  }
+  if (input.reauthMfaCode === undefined) return false;
+  if (!user.mfa_enabled) throw reauthFailed();
+  ctx.limiter.enforce([[REAUTH_LIMIT, user.id]], 'Too many re-authentication attempts');
+  if (!(await consumeSecondFactor(ctx, user, input.reauthMfaCode))) throw reauthFailed();
+  return true;
+}
+
+export function assurance(
+  proved: boolean,
+  reauthenticated: boolean,
+): {
+  level: AssuranceLevel;
+  method: AssuranceMethod;
+} {
+  if (proved) {
+    return reauthenticated
+      ? { level: 3, method: 'platform_authenticator_reauth' }
+      : { level: 2, method: 'platform_authenticator' };
+  }
+  // Re-authentication without a platform assertion proves the password, not presence at a trusted device: L1.
+  return { level: 1, method: reauthenticated ? 'session_reauth' : 'session' };
+}

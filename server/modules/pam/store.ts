@@ -1,0 +1,219 @@
+import type {
+  AssuranceLevel,
+  AssuranceMethod,
+  DecisionSource,
+  ElevationApproval,
+  ElevationEvent,
+  ElevationEventType,
+  ElevationFlowType,
+  ElevationRequest,
+  ElevationStatus,
+  EnforcementStatus,
+  RiskLevel,
+} from '../../contract';
+import type { Db } from '../../db/connection';
+
+// SQL of elevation requests, their approvals and their event log, and the row -> contract mapping.
+
+export interface ElevationRow {
+  id: string;
+  org_id: string;
+  device_id: string;
+  site_id: string | null;
+  flow_type: ElevationFlowType;
+  status: ElevationStatus;
+  enforcement_status: EnforcementStatus | null;
+  risk_level: RiskLevel;
+  subject_username: string | null;
+  subject_ad_groups: string | null;
+  target_executable_path: string | null;
+  target_executable_hash: string | null;
+  target_executable_signer: string | null;
+  target_signer_thumbprint: string | null;
+  pid: number | null;
+  parent_image: string | null;
+  command_line: string | null;
+  observed_at: string | null;
+  requested_at: string;
+  tool_name: string | null;
+  risk_tier: number | null;
+  action_digest: string | null;
+  action_expires_at: string | null;
+  decision_source: DecisionSource | null;
+  matched_policy_name: string | null;
+  pam_rule_id: string | null;
+  pam_rule_name: string | null;
+  duration_minutes: number | null;
+  expires_at: string | null;
+  decided_at: string | null;
+  decided_by_user_id: string | null;
+  approved_by_name: string | null;
+  denied_by_name: string | null;
+  decision_reason: string | null;
+  refusal_reason: string | null;
+  assurance_level: number | null;
+  assurance_method: AssuranceMethod | null;
+  assurance_device_id: string | null;
+  assurance_flagged: number;
+  actuation_command_id: string | null;
+  actuation_deadline: string | null;
+  revoked_at: string | null;
+  revoked_by_user_id: string | null;
+  revoked_by_name: string | null;
+  revoke_reason: string | null;
+  cleanup_command_id: string | null;
+  expired_at: string | null;
+  updated_at: string;
+  /** Joined display fields. */
+  device_hostname: string;
+  site_name: string | null;
+}
+
+/** The select every read uses: display fields joined, so a row maps to the contract without another query. */
+export const SELECT_REQUEST = `SELECT r.*, d.hostname AS device_hostname, s.name AS site_name
+  FROM elevation_requests r JOIN devices d ON d.id = r.device_id LEFT JOIN sites s ON s.id = r.site_id`;
+
+export function toElevationRequest(row: ElevationRow): ElevationRequest {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    deviceId: row.device_id,
+    deviceHostname: row.device_hostname,
+    siteId: row.site_id,
+    siteName: row.site_name,
+    flowType: row.flow_type,
+    status: row.status,
+    enforcementStatus: row.enforcement_status,
+    riskLevel: row.risk_level,
+    subjectUsername: row.subject_username,
+    subjectAdGroups: row.subject_ad_groups ? (JSON.parse(row.subject_ad_groups) as string[]) : [],
+    targetExecutablePath: row.target_executable_path,
+    targetExecutableHash: row.target_executable_hash,
+    targetExecutableSigner: row.target_executable_signer,
+    targetSignerThumbprint: row.target_signer_thumbprint,
+    pid: row.pid,
+    parentImage: row.parent_image,
+    commandLine: row.command_line,
+    observedAt: row.observed_at,
+    requestedAt: row.requested_at,
+    toolName: row.tool_name,
+    riskTier: row.risk_tier,
+    actionDigest: row.action_digest,
+    decisionSource: row.decision_source,
+    matchedPolicyName: row.matched_policy_name,
+    pamRuleId: row.pam_rule_id,
+    pamRuleName: row.pam_rule_name,
+    durationMinutes: row.duration_minutes,
+    expiresAt: row.expires_at,
+    decidedAt: row.decided_at,
+    approvedByName: row.approved_by_name,
+    deniedByName: row.denied_by_name,
+    revokedByName: row.revoked_by_name,
+    decisionReason: row.decision_reason,
+    refusalReason: row.refusal_reason,
+    revokeReason: row.revoke_reason,
+    assuranceLevel: row.assurance_level as AssuranceLevel | null,
+    assuranceMethod: row.assurance_method,
+    assuranceDeviceId: row.assurance_device_id,
+    assuranceFlagged: row.assurance_flagged === 1,
+  };
+}
+
+export function requestRow(db: Db, id: string): ElevationRow | undefined {
+  return db.prepare(`${SELECT_REQUEST} WHERE r.id = ?`).get(id) as ElevationRow | undefined;
+}
+
+/** The columns a state change may set; `updated_at` is always set. */
+export type RequestPatch = Partial<
+  Omit<ElevationRow, 'id' | 'org_id' | 'device_id' | 'device_hostname' | 'site_name' | 'updated_at'>
+>;
+
+/**
+ * Compare-and-swap: applies `patch` only while the row is in one of `from` (and, when given, `extra` holds).
+ * Returns whether this caller won. Every decision goes through here, so two deciders can never both win.
+ */
+export function transition(
+  db: Db,
+  id: string,
+  from: readonly ElevationStatus[],
+  patch: RequestPatch,
+  extra = '1 = 1',
+): boolean {
+  const columns = Object.keys(patch);
+  const sets = [...columns.map((c) => `${c} = @${c}`), 'updated_at = @updated_at'].join(', ');
+  const params: Record<string, unknown> = { ...patch, id, updated_at: new Date().toISOString() };
+  from.forEach((status, i) => (params[`from${i}`] = status));
+  const statuses = from.map((_, i) => `@from${i}`).join(', ');
+  const result = db
+    .prepare(
+      `UPDATE elevation_requests SET ${sets} WHERE id = @id AND status IN (${statuses}) AND (${extra})`,
+    )
+    .run(params);
+  return result.changes === 1;
+}
+
+// ---- Approvals (the per-technician inbox slots) ---------------------------------------------------------------
+
+interface ApprovalRow {
+  id: string;
+  elevation_request_id: string;
+  approver_user_id: string;
+  status: ElevationApproval['status'];
+  decided_at: string | null;
+  refusal_reason: string | null;
+  created_at: string;
+}
+
+export function toApproval(row: ApprovalRow): ElevationApproval {
+  return {
+    id: row.id,
+    elevationRequestId: row.elevation_request_id,
+    approverUserId: row.approver_user_id,
+    status: row.status,
+    decidedAt: row.decided_at,
+    refusalReason: row.refusal_reason,
+    createdAt: row.created_at,
+  };
+}
+
+export function approvalOf(db: Db, requestId: string, userId: string): ElevationApproval | null {
+  const row = db
+    .prepare('SELECT * FROM elevation_approvals WHERE elevation_request_id = ? AND approver_user_id = ?')
+    .get(requestId, userId) as ApprovalRow | undefined;
+  return row ? toApproval(row) : null;
+}
+
+// ---- Events ------------------------------------------------------------------------------------------------------
+
+interface EventRow {
+  seq: number;
+  id: string;
+  elevation_request_id: string;
+  event_type: ElevationEventType;
+  status: ElevationStatus;
+  enforcement_status: EnforcementStatus | null;
+  actor_type: ElevationEvent['actorType'];
+  actor_id: string | null;
+  actor_name: string | null;
+  details: string;
+  occurred_at: string;
+}
+
+export function timelineOf(db: Db, requestId: string): ElevationEvent[] {
+  const rows = db
+    .prepare('SELECT * FROM elevation_events WHERE elevation_request_id = ? ORDER BY seq')
+    .all(requestId) as EventRow[];
+  return rows.map((row) => ({
+    seq: row.seq,
+    id: row.id,
+    elevationRequestId: row.elevation_request_id,
+    eventType: row.event_type,
+    status: row.status,
+    enforcementStatus: row.enforcement_status,
+    actorType: row.actor_type,
+    actorId: row.actor_id,
+    actorName: row.actor_name,
+    details: JSON.parse(row.details) as Record<string, unknown>,
+    occurredAt: row.occurred_at,
+  }));
+}
