@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context';
 import type { AuthContext } from '../../http/auth-context';
-import { MFA_REQUIRED_MESSAGE } from '../../http/authenticate';
-import { forbidden, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import { resolveOrgScope, scopeCovers, scopeFilter, siteRestriction, type OrgScope } from '../../http/scope';
 import { deviceStore, type Clause, type DeviceRow } from './store';
 
@@ -51,16 +50,6 @@ export function requireDevice(ctx: Pick<AppContext, 'db'>, auth: AuthContext, id
   const row = deviceStore(ctx.db).byId(id);
   if (!row || !canSeeDevice(deviceVisibility(ctx, auth), row)) throw notFound(DEVICE_NOT_FOUND);
   return row;
-}
-
-/**
- * Writes by console users need an MFA session, like every other write. The route-level guard cannot express it:
- * these routes also accept API keys, which have no MFA and are trusted by their scopes.
- */
-export function requireUserMfa(ctx: Pick<AppContext, 'config'>, auth: AuthContext): void {
-  if (auth.kind === 'user' && ctx.config.enable2fa && !auth.mfa) {
-    throw forbidden(MFA_REQUIRED_MESSAGE, 'MFA_REQUIRED');
-  }
 }
 
 /** Who the audit log and created_by columns name for the caller. */

@@ -8,13 +8,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors';
 import { paginated } from '../../http/pagination';
 import { requireOrgAccess, requireSiteAccess, scopeFilter } from '../../http/scope';
 import { auditCaller } from '../audit/caller';
-import {
-  canSeeDevice,
-  deviceVisibility,
-  requireUserMfa,
-  visibilityClauses,
-  type DeviceVisibility,
-} from './access';
+import { canSeeDevice, deviceVisibility, visibilityClauses, type DeviceVisibility } from './access';
 import { groupStore } from './group-store';
 import type {
   addMembersBody,
@@ -60,7 +54,6 @@ export function groupInScope(ctx: AppContext, auth: AuthContext, id: string): Gr
 
 /** Restricted users change only groups tied to one of their sites; organization-wide groups are read-only to them. */
 function requireGroupWrite(ctx: AppContext, auth: AuthContext, id: string): GroupRow {
-  requireUserMfa(ctx, auth);
   const row = groupInScope(ctx, auth, id);
   const { sites } = deviceVisibility(ctx, auth);
   if (sites && (row.site_id === null || !sites.has(row.site_id)))
@@ -138,7 +131,6 @@ export function createGroup(
   auth: AuthContext,
   body: CreateGroupBody,
 ): DeviceGroup {
-  requireUserMfa(ctx, auth);
   const orgId = targetOrg(ctx, auth, body.orgId);
   const siteId = body.siteId ?? null;
   checkGroupSite(ctx, auth, orgId, siteId);

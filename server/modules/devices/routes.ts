@@ -37,13 +37,12 @@ import {
 
 // /devices, /groups and /tags (spec 3 endpoint catalog; spec 2 for the device's 404). JWT or API key; reads need
 // devices:read, edits and groups devices:write, commands devices:execute, decommission devices:delete. Writes by
-// console users also need an MFA session (checked in the service: API keys have no MFA).
+// console users also need an MFA session (the route's `mfa` guard; API keys pass on their scopes).
 
 const TAG = 'devices';
 const GROUPS = 'groups';
 const DEVICE_404 = { 404: 'Device not found' };
 const GROUP_404 = { 404: 'Device group not found' };
-const MFA_403 = { 403: 'Multi-factor authentication required for this action (console users)' };
 
 export function deviceRoutes(ctx: AppContext): AnyRoute[] {
   return [
@@ -84,9 +83,10 @@ export function deviceRoutes(ctx: AppContext): AnyRoute[] {
         '(merged; null removes a key), deviceRole, autoUpdate',
       auth: 'user_or_key',
       permission: PERMISSIONS.DEVICES_WRITE,
+      mfa: true,
       params: idParams,
       body: updateDeviceBody,
-      responses: { ...DEVICE_404, ...MFA_403, 400: 'No updates provided', 409: 'Device is decommissioned' },
+      responses: { ...DEVICE_404, 400: 'No updates provided', 409: 'Device is decommissioned' },
       handler: ({ req, auth, params, body }) => updateDevice(ctx, req, auth, params.id, body),
     }),
     defineRoute({
@@ -98,10 +98,11 @@ export function deviceRoutes(ctx: AppContext): AnyRoute[] {
         '(dev_update switches the device’s auto-update off)',
       auth: 'user_or_key',
       permission: PERMISSIONS.DEVICES_EXECUTE,
+      mfa: true,
       params: idParams,
       body: createCommandBody,
       status: 201,
-      responses: { ...DEVICE_404, ...MFA_403, 409: 'Device is decommissioned' },
+      responses: { ...DEVICE_404, 409: 'Device is decommissioned' },
       handler: ({ req, auth, params, body }) => queueDeviceCommand(ctx, req, auth, params.id, body),
     }),
     defineRoute({
@@ -125,8 +126,9 @@ export function deviceRoutes(ctx: AppContext): AnyRoute[] {
         'itself (self_uninstall {removeConfig: true})',
       auth: 'user_or_key',
       permission: PERMISSIONS.DEVICES_DELETE,
+      mfa: true,
       params: idParams,
-      responses: { ...DEVICE_404, ...MFA_403, 409: 'Device is already decommissioned' },
+      responses: { ...DEVICE_404, 409: 'Device is already decommissioned' },
       handler: ({ req, auth, params }) => decommissionDevice(ctx, req, auth, params.id),
     }),
 
@@ -148,9 +150,10 @@ export function deviceRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Create a device group (orgId required for partner and system scope; siteId optional)',
       auth: 'user_or_key',
       permission: PERMISSIONS.DEVICES_WRITE,
+      mfa: true,
       body: createGroupBody,
       status: 201,
-      responses: { 400: 'orgId is required', 404: 'Organization not found', ...MFA_403 },
+      responses: { 400: 'orgId is required', 404: 'Organization not found' },
       handler: ({ req, auth, body }) => createGroup(ctx, req, auth, body),
     }),
     defineRoute({
@@ -171,9 +174,10 @@ export function deviceRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Rename a group, change its description or site',
       auth: 'user_or_key',
       permission: PERMISSIONS.DEVICES_WRITE,
+      mfa: true,
       params: idParams,
       body: updateGroupBody,
-      responses: { ...GROUP_404, ...MFA_403, 400: 'No updates provided' },
+      responses: { ...GROUP_404, 400: 'No updates provided' },
       handler: ({ req, auth, params, body }) => updateGroup(ctx, req, auth, params.id, body),
     }),
     defineRoute({
@@ -183,8 +187,9 @@ export function deviceRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Delete a group (its devices stay); returns the deleted group',
       auth: 'user_or_key',
       permission: PERMISSIONS.DEVICES_WRITE,
+      mfa: true,
       params: idParams,
-      responses: { ...GROUP_404, ...MFA_403 },
+      responses: { ...GROUP_404 },
       handler: ({ req, auth, params }) => deleteGroup(ctx, req, auth, params.id),
     }),
     defineRoute({
@@ -209,9 +214,10 @@ export function deviceRoutes(ctx: AppContext): AnyRoute[] {
       summary: "Add devices of the group's organization ({deviceIds}, up to 1000); returns how many were new",
       auth: 'user_or_key',
       permission: PERMISSIONS.DEVICES_WRITE,
+      mfa: true,
       params: idParams,
       body: addMembersBody,
-      responses: { ...GROUP_404, ...MFA_403, 400: "deviceIds must be devices of the group's organization" },
+      responses: { ...GROUP_404, 400: "deviceIds must be devices of the group's organization" },
       handler: ({ req, auth, params, body }) => addGroupMembers(ctx, req, auth, params.id, body),
     }),
     defineRoute({
@@ -221,8 +227,9 @@ export function deviceRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Remove a device from a group; returns the group',
       auth: 'user_or_key',
       permission: PERMISSIONS.DEVICES_WRITE,
+      mfa: true,
       params: memberParams,
-      responses: { 404: 'Device group not found; Device is not a member of this group', ...MFA_403 },
+      responses: { 404: 'Device group not found; Device is not a member of this group' },
       handler: ({ req, auth, params }) => removeGroupMember(ctx, req, auth, params.id, params.deviceId),
     }),
 

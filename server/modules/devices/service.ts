@@ -13,7 +13,6 @@ import {
   callerId,
   deviceVisibility,
   requireDevice,
-  requireUserMfa,
   visibilityClauses,
   type DeviceVisibility,
 } from './access';
@@ -210,7 +209,6 @@ export function updateDevice(
   id: string,
   body: UpdateDeviceBody,
 ): DeviceDetail {
-  requireUserMfa(ctx, auth);
   const changedFields = sentKeys(body);
   if (changedFields.length === 0) throw badRequest('No updates provided');
   const store = deviceStore(ctx.db);
@@ -258,7 +256,6 @@ export function queueDeviceCommand(
   id: string,
   body: CreateCommandBody,
 ): DeviceCommand {
-  requireUserMfa(ctx, auth);
   const { row, command } = ctx.db.transaction(() => {
     const device = requireDevice(ctx, auth, id);
     if (device.status === 'decommissioned') throw conflict(DECOMMISSIONED);
@@ -308,7 +305,6 @@ export function decommissionDevice(
   auth: AuthContext,
   id: string,
 ): DeviceDetail {
-  requireUserMfa(ctx, auth);
   const store = deviceStore(ctx.db);
   const { row, commandId, previousStatus } = ctx.db.transaction(() => {
     const device = requireDevice(ctx, auth, id);

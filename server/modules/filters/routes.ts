@@ -21,7 +21,7 @@ import {
 } from './service';
 
 // /filters (spec 2, Saved filters): JWT or API key; reads and previews need devices:read, writes devices:write
-// and, for console users, an MFA session (checked in the service: API keys have no MFA).
+// and, for console users, an MFA session (the route's `mfa` guard; API keys pass on their scopes).
 
 const TAG = 'filters';
 const NOT_FOUND = { 404: 'Filter not found' };
@@ -50,6 +50,7 @@ export function filterRoutes(ctx: AppContext): AnyRoute[] {
         'Save a filter; orgId is required for partner and system scope, ignored for organization scope',
       auth: 'user_or_key',
       permission: PERMISSIONS.DEVICES_WRITE,
+      mfa: true,
       body: createFilterBody,
       status: 201,
       responses: {
@@ -90,6 +91,7 @@ export function filterRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Change any of name, description (string or null), conditions',
       auth: 'user_or_key',
       permission: PERMISSIONS.DEVICES_WRITE,
+      mfa: true,
       params: filterIdParams,
       body: updateFilterBody,
       responses: { ...NOT_FOUND, 400: `No updates provided; ${INVALID}` },
@@ -102,6 +104,7 @@ export function filterRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Delete a saved filter; returns the deleted filter',
       auth: 'user_or_key',
       permission: PERMISSIONS.DEVICES_WRITE,
+      mfa: true,
       params: filterIdParams,
       responses: NOT_FOUND,
       handler: ({ req, auth, params }) => deleteFilter(ctx, req, auth, params.id),

@@ -12,7 +12,7 @@ import type { AuthContext } from '../../http/auth-context';
 import { badRequest, forbidden, notFound } from '../../http/errors';
 import { requireOrgAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
 import { auditCaller } from '../audit/caller';
-import { callerId, deviceVisibility, requireUserMfa, visibilityClauses } from '../devices/access';
+import { callerId, deviceVisibility, visibilityClauses } from '../devices/access';
 import { compileFilter, customFieldTypesFor, parseConditionGroup, type CustomFieldTypes } from './compile';
 import type { createFilterBody, listFiltersQuery, previewBody, updateFilterBody } from './schemas';
 import { filterStore, previewDevices, toSavedFilter, type FilterChanges, type SavedFilterRow } from './store';
@@ -100,7 +100,6 @@ export function createFilter(
   auth: AuthContext,
   body: z.infer<typeof createFilterBody>,
 ): SavedFilter {
-  requireUserMfa(ctx, auth);
   const orgId = targetOrg(ctx, auth, body.orgId);
   const conditions = validConditions(body.conditions, customFieldTypesFor(ctx.db, [orgId]));
   const at = new Date().toISOString();
@@ -126,7 +125,6 @@ export function updateFilter(
   id: string,
   body: z.infer<typeof updateFilterBody>,
 ): SavedFilter {
-  requireUserMfa(ctx, auth);
   if (body.name === undefined && body.description === undefined && body.conditions === undefined)
     throw badRequest('No updates provided', 'VALIDATION_ERROR');
   const row = filterInScope(ctx, auth, id);
@@ -151,7 +149,6 @@ export function updateFilter(
 }
 
 export function deleteFilter(ctx: AppContext, req: Request, auth: AuthContext, id: string): SavedFilter {
-  requireUserMfa(ctx, auth);
   const row = filterInScope(ctx, auth, id);
   if (!filterStore(ctx.db).delete(id)) throw notFound(FILTER_NOT_FOUND);
   audit(ctx, req, auth, 'filter.delete', row, {});
