@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import type { ConsoleServerMessage } from '../../server/contract';
+import { openConsoleSocket, type ConsoleSocket } from '../support/console-client';
 import { auditSettled, seedOrgUser, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -11,52 +10,8 @@ afterEach(async () => {
   await server.dispose();
 });
 
-interface OpenSocket {
-  socket: WebSocket;
-  messages: ConsoleServerMessage[];
-  next(predicate: (m: ConsoleServerMessage) => boolean, timeoutMs?: number): Promise<ConsoleServerMessage>;
-  closed: Promise<number>;
-}
-
-function open(ticket: string): Promise<OpenSocket> {
-  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/v1/ws?ticket=${ticket}`);
-  const messages: ConsoleServerMessage[] = [];
-  const waiters: Array<{
-    predicate: (m: ConsoleServerMessage) => boolean;
-    resolve: (m: ConsoleServerMessage) => void;
-  }> = [];
-  socket.on('message', (raw) => {
-    const message = JSON.parse(String(raw)) as ConsoleServerMessage;
-    messages.push(message);
-    for (const w of [...waiters]) {
-      if (w.predicate(message)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(message);
-      }
-    }
-  });
-  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    socket.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-    socket.on('open', () =>
-      resolve({
-        socket,
-        messages,
-        closed,
-        next: (predicate, timeoutMs = 5000) =>
-          new Promise((res, rej) => {
-            const found = messages.find(predicate);
-            if (found) return res(found);
-            const timer = setTimeout(
-              () => rej(new Error('timed out waiting for a console message')),
-              timeoutMs,
-            );
-            waiters.push({ predicate, resolve: (m) => (clearTimeout(timer), res(m)) });
-          }),
-      }),
-    );
-  });
-}
+type OpenSocket = ConsoleSocket;
+const open = (ticket: string): Promise<OpenSocket> => openConsoleSocket(server.url, ticket);
 
 async function ticketFor(token: string): Promise<string> {
   const res = await server.api.post('/ws/ticket', {}, token);
