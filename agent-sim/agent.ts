@@ -3,6 +3,7 @@ import { BUILT_IN_COMMANDS, type AgentHandle, type CommandOutcome } from './comm
 import { EventLogStore } from './eventlog';
 import { agentIdentity, type AgentIdentity } from './identity';
 import { Machine } from './machine';
+import { elevationOf, type AgentElevation } from './pam';
 import {
   archWord,
   enrollResponse,
@@ -241,6 +242,11 @@ export class SimulatedAgent {
     return this.saved?.agentId ?? null;
   }
 
+  /** Privileged access: the requests this agent raised and the grants it holds (agent-sim/pam.ts). */
+  get elevation(): AgentElevation {
+    return elevationOf(this.handle);
+  }
+
   start(): void {
     if (this.abort) return;
     const abort = new AbortController();
@@ -256,6 +262,8 @@ export class SimulatedAgent {
     if (!abort) return;
     this.abort = null;
     abort.abort();
+    // Grants are process memory: a stopped agent holds none (a real agent clears leftovers when it boots).
+    this.elevation.reset();
     if (this.phaseValue === 'enrolling' || this.phaseValue === 'running' || this.phaseValue === 'idle') {
       this.phaseValue = 'stopped';
       this.reason = 'stopped';
@@ -270,6 +278,7 @@ export class SimulatedAgent {
     const abort = this.abort;
     this.abort = null;
     abort?.abort();
+    this.elevation.reset();
     void this.closeSocket(1000, reason.slice(0, 100));
     this.opts.onEvent?.(this, phase === 'failed' ? { kind: 'failed', reason } : { kind: 'stopped', reason });
   }

@@ -3,9 +3,13 @@ import { DEFAULT_AGENT_VERSION } from './agent';
 import { Fleet, formatStats } from './fleet';
 import { DEFAULT_SCENARIO, getScenario, scenarioNames } from './scenarios';
 
+const scenarioHelp = scenarioNames()
+  .map((name) => `      ${name.padEnd(16)}${getScenario(name)?.description ?? ''}`)
+  .join('\n');
+
 // `npm run agent-sim -- --server URL --enrollment-key KEY [--count N] [--scenario NAME] [--heartbeat-seconds S]
 // [--seed N]` (DESIGN §2). Runs one or many simulated agents in this process, deterministically per seed, and
-// prints a one-line status every 10 s. Speaks only the public agent protocol (DESIGN §3); never imports server/.
+// prints a one-line status every 10 s. `--scenario pam|pam-load` adds privileged-access requests (pam.ts). Speaks only the public agent protocol (DESIGN §3); never imports server/.
 
 const USAGE = `Usage: npm run agent-sim -- --server URL --enrollment-key KEY [options]
 
@@ -13,13 +17,19 @@ const USAGE = `Usage: npm run agent-sim -- --server URL --enrollment-key KEY [op
   --enrollment-key KEY      enrollment key (not needed when --state holds every agent's credentials)
   --enrollment-secret S     the server-wide enrollment secret, when the server has one
   --count N                 how many agents (default 1)
-  --scenario NAME           ${scenarioNames().join(' | ')} (default ${DEFAULT_SCENARIO})
+  --scenario NAME           what the fleet does (default ${DEFAULT_SCENARIO}):
+${scenarioHelp}
   --heartbeat-seconds S     heartbeat interval (default: what the server says)
   --seed N                  which machines: the same seed gives the same fleet (default 1)
   --state FILE              keep credentials in FILE so a restart brings back the same devices
   --agent-version V         version a freshly enrolled agent runs (default ${DEFAULT_AGENT_VERSION})
   --reenroll                enroll again when the server refuses saved credentials (default: stop that agent)
-  --status-seconds S        status line interval (default 10)`;
+  --status-seconds S        status line interval (default 10)
+
+Every agent answers actuate_elevation / revoke_elevation (time-boxed local admin grants held in memory, gone
+when the simulator stops). With --scenario pam or pam-load the agents also report elevation requests
+(POST /agents/:id/elevation-requests): signed installers, unsigned tools from Downloads, technicians' admin
+consoles and AI tool actions; the status line then counts the server's answers and the grants.`;
 
 function fail(message: string): never {
   console.error(`agent-sim: ${message}`);

@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import type { EventLogStore } from './eventlog';
 import type { AgentIdentity } from './identity';
-import type { CommandResult, DiagnosticLog } from './protocol';
+import { parsePayload, type CommandResult, type DiagnosticLog } from './protocol';
 import type { Rng } from './random';
+import { PAM_COMMANDS } from './pam';
 import type { HttpAnswer } from './transport';
 
 // Command handlers (DESIGN §3 command types). The same handler runs whether the command came over the agent
 // socket or was claimed by a heartbeat; the agent sends the outcome back the matching way. Payloads come from
 // the server and are validated here before use: a malformed payload fails the command with a reason.
 // Live query answers: event_logs_list {logs}, event_log_info descriptor or null, event_logs_query
-// {events, total, page, limit}, event_log_get entry or null (spec 2 live shapes).
+// {events, total, page, limit}, event_log_get entry or null (spec 2 live shapes). actuate_elevation and
+// revoke_elevation answer {enforcementStatus: 'active', grantedAt} and {enforcementStatus: 'cleaned_up'}.
 
 /** What a handler may use of its agent. */
 export interface AgentHandle {
@@ -48,19 +50,6 @@ export type CommandHandler = (
 ) => CommandOutcome | Promise<CommandOutcome>;
 
 const failed = (error: string): CommandOutcome => ({ status: 'failed', error });
-
-function parsePayload<T>(
-  schema: z.ZodType<T>,
-  payload: unknown,
-): { ok: true; value: T } | { ok: false; error: string } {
-  const parsed = schema.safeParse(payload ?? {});
-  if (parsed.success) return { ok: true, value: parsed.data };
-  const issue = parsed.error.issues[0];
-  return {
-    ok: false,
-    error: `Invalid payload: ${issue ? `${issue.path.join('.') || 'payload'}: ${issue.message}` : 'unreadable'}`,
-  };
-}
 
 const logName = z.string().trim().min(1).max(255);
 // Numbers may arrive as strings when the server forwards query-string values untouched.
@@ -128,4 +117,7 @@ export const BUILT_IN_COMMANDS: Record<string, CommandHandler> = {
     if (!p.ok) return failed(p.error);
     return agent.devUpdate(p.value.downloadUrl, p.value.checksum);
   },
+
+  // Privileged access (issue 5): grant and remove time-boxed local administrator membership (agent-sim/pam.ts).
+  ...PAM_COMMANDS,
 };

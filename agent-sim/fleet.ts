@@ -1,4 +1,6 @@
 import { SimulatedAgent, newCounters, type AgentEvent, type AgentStatus, type FleetCounters } from './agent';
+import { addElevationStats, newElevationStats, type ElevationStats, type RaiseFailure } from './pam';
+import type { ElevationKind } from './pam-catalog';
 import { DEFAULT_SCENARIO, getScenario, scenarioNames, type Scenario } from './scenarios';
 import { FileCredentialStore, MemoryCredentialStore, type CredentialStore } from './state';
 import { Gate } from './timing';
@@ -47,6 +49,39 @@ export interface FleetStats extends FleetCounters {
   failed: number;
   /** The newest failure reason of an agent, if any. */
   lastError: string | null;
+  /** Privileged access, summed over the agents. */
+  elevation: ElevationStats;
+}
+
+export interface RaiseElevationInput {
+  /** The agent's index (its machine number, as `firstIndex` counts); default: the next connected agent. */
+  agentIndex?: number | undefined;
+  /** Default: drawn by the `pam` scenario's weights. */
+  kind?: ElevationKind | undefined;
+}
+
+export interface RaisedElevation {
+  agentIndex: number;
+  deviceId: string;
+  hostname: string;
+  kind: ElevationKind;
+  /** The server's answer: the request id (null when ignored) and its status. */
+  id: string | null;
+  status: 'pending' | 'auto_approved' | 'denied' | 'ignored';
+  expiresAt: string | null;
+}
+
+/** `raiseElevation` found no agent to ask, or the server did not take the request. */
+export class ElevationRaiseError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'no_agent' | RaiseFailure,
+    readonly httpStatus: number | null = null,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ElevationRaiseError';
+  }
 }
 
 export class Fleet {
@@ -59,6 +94,8 @@ export class Fleet {
   private startTimers: NodeJS.Timeout[] = [];
   private lastError: string | null = null;
   private running = false;
+  /** Round-robin position for `raiseElevation` without an agent index. */
+  private nextRaiser = 0;
   startedAt: Date | null = null;
 
   constructor(private readonly options: FleetOptions) {
@@ -151,7 +188,9 @@ export class Fleet {
     let running = 0;
     let stopped = 0;
     let failed = 0;
+    const elevation = newElevationStats();
     for (const agent of this.agents) {
+      addElevationStats(elevation, agent.elevation.stats);
       const s = agent.status;
       if (s.enrolled) enrolled++;
       if (s.connected) connected++;
@@ -168,7 +207,50 @@ export class Fleet {
       stopped,
       failed,
       lastError: this.lastError,
+      elevation,
     };
+  }
+
+  /**
+   * Makes one agent report an elevation request now (tests and the demo panel): the agent at `agentIndex`, or
+   * the next connected one. Resolves with the server's answer; rejects with ElevationRaiseError when no agent can
+   * ask or the server did not take the request.
+   */
+  async raiseElevation(input: RaiseElevationInput = {}): Promise<RaisedElevation> {
+    const agent = this.pickRaiser(input.agentIndex);
+    // The device the request is filed under (an agent re-enrolling meanwhile would get a new one).
+    const deviceId = agent.deviceId!;
+    const outcome = await agent.elevation.raise(input.kind);
+    if (!outcome.ok)
+      throw new ElevationRaiseError(
+        `${agent.identity.hostname}: ${outcome.error}`,
+        outcome.reason,
+        outcome.httpStatus,
+        outcome.retryAfterMs,
+      );
+    return {
+      agentIndex: agent.index,
+      deviceId,
+      hostname: agent.identity.hostname,
+      kind: outcome.kind,
+      id: outcome.id,
+      status: outcome.status,
+      expiresAt: outcome.expiresAt,
+    };
+  }
+
+  private pickRaiser(agentIndex: number | undefined): SimulatedAgent {
+    const usable = (a: SimulatedAgent) => a.phase === 'running' && a.deviceId !== null;
+    if (agentIndex !== undefined) {
+      const agent = this.agents.find((a) => a.index === agentIndex);
+      if (!agent) throw new ElevationRaiseError(`no agent with index ${agentIndex}`, 'no_agent');
+      if (!usable(agent))
+        throw new ElevationRaiseError(`${agent.identity.hostname} is not running`, 'no_agent');
+      return agent;
+    }
+    const connected = this.agents.filter((a) => a.connected && usable(a));
+    if (connected.length === 0) throw new ElevationRaiseError('no simulated agent is connected', 'no_agent');
+    return connected[this.nextRaiser++ % connected.length]!;
   }
 
   statuses(): AgentStatus[] {
@@ -192,5 +274,23 @@ export function formatStats(s: FleetStats): string {
   if (s.reconnects) parts.push(`${s.reconnects} reconnects`);
   if (s.stopped) parts.push(`${s.stopped} stopped`);
   if (s.failed) parts.push(`${s.failed} failed`);
+  const e = s.elevation;
+  if (e.raised || e.actuated || e.cleanedUp) {
+    const answers = [
+      `${e.pending} pending`,
+      `${e.autoApproved} auto-approved`,
+      `${e.denied} denied`,
+      `${e.ignored} ignored`,
+    ];
+    if (e.rateLimited) answers.push(`${e.rateLimited} rate-limited`);
+    if (e.rejected + e.failed) answers.push(`${e.rejected + e.failed} not reported`);
+    parts.push(
+      `${e.raised} elevation requests (${answers.join(', ')})`,
+      `${e.grantsActive} grants active`,
+      `${e.actuated} actuated`,
+      `${e.cleanedUp} cleaned up`,
+    );
+    if (e.expiredLocally) parts.push(`${e.expiredLocally} expired locally`);
+  }
   return parts.join(', ');
 }

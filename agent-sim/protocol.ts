@@ -127,6 +127,57 @@ export interface SoftwareItem {
   publisher: string;
 }
 
+/**
+ * Validates a command payload from the server; the first issue becomes the command's failure reason (a malformed
+ * payload fails the command, it never throws).
+ */
+export function parsePayload<T>(
+  schema: z.ZodType<T>,
+  payload: unknown,
+): { ok: true; value: T } | { ok: false; error: string } {
+  const parsed = schema.safeParse(payload ?? {});
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  return {
+    ok: false,
+    error: `Invalid payload: ${issue ? `${issue.path.join('.') || 'payload'}: ${issue.message}` : 'unreadable'}`,
+  };
+}
+
+/**
+ * `POST /agents/:id/elevation-requests` (spec 2 Privileged access; the fields after `observed_at` are the
+ * issue-5 extensions): what the agent saw when something asked for administrator rights. snake_case as fixed.
+ */
+export interface ElevationRequestBody {
+  subject_username?: string;
+  target_executable_path?: string;
+  /** sha256 hex. */
+  target_executable_hash?: string;
+  target_executable_signer?: string;
+  /** sha256 hex. */
+  target_signer_thumbprint?: string;
+  pid?: number;
+  parent_image?: string;
+  command_line?: string;
+  /** ISO 8601. */
+  observed_at?: string;
+  flow_type?: 'uac_intercept' | 'tech_jit_admin' | 'ai_tool_action';
+  subject_ad_groups?: string[];
+  /** Required for `ai_tool_action`. */
+  tool_name?: string;
+  risk_tier?: number;
+  action_digest?: string;
+  action_timeout_seconds?: number;
+}
+
+/** 201 `{id, status: pending|auto_approved|denied, expiresAt}`; 200 `{id: null, status: 'ignored'}`. */
+export const elevationIngestResponse = z.object({
+  id: z.string().min(1).nullable(),
+  status: z.enum(['pending', 'auto_approved', 'denied', 'ignored']),
+  expiresAt: z.string().nullable().optional(),
+});
+export type ElevationIngestResponse = z.infer<typeof elevationIngestResponse>;
+
 /** Spec 2: at most 500 diagnostic entries per request. */
 export const MAX_LOGS_PER_REQUEST = 500;
 

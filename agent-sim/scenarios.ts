@@ -1,10 +1,10 @@
 import type { AgentHandle, CommandHandler } from './commands';
+import { pamScenarioHooks } from './pam';
 
 // Named behaviours for `--scenario`: how chatty the agents' logs are, how the metrics move and how reliable the
 // network is. A scenario can also add behaviour through hooks: extra command handlers and actions on enroll or
-// on each heartbeat. That is the extension point for the PAM scenarios of issue 5 (an agent that reports
-// elevation requests on its heartbeat and answers `actuate_elevation` / `revoke_elevation`): they register here
-// with `registerScenario` and need no change to the agent itself.
+// on each heartbeat. The PAM scenarios of issue 5 use it: `pam` and `pam-load` report elevation requests after
+// heartbeats (agent-sim/pam.ts); every scenario answers `actuate_elevation` / `revoke_elevation`.
 
 export interface ScenarioHooks {
   /** Command types this scenario adds or overrides (both over the socket and claimed by heartbeat). */
@@ -81,6 +81,23 @@ export const DEFAULT_SCENARIO = steady.name;
 export function registerScenario(scenario: Scenario): void {
   scenarios.set(scenario.name, scenario);
 }
+
+/** Chance per heartbeat that an agent of the `pam` scenario reports an elevation request. */
+export const PAM_REQUESTS_PER_HEARTBEAT = 0.1;
+
+registerScenario({
+  ...steady,
+  name: 'pam',
+  description: `a calm fleet whose users ask for admin rights now and then (one heartbeat in ${Math.round(1 / PAM_REQUESTS_PER_HEARTBEAT)})`,
+  hooks: pamScenarioHooks(PAM_REQUESTS_PER_HEARTBEAT),
+});
+registerScenario({
+  ...steady,
+  name: 'pam-load',
+  description:
+    'steady privileged-access load: every agent reports one elevation request per heartbeat, mixed kinds',
+  hooks: pamScenarioHooks(1),
+});
 
 export function scenarioNames(): string[] {
   return [...scenarios.keys()];

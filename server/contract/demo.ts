@@ -23,4 +23,46 @@ export interface SimulatorStatus {
   heartbeats: number;
   startedAt: string | null;
   lastError: string | null;
+  /** Present while a fleet runs. */
+  elevation?: SimulatorElevationStats;
+}
+
+/** Privileged-access counters of the running demo fleet (summed over its agents). */
+export interface SimulatorElevationStats {
+  /** Requests the agents reported, and the server's answers. */
+  raised: number;
+  pending: number;
+  autoApproved: number;
+  denied: number;
+  ignored: number;
+  /** Not taken by the server (429, another 4xx, or no answer). */
+  notReported: number;
+  /** Local administrator grants the agents hold right now. */
+  grantsActive: number;
+  /** `actuate_elevation` commands granted, and refused. */
+  actuated: number;
+  actuationsFailed: number;
+  /** `revoke_elevation` commands answered, and grants the agents removed when they expired. */
+  cleanedUp: number;
+  expiredLocally: number;
+}
+
+/** What `POST /demo/simulator/elevation-requests` can make a simulated agent ask for. */
+export const SIMULATED_ELEVATION_KINDS = [
+  'signed_installer',
+  'unsigned_tool',
+  'admin_console',
+  'ai_tool',
+  'ai_tool_critical',
+] as const;
+export type SimulatedElevationKind = (typeof SIMULATED_ELEVATION_KINDS)[number];
+
+/** `POST /demo/simulator/elevation-requests`: the server's answer to the simulated agent's report. */
+export interface SimulatorElevationResponse {
+  success: true;
+  /** The elevation request (null when a rule said `ignore`). */
+  id: string | null;
+  status: 'pending' | 'auto_approved' | 'denied' | 'ignored';
+  deviceId: string;
+  hostname: string;
 }

@@ -1,17 +1,23 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { Fleet } from '../../agent-sim/fleet';
+import type { Fleet } from '../../agent-sim/fleet';
 import { agentIdentity } from '../../agent-sim/identity';
 import { Machine } from '../../agent-sim/machine';
 import { archWord, platformWord } from '../../agent-sim/protocol';
-import { MemoryCredentialStore, type SavedAgent } from '../../agent-sim/state';
+import type { SavedAgent } from '../../agent-sim/state';
 import { measure, ok, type Result } from './measure';
+import {
+  enrollFleet,
+  json,
+  memoryOf,
+  ROOT,
+  startServerProcess,
+  stopServerProcess,
+  type ServerProcess,
+} from './server-process';
 
 // The device side under load, with the server in its own process (as `npm run serve` runs it) so that its
 // memory can be read from /proc and the simulated fleet does not share its event loop:
@@ -19,127 +25,6 @@ import { measure, ok, type Result } from './measure';
 //   same bodies and answers the same shape (the floor any server on this machine pays);
 // - event-log ingest rows per second, against a raw better-sqlite3 batch insert of the same rows;
 // - peak resident memory of the server while 2,000 agents hold their WebSockets.
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const ADMIN = { email: 'bench@gatehouse.test', password: 'Throughput-Probe-2026' };
-const json = { 'content-type': 'application/json' };
-
-interface ServerProcess {
-  child: ChildProcess;
-  api: string;
-  url: string;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createHttpServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-async function startServerProcess(dataDir: string): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'server/cli.ts', 'serve', '--port', String(port), '--data-dir', dataDir],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        LOG_LEVEL: 'warn',
-        BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-        BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-        // The bench administrator creates enrollment keys without a TOTP step.
-        ENABLE_2FA: 'false',
-        SEED_DEMO: 'true',
-        // Agents get a long interval: the benchmark drives heartbeats itself, closed loop.
-        AGENT_HEARTBEAT_SECONDS: '3600',
-      },
-    },
-  );
-  const url = `http://localhost:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const up = await fetch(`${url}/api/v1/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return { child, url, api: `${url}/api/v1` };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill();
-  throw new Error('server did not start within 60 s');
-}
-
-async function stopServerProcess(server: ServerProcess): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGTERM');
-  await exited;
-}
-
-/** Resident and peak resident memory of a process, in MB (Linux /proc). */
-function memoryOf(pid: number): { rssMb: number; peakMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
-}
-
-async function enrollmentKey(api: string, maxUsage: number): Promise<string> {
-  const login = await fetch(`${api}/auth/login`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify(ADMIN),
-  });
-  const { accessToken } = (await login.json()) as { accessToken: string };
-  const auth = { ...json, authorization: `Bearer ${accessToken}` };
-  const orgs = (await (await fetch(`${api}/orgs/organizations?limit=100`, { headers: auth })).json()) as {
-    data: Array<{ id: string; name: string }>;
-  };
-  const org = orgs.data[0];
-  if (!org) throw new Error('no organization to enroll into');
-  const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
-  const res = await fetch(`${api}/enrollment-keys`, {
-    method: 'POST',
-    headers: auth,
-    body: JSON.stringify({ orgId: org.id, name: `Bench ${maxUsage}`, maxUsage, expiresAt }),
-  });
-  if (!res.ok) throw new Error(`enrollment key: HTTP ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { key: string }).key;
-}
-
-/** Enrolls `count` simulated agents (they keep their WebSockets) and returns their saved credentials. */
-async function enrollFleet(
-  server: ServerProcess,
-  count: number,
-  seed: number,
-): Promise<{ fleet: Fleet; agents: SavedAgent[] }> {
-  const credentials = new MemoryCredentialStore();
-  const fleet = new Fleet({
-    server: server.url,
-    enrollmentKey: await enrollmentKey(server.api, count),
-    count,
-    seed,
-    credentials,
-    enrollConcurrency: 32,
-  });
-  fleet.start();
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    const stats = fleet.stats();
-    if (stats.failed > 0) throw new Error(`agents failed: ${stats.lastError}`);
-    if (stats.enrolled === count && stats.connected === count) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const agents = Array.from({ length: count }, (_, i) => credentials.get(i))
-    .map((slot) => (slot?.state === 'active' ? slot.agent : null))
-    .filter((a): a is SavedAgent => a !== null);
-  if (agents.length !== count) throw new Error(`only ${agents.length} of ${count} agents enrolled`);
-  return { fleet, agents };
-}
 
 /** The body a simulated agent sends, from the simulator's own machine model. */
 function heartbeatBodies(count: number, seed: number, version: string): Array<() => string> {

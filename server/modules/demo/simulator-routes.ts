@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import type { SimulatorStatus } from '../../contract';
+import {
+  SIMULATED_ELEVATION_KINDS,
+  type SimulatorElevationResponse,
+  type SimulatorStatus,
+} from '../../contract';
 import type { AppContext } from '../../context';
 import type { UserAuth } from '../../http/auth-context';
 import { forbidden } from '../../http/errors';
@@ -9,7 +13,8 @@ import { requireFullPartnerAccess, requireOrgAccess } from '../../http/scope';
 import { auditCaller } from '../audit/caller';
 import { demoSimulator, MAX_SIMULATED_AGENTS, SIMULATOR_UNAVAILABLE } from './simulator';
 
-// The console's simulator panel (demo mode only): status, start, stop. Who may use it: platform administrators
+// The console's simulator panel (demo mode only): status, start, stop, and "raise an elevation request" (one
+// simulated agent reports a request of the chosen kind through the real agent endpoint, issue 5). Who may use it: platform administrators
 // (system scope) and administrators of the demo partner with access to all of its organizations. Both need
 // `devices:write` (the built-in technician role lacks it: technicians use the fleet, they do not spawn one);
 // start and stop need an MFA session, like every other write that changes what a tenant's device list holds.
@@ -18,6 +23,11 @@ import { demoSimulator, MAX_SIMULATED_AGENTS, SIMULATOR_UNAVAILABLE } from './si
 const startBody = z.object({
   count: z.number().int().min(1).max(MAX_SIMULATED_AGENTS),
   orgId: z.uuid().optional(),
+});
+
+const raiseBody = z.object({
+  orgId: z.uuid().optional(),
+  kind: z.enum(SIMULATED_ELEVATION_KINDS, `kind must be one of ${SIMULATED_ELEVATION_KINDS.join(', ')}`),
 });
 
 const NOT_ALLOWED = 'The simulator is for platform administrators and demo partner administrators';
@@ -102,6 +112,44 @@ export function simulatorRoutes(ctx: AppContext): AnyRoute[] {
           });
         }
         return sim.status();
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/demo/simulator/elevation-requests',
+      tag: 'demo',
+      summary:
+        'Make one running simulated agent (in `orgId` when given) report an elevation request of `kind`; answers with the server’s decision',
+      auth: 'user',
+      permission: PERMISSIONS.DEVICES_WRITE,
+      mfa: true,
+      body: raiseBody,
+      responses: {
+        403: NOT_ALLOWED,
+        404: 'Organization not found',
+        409: 'No simulated agent is running in this organization (SIMULATOR_NOT_RUNNING); not in demo mode (SIMULATOR_UNAVAILABLE)',
+        429: 'Too many elevation requests from this device',
+      },
+      handler: async ({ req, auth, body }): Promise<SimulatorElevationResponse> => {
+        requireCaller(auth);
+        if (!sim.available) throw SIMULATOR_UNAVAILABLE();
+        if (body.orgId) requireOrgAccess(ctx.db, auth, body.orgId);
+        const { orgId, ...raised } = await sim.raiseElevation({ orgId: body.orgId, kind: body.kind });
+        auditCaller(ctx, req, auth, {
+          orgId,
+          action: 'demo.simulator.elevation_request',
+          resourceType: 'simulator',
+          resourceId: null,
+          resourceName: 'Demo simulator',
+          details: {
+            kind: body.kind,
+            elevationRequestId: raised.id,
+            status: raised.status,
+            deviceId: raised.deviceId,
+            hostname: raised.hostname,
+          },
+        });
+        return raised;
       },
     }),
   ];

@@ -3,9 +3,16 @@ import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 // The server may run the simulator (DESIGN §1 forbids only the reverse); the lint rule's blanket ban on
 // agent-sim imports in server/ is lifted for this one module.
-import { Fleet } from '../../../agent-sim/fleet';
+import { ElevationRaiseError, Fleet } from '../../../agent-sim/fleet';
+import type { ElevationStats } from '../../../agent-sim/pam';
+import type { ElevationKind } from '../../../agent-sim/pam-catalog';
 import { FileCredentialStore } from '../../../agent-sim/state';
-import type { SimulatorStatus } from '../../contract';
+import type {
+  SimulatedElevationKind,
+  SimulatorElevationResponse,
+  SimulatorElevationStats,
+  SimulatorStatus,
+} from '../../contract';
 import type { AppContext } from '../../context';
 import { conflict, HttpError, notFound } from '../../http/errors';
 import { insertEnrollmentKey } from '../enrollment-keys/service';
@@ -28,6 +35,30 @@ const STORE_LABEL = 'gatehouse-demo';
 
 export const SIMULATOR_UNAVAILABLE = () =>
   new HttpError(409, 'The simulator runs only in demo mode', 'SIMULATOR_UNAVAILABLE');
+const NOT_RUNNING = () =>
+  conflict('No simulated agent is running in this organization', 'SIMULATOR_NOT_RUNNING');
+
+// The contract's kinds are the simulator's kinds (the simulator cannot import the contract): a kind added on one
+// side only fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const KINDS_AGREE: Same<SimulatedElevationKind, ElevationKind> = true;
+void KINDS_AGREE;
+
+function elevationStats(e: ElevationStats): SimulatorElevationStats {
+  return {
+    raised: e.raised,
+    pending: e.pending,
+    autoApproved: e.autoApproved,
+    denied: e.denied,
+    ignored: e.ignored,
+    notReported: e.rateLimited + e.rejected + e.failed,
+    grantsActive: e.grantsActive,
+    actuated: e.actuated,
+    actuationsFailed: e.actuationsFailed,
+    cleanedUp: e.cleanedUp,
+    expiredLocally: e.expiredLocally,
+  };
+}
 
 interface Running {
   fleet: Fleet;
@@ -83,7 +114,46 @@ export class DemoSimulator {
       heartbeats: stats?.heartbeats ?? 0,
       startedAt: run?.startedAt.toISOString() ?? null,
       lastError: stats?.lastError ?? this.lastError,
+      ...(stats ? { elevation: elevationStats(stats.elevation) } : {}),
     };
+  }
+
+  /**
+   * Makes one connected agent of the running fleet report an elevation request of `kind` (the demo panel's
+   * "Raise elevation request"). 409 when no fleet runs in `orgId` (default: wherever it runs) or none of its
+   * agents is connected; the server's refusal of the report itself is passed on (429 with its Retry-After).
+   */
+  async raiseElevation(input: {
+    orgId?: string | undefined;
+    kind: SimulatedElevationKind;
+  }): Promise<SimulatorElevationResponse & { orgId: string }> {
+    if (!this.available) throw SIMULATOR_UNAVAILABLE();
+    const run = this.running;
+    if (!run || (input.orgId !== undefined && run.orgId !== input.orgId)) throw NOT_RUNNING();
+    try {
+      const raised = await run.fleet.raiseElevation({ kind: input.kind });
+      return {
+        success: true,
+        id: raised.id,
+        status: raised.status,
+        deviceId: raised.deviceId,
+        hostname: raised.hostname,
+        orgId: run.orgId,
+      };
+    } catch (err) {
+      if (!(err instanceof ElevationRaiseError)) throw err;
+      if (err.reason === 'no_agent') throw NOT_RUNNING();
+      if (err.reason === 'rate_limited') {
+        const seconds = Math.max(1, Math.ceil((err.retryAfterMs ?? 1000) / 1000));
+        throw new HttpError(429, 'Too many elevation requests from this device', 'RATE_LIMITED', undefined, {
+          'Retry-After': String(seconds),
+        });
+      }
+      throw conflict(
+        `The simulated agent's request was not taken: ${err.message}`,
+        'SIMULATOR_REQUEST_FAILED',
+      );
+    }
   }
 
   /** The demo partner's fleet organization (Contoso Dental), or null when the demo tenant is missing. */

@@ -1,5 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { SimulatorStatus } from '../../../../server/contract';
+import type {
+  SimulatedElevationKind,
+  SimulatorElevationResponse,
+  SimulatorStatus,
+} from '../../../../server/contract';
 import { api } from '../../api/client';
 import { ActionError } from '../../components/ActionError';
 import { Icon } from '../../components/Icon';
@@ -15,6 +19,21 @@ import { useNow } from '../../lib/hooks';
 const POLL_MS = 3000;
 /** The server's cap on simulated agents (MAX_SIMULATED_AGENTS). */
 const MAX_AGENTS = 2000;
+
+const RAISE_KINDS: Array<{ value: SimulatedElevationKind; label: string }> = [
+  { value: 'signed_installer', label: 'Signed installer (Zoom, Chrome …)' },
+  { value: 'unsigned_tool', label: 'Unsigned tool from Downloads' },
+  { value: 'admin_console', label: 'Technician admin console' },
+  { value: 'ai_tool', label: 'AI tool action' },
+  { value: 'ai_tool_critical', label: 'AI tool action (critical)' },
+];
+
+const RAISE_STATUS: Record<SimulatorElevationResponse['status'], string> = {
+  pending: 'pending — waiting for a technician',
+  auto_approved: 'auto-approved by a rule',
+  denied: 'denied',
+  ignored: 'ignored by a rule (no request recorded)',
+};
 
 export function useSimulatorStatus(): { status: SimulatorStatus | null; refresh: () => void } {
   const [status, setStatus] = useState<SimulatorStatus | null>(null);
@@ -56,6 +75,9 @@ export function SimulatorPanel({
   const [open, setOpen] = useState(() => localStorage.getItem('gatehouse.simPanel') !== 'closed');
   const [count, setCount] = useState(String(status.agents > 0 ? status.agents : 40));
   const action = useAsyncAction();
+  const raise = useAsyncAction();
+  const [kind, setKind] = useState<SimulatedElevationKind>('signed_installer');
+  const [raised, setRaised] = useState<SimulatorElevationResponse | null>(null);
   const now = useNow(5000);
 
   const toggle = () => {
@@ -89,6 +111,24 @@ export function SimulatorPanel({
     ['Heartbeats', formatCount(status.heartbeats), 'simulator-heartbeats'],
     ['Started', status.startedAt ? ago(status.startedAt, now) : '—'],
   ];
+  const raiseRequest = (e: FormEvent) => {
+    e.preventDefault();
+    void raise.run(async () => {
+      setRaised(null);
+      const body = status.orgId ? { kind, orgId: status.orgId } : { kind };
+      setRaised(
+        await api<SimulatorElevationResponse>('/demo/simulator/elevation-requests', { method: 'POST', body }),
+      );
+      onChanged();
+    });
+  };
+  const elevation = status.elevation;
+  if (elevation && elevation.raised > 0) {
+    stats.push(
+      ['Elevation requests', formatCount(elevation.raised), 'simulator-elevations'],
+      ['Grants active', formatCount(elevation.grantsActive), 'simulator-grants'],
+    );
+  }
   const stop = () =>
     void action.run(async () => {
       await api('/demo/simulator/stop', { method: 'POST', body: {} });
@@ -177,6 +217,37 @@ export function SimulatorPanel({
               Stop
             </button>
           </form>
+          <form className="dv-sim-actions" onSubmit={raiseRequest} aria-label="Raise elevation request">
+            <select
+              value={kind}
+              onChange={(e) => setKind(e.target.value as SimulatedElevationKind)}
+              aria-label="Kind of elevation request"
+              data-testid="sim-raise-kind"
+            >
+              {RAISE_KINDS.map((k) => (
+                <option key={k.value} value={k.value}>
+                  {k.label}
+                </option>
+              ))}
+            </select>
+            <button
+              type="submit"
+              className="btn btn-secondary btn-sm"
+              disabled={raise.busy || !status.running}
+              title={
+                status.running ? 'A connected simulated agent reports this request' : 'Start the fleet first'
+              }
+              data-testid="sim-raise"
+            >
+              Raise elevation request
+            </button>
+            {raised ? (
+              <span className="muted small" role="status" data-testid="sim-raise-result">
+                {raised.hostname}: {RAISE_STATUS[raised.status]}
+              </span>
+            ) : null}
+          </form>
+          <ActionError error={raise.error} />
           {status.lastError ? (
             <div className="fb-problem small" data-testid="simulator-error">
               Last error: {status.lastError}
