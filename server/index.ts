@@ -34,6 +34,8 @@ import { logRoutes } from './modules/logs/routes';
 import { pamAuditExportRoutes } from './modules/pam/audit-export/routes';
 import { postureRoutes } from './modules/posture/routes';
 import { registerEnforcementResults } from './modules/pam/enforcement';
+import { pamPolicyRoutes } from './modules/pam/policy/routes';
+import { warnStaleTierRules } from './modules/pam/policy/stale-tiers';
 import { pamRoutes } from './modules/pam/routes';
 import { searchRoutes } from './modules/search/routes';
 import { seedDemo } from './modules/demo/seed';
@@ -174,6 +176,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   try {
     setupToken = await firstRun.start();
     await prepareAgentVersions(ctx);
+    warnStaleTierRules(ctx);
     if (config.seedDemo) demo = await seedDemoAtStart(ctx);
   } catch (err) {
     undo();
@@ -207,6 +210,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...searchRoutes(ctx),
     ...agentVersionRoutes(ctx),
     ...pamRoutes(ctx),
+    ...pamPolicyRoutes(ctx),
     ...pamAuditExportRoutes(ctx),
     ...consoleSocketRoutes(hub),
   ];

@@ -6,6 +6,7 @@ import { agentsBench } from './agents';
 import { FLEET_SIZE, filtersBench } from './filters';
 import { BENCH_ADMIN, identityBench } from './identity';
 import type { Result } from './measure';
+import { pamBench } from './pam';
 
 // `npm run bench`: throughput and latency over real HTTP against a real SQLite file, each reported as a ratio to
 // a baseline measured in the same run, because absolute figures on a shared two-core machine say little. Loops
@@ -63,7 +64,7 @@ async function withServer<T>(run: (server: RunningServer) => Promise<T>): Promis
   }
 }
 
-/** `npm run bench -- agents` runs only the named sections (identity, filters, agents); no argument runs all. */
+/** `npm run bench -- agents` runs only the named sections (identity, filters, pam, agents); no argument runs all. */
 const only = new Set(process.argv.slice(2));
 const wanted = (section: string) => only.size === 0 || only.has(section);
 
@@ -88,6 +89,22 @@ async function main(): Promise<void> {
         return filtersBench(server, orgIds);
       }),
     });
+  if (wanted('pam')) {
+    const scratch = mkdtempSync(join(tmpdir(), 'gatehouse-bench-pam-'));
+    try {
+      const pam = await pamBench(join(scratch, 'data'));
+      print({
+        title: 'Elevation requests: ingest to console push (server in its own process)',
+        results: pam.pushes,
+      });
+      print({
+        title: 'Elevation decisions through respond (1,050 agents heartbeating)',
+        results: pam.decisions,
+      });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
   if (!wanted('agents')) return;
   const scratch = mkdtempSync(join(tmpdir(), 'gatehouse-bench-agents-'));
   try {

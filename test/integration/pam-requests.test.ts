@@ -223,6 +223,37 @@ describe('ingest and the decision chain', () => {
     );
   });
 
+  it('decides with a rule created through /pam/rules, by priority', async () => {
+    const admin = await signedToken(server, ADMIN.email);
+    const create = (body: Record<string, unknown>) =>
+      server.api.post('/pam/rules', { orgId, ...body }, admin);
+    const broad = await create({
+      name: 'Vendor tools need approval',
+      verdict: 'require_approval',
+      matchPathGlob: 'C:\\Users\\*\\Downloads\\*.exe',
+      priority: 50,
+    });
+    expect(broad.status).toBe(201);
+    const narrow = await create({
+      name: 'Zoom by hash',
+      verdict: 'auto_approve',
+      matchHash: HASH,
+      priority: 10,
+      approvalDurationMinutes: 5,
+    });
+    expect(narrow.status).toBe(201);
+    const res = await report();
+    expect(res.body.status).toBe('auto_approved');
+    expect(row(res.body.id)).toMatchObject({
+      pam_rule_id: narrow.body.id,
+      pam_rule_name: 'Zoom by hash',
+      duration_minutes: 5,
+    });
+    const other = await report({ target_executable_hash: 'd'.repeat(64) });
+    expect(other.body.status).toBe('pending');
+    expect(row(other.body.id)).toMatchObject({ pam_rule_id: broad.body.id, decision_source: null });
+  });
+
   it('records pending when a rule cannot be evaluated, whatever the default says', async () => {
     db()
       .prepare(

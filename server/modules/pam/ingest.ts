@@ -105,7 +105,7 @@ export function ingestElevationRequest(
            pam_rule_name, decision_reason, duration_minutes, expires_at, decided_at, updated_at)
          VALUES (@id, @orgId, @deviceId, @siteId, @flowType, 'pending', NULL, @risk, @subject, @groups, @path, @hash,
            @signer, @thumbprint, @pid, @parent, @commandLine, @observedAt, @at, @tool, @tier, @digest,
-           @actionExpiresAt, NULL, NULL, NULL, NULL, NULL, NULL, NULL, @at)`,
+           @actionExpiresAt, NULL, @ruleId, @ruleName, @reason, NULL, NULL, NULL, @at)`,
       )
       .run({
         id,
@@ -128,6 +128,10 @@ export function ingestElevationRequest(
         tool: obs.toolName,
         tier: obs.riskTier,
         digest: obs.flowType === 'ai_tool_action' ? body.action_digest : null,
+        // A require_approval rule is shown on the pending request ("matched rule"); it decides nothing yet.
+        ruleId: decision.rule?.id ?? null,
+        ruleName: decision.rule?.name ?? null,
+        reason: decision.status === 'pending' ? decision.reason : null,
         actionExpiresAt: body.action_timeout_seconds
           ? new Date(now.getTime() + body.action_timeout_seconds * 1000).toISOString()
           : null,

@@ -117,7 +117,13 @@ export function previewRule(
   const cap = options.scanCap ?? PREVIEW_SCAN_CAP;
   params.push(cap + 1);
 
-  const matches = ruleMatcher(criteria, criteria.matchSignerGroupId ? loadSignerGroups(ctx.db, orgId) : null);
+  let matches: ReturnType<typeof ruleMatcher>;
+  try {
+    matches = ruleMatcher(criteria, criteria.matchSignerGroupId ? loadSignerGroups(ctx.db, orgId) : null);
+  } catch (err) {
+    // Validated criteria compile; what can still fail is stored data (a signer group whose list is unreadable).
+    throw badRequest(`The criteria cannot be evaluated: ${(err as Error).message}`, 'VALIDATION_ERROR');
+  }
   const rows = ctx.db
     .prepare(
       `SELECT id, requested_at, flow_type, status, subject_username, subject_ad_groups, target_executable_path,
@@ -139,7 +145,8 @@ export function previewRule(
       break;
     }
     totalScanned++;
-    if (!matches(observationOf(row), new Date(row.requested_at))) continue;
+    const requestedAt = new Date(row.requested_at);
+    if (Number.isNaN(requestedAt.getTime()) || !matches(observationOf(row), requestedAt)) continue;
     totalMatched++;
     statusBreakdown[row.status] = (statusBreakdown[row.status] ?? 0) + 1;
     if (sample.length < PREVIEW_SAMPLE_SIZE)

@@ -162,7 +162,6 @@ const UPDATABLE = [
   'approvalDurationMinutes',
   ...CRITERIA_FIELDS,
 ] as const;
-const REQUIRED_FIELDS = new Set<string>(['name', 'priority', 'enabled']);
 
 export function updateRule(
   ctx: AppContext,
@@ -179,8 +178,8 @@ export function updateRule(
   const patch: Record<string, unknown> = {};
   for (const key of UPDATABLE) {
     const value = body[key];
-    if (value === undefined || (value === null && REQUIRED_FIELDS.has(key))) continue;
-    patch[key] = value;
+    // name, priority and enabled cannot be null (the schema refuses it); criteria can, which clears them.
+    if (value !== undefined) patch[key] = value;
   }
   const merged: RuleFields = { ...current, ...(patch as Partial<RuleFields>) };
   if (merged.matchNegate?.length === 0) merged.matchNegate = null;

@@ -6,8 +6,15 @@ import type { PamTimeWindow } from '../../../contract';
 
 export const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-// Building an Intl formatter costs far more than using one; a preview evaluates thousands of timestamps.
+// Building an Intl formatter costs far more than using one, and using one costs far more than arithmetic: a
+// preview reads tens of thousands of timestamps. So a zone's UTC offset is looked up once per 15-minute slot and
+// the wall clock computed from it. That is exact because every offset change of the zone database since 1970
+// happens on a quarter hour in UTC (offsets are whole quarter hours, changes happen on whole local half hours).
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const offsets = new Map<string, Map<number, number>>();
+const SLOT_MS = 15 * 60_000;
+const MAX_CACHED = 500;
+const MAX_SLOTS = 50_000;
 
 /** The formatter of a zone; throws a RangeError for a zone Intl does not know. */
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
@@ -16,11 +23,13 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
     formatter = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
-      weekday: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
     });
-    if (formatters.size > 500) formatters.clear();
+    if (formatters.size >= MAX_CACHED) formatters.clear();
     formatters.set(timeZone, formatter);
   }
   return formatter;
@@ -35,20 +44,36 @@ export function isValidTimeZone(timeZone: string): boolean {
   }
 }
 
-const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
+/** Minutes the zone's wall clock is ahead of UTC at an instant. */
+function offsetMinutes(at: number, timeZone: string): number {
+  const slot = Math.floor(at / SLOT_MS);
+  let zone = offsets.get(timeZone);
+  if (!zone) {
+    if (offsets.size >= MAX_CACHED) offsets.clear();
+    zone = new Map();
+    offsets.set(timeZone, zone);
+  }
+  let offset = zone.get(slot);
+  if (offset === undefined) {
+    const start = slot * SLOT_MS;
+    const part: Record<string, number> = {};
+    for (const p of formatterFor(timeZone).formatToParts(new Date(start))) {
+      if (p.type !== 'literal') part[p.type] = Number(p.value);
+    }
+    const { year, month, day, hour, minute } = part;
+    if ([year, month, day, hour, minute].some((v) => v === undefined || !Number.isFinite(v)))
+      throw new Error(`Cannot read the wall clock of ${timeZone}`);
+    offset = Math.round((Date.UTC(year!, month! - 1, day!, hour!, minute!) - start) / 60_000);
+    if (zone.size >= MAX_SLOTS) zone.clear();
+    zone.set(slot, offset);
+  }
+  return offset;
+}
 
 /** Day of week (0 Sunday) and minute of the day of an instant on a zone's wall clock. */
 export function wallClock(at: Date, timeZone: string): { day: number; minute: number } {
-  let day = -1;
-  let hour = -1;
-  let minute = -1;
-  for (const part of formatterFor(timeZone).formatToParts(at)) {
-    if (part.type === 'weekday') day = WEEKDAYS[part.value] ?? -1;
-    else if (part.type === 'hour') hour = Number(part.value);
-    else if (part.type === 'minute') minute = Number(part.value);
-  }
-  if (day < 0 || !(hour >= 0) || !(minute >= 0)) throw new Error(`Cannot read the wall clock of ${timeZone}`);
-  return { day, minute: hour * 60 + minute };
+  const local = new Date(at.getTime() + offsetMinutes(at.getTime(), timeZone) * 60_000);
+  return { day: local.getUTCDay(), minute: local.getUTCHours() * 60 + local.getUTCMinutes() };
 }
 
 const minuteOf = (hhmm: string): number => {
