@@ -43,6 +43,8 @@ export interface AuthUser {
   roleId: string | null;
   roleName: string | null;
   lastLoginAt: string | null;
+  /** Route permissions the user's role chain grants (`devices:read`, `pam:approve`, ...), for showing actions. */
+  permissions: string[];
 }
 
 /** Issued by login, MFA verification, refresh and setup. The refresh token is also set as an HTTP-only cookie. */

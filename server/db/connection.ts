@@ -19,3 +19,27 @@ export function openDatabase(file: string, nativeBinding?: string): Db {
   db.pragma('optimize = 0x10002');
   return db;
 }
+
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+/** Statement texts kept per database; hot paths build their SQL from a handful of fixed shapes. */
+const STATEMENT_CACHE_LIMIT = 1000;
+
+/**
+ * A prepared statement for `sql`, compiled once per database. Preparing costs more than running a simple
+ * statement, so code on hot paths (agent ingest, decisions) asks here instead of calling `db.prepare` each time.
+ */
+export function statement(db: Db, sql: string): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) {
+    cache = new Map();
+    statements.set(db, cache);
+  }
+  let prepared = cache.get(sql);
+  if (!prepared) {
+    // A runaway number of distinct texts means SQL built from data; start over rather than grow without bound.
+    if (cache.size >= STATEMENT_CACHE_LIMIT) cache.clear();
+    prepared = db.prepare(sql);
+    cache.set(sql, prepared);
+  }
+  return prepared;
+}

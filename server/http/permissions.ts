@@ -139,6 +139,13 @@ export function callerHolds(db: Db, auth: AuthContext, required: Permission): bo
   return grantsPermission(effectivePermissions(db, auth.roleId), required);
 }
 
+/** The named route permissions a role chain grants: what the console may offer the user. */
+export function heldPermissions(db: Db, roleId: string | null): Permission[] {
+  if (!roleId) return [];
+  const held = effectivePermissions(db, roleId);
+  return Object.values(PERMISSIONS).filter((p) => p !== PERMISSIONS.ALL && grantsPermission(held, p));
+}
+
 export function assertPermission(db: Db, auth: AuthContext, required: Permission): void {
   if (callerHolds(db, auth, required)) return;
   if (auth.kind === 'api_key') throw forbidden('API key does not have required permissions');

@@ -14,6 +14,7 @@ const NON_SESSION_401_CODES = new Set([
   'MFA_SESSION_EXPIRED',
   'INVALID_CREDENTIALS',
   'reauth_required',
+  'reauth_failed',
   'assertion_failed',
 ]);
 

@@ -5,6 +5,7 @@ import { unauthorized } from '../../http/errors';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { mfaPolicyFor } from '../mfa/policy';
 import { enable } from '../mfa/service';
+import { heldPermissions } from '../../http/permissions';
 import { toAuthUser } from '../users/store';
 import { login, logout, refresh, verifyLoginChallenge } from './service';
 
@@ -77,7 +78,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
         if (!user || !membership) throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
         const policy = mfaPolicyFor(ctx, user.id);
         return {
-          user: toAuthUser(user, membership),
+          user: toAuthUser(user, membership, heldPermissions(ctx.db, membership.roleId)),
           mfa: auth.mfa,
           mfaRequiredByPolicy: policy.requireMfa,
           smsMfaAllowed: policy.smsAllowed,

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import { randomToken } from '../../crypto';
 import { clientInfo } from '../../http/client-info';
 import { unauthorized } from '../../http/errors';
+import { heldPermissions } from '../../http/permissions';
 import { toAuthUser, type UserRow } from '../users/store';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from './tokens';
 
@@ -58,7 +59,7 @@ export async function issueSession(
     refreshToken: refresh,
     expiresInSeconds: ACCESS_TOKEN_TTL_SECONDS,
     mfa,
-    user: toAuthUser(user, membership),
+    user: toAuthUser(user, membership, heldPermissions(ctx.db, membership.roleId)),
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/connection';
+import { statement, type Db } from '../../db/connection';
 import { effectivePermissions, grantsPermission, PERMISSIONS } from '../../http/permissions';
 
 // Who is told about a pending request (spec 2: "mobile approval requests sent to eligible technicians"): every
@@ -37,9 +37,9 @@ export function eligibleApprovers(
   siteId: string | null,
   subject: string | null,
 ): string[] {
-  const candidates = db
-    .prepare(
-      `SELECT u.id AS user_id, u.email, pa.role_id, NULL AS org_access, NULL AS org_ids, NULL AS site_ids
+  const candidates = statement(
+    db,
+    `SELECT u.id AS user_id, u.email, pa.role_id, NULL AS org_access, NULL AS org_ids, NULL AS site_ids
          FROM platform_admins pa JOIN users u ON u.id = pa.user_id WHERE u.status = 'active'
        UNION ALL
        SELECT u.id, u.email, pu.role_id, pu.org_access, pu.org_ids, NULL
@@ -50,8 +50,7 @@ export function eligibleApprovers(
        SELECT u.id, u.email, ou.role_id, NULL, NULL, ou.site_ids
          FROM organization_users ou JOIN users u ON u.id = ou.user_id
         WHERE ou.org_id = @orgId AND u.status = 'active'`,
-    )
-    .all({ orgId }) as Candidate[];
+  ).all({ orgId }) as Candidate[];
   const approves = new Map<string, boolean>();
   const holds = (roleId: string) => {
     let value = approves.get(roleId);
@@ -71,7 +70,8 @@ export function eligibleApprovers(
 }
 
 export function insertApprovalSlots(db: Db, requestId: string, orgId: string, userIds: string[]): void {
-  const insert = db.prepare(
+  const insert = statement(
+    db,
     `INSERT OR IGNORE INTO elevation_approvals (id, elevation_request_id, org_id, approver_user_id, created_at)
      VALUES (?, ?, ?, ?, ?)`,
   );
@@ -92,12 +92,14 @@ export function settleApprovalSlots(
   const at = new Date().toISOString();
   if (decider) {
     insertApprovalSlots(db, requestId, orgId, [decider.userId]);
-    db.prepare(
+    statement(
+      db,
       `UPDATE elevation_approvals SET status = ?, decided_at = ?, refusal_reason = ?
        WHERE elevation_request_id = ? AND approver_user_id = ?`,
     ).run(decider.status, at, decider.refusalReason, requestId, decider.userId);
   }
-  db.prepare(
+  statement(
+    db,
     `UPDATE elevation_approvals SET status = 'expired' WHERE elevation_request_id = ? AND status = 'pending'`,
   ).run(requestId);
 }

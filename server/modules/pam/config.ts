@@ -1,5 +1,5 @@
 import type { PamConfig } from '../../contract';
-import type { Db } from '../../db/connection';
+import { statement, type Db } from '../../db/connection';
 
 // The organization's PAM configuration (spec 2): `require_approval` when no row exists.
 
@@ -13,7 +13,8 @@ interface PamConfigRow {
 export const DEFAULT_APPROVAL_MINUTES = 15;
 
 export function pamConfigFor(db: Db, orgId: string): PamConfig {
-  const row = db.prepare('SELECT * FROM pam_config WHERE org_id = ?').get(orgId) as PamConfigRow | undefined;
+  const row = statement(db, 'SELECT * FROM pam_config WHERE org_id = ?').get(orgId) as
+    PamConfigRow | undefined;
   return {
     orgId,
     defaultUnmatchedVerdict: row?.default_unmatched_verdict ?? 'require_approval',

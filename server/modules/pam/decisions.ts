@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { statement } from '../../db/connection';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { AppContext } from '../../context';
 import type {
@@ -273,9 +274,10 @@ export function revoke(
     if (!changed) return false;
     logEvent(ctx.db, row.id, 'elevation.revoked', userActor(auth, name), { reason });
     const commandId = queueCleanup(ctx, row, 'revoked', callerId(auth));
-    ctx.db
-      .prepare('UPDATE elevation_requests SET cleanup_command_id = ? WHERE id = ?')
-      .run(commandId, row.id);
+    statement(ctx.db, 'UPDATE elevation_requests SET cleanup_command_id = ? WHERE id = ?').run(
+      commandId,
+      row.id,
+    );
     return true;
   })();
   if (!won) throw notActive();
@@ -328,7 +330,7 @@ export function actuate(
     logEvent(ctx.db, row.id, 'elevation.actuating', userActor(auth, callerName(ctx, auth)));
     const fresh = requestRow(ctx.db, row.id)!;
     const id = queueActuation(ctx, fresh, fresh.expires_at!, callerId(auth));
-    ctx.db.prepare('UPDATE elevation_requests SET actuation_command_id = ? WHERE id = ?').run(id, row.id);
+    statement(ctx.db, 'UPDATE elevation_requests SET actuation_command_id = ? WHERE id = ?').run(id, row.id);
     return id;
   })();
   if (!commandId) throw conflict('Elevation request was already claimed for actuation', 'RACE_LOST');

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context';
+import { statement } from '../../db/connection';
 import type { ElevationEventType, ElevationStatus, EnforcementStatus } from '../../contract';
 import { onCommandResult, type CommandResultInput, type DeviceCommandRow } from '../agents/commands';
 import { queueCleanup } from './actuation';
@@ -23,12 +24,11 @@ interface Target {
 }
 
 function target(ctx: AppContext, column: 'actuation_command_id' | 'cleanup_command_id', commandId: string) {
-  return ctx.db
-    .prepare(
-      `SELECT r.id, r.device_id, r.org_id, d.hostname, r.status, r.enforcement_status FROM elevation_requests r
+  return statement(
+    ctx.db,
+    `SELECT r.id, r.device_id, r.org_id, d.hostname, r.status, r.enforcement_status FROM elevation_requests r
        JOIN devices d ON d.id = r.device_id WHERE r.${column} = ?`,
-    )
-    .get(commandId) as Target | undefined;
+  ).get(commandId) as Target | undefined;
 }
 
 function setEnforcement(
@@ -100,26 +100,23 @@ export interface ExpirySweep {
 export function sweepElevationExpiry(ctx: AppContext, now = new Date()): ExpirySweep {
   const at = now.toISOString();
   const announce: Array<[ElevationEventType, string]> = [];
-  const ended = ctx.db
-    .prepare(
-      `SELECT id, device_id, org_id, status, enforcement_status, actuation_command_id FROM elevation_requests
+  const ended = statement(
+    ctx.db,
+    `SELECT id, device_id, org_id, status, enforcement_status, actuation_command_id FROM elevation_requests
        WHERE status IN ('approved', 'auto_approved', 'actuating') AND expires_at <= ? LIMIT ${BATCH}`,
-    )
-    .all(at) as ExpiringRow[];
+  ).all(at) as ExpiringRow[];
   const pendingCutoff = new Date(now.getTime() - ctx.config.pamPendingTtlMinutes * 60_000).toISOString();
-  const stale = ctx.db
-    .prepare(
-      `SELECT id, device_id, org_id, status, enforcement_status, actuation_command_id FROM elevation_requests
+  const stale = statement(
+    ctx.db,
+    `SELECT id, device_id, org_id, status, enforcement_status, actuation_command_id FROM elevation_requests
        WHERE status = 'pending' AND requested_at <= ? LIMIT ${BATCH}`,
-    )
-    .all(pendingCutoff) as ExpiringRow[];
-  const unconfirmed = ctx.db
-    .prepare(
-      `SELECT id, device_id, org_id, status, enforcement_status, actuation_command_id FROM elevation_requests
+  ).all(pendingCutoff) as ExpiringRow[];
+  const unconfirmed = statement(
+    ctx.db,
+    `SELECT id, device_id, org_id, status, enforcement_status, actuation_command_id FROM elevation_requests
        WHERE enforcement_status = 'dispatched' AND actuation_deadline <= ? AND status IN ('actuating')
        LIMIT ${BATCH}`,
-    )
-    .all(at) as ExpiringRow[];
+  ).all(at) as ExpiringRow[];
 
   ctx.db.transaction(() => {
     for (const row of ended) {
@@ -134,9 +131,10 @@ export function sweepElevationExpiry(ctx: AppContext, now = new Date()): ExpiryS
       logEvent(ctx.db, row.id, 'elevation.expired', SYSTEM_ACTOR, { reason: 'Approval window ended' });
       if (dispatched) {
         const commandId = queueCleanup(ctx, row, 'expired', null);
-        ctx.db
-          .prepare('UPDATE elevation_requests SET cleanup_command_id = ? WHERE id = ?')
-          .run(commandId, row.id);
+        statement(ctx.db, 'UPDATE elevation_requests SET cleanup_command_id = ? WHERE id = ?').run(
+          commandId,
+          row.id,
+        );
       }
       announce.push(['elevation.expired', row.id]);
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { ElevationEvent, ElevationEventType, ElevationRequest } from '../../contract';
-import type { Db } from '../../db/connection';
+import { statement, type Db } from '../../db/connection';
 import type { AuthContext } from '../../http/auth-context';
 import { requestRow, toElevationRequest } from './store';
 
@@ -35,11 +35,10 @@ export function logEvent(
   actor: EventActor,
   details: Record<string, unknown> = {},
 ): void {
-  const row = db
-    .prepare(
-      'SELECT org_id, site_id, device_id, status, enforcement_status FROM elevation_requests WHERE id = ?',
-    )
-    .get(requestId) as
+  const row = statement(
+    db,
+    'SELECT org_id, site_id, device_id, status, enforcement_status FROM elevation_requests WHERE id = ?',
+  ).get(requestId) as
     | {
         org_id: string;
         site_id: string | null;
@@ -49,7 +48,8 @@ export function logEvent(
       }
     | undefined;
   if (!row) return;
-  db.prepare(
+  statement(
+    db,
     `INSERT INTO elevation_events (id, elevation_request_id, org_id, site_id, device_id, event_type, status,
        enforcement_status, actor_type, actor_id, actor_name, details, occurred_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

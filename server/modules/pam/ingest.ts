@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { statement } from '../../db/connection';
 import type { AppContext } from '../../context';
 import type { ElevationEventType, ElevationStatus, IngestResponse, PamVerdict } from '../../contract';
 import type { LimitRule } from '../../http/rate-limit';
@@ -96,9 +97,9 @@ export function ingestElevationRequest(
   let announce: ElevationEventType = 'elevation.requested';
 
   ctx.db.transaction(() => {
-    ctx.db
-      .prepare(
-        `INSERT INTO elevation_requests (id, org_id, device_id, site_id, flow_type, status, enforcement_status,
+    statement(
+      ctx.db,
+      `INSERT INTO elevation_requests (id, org_id, device_id, site_id, flow_type, status, enforcement_status,
            risk_level, subject_username, subject_ad_groups, target_executable_path, target_executable_hash,
            target_executable_signer, target_signer_thumbprint, pid, parent_image, command_line, observed_at,
            requested_at, tool_name, risk_tier, action_digest, action_expires_at, decision_source, pam_rule_id,
@@ -106,36 +107,35 @@ export function ingestElevationRequest(
          VALUES (@id, @orgId, @deviceId, @siteId, @flowType, 'pending', NULL, @risk, @subject, @groups, @path, @hash,
            @signer, @thumbprint, @pid, @parent, @commandLine, @observedAt, @at, @tool, @tier, @digest,
            @actionExpiresAt, NULL, @ruleId, @ruleName, @reason, NULL, NULL, NULL, @at)`,
-      )
-      .run({
-        id,
-        orgId: device.org_id,
-        deviceId: device.id,
-        siteId: device.site_id,
-        flowType: obs.flowType,
-        risk: riskLevelOf(obs.flowType, obs.targetExecutableSigner, obs.riskTier),
-        subject: obs.subjectUsername,
-        groups: obs.subjectAdGroups.length ? JSON.stringify(obs.subjectAdGroups) : null,
-        path: obs.targetExecutablePath,
-        hash: obs.targetExecutableHash,
-        signer: obs.targetExecutableSigner,
-        thumbprint: obs.targetSignerThumbprint,
-        pid: body.pid ?? null,
-        parent: obs.parentImage,
-        commandLine: obs.commandLine,
-        observedAt: body.observed_at ?? null,
-        at,
-        tool: obs.toolName,
-        tier: obs.riskTier,
-        digest: obs.flowType === 'ai_tool_action' ? body.action_digest : null,
-        // A require_approval rule is shown on the pending request ("matched rule"); it decides nothing yet.
-        ruleId: decision.rule?.id ?? null,
-        ruleName: decision.rule?.name ?? null,
-        reason: decision.status === 'pending' ? decision.reason : null,
-        actionExpiresAt: body.action_timeout_seconds
-          ? new Date(now.getTime() + body.action_timeout_seconds * 1000).toISOString()
-          : null,
-      });
+    ).run({
+      id,
+      orgId: device.org_id,
+      deviceId: device.id,
+      siteId: device.site_id,
+      flowType: obs.flowType,
+      risk: riskLevelOf(obs.flowType, obs.targetExecutableSigner, obs.riskTier),
+      subject: obs.subjectUsername,
+      groups: obs.subjectAdGroups.length ? JSON.stringify(obs.subjectAdGroups) : null,
+      path: obs.targetExecutablePath,
+      hash: obs.targetExecutableHash,
+      signer: obs.targetExecutableSigner,
+      thumbprint: obs.targetSignerThumbprint,
+      pid: body.pid ?? null,
+      parent: obs.parentImage,
+      commandLine: obs.commandLine,
+      observedAt: body.observed_at ?? null,
+      at,
+      tool: obs.toolName,
+      tier: obs.riskTier,
+      digest: obs.flowType === 'ai_tool_action' ? body.action_digest : null,
+      // A require_approval rule is shown on the pending request ("matched rule"); it decides nothing yet.
+      ruleId: decision.rule?.id ?? null,
+      ruleName: decision.rule?.name ?? null,
+      reason: decision.status === 'pending' ? decision.reason : null,
+      actionExpiresAt: body.action_timeout_seconds
+        ? new Date(now.getTime() + body.action_timeout_seconds * 1000).toISOString()
+        : null,
+    });
     // Every request starts pending in its event log; an automatic decision is a second event a moment later.
     logEvent(ctx.db, id, 'elevation.requested', actor);
     if (decision.status === 'pending') {
@@ -147,24 +147,23 @@ export function ingestElevationRequest(
       );
       return;
     }
-    ctx.db
-      .prepare(
-        `UPDATE elevation_requests SET status = @status, decision_source = @source, pam_rule_id = @ruleId,
+    statement(
+      ctx.db,
+      `UPDATE elevation_requests SET status = @status, decision_source = @source, pam_rule_id = @ruleId,
            pam_rule_name = @ruleName, decision_reason = @reason, duration_minutes = @duration,
            expires_at = @expiresAt, decided_at = @at, enforcement_status = @enforcement WHERE id = @id`,
-      )
-      .run({
-        id,
-        status: decision.status,
-        source: decision.rule ? 'pam_rule' : null,
-        ruleId: decision.rule?.id ?? null,
-        ruleName: decision.rule?.name ?? null,
-        reason: decision.reason,
-        duration,
-        expiresAt,
-        at,
-        enforcement: approved ? 'dispatched' : null,
-      });
+    ).run({
+      id,
+      status: decision.status,
+      source: decision.rule ? 'pam_rule' : null,
+      ruleId: decision.rule?.id ?? null,
+      ruleName: decision.rule?.name ?? null,
+      reason: decision.reason,
+      duration,
+      expiresAt,
+      at,
+      enforcement: approved ? 'dispatched' : null,
+    });
     const type = approved ? 'elevation.auto_approved' : 'elevation.denied';
     logEvent(ctx.db, id, type, actor, {
       ...(decision.rule ? { pamRuleId: decision.rule.id, pamRuleName: decision.rule.name } : {}),
@@ -173,9 +172,10 @@ export function ingestElevationRequest(
     announce = type;
     if (approved && expiresAt) {
       const commandId = queueActuation(ctx, requestRow(ctx.db, id)!, expiresAt, null);
-      ctx.db
-        .prepare('UPDATE elevation_requests SET actuation_command_id = ? WHERE id = ?')
-        .run(commandId, id);
+      statement(ctx.db, 'UPDATE elevation_requests SET actuation_command_id = ? WHERE id = ?').run(
+        commandId,
+        id,
+      );
     }
   })();
 

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context';
+import { statement } from '../../db/connection';
 import type { ActiveElevations, ElevationRequestDetail, ElevationRequestList } from '../../contract';
 import type { AuthContext } from '../../http/auth-context';
 import { forbidden, notFound } from '../../http/errors';
@@ -57,16 +58,15 @@ export function listRequests(ctx: AppContext, auth: AuthContext, query: ListQuer
   if (query.to) add('r.requested_at < ?', query.to);
   const whereSql = where.join(' AND ');
   const total = (
-    ctx.db.prepare(`SELECT COUNT(*) AS n FROM elevation_requests r WHERE ${whereSql}`).get(...params) as {
+    statement(ctx.db, `SELECT COUNT(*) AS n FROM elevation_requests r WHERE ${whereSql}`).get(...params) as {
       n: number;
     }
   ).n;
   const order = query.order === 'oldest' ? 'ASC' : 'DESC';
-  const rows = ctx.db
-    .prepare(
-      `${SELECT_REQUEST} WHERE ${whereSql} ORDER BY r.requested_at ${order}, r.id ${order} LIMIT ? OFFSET ?`,
-    )
-    .all(...params, query.limit, pageOffset(query)) as ElevationRow[];
+  const rows = statement(
+    ctx.db,
+    `${SELECT_REQUEST} WHERE ${whereSql} ORDER BY r.requested_at ${order}, r.id ${order} LIMIT ? OFFSET ?`,
+  ).all(...params, query.limit, pageOffset(query)) as ElevationRow[];
   return {
     success: true,
     requests: rows.map(toElevationRequest),
@@ -92,9 +92,10 @@ export function activeElevations(
     where.push('r.org_id = ?');
     params.push(orgId);
   }
-  const rows = ctx.db
-    .prepare(`${SELECT_REQUEST} WHERE ${where.join(' AND ')} ORDER BY r.expires_at ASC LIMIT 500`)
-    .all(...params) as ElevationRow[];
+  const rows = statement(
+    ctx.db,
+    `${SELECT_REQUEST} WHERE ${where.join(' AND ')} ORDER BY r.expires_at ASC LIMIT 500`,
+  ).all(...params) as ElevationRow[];
   return { success: true, active: rows.map(toElevationRequest) };
 }
 
@@ -115,12 +116,11 @@ export function requestDetail(ctx: AppContext, auth: AuthContext, id: string): E
   let history: ElevationRow[] = [];
   if (sameFile) {
     const clauses = visibilityClauses(deviceVisibility(ctx, auth), 'r');
-    history = ctx.db
-      .prepare(
-        `${SELECT_REQUEST} WHERE ${clauses.map((c) => c.sql).join(' AND ')} AND r.org_id = ? AND ${sameFile.sql}
+    history = statement(
+      ctx.db,
+      `${SELECT_REQUEST} WHERE ${clauses.map((c) => c.sql).join(' AND ')} AND r.org_id = ? AND ${sameFile.sql}
          AND r.id != ? ORDER BY r.requested_at DESC LIMIT ${HISTORY_LIMIT}`,
-      )
-      .all(...clauses.flatMap((c) => c.params), row.org_id, sameFile.value, row.id) as ElevationRow[];
+    ).all(...clauses.flatMap((c) => c.params), row.org_id, sameFile.value, row.id) as ElevationRow[];
   }
   const user = auth.kind === 'user' ? ctx.users.byId(auth.userId) : undefined;
   return {

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context';
+import { statement } from '../../db/connection';
 import type { AssuranceLevel, AssuranceMethod, RiskLevel, StepUpRequirement } from '../../contract';
 import { HttpError } from '../../http/errors';
 import type { LimitRule } from '../../http/rate-limit';
@@ -28,9 +29,10 @@ const LEVELS = new Set([1, 2, 3]);
 
 /** The policy of the organization's partner, each missing or malformed part falling back to the default. */
 export function stepUpPolicyFor(ctx: AppContext, orgId: string): StepUpPolicy {
-  const row = ctx.db
-    .prepare('SELECT p.settings FROM organizations o JOIN partners p ON p.id = o.partner_id WHERE o.id = ?')
-    .get(orgId) as { settings: string } | undefined;
+  const row = statement(
+    ctx.db,
+    'SELECT p.settings FROM organizations o JOIN partners p ON p.id = o.partner_id WHERE o.id = ?',
+  ).get(orgId) as { settings: string } | undefined;
   const settings = row ? (JSON.parse(row.settings) as { security?: { approvalStepUp?: unknown } }) : {};
   const raw = (settings.security?.approvalStepUp ?? {}) as {
     mode?: unknown;

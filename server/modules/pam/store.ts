@@ -11,7 +11,7 @@ import type {
   EnforcementStatus,
   RiskLevel,
 } from '../../contract';
-import type { Db } from '../../db/connection';
+import { statement, type Db } from '../../db/connection';
 
 // SQL of elevation requests, their approvals and their event log, and the row -> contract mapping.
 
@@ -120,7 +120,7 @@ export function toElevationRequest(row: ElevationRow): ElevationRequest {
 }
 
 export function requestRow(db: Db, id: string): ElevationRow | undefined {
-  return db.prepare(`${SELECT_REQUEST} WHERE r.id = ?`).get(id) as ElevationRow | undefined;
+  return statement(db, `${SELECT_REQUEST} WHERE r.id = ?`).get(id) as ElevationRow | undefined;
 }
 
 /** The columns a state change may set; `updated_at` is always set. */
@@ -144,11 +144,10 @@ export function transition(
   const params: Record<string, unknown> = { ...patch, id, updated_at: new Date().toISOString() };
   from.forEach((status, i) => (params[`from${i}`] = status));
   const statuses = from.map((_, i) => `@from${i}`).join(', ');
-  const result = db
-    .prepare(
-      `UPDATE elevation_requests SET ${sets} WHERE id = @id AND status IN (${statuses}) AND (${extra})`,
-    )
-    .run(params);
+  const result = statement(
+    db,
+    `UPDATE elevation_requests SET ${sets} WHERE id = @id AND status IN (${statuses}) AND (${extra})`,
+  ).run(params);
   return result.changes === 1;
 }
 
@@ -177,9 +176,10 @@ export function toApproval(row: ApprovalRow): ElevationApproval {
 }
 
 export function approvalOf(db: Db, requestId: string, userId: string): ElevationApproval | null {
-  const row = db
-    .prepare('SELECT * FROM elevation_approvals WHERE elevation_request_id = ? AND approver_user_id = ?')
-    .get(requestId, userId) as ApprovalRow | undefined;
+  const row = statement(
+    db,
+    'SELECT * FROM elevation_approvals WHERE elevation_request_id = ? AND approver_user_id = ?',
+  ).get(requestId, userId) as ApprovalRow | undefined;
   return row ? toApproval(row) : null;
 }
 
@@ -200,9 +200,10 @@ interface EventRow {
 }
 
 export function timelineOf(db: Db, requestId: string): ElevationEvent[] {
-  const rows = db
-    .prepare('SELECT * FROM elevation_events WHERE elevation_request_id = ? ORDER BY seq')
-    .all(requestId) as EventRow[];
+  const rows = statement(
+    db,
+    'SELECT * FROM elevation_events WHERE elevation_request_id = ? ORDER BY seq',
+  ).all(requestId) as EventRow[];
   return rows.map((row) => ({
     seq: row.seq,
     id: row.id,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { statement } from '../../db/connection';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -46,9 +47,9 @@ const toDevice = (row: DeviceRow): ApproverDevice => ({
 });
 
 function deviceRows(ctx: AppContext, userId: string): DeviceRow[] {
-  return ctx.db
-    .prepare('SELECT * FROM pam_approver_devices WHERE user_id = ? ORDER BY created_at')
-    .all(userId) as DeviceRow[];
+  return statement(ctx.db, 'SELECT * FROM pam_approver_devices WHERE user_id = ? ORDER BY created_at').all(
+    userId,
+  ) as DeviceRow[];
 }
 
 export function listApproverDevices(ctx: AppContext, userId: string): ApproverDevice[] {
@@ -56,7 +57,9 @@ export function listApproverDevices(ctx: AppContext, userId: string): ApproverDe
 }
 
 export function hasApproverDevice(ctx: AppContext, userId: string): boolean {
-  return Boolean(ctx.db.prepare('SELECT 1 FROM pam_approver_devices WHERE user_id = ? LIMIT 1').get(userId));
+  return Boolean(
+    statement(ctx.db, 'SELECT 1 FROM pam_approver_devices WHERE user_id = ? LIMIT 1').get(userId),
+  );
 }
 
 function expectedOrigins(ctx: AppContext): string[] {
@@ -71,13 +74,12 @@ function storeChallenge(
   challenge: string,
   ttlSeconds: number,
 ): void {
-  ctx.db
-    .prepare(
-      `INSERT INTO webauthn_challenges (user_id, purpose, elevation_request_id, challenge, expires_at)
+  statement(
+    ctx.db,
+    `INSERT INTO webauthn_challenges (user_id, purpose, elevation_request_id, challenge, expires_at)
        VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id, purpose, elevation_request_id)
        DO UPDATE SET challenge = excluded.challenge, expires_at = excluded.expires_at`,
-    )
-    .run(userId, purpose, requestId, challenge, new Date(Date.now() + ttlSeconds * 1000).toISOString());
+  ).run(userId, purpose, requestId, challenge, new Date(Date.now() + ttlSeconds * 1000).toISOString());
 }
 
 /** Takes the challenge out of the store (so it can never be used again) and returns it while still valid. */
@@ -87,12 +89,11 @@ function consumeChallenge(
   purpose: 'register' | 'approve',
   requestId: string,
 ): string | null {
-  const row = ctx.db
-    .prepare(
-      `DELETE FROM webauthn_challenges WHERE user_id = ? AND purpose = ? AND elevation_request_id = ?
+  const row = statement(
+    ctx.db,
+    `DELETE FROM webauthn_challenges WHERE user_id = ? AND purpose = ? AND elevation_request_id = ?
        RETURNING challenge, expires_at`,
-    )
-    .get(userId, purpose, requestId) as { challenge: string; expires_at: string } | undefined;
+  ).get(userId, purpose, requestId) as { challenge: string; expires_at: string } | undefined;
   if (!row || Date.parse(row.expires_at) <= Date.now()) return null;
   return row.challenge;
 }
@@ -152,38 +153,38 @@ export async function registerApproverDevice(
   const { credential } = info;
   const id = randomUUID();
   try {
-    ctx.db
-      .prepare(
-        `INSERT INTO pam_approver_devices (id, user_id, name, credential_id, public_key, counter, transports, aaguid,
+    statement(
+      ctx.db,
+      `INSERT INTO pam_approver_devices (id, user_id, name, credential_id, public_key, counter, transports, aaguid,
            device_type, backed_up, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        userId,
-        name,
-        credential.id,
-        Buffer.from(credential.publicKey),
-        credential.counter,
-        JSON.stringify(credential.transports ?? []),
-        info.aaguid,
-        info.credentialDeviceType,
-        info.credentialBackedUp ? 1 : 0,
-        new Date().toISOString(),
-      );
+    ).run(
+      id,
+      userId,
+      name,
+      credential.id,
+      Buffer.from(credential.publicKey),
+      credential.counter,
+      JSON.stringify(credential.transports ?? []),
+      info.aaguid,
+      info.credentialDeviceType,
+      info.credentialBackedUp ? 1 : 0,
+      new Date().toISOString(),
+    );
   } catch (err) {
     if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
       throw new HttpError(409, 'This authenticator is already registered', 'DEVICE_ALREADY_REGISTERED');
     }
     throw err;
   }
-  const row = ctx.db.prepare('SELECT * FROM pam_approver_devices WHERE id = ?').get(id) as DeviceRow;
+  const row = statement(ctx.db, 'SELECT * FROM pam_approver_devices WHERE id = ?').get(id) as DeviceRow;
   return toDevice(row);
 }
 
 export function removeApproverDevice(ctx: AppContext, userId: string, id: string): ApproverDevice {
-  const row = ctx.db
-    .prepare('DELETE FROM pam_approver_devices WHERE id = ? AND user_id = ? RETURNING *')
-    .get(id, userId) as DeviceRow | undefined;
+  const row = statement(
+    ctx.db,
+    'DELETE FROM pam_approver_devices WHERE id = ? AND user_id = ? RETURNING *',
+  ).get(id, userId) as DeviceRow | undefined;
   if (!row) throw notFound('Approver device not found');
   return toDevice(row);
 }
@@ -224,9 +225,10 @@ export async function verifyApprovalProof(
 ): Promise<{ deviceId: string; deviceName: string }> {
   const challenge = consumeChallenge(ctx, userId, 'approve', requestId);
   if (!challenge) throw assertionFailed('no valid challenge for this request (expired or already used)');
-  const device = ctx.db
-    .prepare('SELECT * FROM pam_approver_devices WHERE credential_id = ? AND user_id = ?')
-    .get(proof.id, userId) as DeviceRow | undefined;
+  const device = statement(
+    ctx.db,
+    'SELECT * FROM pam_approver_devices WHERE credential_id = ? AND user_id = ?',
+  ).get(proof.id, userId) as DeviceRow | undefined;
   if (!device) throw assertionFailed('the credential is not one of your approver devices');
   let verification;
   try {
@@ -247,8 +249,10 @@ export async function verifyApprovalProof(
     throw assertionFailed((err as Error).message);
   }
   if (!verification.verified) throw assertionFailed('signature not verified');
-  ctx.db
-    .prepare('UPDATE pam_approver_devices SET counter = ?, last_used_at = ? WHERE id = ?')
-    .run(verification.authenticationInfo.newCounter, new Date().toISOString(), device.id);
+  statement(ctx.db, 'UPDATE pam_approver_devices SET counter = ?, last_used_at = ? WHERE id = ?').run(
+    verification.authenticationInfo.newCounter,
+    new Date().toISOString(),
+    device.id,
+  );
   return { deviceId: device.id, deviceName: device.name };
 }

@@ -116,7 +116,7 @@ export class UserStore {
   }
 }
 
-export function toAuthUser(user: UserRow, membership: Membership): AuthUser {
+export function toAuthUser(user: UserRow, membership: Membership, permissions: string[]): AuthUser {
   return {
     id: user.id,
     email: user.email,
@@ -132,5 +132,6 @@ export function toAuthUser(user: UserRow, membership: Membership): AuthUser {
     roleId: membership.roleId,
     roleName: membership.roleName,
     lastLoginAt: user.last_login_at,
+    permissions,
   };
 }

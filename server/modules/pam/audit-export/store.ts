@@ -1,4 +1,4 @@
-import type { Db } from '../../../db/connection';
+import { statement, type Db } from '../../../db/connection';
 import type { ElevationAuditRow } from './schemas';
 
 // SQL of the export: elevation_events in one organization and window, after a `seq`, in `seq` order, joined to
@@ -80,9 +80,9 @@ export function readExportPage(db: Db, q: ExportPageQuery): ElevationAuditRow[] 
     params.push(JSON.stringify([...q.sites]));
   }
   params.push(q.take);
-  const rows = db
-    .prepare(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY e.seq LIMIT ?`)
-    .all(...params) as EventRow[];
+  const rows = statement(db, `${SELECT} WHERE ${where.join(' AND ')} ORDER BY e.seq LIMIT ?`).all(
+    ...params,
+  ) as EventRow[];
   return rows.map(toRow);
 }
 

@@ -1,4 +1,5 @@
 import type { ElevationFlowType, ElevationStatus, PamRulePreview } from '../../../contract';
+import { statement } from '../../../db/connection';
 import type { AppContext } from '../../../context';
 import type { AuthContext } from '../../../http/auth-context';
 import { badRequest } from '../../../http/errors';
@@ -124,15 +125,14 @@ export function previewRule(
     // Validated criteria compile; what can still fail is stored data (a signer group whose list is unreadable).
     throw badRequest(`The criteria cannot be evaluated: ${(err as Error).message}`, 'VALIDATION_ERROR');
   }
-  const rows = ctx.db
-    .prepare(
-      `SELECT id, requested_at, flow_type, status, subject_username, subject_ad_groups, target_executable_path,
+  const rows = statement(
+    ctx.db,
+    `SELECT id, requested_at, flow_type, status, subject_username, subject_ad_groups, target_executable_path,
         target_executable_hash, target_executable_signer, target_signer_thumbprint, parent_image, command_line,
         tool_name, risk_tier
        FROM elevation_requests WHERE ${where.join(' AND ')}
        ORDER BY requested_at DESC, id DESC LIMIT ?`,
-    )
-    .iterate(...params) as IterableIterator<PreviewRow>;
+  ).iterate(...params) as IterableIterator<PreviewRow>;
 
   let totalScanned = 0;
   let totalMatched = 0;

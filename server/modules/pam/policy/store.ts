@@ -1,5 +1,5 @@
 import type { NegatableCriterion, PamRule, PamTimeWindow, PamVerdict, SignerGroup } from '../../../contract';
-import type { Db } from '../../../db/connection';
+import { statement, type Db } from '../../../db/connection';
 
 // SQL of PAM rules, signer groups and organization configuration, and the row -> contract mapping. Statements are
 // prepared once per connection: the rule matcher runs on every elevation-request ingest.
@@ -138,20 +138,24 @@ const SET_COLUMNS = `site_id = @site_id, name = @name, verdict = @verdict, suspe
 
 function prepare(db: Db) {
   return {
-    enabledForDecision: db.prepare(
+    enabledForDecision: statement(
+      db,
       `SELECT * FROM pam_rules WHERE org_id = ? AND enabled = 1 AND (site_id IS NULL OR site_id = ?) ${RULE_ORDER}`,
     ),
-    signerGroupsOfOrg: db.prepare('SELECT id, signers FROM pam_signer_groups WHERE org_id = ?'),
-    ruleById: db.prepare('SELECT * FROM pam_rules WHERE id = ?'),
-    rulesOfOrg: db.prepare(`SELECT * FROM pam_rules WHERE org_id = ? ${RULE_ORDER}`),
-    rulesOfOrgInSites: db.prepare(
+    signerGroupsOfOrg: statement(db, 'SELECT id, signers FROM pam_signer_groups WHERE org_id = ?'),
+    ruleById: statement(db, 'SELECT * FROM pam_rules WHERE id = ?'),
+    rulesOfOrg: statement(db, `SELECT * FROM pam_rules WHERE org_id = ? ${RULE_ORDER}`),
+    rulesOfOrgInSites: statement(
+      db,
       `SELECT * FROM pam_rules WHERE org_id = ?
        AND (site_id IS NULL OR site_id IN (SELECT value FROM json_each(?))) ${RULE_ORDER}`,
     ),
-    enabledRules: db.prepare(
+    enabledRules: statement(
+      db,
       `SELECT * FROM pam_rules WHERE enabled = 1 ORDER BY org_id, priority, created_at, id`,
     ),
-    insertRule: db.prepare(
+    insertRule: statement(
+      db,
       `INSERT INTO pam_rules (id, org_id, site_id, name, verdict, suspended_verdict, priority, enabled,
         match_signer, match_signer_group_id, match_signer_thumbprint, match_hash, match_path_glob,
         match_parent_image, match_command_line, match_user, match_ad_group, match_tool_name, match_risk_tier,
@@ -163,26 +167,31 @@ function prepare(db: Db) {
         @time_window, @approval_duration_minutes, @reapproved_at, @reapproved_by_user_id, @created_by,
         @created_at, @updated_at)`,
     ),
-    updateRule: db.prepare(`UPDATE pam_rules SET ${SET_COLUMNS} WHERE id = @id`),
-    deleteRule: db.prepare('DELETE FROM pam_rules WHERE id = ?'),
-    rulesUsingGroup: db.prepare('SELECT count(*) AS n FROM pam_rules WHERE match_signer_group_id = ?'),
-    groupById: db.prepare('SELECT * FROM pam_signer_groups WHERE id = ?'),
-    groupsOfOrg: db.prepare(
+    updateRule: statement(db, `UPDATE pam_rules SET ${SET_COLUMNS} WHERE id = @id`),
+    deleteRule: statement(db, 'DELETE FROM pam_rules WHERE id = ?'),
+    rulesUsingGroup: statement(db, 'SELECT count(*) AS n FROM pam_rules WHERE match_signer_group_id = ?'),
+    groupById: statement(db, 'SELECT * FROM pam_signer_groups WHERE id = ?'),
+    groupsOfOrg: statement(
+      db,
       'SELECT * FROM pam_signer_groups WHERE org_id = ? ORDER BY name COLLATE NOCASE, id',
     ),
-    groupByName: db.prepare(
+    groupByName: statement(
+      db,
       'SELECT id FROM pam_signer_groups WHERE org_id = ? AND name = ? COLLATE NOCASE AND id != ?',
     ),
-    insertGroup: db.prepare(
+    insertGroup: statement(
+      db,
       `INSERT INTO pam_signer_groups (id, org_id, name, description, signers, created_at, updated_at)
        VALUES (@id, @org_id, @name, @description, @signers, @created_at, @updated_at)`,
     ),
-    updateGroup: db.prepare(
+    updateGroup: statement(
+      db,
       `UPDATE pam_signer_groups SET name = @name, description = @description, signers = @signers,
        updated_at = @updated_at WHERE id = @id`,
     ),
-    deleteGroup: db.prepare('DELETE FROM pam_signer_groups WHERE id = ?'),
-    upsertConfig: db.prepare(
+    deleteGroup: statement(db, 'DELETE FROM pam_signer_groups WHERE id = ?'),
+    upsertConfig: statement(
+      db,
       `INSERT INTO pam_config (org_id, default_unmatched_verdict, default_approval_duration_minutes,
         actuator_enabled, updated_by, updated_at)
        VALUES (@org_id, @verdict, @minutes, @actuator, @updated_by, @updated_at)
