@@ -15,6 +15,8 @@ import { PeoplePage } from './pages/people/PeoplePage';
 import { SettingsPage } from './pages/settings/SettingsPage';
 import { KeysPage } from './pages/keys/KeysPage';
 import { DevicesSection } from './pages/devices/DevicesSection';
+import { ApprovalsSection } from './pages/approvals/ApprovalsSection';
+import { PamPolicySection } from './pages/pam-policy/PamPolicySection';
 import { FiltersPage } from './pages/filters/FiltersPage';
 import { RegisterPage } from './pages/public/RegisterPage';
 import { VerifyEmailPage } from './pages/public/VerifyEmailPage';
@@ -94,6 +96,8 @@ export function App() {
   else if (section.id === 'settings') page = <SettingsPage />;
   else if (section.id === 'devices') page = <DevicesSection />;
   else if (section.id === 'filters') page = <FiltersPage />;
+  else if (section.id === 'approvals') page = <ApprovalsSection />;
+  else if (section.id === 'pam-policy') page = <PamPolicySection />;
   else page = <PlaceholderPage section={section} />;
   return <Shell>{page}</Shell>;
 }

@@ -22,7 +22,17 @@ export const SECTIONS: Section[] = [
     group: 'Operations',
     summary:
       'Privileged-access elevation requests raised by agents and technicians, decided here with a platform-authenticator step-up.',
-    ready: false,
+    ready: true,
+  },
+  {
+    id: 'pam-policy',
+    label: 'Elevation policy',
+    path: '/pam',
+    icon: 'lock',
+    group: 'Operations',
+    summary:
+      'Rules that decide elevation requests at once, signer groups, the organization default and the elevation audit export.',
+    ready: true,
   },
   {
     id: 'devices',

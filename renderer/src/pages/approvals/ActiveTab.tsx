@@ -1,0 +1,192 @@
+import { useState, type MouseEvent } from 'react';
+import type { ActiveElevations, ElevationRequest } from '../../../../server/contract';
+import { errorMessage } from '../../api/client';
+import { Icon } from '../../components/Icon';
+import { Alert } from '../../components/ui';
+import { useNow } from '../../lib/hooks';
+import { Link, navigate } from '../../router';
+import { EmptyState, LoadFailure, LoadingBlock } from '../tenants/admin-kit';
+import { STATUS_LABEL, deciderOf, elapsedText, msUntil, subjectOf } from './format';
+import { ACTIVE_STATUSES, upsert } from './live';
+import { LiveNote } from './PendingTab';
+import { DeviceCell, EnforcementPill, RiskPill, SignerLine, TableHead } from './parts';
+import { RevokeDialog } from './RevokeDialog';
+import { dispatch } from './actions';
+import { useLiveList, type Patch } from './useLiveList';
+
+// Elevations in force: approved, auto-approved or being actuated, each counting down to its end, with Revoke.
+
+const selectActive = (r: ActiveElevations) => ({ rows: r.active, pagination: null });
+
+const patchActive: Patch = (rows, _event, request) => {
+  const future = request.expiresAt !== null && Date.parse(request.expiresAt) > Date.now();
+  if (ACTIVE_STATUSES.has(request.status) && future) return upsert(rows, request, 'end');
+  return rows.some((r) => r.id === request.id) ? rows.filter((r) => r.id !== request.id) : null;
+};
+
+function byExpiry(a: ElevationRequest, b: ElevationRequest): number {
+  return (a.expiresAt ?? '').localeCompare(b.expiresAt ?? '');
+}
+
+/** Countdown that turns amber in the last five minutes; "ending…" once past (the server expires it shortly). */
+function Countdown({ expiresAt, now }: { expiresAt: string | null; now: number }) {
+  const left = msUntil(expiresAt, now);
+  if (left === null) return <span className="muted">—</span>;
+  if (left <= 0)
+    return (
+      <span className="ap-wait tone-muted" data-testid="active-countdown">
+        ending…
+      </span>
+    );
+  return (
+    <span
+      className={`ap-wait ${left < 5 * 60_000 ? 'tone-warn' : 'tone-ok'}`}
+      title={expiresAt ? `Ends ${new Date(expiresAt).toLocaleString()}` : undefined}
+      data-testid="active-countdown"
+    >
+      <Icon name="clock" size={13} />
+      {elapsedText(left)}
+    </span>
+  );
+}
+
+export function ActiveTab({ canApprove }: { canApprove: boolean }) {
+  const list = useLiveList('/pam/active', selectActive, patchActive);
+  const now = useNow(1000);
+  const [revoking, setRevoking] = useState<ElevationRequest | null>(null);
+  const [sending, setSending] = useState<string | null>(null);
+  const [dispatchNote, setDispatchNote] = useState<{
+    tone: 'info' | 'warning' | 'danger';
+    text: string;
+  } | null>(null);
+
+  if (list.error && !list.rows)
+    return (
+      <LoadFailure
+        error={list.error}
+        onRetry={list.reload}
+        forbiddenTitle="Active elevations are not available to you"
+        forbiddenText="Your account cannot read elevation requests."
+      />
+    );
+  if (!list.rows) return <LoadingBlock label="Loading active elevations…" />;
+  const rows = [...list.rows].sort(byExpiry);
+  const send = async (r: ElevationRequest) => {
+    setSending(r.id);
+    setDispatchNote(null);
+    try {
+      const outcome = await dispatch(r);
+      if (outcome.kind === 'actuator_off') setDispatchNote({ tone: 'warning', text: outcome.message });
+      if (outcome.kind === 'already') setDispatchNote({ tone: 'info', text: outcome.message });
+      list.reload();
+    } catch (err) {
+      setDispatchNote({ tone: 'danger', text: errorMessage(err) });
+    } finally {
+      setSending(null);
+    }
+  };
+  const open = (r: ElevationRequest) => (event: MouseEvent) => {
+    // A click on the row opens the request; the link and the Revoke button handle their own clicks.
+    if ((event.target as HTMLElement).closest('a, button')) return;
+    navigate(`/approvals/${encodeURIComponent(r.id)}`);
+  };
+
+  return (
+    <div className="ap-tab" data-testid="approvals-active">
+      <div className="ap-bar">
+        <span className="muted small">
+          Elevations in force right now, the soonest to end first. Revoking removes the grant from the device.
+        </span>
+        <span className="ap-grow" />
+        <LiveNote />
+      </div>
+      {dispatchNote ? (
+        <Alert tone={dispatchNote.tone} testId="dispatch-note">
+          {dispatchNote.text}
+        </Alert>
+      ) : null}
+      {rows.length === 0 ? (
+        <EmptyState icon="lock" title="No elevation is in force" testId="approvals-active-empty">
+          Approved and auto-approved elevations show here with the time they have left.
+        </EmptyState>
+      ) : (
+        <div className="adm-table-card ap-table" role="table" aria-label="Active elevations">
+          <TableHead
+            variant="ap-active"
+            columns={['Ends in', 'Risk', 'Request', 'Device', 'User', 'Approved by', 'On the device', '']}
+          />
+          {rows.map((r) => (
+            <div
+              key={r.id}
+              className={`ap-row ap-item ap-active ap-clickable${list.fresh.has(r.id) ? ' ap-fresh' : ''}`}
+              role="row"
+              onClick={open(r)}
+              data-testid={`approval-row-${r.id}`}
+              data-status={r.status}
+            >
+              <Countdown expiresAt={r.expiresAt} now={now} />
+              <span>
+                <RiskPill risk={r.riskLevel} />
+              </span>
+              <span className="ap-two">
+                <Link to={`/approvals/${encodeURIComponent(r.id)}`} className="ap-strong ap-link">
+                  {subjectOf(r)}
+                </Link>
+                {r.flowType === 'ai_tool_action' ? (
+                  <span className="ap-sub">{r.riskTier !== null ? `Tier ${r.riskTier}` : 'AI tool'}</span>
+                ) : r.targetExecutablePath ? (
+                  <SignerLine request={r} />
+                ) : (
+                  <span className="ap-sub">—</span>
+                )}
+              </span>
+              <DeviceCell request={r} />
+              <span className="ap-cell" title={r.subjectUsername ?? undefined}>
+                {r.subjectUsername ?? <span className="muted">—</span>}
+              </span>
+              <span className="ap-two">
+                <span>{deciderOf(r) ?? '—'}</span>
+                <span className="ap-sub">{STATUS_LABEL[r.status]}</span>
+              </span>
+              <EnforcementPill value={r.enforcementStatus} />
+              <span className="ap-right ap-row-actions">
+                {canApprove && r.status === 'approved' && r.enforcementStatus === 'pending_dispatch' ? (
+                  <button
+                    type="button"
+                    className="btn btn-primary btn-sm"
+                    onClick={() => void send(r)}
+                    disabled={sending === r.id}
+                    title="Approved but not yet sent: send it to the device now"
+                    data-testid="dispatch"
+                  >
+                    {sending === r.id ? 'Sending…' : 'Dispatch'}
+                  </button>
+                ) : null}
+                {canApprove ? (
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-sm ap-revoke"
+                    onClick={() => setRevoking(r)}
+                    data-testid="revoke"
+                  >
+                    Revoke
+                  </button>
+                ) : null}
+              </span>
+            </div>
+          ))}
+        </div>
+      )}
+      {revoking ? (
+        <RevokeDialog
+          request={revoking}
+          onClose={() => setRevoking(null)}
+          onRevoked={() => {
+            setRevoking(null);
+            list.reload();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

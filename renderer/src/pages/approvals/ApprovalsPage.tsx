@@ -1,0 +1,111 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ElevationRequestList } from '../../../../server/contract';
+import { api } from '../../api/client';
+import { Icon } from '../../components/Icon';
+import { useDocumentTitle } from '../../lib/hooks';
+import { PageHeader, Tabs } from '../tenants/admin-kit';
+import { useCanApprove } from './capability';
+import { useElevationEvents } from './live';
+import { useNotificationPermission } from './notifications';
+import { PendingTab } from './PendingTab';
+import { ActiveTab } from './ActiveTab';
+import { HistoryTab } from './HistoryTab';
+import { ApproverDevicesTab } from './ApproverDevicesTab';
+
+export type ApprovalsTab = 'pending' | 'active' | 'history' | 'devices';
+
+const TABS: Array<{ id: ApprovalsTab; label: string; path: string; title: string }> = [
+  { id: 'pending', label: 'Pending', path: '/approvals', title: 'Approvals' },
+  { id: 'active', label: 'Active', path: '/approvals/active', title: 'Active elevations' },
+  { id: 'history', label: 'History', path: '/approvals/history', title: 'Elevation history' },
+  { id: 'devices', label: 'Approver devices', path: '/approvals/devices', title: 'Approver devices' },
+];
+
+/** How many requests wait for a decision (the Pending tab's badge), kept current by live events. */
+function usePendingCount(): number | null {
+  const [count, setCount] = useState<number | null>(null);
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    let cancelled = false;
+    api<ElevationRequestList>('/pam/elevation-requests?status=pending&limit=1').then(
+      (r) => {
+        if (!cancelled) setCount(r.pagination.total);
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [version]);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  useElevationEvents(() => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setVersion((v) => v + 1), 400);
+  });
+  return count;
+}
+
+function NotificationPrompt() {
+  const { permission, dismissed, request, dismiss } = useNotificationPermission();
+  if (permission !== 'default' || dismissed) return null;
+  return (
+    <div className="ap-notify" data-testid="notifications-prompt">
+      <Icon name="approvals" size={16} />
+      <span>
+        Get a desktop notification when a request arrives, even while the console is in the background.
+      </span>
+      <span className="ap-grow" />
+      <button
+        type="button"
+        className="btn btn-primary btn-sm"
+        onClick={request}
+        data-testid="enable-notifications"
+      >
+        Turn on notifications
+      </button>
+      <button type="button" className="btn btn-ghost btn-sm" onClick={dismiss}>
+        Not now
+      </button>
+    </div>
+  );
+}
+
+export function ApprovalsPage({ tab }: { tab: ApprovalsTab }) {
+  const current = TABS.find((t) => t.id === tab) ?? TABS[0];
+  useDocumentTitle(current?.title ?? 'Approvals');
+  const pending = usePendingCount();
+  const canApprove = useCanApprove();
+
+  return (
+    <div className="page ap-page adm" data-testid="approvals-inbox">
+      <PageHeader
+        title="Approvals"
+        sub="Elevation requests from your devices: decide what waits, watch what is in force, look back at the rest."
+      />
+      {canApprove ? <NotificationPrompt /> : null}
+      <Tabs
+        label="Approvals sections"
+        tabs={TABS.map((t) => ({
+          to: t.path,
+          label: t.label,
+          testId: `approvals-tab-${t.id}`,
+          active: t.id === tab,
+          badge:
+            t.id === 'pending' && pending !== null ? (
+              <span
+                className={`ap-tab-count${pending > 0 ? ' on' : ''}`}
+                data-testid="approvals-pending-count"
+              >
+                {pending}
+              </span>
+            ) : undefined,
+        }))}
+      />
+      {tab === 'pending' ? <PendingTab /> : null}
+      {tab === 'active' ? <ActiveTab canApprove={canApprove} /> : null}
+      {tab === 'history' ? <HistoryTab /> : null}
+      {tab === 'devices' ? <ApproverDevicesTab /> : null}
+    </div>
+  );
+}

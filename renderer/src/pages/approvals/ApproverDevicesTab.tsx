@@ -1,0 +1,281 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import {
+  browserSupportsWebAuthn,
+  platformAuthenticatorIsAvailable,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+} from '@simplewebauthn/browser';
+import type { ApproverDevice, ApproverDeviceList } from '../../../../server/contract';
+import { api } from '../../api/client';
+import { ActionError } from '../../components/ActionError';
+import { ConfirmAction } from '../../components/DialogActions';
+import { Icon } from '../../components/Icon';
+import { Alert, Field } from '../../components/ui';
+import { useAsyncAction } from '../../lib/action';
+import { formatDateTime, relativeTime } from '../../lib/format';
+import { useNow } from '../../lib/hooks';
+import { EmptyState, LoadFailure, LoadingBlock, useResource } from '../tenants/admin-kit';
+import { ceremonyCancelled, webAuthnMessage } from './actions';
+
+// The technician's approver devices: WebAuthn platform credentials (Windows Hello, Touch ID) that prove
+// presence when approving an elevation. Registering needs a session verified with two-step verification.
+
+const MAX_NAME = 100;
+
+/** "Chrome on Windows", "Gatehouse app on macOS": a name the technician recognizes later. */
+export function guessDeviceName(userAgent: string = navigator.userAgent): string {
+  const os = /Windows/i.test(userAgent)
+    ? 'Windows'
+    : /Mac OS X|Macintosh/i.test(userAgent)
+      ? 'macOS'
+      : /Android/i.test(userAgent)
+        ? 'Android'
+        : /iPhone|iPad/i.test(userAgent)
+          ? 'iOS'
+          : /Linux|X11/i.test(userAgent)
+            ? 'Linux'
+            : 'this computer';
+  const app = /Electron\//.test(userAgent)
+    ? 'Gatehouse app'
+    : /Edg\//.test(userAgent)
+      ? 'Edge'
+      : /Firefox\//.test(userAgent)
+        ? 'Firefox'
+        : /Chrome\/|Chromium\//.test(userAgent)
+          ? 'Chrome'
+          : /Safari\//.test(userAgent)
+            ? 'Safari'
+            : 'Browser';
+  return `${app} on ${os}`;
+}
+
+function kindOf(d: ApproverDevice): { label: string; hint: string } {
+  if (d.deviceType === 'multiDevice' || d.backedUp)
+    return {
+      label: 'Synced passkey',
+      hint: 'Backed up by its platform (e.g. iCloud Keychain, Google Password Manager): usable on your other devices.',
+    };
+  return { label: 'Device-bound', hint: 'Lives on this one device only.' };
+}
+
+function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
+  const [name, setName] = useState(() => guessDeviceName());
+  const [tried, setTried] = useState(false);
+  const [ceremonyError, setCeremonyError] = useState<{ text: string; cancelled: boolean } | null>(null);
+  const [platform, setPlatform] = useState<boolean | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const action = useAsyncAction();
+  const supported = browserSupportsWebAuthn();
+
+  useEffect(() => {
+    let cancelled = false;
+    void platformAuthenticatorIsAvailable().then(
+      (ok) => {
+        if (!cancelled) setPlatform(ok);
+      },
+      () => {
+        if (!cancelled) setPlatform(false);
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const trimmed = name.trim();
+  const nameError = !trimmed
+    ? 'Give the device a name you will recognize.'
+    : trimmed.length > MAX_NAME
+      ? `Keep the name under ${MAX_NAME} characters.`
+      : null;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    setCeremonyError(null);
+    setDone(null);
+    if (nameError) return;
+    void action.run(async () => {
+      const { options } = await api<{ success: true; options: PublicKeyCredentialCreationOptionsJSON }>(
+        '/pam/approver-devices/registration-options',
+        { method: 'POST', body: {} },
+      );
+      let response;
+      try {
+        response = await startRegistration({ optionsJSON: options });
+      } catch (err) {
+        setCeremonyError({ text: webAuthnMessage(err), cancelled: ceremonyCancelled(err) });
+        return;
+      }
+      await api('/pam/approver-devices', { method: 'POST', body: { name: trimmed, response } });
+      setDone(trimmed);
+      onRegistered();
+    });
+  };
+
+  return (
+    <form className="ap-register form adm" onSubmit={submit} noValidate data-testid="register-form">
+      {!supported ? (
+        <Alert tone="warning" testId="webauthn-unsupported">
+          This browser cannot use platform authenticators. Open the console in the Gatehouse app or a current
+          browser to register.
+        </Alert>
+      ) : platform === false ? (
+        <Alert tone="info" testId="no-platform-authenticator">
+          No platform authenticator was detected on this computer (Windows Hello, Touch ID). Registering may
+          still work with a security key or a phone nearby.
+        </Alert>
+      ) : null}
+      <div className="ap-register-row">
+        <Field
+          label="Name"
+          htmlFor="approver-device-name"
+          error={tried ? nameError : null}
+          hint="Shown in this list and in the audit trail of your approvals."
+        >
+          <input
+            id="approver-device-name"
+            type="text"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={MAX_NAME + 20}
+            disabled={action.busy}
+            data-testid="approver-device-name"
+          />
+        </Field>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={action.busy || !supported}
+          data-testid="register-approver-device"
+        >
+          <Icon name="plus" size={15} />
+          {action.busy ? 'Follow your computer’s prompt…' : 'Register this computer'}
+        </button>
+      </div>
+      {ceremonyError ? (
+        <Alert tone={ceremonyError.cancelled ? 'info' : 'danger'} testId="register-ceremony-error">
+          {ceremonyError.text}
+        </Alert>
+      ) : null}
+      {done ? (
+        <Alert tone="success" testId="register-done">
+          “{done}” is registered. Approvals from this computer now ask for your fingerprint, face or PIN.
+        </Alert>
+      ) : null}
+      <ActionError error={action.error} testId="register-error" />
+    </form>
+  );
+}
+
+export function ApproverDevicesTab() {
+  const devices = useResource<ApproverDeviceList>('/pam/approver-devices');
+  const now = useNow(30_000);
+  const [removing, setRemoving] = useState<ApproverDevice | null>(null);
+  const rows = devices.data?.devices ?? [];
+
+  return (
+    <div className="ap-tab ap-devices" data-testid="approver-devices">
+      <div className="ap-explain">
+        <Icon name="lock" size={18} />
+        <p>
+          An approver device lets Windows Hello or Touch ID prove that you, in person, approved an elevation:
+          each approval is signed on the device and bound to that one request, so a stolen session alone
+          cannot approve.
+        </p>
+      </div>
+
+      <RegisterForm onRegistered={devices.reload} />
+
+      {devices.error && !devices.data ? (
+        <LoadFailure
+          error={devices.error}
+          onRetry={devices.reload}
+          forbiddenTitle="Approver devices are not available to you"
+          forbiddenText="Your account cannot manage approver devices."
+        />
+      ) : !devices.data ? (
+        <LoadingBlock label="Loading approver devices…" />
+      ) : rows.length === 0 ? (
+        <EmptyState icon="lock" title="No approver device yet" compact testId="approver-devices-empty">
+          Until you register one, your approvals rely on your signed-in session alone and may be flagged or
+          refused for higher-risk requests.
+        </EmptyState>
+      ) : (
+        <div className="adm-table-card">
+          <div className="adm-table-scroll">
+            <table className="adm-table" data-testid="approver-device-list">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Kind</th>
+                  <th>Registered</th>
+                  <th>Last used</th>
+                  <th className="actions" aria-label="Actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((d) => {
+                  const kind = kindOf(d);
+                  return (
+                    <tr key={d.id} data-testid={`approver-device-${d.id}`}>
+                      <td>
+                        <span className="adm-cell-title">{d.name}</span>
+                      </td>
+                      <td>
+                        <span className="adm-tag" title={kind.hint}>
+                          {kind.label}
+                        </span>
+                      </td>
+                      <td title={formatDateTime(d.createdAt)}>{formatDateTime(d.createdAt)}</td>
+                      <td title={d.lastUsedAt ? formatDateTime(d.lastUsedAt) : undefined}>
+                        {d.lastUsedAt ? (
+                          relativeTime(Date.parse(d.lastUsedAt), now)
+                        ) : (
+                          <span className="muted">Never</span>
+                        )}
+                      </td>
+                      <td className="actions">
+                        <button
+                          type="button"
+                          className="btn btn-ghost btn-sm"
+                          onClick={() => setRemoving(d)}
+                          aria-label={`Remove ${d.name}`}
+                          data-testid="remove-approver-device"
+                        >
+                          <Icon name="trash" size={14} />
+                          Remove
+                        </button>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      )}
+
+      {removing ? (
+        <ConfirmAction
+          title="Remove this approver device"
+          confirmLabel="Remove device"
+          testId="remove-approver-device-dialog"
+          onCancel={() => setRemoving(null)}
+          onConfirm={async () => {
+            await api(`/pam/approver-devices/${encodeURIComponent(removing.id)}`, { method: 'DELETE' });
+            setRemoving(null);
+            devices.reload();
+          }}
+        >
+          <p>
+            <strong>{removing.name}</strong> can no longer confirm your approvals.
+            {rows.length === 1
+              ? ' It is your only approver device: your approvals fall back to session approval, which your partner may flag or refuse for higher-risk requests.'
+              : ''}
+          </p>
+        </ConfirmAction>
+      ) : null}
+    </div>
+  );
+}

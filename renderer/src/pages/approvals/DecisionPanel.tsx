@@ -1,0 +1,493 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import type { ElevationRequestDetail, RespondResponse } from '../../../../server/contract';
+import { ApiError } from '../../api/client';
+import { ActionError } from '../../components/ActionError';
+import { Icon } from '../../components/Icon';
+import { Alert, Field, TotpCodeInput } from '../../components/ui';
+import { Link } from '../../router';
+import { useSession } from '../../session/store';
+import { assertionChallenge, ceremonyCancelled, dispatch, respond, webAuthnMessage } from './actions';
+import { LEVEL_MEANING, RISK_LABEL, minutesText } from './format';
+
+// Approve or deny a pending request. Approving proves presence on an approver device when the technician has
+// one (a WebAuthn assertion bound to this request), adds a fresh password or code when the request needs it,
+// then sends the approved elevation to the device at once. The server checks all of it again.
+
+export interface Notice {
+  tone: 'success' | 'info' | 'warning' | 'danger';
+  text: ReactNode;
+  testId: string;
+}
+
+const DURATIONS = [
+  { value: '15', label: '15 minutes' },
+  { value: '60', label: '1 hour' },
+  { value: '240', label: '4 hours' },
+  { value: '480', label: '8 hours' },
+  { value: 'custom', label: 'Custom…' },
+] as const;
+
+const MAX_REASON = 2000;
+
+const MFA_NEEDED = new ApiError(403, 'MFA required', 'MFA_REQUIRED');
+
+type Phase = 'idle' | 'challenge' | 'authenticator' | 'sending' | 'dispatching' | 'denying';
+
+const PHASE_TEXT: Record<Phase, string> = {
+  idle: '',
+  challenge: 'Preparing the confirmation…',
+  authenticator: 'Confirm on this computer (Windows Hello, Touch ID)…',
+  sending: 'Approving…',
+  dispatching: 'Sending to the device…',
+  denying: 'Denying…',
+};
+
+function bodyNumber(err: ApiError, key: string): number | null {
+  const value = err.body?.[key];
+  return typeof value === 'number' ? value : null;
+}
+
+/** The outcome of an approve, in words for the technician. */
+async function afterApprove(
+  res: RespondResponse,
+  detail: ElevationRequestDetail,
+  duration: number,
+): Promise<Notice> {
+  if (res.status === 'denied' && res.enforcementStatus === 'refused') {
+    return {
+      tone: 'danger',
+      testId: 'approve-refused',
+      text: `Refused: ${res.reason ?? 'the server would not approve this request.'}`,
+    };
+  }
+  const flagged = res.assuranceFlagged
+    ? ' It is flagged for review: the confirmation was below your partner’s step-up floor.'
+    : '';
+  if (res.status !== 'approved' || res.enforcementStatus !== 'pending_dispatch') {
+    return { tone: 'success', testId: 'approve-done', text: `Approved.${flagged}` };
+  }
+  try {
+    const outcome = await dispatch(detail.request);
+    if (outcome.kind === 'sent')
+      return {
+        tone: 'success',
+        testId: 'approve-done',
+        text: `Approved for ${minutesText(duration)} and sent to ${detail.request.deviceHostname}.${flagged}`,
+      };
+    if (outcome.kind === 'actuator_off')
+      return {
+        tone: 'warning',
+        testId: 'approve-not-sent',
+        text: `Approved, but not sent to the device: ${outcome.message}`,
+      };
+    return { tone: 'info', testId: 'approve-done', text: `Approved. ${outcome.message}` };
+  } catch (err) {
+    return {
+      tone: 'warning',
+      testId: 'approve-not-sent',
+      text: `Approved, but sending it to the device failed (${err instanceof Error ? err.message : 'unknown error'}). Use Dispatch to try again.`,
+    };
+  }
+}
+
+export function DecisionPanel({
+  detail,
+  onDecided,
+  onStale,
+}: {
+  detail: ElevationRequestDetail;
+  /** The request was decided here: show `notice` and re-read it. */
+  onDecided: (notice: Notice) => void;
+  /** Someone else decided it meanwhile: re-read it. */
+  onStale: () => void;
+}) {
+  const { request, stepUp } = detail;
+  const uid = useId();
+  const [duration, setDuration] = useState<string>('15');
+  const [custom, setCustom] = useState('');
+  const [reason, setReason] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [serverAsked, setServerAsked] = useState<'password' | 'mfa_code' | null>(null);
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [errors, setErrors] = useState<{ duration?: string; reason?: string; reauth?: string }>({});
+  const [problem, setProblem] = useState<Notice | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+
+  const reauthMethod = serverAsked ?? stepUp.reauthMethod ?? 'password';
+  const reauthNeeded =
+    stepUp.reauthRequired ||
+    serverAsked !== null ||
+    (stepUp.mode === 'enforce' && stepUp.requiredLevel === 3 && stepUp.hasApproverDevice);
+  const reauthOptional =
+    !reauthNeeded && stepUp.mode === 'grace' && stepUp.requiredLevel === 3 && stepUp.hasApproverDevice;
+  const reauthGiven = reauthMethod === 'password' ? password.length > 0 : code.replace(/\s/g, '').length > 0;
+  const reached = stepUp.hasApproverDevice ? (reauthGiven || reauthNeeded ? 3 : 2) : 1;
+  const short = stepUp.mode !== 'off' && reached < stepUp.requiredLevel;
+  const blocked = stepUp.mode === 'enforce' && short && !stepUp.hasApproverDevice;
+  const busy = phase !== 'idle';
+  const sessionMfa = useSession((s) => s.mfa);
+
+  const durationMinutes = (): number | null => {
+    if (duration !== 'custom') return Number(duration);
+    const n = Number(custom.trim());
+    return Number.isInteger(n) && n >= 1 && n <= 1440 ? n : null;
+  };
+
+  const clearMessages = () => {
+    setErrors({});
+    setProblem(null);
+    setFailure(null);
+  };
+
+  const handleError = (err: unknown) => {
+    if (!(err instanceof ApiError)) {
+      setFailure(err);
+      return;
+    }
+    if (err.code === 'reauth_required') {
+      const method = err.body?.reauthMethod === 'mfa_code' ? 'mfa_code' : (stepUp.reauthMethod ?? 'password');
+      setServerAsked(method);
+      setErrors({
+        reauth:
+          method === 'mfa_code'
+            ? 'Enter the 6-digit code from your authenticator app to approve this request.'
+            : 'Enter your password to approve this request.',
+      });
+      return;
+    }
+    if (err.code === 'reauth_failed') {
+      setErrors({
+        reauth: `${err.message}: ${reauthMethod === 'mfa_code' ? 'that code' : 'that password'} is not right. Nothing was approved.`,
+      });
+      return;
+    }
+    if (err.code === 'assertion_failed') {
+      setProblem({
+        tone: 'danger',
+        testId: 'assertion-failed',
+        text: `Your approver device’s confirmation was not accepted (${err.message}). Nothing was approved; try again.`,
+      });
+      return;
+    }
+    if (err.code === 'step_up_required') {
+      const level = bodyNumber(err, 'requiredLevel') ?? stepUp.requiredLevel;
+      setProblem({
+        tone: 'warning',
+        testId: 'step-up-required',
+        text: (
+          <>
+            {err.message} Your partner requires level {level} ({LEVEL_MEANING[level as 1 | 2 | 3] ?? 'higher'}
+            ) for {RISK_LABEL[request.riskLevel].toLowerCase()}-risk requests.{' '}
+            {stepUp.hasApproverDevice ? null : (
+              <Link to="/approvals/devices">Register this computer as an approver device.</Link>
+            )}
+          </>
+        ),
+      });
+      return;
+    }
+    if (err.code === 'self_approval_forbidden') {
+      setProblem({ tone: 'warning', testId: 'self-approval', text: err.message });
+      return;
+    }
+    if (err.code === 'AI_EXECUTION_TIMED_OUT') {
+      setProblem({ tone: 'info', testId: 'ai-timed-out', text: err.message });
+      onStale();
+      return;
+    }
+    if (err.status === 409) {
+      setProblem({ tone: 'info', testId: 'already-decided', text: err.message });
+      onStale();
+      return;
+    }
+    setFailure(err);
+  };
+
+  const approve = async () => {
+    clearMessages();
+    const minutes = durationMinutes();
+    const next: typeof errors = {};
+    if (minutes === null) next.duration = 'Enter whole minutes from 1 to 1440 (24 hours).';
+    if (reauthNeeded && !reauthGiven)
+      next.reauth =
+        reauthMethod === 'mfa_code'
+          ? 'Enter the 6-digit code from your authenticator app.'
+          : 'Enter your password.';
+    if (reason.trim().length > MAX_REASON) next.reason = `Keep the reason under ${MAX_REASON} characters.`;
+    if (Object.keys(next).length > 0 || minutes === null) {
+      setErrors(next);
+      return;
+    }
+    try {
+      let proof: unknown;
+      if (stepUp.hasApproverDevice) {
+        setPhase('challenge');
+        const { options } = await assertionChallenge(request.id);
+        const optionsJSON = options as PublicKeyCredentialRequestOptionsJSON;
+        if (optionsJSON.allowCredentials && optionsJSON.allowCredentials.length > 0) {
+          setPhase('authenticator');
+          try {
+            proof = await startAuthentication({ optionsJSON });
+          } catch (err) {
+            setProblem({
+              tone: ceremonyCancelled(err) ? 'info' : 'danger',
+              testId: 'authenticator-error',
+              text: webAuthnMessage(err),
+            });
+            return;
+          }
+        }
+      }
+      setPhase('sending');
+      const res = await respond(request.id, {
+        decision: 'approve',
+        durationMinutes: minutes,
+        ...(reason.trim() ? { reason: reason.trim() } : {}),
+        ...(proof ? { proof } : {}),
+        ...(reauthGiven && reauthMethod === 'password' ? { reauthPassword: password } : {}),
+        ...(reauthGiven && reauthMethod === 'mfa_code' ? { reauthMfaCode: code.replace(/\s/g, '') } : {}),
+      });
+      if (res.status === 'approved') setPhase('dispatching');
+      onDecided(await afterApprove(res, detail, minutes));
+    } catch (err) {
+      handleError(err);
+    } finally {
+      setPhase('idle');
+      setPassword('');
+    }
+  };
+
+  const deny = async () => {
+    clearMessages();
+    const text = reason.trim();
+    if (!text) {
+      setErrors({ reason: 'Give a reason to deny; the user and the audit trail see it.' });
+      return;
+    }
+    if (text.length > MAX_REASON) {
+      setErrors({ reason: `Keep the reason under ${MAX_REASON} characters.` });
+      return;
+    }
+    setPhase('denying');
+    try {
+      await respond(request.id, { decision: 'deny', reason: text });
+      onDecided({ tone: 'info', testId: 'deny-done', text: 'Denied. Nothing runs with elevated rights.' });
+    } catch (err) {
+      handleError(err);
+    } finally {
+      setPhase('idle');
+    }
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!busy && !blocked && !stepUp.selfApproval) void approve();
+  };
+
+  return (
+    <form className="ap-decide form adm" onSubmit={submit} noValidate data-testid="decision-panel">
+      <StepUpSummary detail={detail} reached={reached} short={short} />
+
+      {request.flowType !== 'ai_tool_action' &&
+      request.targetExecutablePath &&
+      !request.targetExecutableHash ? (
+        <Alert tone="warning" testId="no-hash-warning">
+          The agent reported no file hash for this executable, so the server will refuse an approval (it could
+          not be tied to one file). Deny it, or ask for the request again from an agent that reports hashes.
+        </Alert>
+      ) : null}
+
+      {stepUp.selfApproval ? (
+        <Alert tone="warning" testId="self-approval">
+          This request is yours ({request.subjectUsername}). Nobody approves their own elevation: another
+          technician has to decide it. You can still deny it.
+        </Alert>
+      ) : null}
+
+      <div className="ap-decide-grid">
+        <Field label="Approve for" htmlFor={`${uid}-duration`} error={errors.duration}>
+          <div className="ap-duration">
+            <select
+              id={`${uid}-duration`}
+              value={duration}
+              onChange={(e) => setDuration(e.target.value)}
+              disabled={busy}
+              data-testid="approve-duration"
+            >
+              {DURATIONS.map((d) => (
+                <option key={d.value} value={d.value}>
+                  {d.label}
+                </option>
+              ))}
+            </select>
+            {duration === 'custom' ? (
+              <span className="ap-custom">
+                <input
+                  type="number"
+                  min={1}
+                  max={1440}
+                  step={1}
+                  value={custom}
+                  onChange={(e) => setCustom(e.target.value)}
+                  aria-label="Custom duration in minutes"
+                  placeholder="90"
+                  disabled={busy}
+                  autoFocus
+                  data-testid="approve-duration-custom"
+                />
+                <span className="muted small">min</span>
+              </span>
+            ) : null}
+          </div>
+        </Field>
+      </div>
+
+      <Field
+        label="Reason"
+        htmlFor={`${uid}-reason`}
+        error={errors.reason}
+        hint="Optional when approving, required to deny. Recorded in the audit trail."
+      >
+        <textarea
+          id={`${uid}-reason`}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          rows={2}
+          disabled={busy}
+          placeholder="e.g. Ticket 4821: installing the printer driver"
+          data-testid="deny-reason"
+        />
+      </Field>
+
+      {reauthNeeded || reauthOptional ? (
+        <Field
+          label={
+            reauthMethod === 'mfa_code'
+              ? `Authenticator code${reauthOptional ? ' (optional)' : ''}`
+              : `Your password${reauthOptional ? ' (optional)' : ''}`
+          }
+          htmlFor={reauthMethod === 'mfa_code' ? 'reauth-code' : `${uid}-reauth`}
+          error={errors.reauth}
+          hint={
+            reauthOptional
+              ? 'Confirming again reaches level 3, so this approval is not flagged.'
+              : request.riskLevel === 'critical'
+                ? 'Critical requests need you to confirm who you are again.'
+                : 'Your partner’s policy asks you to confirm who you are again.'
+          }
+        >
+          {reauthMethod === 'mfa_code' ? (
+            <TotpCodeInput id="reauth-code" value={code} onChange={setCode} />
+          ) : (
+            <input
+              id={`${uid}-reauth`}
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              disabled={busy}
+              data-testid="reauth-password"
+            />
+          )}
+        </Field>
+      ) : null}
+
+      {problem ? (
+        <Alert tone={problem.tone} testId={problem.testId}>
+          {problem.text}
+        </Alert>
+      ) : null}
+      {failure ? (
+        <ActionError error={failure} testId="decision-error" />
+      ) : !sessionMfa ? (
+        // Deciding needs an MFA-verified session: say so before the technician tries.
+        <ActionError error={MFA_NEEDED} testId="decision-error" />
+      ) : null}
+
+      <div className="ap-decide-actions">
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={busy || blocked || stepUp.selfApproval}
+          data-testid="approve"
+        >
+          <Icon name={stepUp.hasApproverDevice ? 'lock' : 'check'} size={15} />
+          {phase === 'idle' || phase === 'denying' ? 'Approve' : 'Approving…'}
+        </button>
+        <button
+          type="button"
+          className="btn btn-danger"
+          disabled={busy}
+          onClick={() => void deny()}
+          data-testid="deny"
+        >
+          {phase === 'denying' ? 'Denying…' : 'Deny'}
+        </button>
+        {phase !== 'idle' ? (
+          <span className="ap-phase" role="status" data-testid="decision-phase">
+            <span className="spinner" aria-hidden="true" />
+            {PHASE_TEXT[phase]}
+          </span>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+/** How this approval will be confirmed, and what the partner's step-up policy asks for this risk. */
+function StepUpSummary({
+  detail,
+  reached,
+  short,
+}: {
+  detail: ElevationRequestDetail;
+  reached: number;
+  short: boolean;
+}) {
+  const { stepUp, request } = detail;
+  const risk = RISK_LABEL[request.riskLevel].toLowerCase();
+  return (
+    <div className="ap-stepup" data-testid="step-up">
+      {stepUp.hasApproverDevice ? (
+        <span className="ap-badge ap-badge-device" data-testid="approver-device-badge">
+          <Icon name="lock" size={13} />
+          Approver device
+        </span>
+      ) : (
+        <span className="ap-badge ap-badge-session" data-testid="session-approval-badge">
+          <Icon name="alert" size={13} />
+          Session approval (no approver device)
+        </span>
+      )}
+      <p className="ap-stepup-text">
+        {stepUp.hasApproverDevice ? (
+          <>
+            This computer asks for Windows Hello or Touch ID when you approve, binding your presence to this
+            request.
+          </>
+        ) : (
+          <>
+            Approving relies on your signed-in session alone.{' '}
+            <Link to="/approvals/devices" data-testid="register-approver-link">
+              Register an approver device
+            </Link>{' '}
+            to prove presence with Windows Hello or Touch ID.
+          </>
+        )}
+      </p>
+      {stepUp.mode !== 'off' ? (
+        <p
+          className={`ap-stepup-policy${short ? ` ${stepUp.mode === 'enforce' ? 'tone-bad' : 'tone-warn'}` : ''}`}
+        >
+          {short
+            ? stepUp.mode === 'enforce'
+              ? `Your partner requires level ${stepUp.requiredLevel} for ${risk}-risk requests: ${LEVEL_MEANING[stepUp.requiredLevel]}. You can reach level ${reached}, so the server will refuse this approval.`
+              : `Your partner expects level ${stepUp.requiredLevel} for ${risk}-risk requests: ${LEVEL_MEANING[stepUp.requiredLevel]}. This approval reaches level ${reached} and will be flagged for review.`
+            : `This approval reaches level ${reached}; your partner asks for level ${stepUp.requiredLevel} at ${risk} risk.`}
+        </p>
+      ) : null}
+    </div>
+  );
+}

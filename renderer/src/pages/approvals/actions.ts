@@ -1,0 +1,84 @@
+import { WebAuthnError } from '@simplewebauthn/browser';
+import type {
+  ActuateResponse,
+  ElevationRequest,
+  RespondResponse,
+  RevokeResponse,
+} from '../../../../server/contract';
+import { ApiError, api } from '../../api/client';
+
+// The writes of the Approvals section. Step-up answers (401 reauth_required / reauth_failed / assertion_failed)
+// belong to the request, not to the session: the API client passes them through without refreshing.
+
+export interface RespondBody {
+  decision: 'approve' | 'deny';
+  reason?: string;
+  durationMinutes?: number;
+  proof?: unknown;
+  reauthPassword?: string;
+  reauthMfaCode?: string;
+}
+
+export function respond(id: string, body: RespondBody): Promise<RespondResponse> {
+  return api<RespondResponse>(`/pam/elevation-requests/${encodeURIComponent(id)}/respond`, {
+    method: 'POST',
+    body,
+  });
+}
+
+export function assertionChallenge(id: string): Promise<{ success: true; options: unknown }> {
+  return api(`/pam/elevation-requests/${encodeURIComponent(id)}/assertion-challenge`, {
+    method: 'POST',
+    body: {},
+  });
+}
+
+export function revoke(id: string, reason: string): Promise<RevokeResponse> {
+  return api<RevokeResponse>(`/pam/elevation-requests/${encodeURIComponent(id)}/revoke`, {
+    method: 'POST',
+    body: { reason },
+  });
+}
+
+export type DispatchOutcome =
+  | { kind: 'sent'; commandId: string }
+  | { kind: 'actuator_off'; message: string }
+  | { kind: 'already'; message: string };
+
+/**
+ * Sends an approved elevation to its device. "Actuator disabled" and "already claimed / wrong status" are
+ * outcomes to show calmly, not failures; anything else throws.
+ */
+export async function dispatch(request: Pick<ElevationRequest, 'id' | 'deviceId'>): Promise<DispatchOutcome> {
+  try {
+    const res = await api<ActuateResponse>(
+      `/devices/${encodeURIComponent(request.deviceId)}/actuate-elevation`,
+      { method: 'POST', body: { elevationRequestId: request.id } },
+    );
+    return { kind: 'sent', commandId: res.commandId };
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'PAM_ACTUATOR_DISABLED')
+      return { kind: 'actuator_off', message: err.message };
+    if (err instanceof ApiError && err.status === 409) return { kind: 'already', message: err.message };
+    throw err;
+  }
+}
+
+/** A WebAuthn ceremony the person cancelled or let time out (nothing to report beyond "try again"). */
+export function ceremonyCancelled(err: unknown): boolean {
+  if (err instanceof WebAuthnError)
+    return err.code === 'ERROR_CEREMONY_ABORTED' || err.name === 'NotAllowedError';
+  return err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError');
+}
+
+export function webAuthnMessage(err: unknown): string {
+  if (ceremonyCancelled(err))
+    return 'The confirmation on this computer was cancelled or timed out. Nothing was sent; try again.';
+  if (err instanceof WebAuthnError && err.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED')
+    return 'This computer is already registered as one of your approver devices.';
+  if (err instanceof Error && err.name === 'SecurityError')
+    return 'This computer refused the request for the console’s address (WebAuthn needs a secure origin).';
+  if (err instanceof Error && err.name === 'NotSupportedError')
+    return 'This computer has no platform authenticator (Windows Hello, Touch ID) that can do this.';
+  return err instanceof Error ? err.message : 'The authenticator could not complete the request.';
+}

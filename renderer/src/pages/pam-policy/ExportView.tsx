@@ -1,0 +1,545 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { ApiErrorBody, ElevationEventType } from '../../../../server/contract';
+import { API_BASE, ApiError } from '../../api/client';
+import { ActionError } from '../../components/ActionError';
+import { Icon } from '../../components/Icon';
+import { Field, Spinner } from '../../components/ui';
+import { formatDateTime } from '../../lib/format';
+import { useSession } from '../../session/store';
+import type { PolicyOrg } from './org';
+import { formatCount, plural } from './parts';
+
+// /pam/export: the elevation audit trail of one organization as one CSV or JSONL file. The server answers in
+// pages of up to 1,000 rows and a cursor; the console follows the cursor page after page, shows the rows so far,
+// and saves everything as one file. The last page's headers say whether the window is complete or only settled
+// through an earlier time (events still arriving near the end of the window).
+
+const PAGE_LIMIT = 1000;
+const MAX_WINDOW_DAYS = 366;
+/** A runaway cursor must not loop forever. */
+const MAX_PAGES = 10_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Format = 'csv' | 'jsonl';
+
+const EVENT_LABEL: Record<ElevationEventType, string> = {
+  'elevation.requested': 'Requested',
+  'elevation.auto_approved': 'Auto-approved',
+  'elevation.approved': 'Approved',
+  'elevation.denied': 'Denied',
+  'elevation.actuating': 'Actuating',
+  'elevation.enforcement_changed': 'Enforcement changed',
+  'elevation.revoked': 'Revoked',
+  'elevation.expired': 'Expired',
+};
+/** The contract's ELEVATION_EVENT_TYPES (a value import would cross the renderer boundary); the Record keeps them in step. */
+const EVENT_TYPES = Object.keys(EVENT_LABEL) as ElevationEventType[];
+
+/** `<input type="datetime-local">` value of a time, to the minute, in the browser's zone. */
+function toLocalInput(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** The window of the last `days` days, ending now, as input values. */
+function lastDays(days: number): { from: string; to: string } {
+  // Inputs hold whole minutes: end at the next one, so events of the last seconds are inside the window.
+  const end = Math.ceil((Date.now() + 1) / 60_000) * 60_000;
+  return { from: toLocalInput(end - days * 86_400_000), to: toLocalInput(end) };
+}
+
+function offsetOf(date: Date): string {
+  const minutes = -date.getTimezoneOffset();
+  const sign = minutes >= 0 ? '+' : '-';
+  const abs = Math.abs(minutes);
+  return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** A local input value as ISO 8601 with the local offset of that moment (DST aware), or null. */
+export function localToOffsetIso(value: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return null;
+  const seconds = value.length === 16 ? `${value}:00` : value;
+  return `${seconds}${offsetOf(d)}`;
+}
+
+function zoneName(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return '';
+  }
+}
+
+/** One export: the query of its first page and how its file is named. */
+interface Job {
+  query: string;
+  format: Format;
+  fileBase: string;
+  part: number;
+}
+
+interface Progress {
+  state: 'running' | 'done' | 'empty' | 'failed' | 'cancelled';
+  rows: number;
+  pages: number;
+  part: number;
+  resume?: { job: Job; cursor: string } | null;
+  fileName?: string;
+  windowComplete?: boolean | null;
+  settledThrough?: string | null;
+  schemaVersion?: string | null;
+  error?: unknown;
+}
+
+async function errorOf(res: Response): Promise<ApiError> {
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    body = undefined;
+  }
+  if (body && typeof body === 'object' && typeof (body as ApiErrorBody).error === 'string') {
+    const b = body as ApiErrorBody;
+    return new ApiError(res.status, b.error, typeof b.code === 'string' ? b.code : undefined, { body: b });
+  }
+  return new ApiError(
+    res.status,
+    res.status >= 500 ? 'The server ran into a problem' : `Export failed (${res.status})`,
+  );
+}
+
+/**
+ * One export page as text. The API client only speaks JSON, so this is a plain fetch with the session's token,
+ * refreshed once on a 401 like every other call.
+ */
+async function fetchPage(path: string, signal: AbortSignal): Promise<Response> {
+  const send = (token: string | null) =>
+    fetch(`${API_BASE}${path}`, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      credentials: 'same-origin',
+      cache: 'no-store',
+      signal,
+    });
+  let res: Response;
+  try {
+    res = await send(useSession.getState().accessToken);
+    if (res.status === 401) {
+      const refreshed = await useSession.getState().refresh();
+      if (refreshed) res = await send(useSession.getState().accessToken);
+    }
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'Cannot reach the Gatehouse server. Check that it is running.', 'NETWORK_ERROR');
+  }
+  if (!res.ok) throw await errorOf(res);
+  return res;
+}
+
+function saveFile(parts: string[], fileName: string, type: string): void {
+  const url = URL.createObjectURL(new Blob(parts, { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  // Revoking at once can cancel the download in some browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+function stamp(value: string): string {
+  return value.replace(/[-:]/g, '').replace('T', '-').slice(0, 13);
+}
+
+function slug(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'organization'
+  );
+}
+
+export function ExportView({ org }: { org: PolicyOrg }) {
+  const [from, setFrom] = useState(() => lastDays(7).from);
+  const [to, setTo] = useState(() => lastDays(7).to);
+  const [offsetNow] = useState(() => offsetOf(new Date()));
+  const [format, setFormat] = useState<Format>('csv');
+  // The site belongs to the organization it was picked in; another organization starts with all sites.
+  const [site, setSite] = useState<{ orgId: string | null; siteId: string }>({ orgId: null, siteId: '' });
+  const siteId = site.orgId === org.orgId ? site.siteId : '';
+  const setSiteId = (value: string) => setSite({ orgId: org.orgId, siteId: value });
+  const [eventType, setEventType] = useState('');
+  const [deviceId, setDeviceId] = useState('');
+  const [requestId, setRequestId] = useState('');
+  const [tried, setTried] = useState(false);
+  const [progress, setProgress] = useState<Progress | null>(null);
+  const abort = useRef<AbortController | null>(null);
+
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const fromIso = localToOffsetIso(from);
+  const toIso = localToOffsetIso(to);
+  const span = fromIso && toIso ? Date.parse(toIso) - Date.parse(fromIso) : null;
+  const fromError = !fromIso ? 'Enter a start.' : null;
+  const toError = !toIso
+    ? 'Enter an end.'
+    : span !== null && span <= 0
+      ? 'The end must be after the start.'
+      : span !== null && span > MAX_WINDOW_DAYS * 86_400_000
+        ? `At most ${MAX_WINDOW_DAYS} days in one export.`
+        : null;
+  const deviceError = deviceId.trim() && !UUID.test(deviceId.trim()) ? 'A device id is a UUID.' : null;
+  const requestError = requestId.trim() && !UUID.test(requestId.trim()) ? 'A request id is a UUID.' : null;
+  const invalid = Boolean(fromError || toError || deviceError || requestError);
+  const running = progress?.state === 'running';
+  const offset = fromIso ? offsetOf(new Date(Date.parse(fromIso))) : offsetNow;
+
+  const quick = (days: number) => {
+    const range = lastDays(days);
+    setFrom(range.from);
+    setTo(range.to);
+  };
+
+  /**
+   * Fetches pages from `cursor` (null: the first page) until the server has no more, then saves one file.
+   * `part` > 1 names a follow-up file holding only the events written since the previous one.
+   */
+  const fetchAll = async (job: Job, cursor: string | null) => {
+    const controller = new AbortController();
+    abort.current = controller;
+    const parts: string[] = [];
+    let header: string | null = null;
+    let rows = 0;
+    let pages = 0;
+    let next = cursor;
+    let last: Response | undefined;
+    setProgress({ state: 'running', rows: 0, pages: 0, part: job.part });
+    try {
+      do {
+        const params = new URLSearchParams(job.query);
+        if (next) params.set('cursor', next);
+        const res = await fetchPage(`/pam/elevation-audit/export?${params.toString()}`, controller.signal);
+        let text = await res.text();
+        if (job.format === 'csv') {
+          // Each page is a complete CSV file with its own header row: keep the first one only.
+          const newline = text.indexOf('\n');
+          const first = newline < 0 ? text : text.slice(0, newline);
+          if (header === null) header = first;
+          else if (first.replace(/\r$/, '') === header.replace(/\r$/, ''))
+            text = newline < 0 ? '' : text.slice(newline + 1);
+        }
+        if (text && !text.endsWith('\n')) text += '\n';
+        if (text) parts.push(text);
+        const count = Number(res.headers.get('x-row-count'));
+        rows += Number.isFinite(count) ? count : 0;
+        pages += 1;
+        last = res;
+        next = res.headers.get('x-next-cursor') || null;
+        setProgress({ state: 'running', rows, pages, part: job.part });
+        if (res.headers.get('x-has-more') !== 'true' || !next) break;
+      } while (pages < MAX_PAGES);
+
+      const complete = last?.headers.get('x-window-complete');
+      const windowComplete = complete === null || complete === undefined ? null : complete === 'true';
+      const summary = {
+        rows,
+        pages,
+        part: job.part,
+        windowComplete,
+        settledThrough: last?.headers.get('x-settled-through') ?? null,
+        schemaVersion: last?.headers.get('x-export-schema-version') ?? null,
+        // An open window keeps a cursor: coming back later fetches exactly the events written since.
+        resume:
+          windowComplete === false && next ? { job: { ...job, part: job.part + 1 }, cursor: next } : null,
+      };
+      if (rows === 0) {
+        setProgress({ state: 'empty', ...summary });
+        return;
+      }
+      const fileName = `${job.fileBase}${job.part > 1 ? `_part${job.part}` : ''}.${job.format}`;
+      saveFile(
+        parts,
+        fileName,
+        job.format === 'csv' ? 'text/csv;charset=utf-8' : 'application/x-ndjson;charset=utf-8',
+      );
+      setProgress({ state: 'done', fileName, ...summary });
+    } catch (err) {
+      if (err instanceof DOMException && err.name === 'AbortError')
+        setProgress({ state: 'cancelled', rows, pages, part: job.part });
+      else setProgress({ state: 'failed', rows, pages, part: job.part, error: err });
+    } finally {
+      abort.current = null;
+    }
+  };
+
+  const run = (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (invalid || !fromIso || !toIso || !org.orgId) return;
+    const query = new URLSearchParams({ from: fromIso, to: toIso, format, limit: String(PAGE_LIMIT) });
+    if (org.picks) query.set('orgId', org.orgId);
+    if (siteId) query.set('siteId', siteId);
+    if (eventType) query.set('eventType', eventType);
+    if (deviceId.trim()) query.set('deviceId', deviceId.trim());
+    if (requestId.trim()) query.set('elevationRequestId', requestId.trim());
+    const fileBase = `elevation-audit_${slug(org.org?.name ?? 'organization')}_${stamp(from)}_${stamp(to)}`;
+    void fetchAll({ query: query.toString(), format, fileBase, part: 1 }, null);
+  };
+
+  return (
+    <div className="ep-stack">
+      <form className="ep-card ep-export" onSubmit={run} noValidate data-testid="export-form">
+        <header className="ep-card-head">
+          <h2>Elevation audit export</h2>
+          <span className="muted small">Every state change of every request, as recorded</span>
+        </header>
+        <div className="ep-export-window">
+          <Field
+            label={`From (${zoneName() ? `${zoneName()}, ` : ''}UTC${offset})`}
+            htmlFor="export-from"
+            error={tried || from ? fromError : null}
+          >
+            <input
+              id="export-from"
+              type="datetime-local"
+              value={from}
+              max={to || undefined}
+              onChange={(e) => setFrom(e.target.value)}
+              data-testid="export-from"
+            />
+          </Field>
+          <Field label="To" htmlFor="export-to" error={tried || to ? toError : null}>
+            <input
+              id="export-to"
+              type="datetime-local"
+              value={to}
+              min={from || undefined}
+              onChange={(e) => setTo(e.target.value)}
+              data-testid="export-to"
+            />
+          </Field>
+          <div className="ep-quick" role="group" aria-label="Quick ranges">
+            {(
+              [
+                [1, '24 h'],
+                [7, '7 days'],
+                [30, '30 days'],
+                [90, '90 days'],
+              ] as const
+            ).map(([days, label]) => (
+              <button
+                key={days}
+                type="button"
+                className="btn btn-ghost btn-sm"
+                onClick={() => quick(days)}
+                data-testid={`export-last-${days}`}
+              >
+                Last {label}
+              </button>
+            ))}
+          </div>
+        </div>
+        <div className="adm-form-grid three">
+          {org.picks && org.orgs.length > 1 ? (
+            <Field label="Organization" htmlFor="export-org">
+              <select
+                id="export-org"
+                value={org.orgId ?? ''}
+                onChange={(e) => org.setOrgId(e.target.value)}
+                disabled={running}
+                data-testid="export-org"
+              >
+                {org.orgs.map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          ) : null}
+          <Field label="Format" htmlFor="export-format">
+            <select
+              id="export-format"
+              value={format}
+              onChange={(e) => setFormat(e.target.value as Format)}
+              data-testid="export-format"
+            >
+              <option value="csv">CSV (spreadsheets)</option>
+              <option value="jsonl">JSON Lines (SIEM, scripts)</option>
+            </select>
+          </Field>
+          <Field label="Site" htmlFor="export-site">
+            <select
+              id="export-site"
+              value={siteId}
+              onChange={(e) => setSiteId(e.target.value)}
+              data-testid="export-site"
+            >
+              <option value="">All sites</option>
+              {org.sites.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Event" htmlFor="export-event-type">
+            <select
+              id="export-event-type"
+              value={eventType}
+              onChange={(e) => setEventType(e.target.value)}
+              data-testid="export-event-type"
+            >
+              <option value="">All events</option>
+              {EVENT_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {EVENT_LABEL[t]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Device id" htmlFor="export-device" error={deviceError}>
+            <input
+              id="export-device"
+              type="text"
+              className="mono"
+              value={deviceId}
+              placeholder="All devices"
+              spellCheck={false}
+              onChange={(e) => setDeviceId(e.target.value)}
+              data-testid="export-device"
+            />
+          </Field>
+          <Field label="Request id" htmlFor="export-request" error={requestError}>
+            <input
+              id="export-request"
+              type="text"
+              className="mono"
+              value={requestId}
+              placeholder="All requests"
+              spellCheck={false}
+              onChange={(e) => setRequestId(e.target.value)}
+              data-testid="export-request"
+            />
+          </Field>
+        </div>
+        <div className="ep-card-foot">
+          <span className="muted small">
+            Pages of {formatCount(PAGE_LIMIT)} rows are fetched one after another and saved as one file. Up to{' '}
+            {MAX_WINDOW_DAYS} days per export.
+          </span>
+          <span className="grow" />
+          {running ? (
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => abort.current?.abort()}
+              data-testid="export-cancel"
+            >
+              Cancel
+            </button>
+          ) : null}
+          <button type="submit" className="btn btn-primary" disabled={running} data-testid="export-run">
+            <Icon name="download" size={14} />
+            {running ? 'Exporting…' : 'Export'}
+          </button>
+        </div>
+      </form>
+
+      {progress ? (
+        <ExportStatus progress={progress} onResume={(r) => void fetchAll(r.job, r.cursor)} />
+      ) : null}
+    </div>
+  );
+}
+
+function ExportStatus({
+  progress: p,
+  onResume,
+}: {
+  progress: Progress;
+  onResume: (resume: { job: Job; cursor: string }) => void;
+}) {
+  return (
+    <section
+      className={`ep-card ep-export-status is-${p.state}`}
+      data-testid="export-status"
+      aria-live="polite"
+    >
+      {p.state === 'running' ? (
+        <div className="ep-export-line">
+          <Spinner />
+          <span>
+            Exporting… <strong>{plural(p.rows, 'row')}</strong> so far, {plural(p.pages, 'page')}
+          </span>
+        </div>
+      ) : p.state === 'failed' ? (
+        <>
+          <div className="ep-export-line">
+            <Icon name="alert" />
+            <span>
+              The export stopped
+              {p.pages ? ` after ${plural(p.pages, 'page')} (${plural(p.rows, 'row')})` : ''}. Nothing was
+              saved.
+            </span>
+          </div>
+          <ActionError error={p.error} testId="export-error" />
+        </>
+      ) : p.state === 'cancelled' ? (
+        <div className="ep-export-line">
+          <Icon name="close" />
+          <span>Cancelled after {plural(p.rows, 'row')}. Nothing was saved.</span>
+        </div>
+      ) : (
+        <>
+          <div className="ep-export-line">
+            <Icon name={p.state === 'done' ? 'check' : 'search'} />
+            {p.state === 'done' ? (
+              <span>
+                Saved <strong className="mono">{p.fileName}</strong>: {plural(p.rows, 'row')} in{' '}
+                {plural(p.pages, 'page')}.
+              </span>
+            ) : (
+              <span>No events in this window match. Nothing was saved.</span>
+            )}
+          </div>
+          <div className="ep-export-facts">
+            {p.windowComplete === true ? (
+              <span className="tone-ok" data-testid="export-complete">
+                Window complete: every event in it is final.
+              </span>
+            ) : p.windowComplete === false ? (
+              <span className="tone-warn" data-testid="export-settled">
+                Settled through {p.settledThrough ? formatDateTime(p.settledThrough) : 'an earlier time'}: the
+                window is still open and later events may still arrive.
+              </span>
+            ) : null}
+            {p.schemaVersion ? <span className="muted">Schema version {p.schemaVersion}</span> : null}
+          </div>
+          {p.resume ? (
+            <div className="ep-export-resume">
+              <span className="muted small">
+                Fetch the events written since, without gaps or repeats, as a further file.
+              </span>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                onClick={() => p.resume && onResume(p.resume)}
+                data-testid="export-continue"
+              >
+                <Icon name="refresh" size={13} />
+                Fetch newer events
+              </button>
+            </div>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,400 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import type { SignerGroup } from '../../../../server/contract';
+import { api } from '../../api/client';
+import { ConfirmAction } from '../../components/DialogActions';
+import { FormDialog } from '../../components/FormDialog';
+import { Icon } from '../../components/Icon';
+import { Field } from '../../components/ui';
+import { useAsyncAction } from '../../lib/action';
+import { Link, navigate } from '../../router';
+import {
+  EmptyState,
+  LoadFailure,
+  LoadingBlock,
+  RowMenu,
+  SearchBox,
+  fieldErrors,
+  formatDate,
+  useTarget,
+} from '../tenants/admin-kit';
+import { useRules, useSignerGroups } from './data';
+import type { PolicyOrg } from './org';
+import { plural } from './parts';
+
+// /pam/signer-groups: named lists of code signers a rule can match as one ("Trusted vendors"). A group a rule
+// still uses cannot be deleted (the server answers 409 naming how many rules).
+
+const NAME_MAX = 255;
+const DESCRIPTION_MAX = 2000;
+const SIGNERS_MAX = 500;
+const SIGNER_MAX = 255;
+
+export interface ParsedSigners {
+  signers: string[];
+  duplicates: number;
+  tooLong: number[];
+}
+
+/** One signer per line: trimmed, blank lines dropped, duplicates (ignoring case) merged into the first. */
+export function parseSigners(text: string): ParsedSigners {
+  const seen = new Set<string>();
+  const signers: string[] = [];
+  const tooLong: number[] = [];
+  let duplicates = 0;
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line) return;
+    if (line.length > SIGNER_MAX) tooLong.push(i + 1);
+    const key = line.toLowerCase();
+    if (seen.has(key)) {
+      duplicates += 1;
+      return;
+    }
+    seen.add(key);
+    signers.push(line);
+  });
+  return { signers, duplicates, tooLong };
+}
+
+export function SignerGroupsView({ org }: { org: PolicyOrg }) {
+  const list = useSignerGroups(org);
+  const rules = useRules(org);
+  const [query, setQuery] = useState('');
+  const [editing, setEditing] = useState<SignerGroup | 'new' | null>(null);
+  const deleting = useTarget<SignerGroup>();
+
+  const usage = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const r of rules.data?.rules ?? [])
+      if (r.matchSignerGroupId) counts.set(r.matchSignerGroupId, (counts.get(r.matchSignerGroupId) ?? 0) + 1);
+    return counts;
+  }, [rules.data]);
+
+  const all = list.data?.signerGroups ?? [];
+  const needle = query.trim().toLowerCase();
+  const rows = needle
+    ? all.filter(
+        (g) =>
+          g.name.toLowerCase().includes(needle) ||
+          (g.description ?? '').toLowerCase().includes(needle) ||
+          g.signers.some((s) => s.toLowerCase().includes(needle)),
+      )
+    : all;
+
+  const remove = async () => {
+    if (!deleting.target) return;
+    await api(`/pam/signer-groups/${deleting.target.id}`, { method: 'DELETE' });
+    deleting.close();
+    list.reload();
+  };
+
+  const create = (
+    <button
+      type="button"
+      className="btn btn-primary btn-sm"
+      onClick={() => setEditing('new')}
+      data-testid="new-signer-group"
+    >
+      <Icon name="plus" size={14} />
+      New signer group
+    </button>
+  );
+
+  if (list.error && !list.data)
+    return (
+      <LoadFailure
+        error={list.error}
+        onRetry={list.reload}
+        forbiddenTitle="Signer groups are not available to you"
+        forbiddenText="Your account cannot read this organization's signer groups."
+      />
+    );
+  if (!list.data) return <LoadingBlock label="Loading signer groups…" />;
+
+  const deletingUses = deleting.target ? (usage.get(deleting.target.id) ?? 0) : 0;
+
+  return (
+    <div className="ep-stack">
+      <div className="adm-toolbar">
+        <SearchBox
+          value={query}
+          onChange={setQuery}
+          placeholder="Search name or signer"
+          testId="signer-groups-search"
+        />
+        <span className="grow" />
+        <span className="muted small">{plural(all.length, 'group')}</span>
+        {create}
+      </div>
+      {all.length === 0 ? (
+        <EmptyState icon="keys" title="No signer groups yet" testId="signer-groups-empty" action={create}>
+          A signer group is a list of code signers a rule matches as one, such as the vendors whose signed
+          installers may run without asking. Rules choose a signer group instead of a single signer name.
+        </EmptyState>
+      ) : (
+        <div className="adm-table-card">
+          <div className="adm-table-scroll">
+            <table className="adm-table ep-groups" data-testid="signer-groups">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Signers</th>
+                  <th>Used by</th>
+                  <th>Updated</th>
+                  <th className="actions" aria-label="Actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((g) => {
+                  const uses = usage.get(g.id) ?? 0;
+                  return (
+                    <tr
+                      key={g.id}
+                      className="clickable"
+                      onClick={() => setEditing(g)}
+                      data-testid={`signer-group-row-${g.id}`}
+                    >
+                      <td>
+                        <div className="adm-cell-main">
+                          <span className="adm-cell-title">{g.name}</span>
+                          {g.description ? (
+                            <span className="adm-cell-sub ep-clip">{g.description}</span>
+                          ) : null}
+                        </div>
+                      </td>
+                      <td>
+                        <div className="adm-cell-main">
+                          <span>{plural(g.signers.length, 'signer')}</span>
+                          <span className="adm-cell-sub ep-clip" title={g.signers.join('\n')}>
+                            {g.signers.slice(0, 3).join(' · ')}
+                            {g.signers.length > 3 ? ' · …' : ''}
+                          </span>
+                        </div>
+                      </td>
+                      <td className="nowrap">
+                        {uses ? (
+                          plural(uses, 'rule')
+                        ) : rules.data ? (
+                          <span className="muted">No rules</span>
+                        ) : (
+                          <span className="muted">…</span>
+                        )}
+                      </td>
+                      <td className="nowrap muted">{formatDate(g.updatedAt)}</td>
+                      <td className="actions" onClick={(e) => e.stopPropagation()}>
+                        <RowMenu
+                          label={`Actions for ${g.name}`}
+                          testId={`signer-group-menu-${g.id}`}
+                          items={[
+                            {
+                              label: 'Edit',
+                              icon: 'edit',
+                              onSelect: () => setEditing(g),
+                              testId: `signer-group-edit-${g.id}`,
+                            },
+                            {
+                              label: 'New rule with this group',
+                              icon: 'plus',
+                              onSelect: () => navigate(org.link('/pam/rules/new', { signerGroup: g.id })),
+                              testId: `signer-group-rule-${g.id}`,
+                            },
+                            {
+                              label: 'Delete',
+                              icon: 'trash',
+                              danger: true,
+                              onSelect: () => deleting.open(g),
+                              testId: `signer-group-delete-${g.id}`,
+                            },
+                          ]}
+                        />
+                      </td>
+                    </tr>
+                  );
+                })}
+                {rows.length === 0 ? (
+                  <tr>
+                    <td colSpan={5} className="muted ep-norow">
+                      No group matches “{query.trim()}”.
+                    </td>
+                  </tr>
+                ) : null}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      )}
+
+      {editing ? (
+        <SignerGroupDialog
+          group={editing === 'new' ? null : editing}
+          org={org}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            list.reload();
+          }}
+        />
+      ) : null}
+
+      <ConfirmAction
+        open={deleting.target !== null}
+        title="Delete signer group"
+        confirmLabel="Delete group"
+        testId="signer-group-delete-dialog"
+        errorTestId="signer-group-delete-error"
+        onCancel={deleting.close}
+        onConfirm={remove}
+        action={deleting.action}
+      >
+        <p>
+          Delete <strong>{deleting.target?.name}</strong> and its{' '}
+          {plural(deleting.target?.signers.length ?? 0, 'signer')}?
+        </p>
+        {deletingUses > 0 ? (
+          <p className="tone-warn">
+            {plural(deletingUses, 'rule')} still {deletingUses === 1 ? 'uses' : 'use'} it: change{' '}
+            {deletingUses === 1 ? 'that rule' : 'them'} on the <Link to={org.link('/pam/rules')}>Rules</Link>{' '}
+            tab first.
+          </p>
+        ) : null}
+      </ConfirmAction>
+    </div>
+  );
+}
+
+function SignerGroupDialog({
+  group,
+  org,
+  onClose,
+  onSaved,
+}: {
+  group: SignerGroup | null;
+  org: PolicyOrg;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const [name, setName] = useState(group?.name ?? '');
+  const [description, setDescription] = useState(group?.description ?? '');
+  const [signersText, setSignersText] = useState(group ? group.signers.join('\n') : '');
+  const [tried, setTried] = useState(false);
+  const action = useAsyncAction();
+  const parsed = parseSigners(signersText);
+  const server = fieldErrors(action.error);
+
+  const nameError =
+    server.name ??
+    (tried && !name.trim()
+      ? 'Give the group a name.'
+      : name.trim().length > NAME_MAX
+        ? `At most ${NAME_MAX} characters.`
+        : null);
+  const descError =
+    server.description ??
+    (description.trim().length > DESCRIPTION_MAX ? `At most ${DESCRIPTION_MAX} characters.` : null);
+  const signersError =
+    server.signers ??
+    (parsed.tooLong.length
+      ? `Line${parsed.tooLong.length === 1 ? '' : 's'} ${parsed.tooLong.slice(0, 5).join(', ')}: a signer is at most ${SIGNER_MAX} characters.`
+      : parsed.signers.length > SIGNERS_MAX
+        ? `At most ${SIGNERS_MAX} signers (${parsed.signers.length} now).`
+        : tried && parsed.signers.length === 0
+          ? 'Add at least one signer.'
+          : null);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (
+      !name.trim() ||
+      name.trim().length > NAME_MAX ||
+      description.trim().length > DESCRIPTION_MAX ||
+      parsed.tooLong.length ||
+      parsed.signers.length === 0 ||
+      parsed.signers.length > SIGNERS_MAX
+    )
+      return;
+    void action.run(async () => {
+      const body = {
+        name: name.trim(),
+        description: description.trim() ? description.trim() : null,
+        signers: parsed.signers,
+      };
+      if (group) await api(`/pam/signer-groups/${group.id}`, { method: 'PATCH', body });
+      else await api('/pam/signer-groups', { method: 'POST', body: org.withOrg(body) });
+      onSaved();
+    });
+  };
+
+  const fieldsShown = new Set(Object.keys(server));
+  const general = fieldsShown.size > 0 ? null : action.error;
+
+  return (
+    <FormDialog
+      wide
+      title={group ? `Edit ${group.name}` : 'New signer group'}
+      onClose={onClose}
+      testId="signer-group-dialog"
+      formId="signer-group-form"
+      formClassName="form adm"
+      noValidate
+      onSubmit={submit}
+      busy={action.busy}
+      error={general}
+      submitLabel={group ? 'Save changes' : 'Create group'}
+      submitTestId="signer-group-save"
+    >
+      <Field label="Name" htmlFor="signer-group-name" error={nameError}>
+        <input
+          id="signer-group-name"
+          type="text"
+          value={name}
+          autoFocus
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Trusted vendors"
+          data-testid="signer-group-name"
+        />
+      </Field>
+      <Field
+        label="Description"
+        htmlFor="signer-group-description"
+        error={descError}
+        hint="Optional: what the signers have in common, who maintains the list."
+      >
+        <input
+          id="signer-group-description"
+          type="text"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          data-testid="signer-group-description"
+        />
+      </Field>
+      <Field
+        label="Signers"
+        htmlFor="signer-group-signers"
+        error={signersError}
+        aside={
+          <span className="muted small" data-testid="signer-group-count">
+            {plural(parsed.signers.length, 'signer')}
+            {parsed.duplicates ? ` · ${plural(parsed.duplicates, 'duplicate')} merged` : ''}
+          </span>
+        }
+        hint={
+          parsed.duplicates
+            ? 'Duplicates (ignoring case) are saved once, as first written.'
+            : `One code-signing subject per line, exactly as devices report it. Up to ${SIGNERS_MAX}.`
+        }
+      >
+        <textarea
+          id="signer-group-signers"
+          className="mono ep-signers"
+          rows={10}
+          value={signersText}
+          spellCheck={false}
+          onChange={(e) => setSignersText(e.target.value)}
+          placeholder={'Microsoft Corporation\nAdobe Inc.\nGoogle LLC'}
+          data-testid="signer-group-signers"
+        />
+      </Field>
+    </FormDialog>
+  );
+}
