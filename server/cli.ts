@@ -11,7 +11,7 @@ import { demoSimulator } from './modules/demo/simulator';
 // Headless entry: `serve` runs the server and console for any browser; `migrate` applies migrations by hand
 // (for AUTO_MIGRATE=false installs).
 
-const USAGE = `Usage: gatehouse serve [--port N] [--host H] [--data-dir DIR] [--demo [--agents N]]
+const USAGE = `Usage: gatehouse serve [--port N] [--host H] [--data-dir DIR] [--demo [--agents N] [--scenario steady|pam|pam-load|...]]
        gatehouse migrate [--data-dir DIR]`;
 
 /** The built console: out/renderer beside the sources, or beside the bundle. */
@@ -46,6 +46,7 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string' },
       demo: { type: 'boolean' },
       agents: { type: 'string' },
+      scenario: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -97,6 +98,8 @@ async function main(): Promise<void> {
     }
     env.DEMO_AGENTS = String(agents);
   }
+  // `--scenario pam`: the demo agents raise elevation requests now and then, so the approvals inbox fills.
+  if (values.scenario !== undefined) env.DEMO_SCENARIO = values.scenario;
   const server = await createServer({ ...overrides, staticDir, env });
   console.log(`Gatehouse ${server.url}/ (data: ${server.config.dataDir})`);
   if (server.demo) printDemo(server.url, server.demo);

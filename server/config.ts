@@ -44,6 +44,7 @@ const envSchema = z.object({
   ENROLLMENT_KEY_DEFAULT_TTL_MINUTES: z.coerce.number().int().positive().default(60),
   AGENT_BINARIES_DIR: z.string().min(1).optional(),
   DEMO_AGENTS: z.coerce.number().int().min(0).max(10000).default(0),
+  DEMO_SCENARIO: z.string().trim().min(1).default('steady'),
   AGENT_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   AGENT_RELEASE_FEED_URL: z.url({ protocol: /^https?$/ }).optional(),
   RELEASE_ARTIFACT_MANIFEST_PUBLIC_KEYS: z.string().optional(),
@@ -86,6 +87,8 @@ export interface Config {
   agentBinariesDir: string;
   /** With SEED_DEMO: how many simulated agents run beside the server (`serve --demo --agents N`). */
   demoAgents: number;
+  /** The simulator scenario of the demo fleet (`steady`; `pam` makes agents raise elevation requests now and then). */
+  demoScenario: string;
   /** The heartbeat interval handed to agents at enrollment and on every heartbeat (spec 3: about 60 s). */
   agentHeartbeatSeconds: number;
   /** The release feed `POST /agent-versions/sync-github` reads (GitHub's latest-release API for the agent). */
@@ -157,6 +160,7 @@ export function loadConfig(
     enrollmentKeyDefaultTtlMinutes: e.ENROLLMENT_KEY_DEFAULT_TTL_MINUTES,
     agentBinariesDir: resolve(e.AGENT_BINARIES_DIR ?? resolve(dataDir, 'agent-binaries')),
     demoAgents: e.DEMO_AGENTS,
+    demoScenario: e.DEMO_SCENARIO,
     agentHeartbeatSeconds: e.AGENT_HEARTBEAT_SECONDS,
     agentReleaseFeedUrl: e.AGENT_RELEASE_FEED_URL ?? DEFAULT_AGENT_RELEASE_FEED_URL,
     releaseManifestPublicKeys: list(e.RELEASE_ARTIFACT_MANIFEST_PUBLIC_KEYS),

@@ -222,6 +222,7 @@ export class DemoSimulator {
         count,
         seed,
         credentials,
+        scenario: this.ctx.config.demoScenario,
         onEvent: (agent, event) => {
           if (event.kind === 'failed') this.lastError = `${agent.identity.hostname}: ${event.reason}`;
         },
