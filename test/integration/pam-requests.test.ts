@@ -572,6 +572,56 @@ describe('actuation, revoke and expiry', () => {
     expect((await server.api.post(`/pam/elevation-requests/${id}/revoke`, {}, tech)).status).toBe(400);
   });
 
+  it('revokes an approved request never sent and an auto-approved one, each with a cleanup to the agent', async () => {
+    const id = await approved();
+    const res = await server.api.post(
+      `/pam/elevation-requests/${id}/revoke`,
+      { reason: 'Changed my mind' },
+      tech,
+    );
+    expect(res.body).toMatchObject({ status: 'revoked', enforcementStatus: 'cleanup_pending' });
+    expect((await commandFor('revoke_elevation', id)).payload).toEqual({
+      elevationRequestId: id,
+      reason: 'revoked',
+    });
+
+    insertRule({ verdict: 'auto_approve', match_hash: HASH });
+    const auto = await report();
+    expect(auto.body.status).toBe('auto_approved');
+    const revoked = await server.api.post(
+      `/pam/elevation-requests/${auto.body.id}/revoke`,
+      { reason: 'Not today' },
+      tech,
+    );
+    expect(revoked.body).toMatchObject({ status: 'revoked', enforcementStatus: 'cleanup_pending' });
+    expect(row(auto.body.id)).toMatchObject({
+      status: 'revoked',
+      revoked_by_name: 'tech',
+      revoke_reason: 'Not today',
+    });
+    const events = db()
+      .prepare('SELECT event_type FROM elevation_events WHERE elevation_request_id = ? ORDER BY seq')
+      .all(auto.body.id) as Array<{ event_type: string }>;
+    expect(events.map((e) => e.event_type)).toEqual([
+      'elevation.requested',
+      'elevation.auto_approved',
+      'elevation.revoked',
+    ]);
+  });
+
+  it('answers 404 for an unknown agent or device and for a request of another device', async () => {
+    const unknownAgent = await agent.api.post(
+      `/agents/agt_unknown/elevation-requests`,
+      { target_executable_path: 'C:\\x.exe' },
+      agent.creds.authToken,
+    );
+    expect(unknownAgent.status).toBe(404);
+    const id = await approved();
+    expect((await actuate(id, randomUUID())).status).toBe(404);
+    const foreign = await report({}, otherAgent);
+    expect((await actuate(foreign.body.id)).status).toBe(404);
+  });
+
   it('expires ended windows (cleaning up what was sent), stale pending requests and unconfirmed actuations', async () => {
     const sent = await approved();
     await actuate(sent);
