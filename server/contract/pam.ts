@@ -23,7 +23,8 @@ export type EnforcementStatus =
   | 'cleanup_pending'
   | 'cleaned_up'
   | 'refused';
-export type DecisionSource = 'software_policy' | 'pam_rule' | 'human' | 'default';
+/** Spec 2: derived; null while pending and for a denial by the organization default (its reason says so). */
+export type DecisionSource = 'software_policy' | 'pam_rule' | 'human';
 export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
 /** DESIGN §5: 1 session only; 2 verified platform assertion bound to the request; 3 = 2 plus re-authentication. */
 export type AssuranceLevel = 1 | 2 | 3;

@@ -75,7 +75,6 @@ export const DECISION_SOURCE_LABEL: Record<DecisionSource, string> = {
   software_policy: 'Software policy',
   pam_rule: 'PAM rule',
   human: 'Technician',
-  default: 'Organization default',
 };
 
 const METHOD_LABEL: Record<AssuranceMethod, string> = {
@@ -159,7 +158,8 @@ export function deciderOf(r: ElevationRequest): string | null {
   if (r.decisionSource === 'pam_rule') return r.pamRuleName ? `Rule “${r.pamRuleName}”` : 'PAM rule';
   if (r.decisionSource === 'software_policy')
     return r.matchedPolicyName ? `Policy “${r.matchedPolicyName}”` : 'Software policy';
-  if (r.decisionSource === 'default') return 'Organization default';
+  // The spec leaves decisionSource null for the organization default; its denial names it in the reason.
+  if (r.status === 'denied' && r.decisionSource === null && r.decisionReason) return 'Organization default';
   return null;
 }
 
