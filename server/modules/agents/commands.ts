@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { DeviceCommand } from '../../contract';
+import { statement } from '../../db/connection';
 import { notFound } from '../../http/errors';
 import { emitDeviceEvent } from './presence';
 import { agentStore, type AgentDeviceRow, type ClaimedCommand, type DeviceCommandRow } from './store';
@@ -88,6 +89,18 @@ export function queueCommand(ctx: AppContext, input: QueueCommandInput): DeviceC
   });
   ctx.agentHub.push(input.deviceId, { id, type: input.type, payload: input.payload });
   return store.commandById.get(id)!;
+}
+
+/**
+ * Cancels a command its agent has not received yet (still `pending`: no socket, no heartbeat since). Returns
+ * false when it was already handed over or ended: then only a later command can undo what it does.
+ */
+export function cancelPendingCommand(ctx: Pick<AppContext, 'db'>, commandId: string): boolean {
+  const cancel = statement(
+    ctx.db,
+    "UPDATE device_commands SET status = 'cancelled', completed_at = ? WHERE id = ? AND status = 'pending'",
+  );
+  return cancel.run(new Date().toISOString(), commandId).changes === 1;
 }
 
 /** Claims the device's pending commands (pending -> sent) in one statement; narrowed agents get only uninstalls. */

@@ -1,11 +1,30 @@
 import type { AppContext } from '../../context';
-import { queueCommand } from '../agents/commands';
+import { statement } from '../../db/connection';
+import { cancelPendingCommand, queueCommand } from '../agents/commands';
 import type { ElevationRow } from './store';
 
 // The device side of an elevation (DESIGN §3): `actuate_elevation` grants it, `revoke_elevation` removes it.
 // The payload names what to elevate and until when; the credential never crosses the wire (the agent elevates
 // locally). Both are queued inside the caller's transaction: the command is pushed to a connected agent at once,
 // so the queueing is the last step of each transaction.
+
+/** The organization's kill switch (pam_config.actuator_enabled) is off: nothing may be granted on its devices. */
+export const ACTUATOR_DISABLED = 'PAM actuator disabled for this organization';
+
+const NO_HASH_REFUSAL =
+  'The request carries no file hash for a specific executable, so an approval could not be tied to one file';
+
+/**
+ * Why an approval of this request may not be actuated, or null (spec 2: a specific executable approved without
+ * its hash would approve whatever file sits at that path). A technician's approve and a rule's auto-approve
+ * are refused alike.
+ */
+export function refusalOf(
+  row: Pick<ElevationRow, 'flow_type' | 'target_executable_path' | 'target_executable_hash'>,
+): string | null {
+  if (row.flow_type === 'ai_tool_action') return null;
+  return row.target_executable_path && !row.target_executable_hash ? NO_HASH_REFUSAL : null;
+}
 
 export function queueActuation(
   ctx: AppContext,
@@ -42,4 +61,28 @@ export function queueCleanup(
     payload: { elevationRequestId: row.id, reason },
     createdBy,
   }).id;
+}
+
+/**
+ * A revoked or expired elevation whose `actuate_elevation` the device has not received yet (it was offline):
+ * the command is cancelled, so the agent never grants it on its return. The cleanup is still sent; an agent
+ * answers it as completed when there was nothing to remove.
+ */
+export function cancelUndeliveredActuation(
+  ctx: AppContext,
+  row: Pick<ElevationRow, 'actuation_command_id'>,
+): void {
+  if (row.actuation_command_id) cancelPendingCommand(ctx, row.actuation_command_id);
+}
+
+/**
+ * The kill switch was turned off: grants still queued for devices that have not collected them (offline) are
+ * cancelled, so switching it off stops elevations that are on their way too. Returns how many were cancelled.
+ */
+export function cancelQueuedActuations(ctx: AppContext, orgId: string): number {
+  return statement(
+    ctx.db,
+    `UPDATE device_commands SET status = 'cancelled', completed_at = ?
+     WHERE org_id = ? AND type = 'actuate_elevation' AND status = 'pending'`,
+  ).run(new Date().toISOString(), orgId).changes;
 }

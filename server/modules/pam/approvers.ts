@@ -104,10 +104,13 @@ export function settleApprovalSlots(
   ).run(requestId);
 }
 
-/** The bare account name of `DOMAIN\name`, `name@domain` or `name`, without an admin-account suffix. */
+/**
+ * The bare account name of `DOMAIN\name`, `name@domain` or `name`, without the admin-account affix of either
+ * common convention (`jdoe-admin`, `jdoe.adm`; `adm-jdoe`, `admin_jdoe`).
+ */
 function accountName(value: string): string {
   const bare = value.trim().toLowerCase().split('\\').pop()!.split('@')[0]!;
-  return bare.replace(/[-_.]adm(in)?$/, '');
+  return bare.replace(/[-_.]adm(in)?$/, '').replace(/^adm(in)?[-_.](?=.)/, '');
 }
 
 /**

@@ -15,10 +15,16 @@ import { conflict, forbidden, HttpError, notFound } from '../../http/errors';
 import { auditCaller } from '../audit/caller';
 import { requireDevice } from '../devices/access';
 import type { UserRow } from '../users/store';
-import { queueActuation, queueCleanup } from './actuation';
+import {
+  ACTUATOR_DISABLED,
+  cancelUndeliveredActuation,
+  queueActuation,
+  queueCleanup,
+  refusalOf,
+} from './actuation';
 import { isSubject, settleApprovalSlots } from './approvers';
 import { pamConfigFor } from './config';
-import { logEvent, publish, userActor } from './events';
+import { logEvent, publish, SYSTEM_ACTOR, userActor } from './events';
 import { requireRequest, REQUEST_NOT_FOUND } from './requests';
 import type { RespondBody } from './schemas';
 import { assurance, checkReauth, stepUpPolicyFor } from './step-up';
@@ -30,8 +36,6 @@ import { verifyApprovalProof } from './webauthn';
 // technicians approving at once exactly one wins and the other gets 409.
 
 export const NOT_PENDING = 'Elevation request is no longer pending';
-const NO_HASH_REFUSAL =
-  'The request carries no file hash for a specific executable, so an approval could not be tied to one file';
 
 function callerName(ctx: AppContext, auth: AuthContext): string {
   return auth.kind === 'user' ? (ctx.users.byId(auth.userId)?.name ?? auth.email) : auth.keyName;
@@ -47,9 +51,10 @@ interface Assurance {
 }
 
 /**
- * The step-up checks of a decision, in the order a technician can act on them: their own request, the
- * re-authentication a critical approve needs, the proof, then the partner's floor. A deny is never blocked, but
- * a proof sent with one is still verified (and recorded).
+ * The step-up checks of a decision: their own request, the proof, the re-authentication a critical approve
+ * needs, then the partner's floor. The proof comes before anything else can fail, so every attempt that carries
+ * one spends its challenge: a captured assertion cannot be replayed across password guesses or retries. A deny
+ * is never blocked, but a proof sent with one is still verified (and recorded).
  */
 async function stepUp(
   ctx: AppContext,
@@ -61,16 +66,6 @@ async function stepUp(
   const approving = body.decision === 'approve';
   if (approving && user && isSubject(user.email, row.subject_username)) {
     throw forbidden('You cannot approve your own elevation request', 'self_approval_forbidden');
-  }
-  const reauthenticated = user ? await checkReauth(ctx, user, body) : false;
-  if (approving && row.risk_level === 'critical' && !reauthenticated) {
-    throw new HttpError(
-      401,
-      user?.password_hash
-        ? 'Critical requests need your password again'
-        : 'Critical requests need a fresh MFA code',
-      'reauth_required',
-    );
   }
   let device: { deviceId: string } | null = null;
   if (body.proof) {
@@ -88,6 +83,17 @@ async function stepUp(
       body.proof as unknown as AuthenticationResponseJSON,
     );
   }
+  // A deny is never blocked: re-authentication is only checked (and only counted) when approving.
+  const reauthenticated = approving && user ? await checkReauth(ctx, user, body) : false;
+  if (approving && row.risk_level === 'critical' && !reauthenticated) {
+    throw new HttpError(
+      401,
+      user?.password_hash
+        ? 'Critical requests need your password again'
+        : 'Critical requests need a fresh MFA code',
+      'reauth_required',
+    );
+  }
   const { level, method } = assurance(device !== null, reauthenticated);
   const policy = stepUpPolicyFor(ctx, row.org_id);
   const requiredLevel = policy.floors[row.risk_level];
@@ -102,15 +108,8 @@ async function stepUp(
   return { level, method, deviceId: device?.deviceId ?? null, flagged: below };
 }
 
-/** Spec 2: a specific executable approved without its hash would approve whatever file sits at that path. */
-function refusalOf(row: ElevationRow): string | null {
-  if (row.flow_type === 'ai_tool_action') return null;
-  return row.target_executable_path && !row.target_executable_hash ? NO_HASH_REFUSAL : null;
-}
-
-/** The linked AI session stopped waiting: the request can no longer be decided (and expires now). */
-function assertActionStillWaiting(ctx: AppContext, row: ElevationRow): void {
-  if (!row.action_expires_at || Date.parse(row.action_expires_at) > Date.now()) return;
+/** Expires a pending request that can no longer be decided, ahead of the expiry sweep, and says why. */
+function expireUndecidable(ctx: AppContext, row: ElevationRow, reason: string): void {
   const expired = ctx.db.transaction(() => {
     const won = transition(ctx.db, row.id, ['pending'], {
       status: 'expired',
@@ -118,20 +117,26 @@ function assertActionStillWaiting(ctx: AppContext, row: ElevationRow): void {
     });
     if (won) {
       settleApprovalSlots(ctx.db, row.id, row.org_id, null);
-      logEvent(
-        ctx.db,
-        row.id,
-        'elevation.expired',
-        { type: 'system', id: null, name: 'Gatehouse' },
-        {
-          reason: 'AI tool execution timed out',
-        },
-      );
+      logEvent(ctx.db, row.id, 'elevation.expired', SYSTEM_ACTOR, { reason });
     }
     return won;
   })();
   if (expired) publish(ctx, 'elevation.expired', row.id);
-  throw conflict('Linked AI tool execution already timed out', 'AI_EXECUTION_TIMED_OUT');
+}
+
+/**
+ * A pending request is decidable while nobody is done waiting for it: the linked AI session (409
+ * AI_EXECUTION_TIMED_OUT) and the pending window of PAM_PENDING_TTL_MINUTES (409, as if the sweep had run).
+ */
+function assertStillDecidable(ctx: AppContext, row: ElevationRow): void {
+  if (row.action_expires_at && Date.parse(row.action_expires_at) <= Date.now()) {
+    expireUndecidable(ctx, row, 'AI tool execution timed out');
+    throw conflict('Linked AI tool execution already timed out', 'AI_EXECUTION_TIMED_OUT');
+  }
+  if (Date.parse(row.requested_at) <= Date.now() - ctx.config.pamPendingTtlMinutes * 60_000) {
+    expireUndecidable(ctx, row, 'Nobody decided in time');
+    throw conflict(NOT_PENDING, 'NOT_PENDING');
+  }
 }
 
 export async function respond(
@@ -143,7 +148,7 @@ export async function respond(
 ): Promise<RespondResponse> {
   const row = requireRequest(ctx, auth, id, 'write');
   if (row.status !== 'pending') throw conflict(NOT_PENDING, 'NOT_PENDING');
-  assertActionStillWaiting(ctx, row);
+  assertStillDecidable(ctx, row);
   const user = auth.kind === 'user' ? (ctx.users.byId(auth.userId) ?? null) : null;
   const proof = await stepUp(ctx, auth, user, row, body);
 
@@ -273,6 +278,7 @@ export function revoke(
     });
     if (!changed) return false;
     logEvent(ctx.db, row.id, 'elevation.revoked', userActor(auth, name), { reason });
+    cancelUndeliveredActuation(ctx, row);
     const commandId = queueCleanup(ctx, row, 'revoked', callerId(auth));
     statement(ctx.db, 'UPDATE elevation_requests SET cleanup_command_id = ? WHERE id = ?').run(
       commandId,
@@ -308,12 +314,15 @@ export function actuate(
   const row = requireRequest(ctx, auth, input.elevationRequestId, 'write');
   if (row.device_id !== device.id) throw notFound(REQUEST_NOT_FOUND);
   if (!pamConfigFor(ctx.db, row.org_id).actuatorEnabled) {
-    throw forbidden('PAM actuator disabled for this organization', 'PAM_ACTUATOR_DISABLED');
+    throw forbidden(ACTUATOR_DISABLED, 'PAM_ACTUATOR_DISABLED');
   }
-  if (row.status !== 'approved') {
-    throw new HttpError(409, `Elevation request is ${row.status}, not approved`, 'wrong_status', {
-      status: row.status,
-    });
+  // An approval whose window ended is expired, whether or not the sweep has seen it yet.
+  const status =
+    row.status === 'approved' && row.expires_at && Date.parse(row.expires_at) <= Date.now()
+      ? 'expired'
+      : row.status;
+  if (status !== 'approved') {
+    throw new HttpError(409, `Elevation request is ${status}, not approved`, 'wrong_status', { status });
   }
   if (device.status === 'decommissioned')
     throw conflict('Device has been decommissioned', 'DEVICE_DECOMMISSIONED');

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context';
 import { statement } from '../../db/connection';
 import type { ElevationEventType, ElevationStatus, EnforcementStatus } from '../../contract';
 import { onCommandResult, type CommandResultInput, type DeviceCommandRow } from '../agents/commands';
-import { queueCleanup } from './actuation';
+import { cancelUndeliveredActuation, queueCleanup } from './actuation';
 import { settleApprovalSlots } from './approvers';
 import { logEvent, publish, SYSTEM_ACTOR, type EventActor } from './events';
 import { transition } from './store';
@@ -88,6 +88,8 @@ interface ExpiringRow {
   status: ElevationStatus;
   enforcement_status: EnforcementStatus | null;
   actuation_command_id: string | null;
+  /** The status of the actuation command (ended windows only). */
+  actuation_command_status?: string | null;
 }
 
 export interface ExpirySweep {
@@ -102,8 +104,10 @@ export function sweepElevationExpiry(ctx: AppContext, now = new Date()): ExpiryS
   const announce: Array<[ElevationEventType, string]> = [];
   const ended = statement(
     ctx.db,
-    `SELECT id, device_id, org_id, status, enforcement_status, actuation_command_id FROM elevation_requests
-       WHERE status IN ('approved', 'auto_approved', 'actuating') AND expires_at <= ? LIMIT ${BATCH}`,
+    `SELECT r.id, r.device_id, r.org_id, r.status, r.enforcement_status, r.actuation_command_id,
+         c.status AS actuation_command_status
+       FROM elevation_requests r LEFT JOIN device_commands c ON c.id = r.actuation_command_id
+       WHERE r.status IN ('approved', 'auto_approved', 'actuating') AND r.expires_at <= ? LIMIT ${BATCH}`,
   ).all(at) as ExpiringRow[];
   const pendingCutoff = new Date(now.getTime() - ctx.config.pamPendingTtlMinutes * 60_000).toISOString();
   const stale = statement(
@@ -120,14 +124,17 @@ export function sweepElevationExpiry(ctx: AppContext, now = new Date()): ExpiryS
 
   ctx.db.transaction(() => {
     for (const row of ended) {
-      // Something may be granted on the device: clean it up. Nothing was ever sent: nothing to clean.
-      const dispatched = row.actuation_command_id !== null && row.enforcement_status !== 'failed';
+      // Something may be granted on the device: clean it up. Nothing was ever sent, or the agent itself said the
+      // grant failed: nothing to clean. A `failed` set here because the agent was silent past its deadline is
+      // not the agent's word: the command may have run, so that grant is cleaned up too.
+      const dispatched = row.actuation_command_id !== null && row.actuation_command_status !== 'failed';
       const changed = transition(ctx.db, row.id, [row.status], {
         status: 'expired',
         expired_at: at,
         ...(dispatched ? { enforcement_status: 'cleanup_pending' as const } : {}),
       });
       if (!changed) continue;
+      cancelUndeliveredActuation(ctx, row);
       logEvent(ctx.db, row.id, 'elevation.expired', SYSTEM_ACTOR, { reason: 'Approval window ended' });
       if (dispatched) {
         const commandId = queueCleanup(ctx, row, 'expired', null);

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import type { ElevationEventType, ElevationStatus, IngestResponse, PamVerdict } from '../../contract';
 import type { LimitRule } from '../../http/rate-limit';
 import type { AgentCaller } from '../agents/auth';
-import { queueActuation } from './actuation';
+import { ACTUATOR_DISABLED, queueActuation, refusalOf } from './actuation';
 import { eligibleApprovers, insertApprovalSlots } from './approvers';
 import { pamConfigFor } from './config';
 import { agentActor, logEvent, publish } from './events';
@@ -87,7 +87,21 @@ export function ingestElevationRequest(
   const now = new Date();
   const at = now.toISOString();
   const config = pamConfigFor(ctx.db, device.org_id);
-  const approved = decision.status === 'auto_approved';
+  // Kill switch: an automatic approval exists only to be actuated, so while the actuator is off it is refused
+  // here (spec 2 Events: "a policy auto-approval refused at ingest") instead of granting on the device.
+  // Likewise a rule cannot approve a specific executable that came without its hash (as a technician cannot).
+  const refusal =
+    decision.status !== 'auto_approved'
+      ? null
+      : !config.actuatorEnabled
+        ? ACTUATOR_DISABLED
+        : refusalOf({
+            flow_type: obs.flowType,
+            target_executable_path: obs.targetExecutablePath,
+            target_executable_hash: obs.targetExecutableHash,
+          });
+  const status = refusal ? 'denied' : decision.status;
+  const approved = status === 'auto_approved';
   const duration = approved
     ? (decision.rule?.approvalDurationMinutes ?? config.defaultApprovalDurationMinutes)
     : null;
@@ -138,7 +152,7 @@ export function ingestElevationRequest(
     });
     // Every request starts pending in its event log; an automatic decision is a second event a moment later.
     logEvent(ctx.db, id, 'elevation.requested', actor);
-    if (decision.status === 'pending') {
+    if (status === 'pending') {
       insertApprovalSlots(
         ctx.db,
         id,
@@ -151,10 +165,11 @@ export function ingestElevationRequest(
       ctx.db,
       `UPDATE elevation_requests SET status = @status, decision_source = @source, pam_rule_id = @ruleId,
            pam_rule_name = @ruleName, decision_reason = @reason, duration_minutes = @duration,
-           expires_at = @expiresAt, decided_at = @at, enforcement_status = @enforcement WHERE id = @id`,
+           expires_at = @expiresAt, decided_at = @at, enforcement_status = @enforcement,
+           refusal_reason = @refusal WHERE id = @id`,
     ).run({
       id,
-      status: decision.status,
+      status,
       source: decision.rule ? 'pam_rule' : null,
       ruleId: decision.rule?.id ?? null,
       ruleName: decision.rule?.name ?? null,
@@ -162,12 +177,14 @@ export function ingestElevationRequest(
       duration,
       expiresAt,
       at,
-      enforcement: approved ? 'dispatched' : null,
+      enforcement: approved ? 'dispatched' : refusal ? 'refused' : null,
+      refusal,
     });
     const type = approved ? 'elevation.auto_approved' : 'elevation.denied';
     logEvent(ctx.db, id, type, actor, {
       ...(decision.rule ? { pamRuleId: decision.rule.id, pamRuleName: decision.rule.name } : {}),
       ...(decision.reason ? { reason: decision.reason } : {}),
+      ...(refusal ? { refusalReason: refusal, enforcementStatus: 'refused' } : {}),
     });
     announce = type;
     if (approved && expiresAt) {
@@ -180,5 +197,5 @@ export function ingestElevationRequest(
   })();
 
   publish(ctx, announce, id);
-  return { status: 201, body: { id, status: decision.status, expiresAt } };
+  return { status: 201, body: { id, status, expiresAt } };
 }

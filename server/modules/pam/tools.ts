@@ -33,10 +33,13 @@ export function validTiersOf(toolName: string): number[] | null {
 /** Unknown tools are treated as critical until the build knows them. */
 export const UNKNOWN_TOOL_TIER = 4;
 
-/** The tier the server records for a reported tool action (see the note at the top). */
+/**
+ * The tier the server records for a reported tool action (see the note at the top). A tool this build does not
+ * know is critical whatever the agent says: nothing vouches for a lower tier.
+ */
 export function effectiveTier(toolName: string, reported: number | null): number {
   const tiers = validTiersOf(toolName);
-  if (!tiers) return reported ?? UNKNOWN_TOOL_TIER;
+  if (!tiers) return UNKNOWN_TOOL_TIER;
   if (reported !== null && tiers.includes(reported)) return reported;
   return Math.max(...tiers);
 }

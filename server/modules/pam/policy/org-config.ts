@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { cancelQueuedActuations } from '../actuation';
 import type { z } from 'zod';
 import type { PamConfig, PamConfigResponse } from '../../../contract';
 import type { AppContext } from '../../../context';
@@ -45,6 +46,7 @@ export function putPamConfig(
     updated_by: callerId(auth),
     updated_at: new Date().toISOString(),
   });
+  const cancelled = before.actuatorEnabled && !after.actuatorEnabled ? cancelQueuedActuations(ctx, orgId) : 0;
   const changes = (['defaultUnmatchedVerdict', 'defaultApprovalDurationMinutes', 'actuatorEnabled'] as const)
     .filter((k) => before[k] !== after[k])
     .map((field) => ({ field, from: before[field], to: after[field] }));
@@ -53,7 +55,7 @@ export function putPamConfig(
     action: 'pam.config.update',
     resourceType: 'pam_config',
     resourceId: orgId,
-    details: { ...after, changes },
+    details: { ...after, changes, ...(cancelled ? { cancelledActuations: cancelled } : {}) },
   });
   return { success: true, config: pamConfigFor(ctx.db, orgId) };
 }
