@@ -115,7 +115,7 @@ beforeAll(async () => {
   const options = await server.api.post('/pam/approver-devices/registration-options', {}, tech);
   const registered = await server.api.post(
     '/pam/approver-devices',
-    { name: 'Tech laptop', response: techAuth.register(options.body.options) },
+    { name: 'Tech laptop', response: techAuth.register(options.body.options), reauthPassword: PASSWORD },
     tech,
   );
   expect(registered.status).toBe(201);

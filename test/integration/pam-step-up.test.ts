@@ -58,7 +58,7 @@ async function registerDevice(token: string, authenticator: SoftAuthenticator, n
   expect(options.status).toBe(200);
   return server.api.post(
     '/pam/approver-devices',
-    { name, response: authenticator.register(options.body.options) },
+    { name, response: authenticator.register(options.body.options), reauthPassword: PASSWORD },
     token,
   );
 }
@@ -120,10 +120,19 @@ describe('approver devices', () => {
     expect(refused.body.code).toBe('REGISTRATION_FAILED');
     const options = await server.api.post('/pam/approver-devices/registration-options', {}, tech);
     const response = new SoftAuthenticator({ origin: server.url }).register(options.body.options);
-    expect((await server.api.post('/pam/approver-devices', { name: 'Once', response }, tech)).status).toBe(
-      201,
+    // The password again: without it (or with a wrong one) nothing is registered and the challenge stays.
+    const bare = await server.api.post('/pam/approver-devices', { name: 'Once', response }, tech);
+    expect(bare.status).toBe(401);
+    expect(bare.body.code).toBe('reauth_required');
+    const wrong = await server.api.post(
+      '/pam/approver-devices',
+      { name: 'Once', response, reauthPassword: 'nope' },
+      tech,
     );
-    const again = await server.api.post('/pam/approver-devices', { name: 'Twice', response }, tech);
+    expect(wrong.body.code).toBe('reauth_failed');
+    const first = { name: 'Once', response, reauthPassword: PASSWORD };
+    expect((await server.api.post('/pam/approver-devices', first, tech)).status).toBe(201);
+    const again = await server.api.post('/pam/approver-devices', { ...first, name: 'Twice' }, tech);
     expect(again.status).toBe(400);
     expect(again.body.code).toBe('CHALLENGE_EXPIRED');
     const devices = (await server.api.get('/pam/approver-devices', tech)).body.devices as Array<{

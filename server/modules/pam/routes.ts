@@ -5,6 +5,8 @@ import { defineRoute, type AnyRoute } from '../../http/route';
 import { authenticateAgent } from '../agents/auth';
 import { auditCaller } from '../audit/caller';
 import { requireUser } from '../mfa/service';
+import { HttpError } from '../../http/errors';
+import { checkReauth } from './step-up';
 import { actuate, mobileApprove, respond, revoke } from './decisions';
 import { INGEST_BODY_LIMIT, ingestElevationRequest } from './ingest';
 import { activeElevations, listRequests, requestDetail, requireRequest } from './requests';
@@ -198,13 +200,29 @@ export function pamRoutes(ctx: AppContext): AnyRoute[] {
       method: 'post',
       path: '/pam/approver-devices',
       tag: TAG,
-      summary: 'Register this computer as an approver device from the authenticator’s registration response',
+      summary:
+        'Register this computer as an approver device from the authenticator’s registration response, with the password (or an MFA code) again',
       auth: 'user',
       mfa: true,
       body: registerDeviceBody,
       status: 201,
-      responses: { 400: 'Challenge expired or registration not verified', 409: 'Already registered' },
+      responses: {
+        400: 'Challenge expired or registration not verified',
+        401: 'reauth_required or reauth_failed: the password (or an MFA code) again',
+        409: 'Already registered',
+      },
       handler: async ({ req, auth, body }) => {
+        // A stolen session alone must not be able to add an authenticator that then proves presence (L2).
+        const user = requireUser(ctx, auth.userId);
+        if (!(await checkReauth(ctx, user, body))) {
+          throw new HttpError(
+            401,
+            user.password_hash
+              ? 'Registering an approver device needs your password again'
+              : 'Registering an approver device needs a fresh MFA code',
+            'reauth_required',
+          );
+        }
         const device = await registerApproverDevice(
           ctx,
           auth.userId,

@@ -128,4 +128,7 @@ export const actuateBody = z.object({
 export const registerDeviceBody = z.object({
   name: text(100).min(1, 'name is required'),
   response: webauthnResponse,
+  /** A new approver device raises what a session can prove: the password again (or an MFA code without one). */
+  reauthPassword: z.string().min(1).max(1024).optional(),
+  reauthMfaCode: z.string().trim().min(1).max(64).optional(),
 });
