@@ -6,9 +6,9 @@ import { badRequest } from '../../../http/errors';
 import { requireSiteAccess, siteRestriction } from '../../../http/scope';
 import type { Observation } from '../observation';
 import { targetOrg } from './access';
-import { loadSignerGroups, ruleMatcher, type RuleCriteria } from './match';
+import { loadSignerGroups, ruleMatcher } from './match';
 import type { PreviewBody } from './schemas';
-import { validateRule } from './validate';
+import { criteriaFromBody, validateRule } from './validate';
 
 // POST /pam/rules/preview: what a rule would have matched in the organization's recent elevation requests, run
 // through the same matcher as ingest, with each time window read at the request's own requested_at. The scan
@@ -63,25 +63,6 @@ export function observationOf(row: PreviewRow): Observation {
   };
 }
 
-function criteriaOf(body: PreviewBody): RuleCriteria {
-  return {
-    verdict: body.verdict ?? null,
-    matchSigner: body.matchSigner ?? null,
-    matchSignerGroupId: body.matchSignerGroupId ?? null,
-    matchSignerThumbprint: body.matchSignerThumbprint ?? null,
-    matchHash: body.matchHash ?? null,
-    matchPathGlob: body.matchPathGlob ?? null,
-    matchParentImage: body.matchParentImage ?? null,
-    matchCommandLine: body.matchCommandLine ?? null,
-    matchUser: body.matchUser ?? null,
-    matchAdGroup: body.matchAdGroup ?? null,
-    matchToolName: body.matchToolName ?? null,
-    matchRiskTier: body.matchRiskTier ?? null,
-    matchNegate: body.matchNegate && body.matchNegate.length > 0 ? body.matchNegate : null,
-    timeWindow: body.timeWindow ?? null,
-  };
-}
-
 export function previewRule(
   ctx: AppContext,
   auth: AuthContext,
@@ -89,7 +70,7 @@ export function previewRule(
   options: { now?: Date; scanCap?: number } = {},
 ): PamRulePreview {
   const orgId = targetOrg(ctx, auth, body.orgId);
-  const criteria = criteriaOf(body);
+  const criteria = criteriaFromBody(body);
   validateRule(ctx.db, orgId, criteria);
 
   const where = ['org_id = ?', 'requested_at >= ?'];

@@ -18,7 +18,7 @@ import { EXECUTABLE_FIELDS, SUBJECT_FIELDS, TOOL_FIELDS } from './match';
 import type { CreateRuleBody, UpdateRuleBody } from './schemas';
 import { tierReachability } from './stale-tiers';
 import { policyStore, toPamRule, type PamRuleRow, type RuleFields } from './store';
-import { validateRule } from './validate';
+import { criteriaFromBody, validateRule } from './validate';
 
 // /pam/rules (spec 2 "PAM rule", "Rule validation"): list in decision order, create, update (partial or
 // `{reapprove: true}`), delete. Every write is validated as a whole rule and audited.
@@ -104,25 +104,13 @@ export function createRule(
 ): PamRuleResponse {
   const orgId = targetOrg(ctx, auth, body.orgId);
   const fields: RuleFields = {
+    ...criteriaFromBody(body),
     siteId: body.siteId ?? null,
     name: body.name,
     verdict: body.verdict,
     suspendedVerdict: null,
     priority: body.priority,
     enabled: body.enabled,
-    matchSigner: body.matchSigner ?? null,
-    matchSignerGroupId: body.matchSignerGroupId ?? null,
-    matchSignerThumbprint: body.matchSignerThumbprint ?? null,
-    matchHash: body.matchHash ?? null,
-    matchPathGlob: body.matchPathGlob ?? null,
-    matchParentImage: body.matchParentImage ?? null,
-    matchCommandLine: body.matchCommandLine ?? null,
-    matchUser: body.matchUser ?? null,
-    matchAdGroup: body.matchAdGroup ?? null,
-    matchToolName: body.matchToolName ?? null,
-    matchRiskTier: body.matchRiskTier ?? null,
-    matchNegate: body.matchNegate && body.matchNegate.length > 0 ? body.matchNegate : null,
-    timeWindow: body.timeWindow ?? null,
     approvalDurationMinutes: body.approvalDurationMinutes ?? null,
     reapprovedAt: null,
     reapprovedByUserId: null,

@@ -57,3 +57,25 @@ export function validateRule(db: Db, orgId: string, rule: RuleCriteria, options:
     }
   }
 }
+
+/** The criteria of a rule body (create or preview), absent fields as null and an empty negation list as none. */
+export function criteriaFromBody(body: {
+  [K in keyof RuleCriteria]?: RuleCriteria[K] | undefined;
+}): RuleCriteria {
+  return {
+    verdict: body.verdict ?? null,
+    matchSigner: body.matchSigner ?? null,
+    matchSignerGroupId: body.matchSignerGroupId ?? null,
+    matchSignerThumbprint: body.matchSignerThumbprint ?? null,
+    matchHash: body.matchHash ?? null,
+    matchPathGlob: body.matchPathGlob ?? null,
+    matchParentImage: body.matchParentImage ?? null,
+    matchCommandLine: body.matchCommandLine ?? null,
+    matchUser: body.matchUser ?? null,
+    matchAdGroup: body.matchAdGroup ?? null,
+    matchToolName: body.matchToolName ?? null,
+    matchRiskTier: body.matchRiskTier ?? null,
+    matchNegate: body.matchNegate && body.matchNegate.length > 0 ? body.matchNegate : null,
+    timeWindow: body.timeWindow ?? null,
+  };
+}
