@@ -4,6 +4,7 @@ import { EXPORT_COLUMNS } from '../../server/modules/pam/audit-export/schemas';
 import {
   insertApiKey,
   insertOrg,
+  insertOrgRole,
   insertOrgUser,
   insertPartner,
   insertPartnerUser,
@@ -268,14 +269,10 @@ beforeAll(async () => {
   await insertOrgUser(server, ids.a1, ROLES.orgTechnician, 'tech@a1.test');
   await insertOrgUser(server, ids.b1, ROLES.orgAdmin, 'admin@b1.test');
   // An auditor limited to site HQ, with exactly the two permissions the export needs.
-  const auditorRole = randomUUID();
-  const now = new Date().toISOString();
-  db.prepare(
-    "INSERT INTO roles (id, org_id, scope, name, created_at, updated_at) VALUES (?, ?, 'organization', 'Auditor', ?, ?)",
-  ).run(auditorRole, ids.a1, now, now);
-  db.prepare(
-    "INSERT INTO role_permissions (role_id, resource, action) VALUES (?, 'devices', 'view'), (?, 'audit', 'export')",
-  ).run(auditorRole, auditorRole);
+  const auditorRole = insertOrgRole(server, ids.a1, 'Auditor', [
+    ['devices', 'view'],
+    ['audit', 'export'],
+  ]);
   const auditor = await insertOrgUser(server, ids.a1, auditorRole, 'auditor@a1.test');
   db.prepare('UPDATE organization_users SET site_ids = ? WHERE user_id = ?').run(
     JSON.stringify([ids.s1]),

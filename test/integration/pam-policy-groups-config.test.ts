@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { warnStaleTierRules } from '../../server/modules/pam/policy/stale-tiers';
 import { AI_TOOL_CATALOG } from '../../server/modules/pam/tools';
 import { seedKeyCallers, type KeyCallerIds, type KeyCallerTokens } from '../support/key-callers';
-import { insertOrgUser, mfaToken, PASSWORD } from '../support/seed';
+import { insertOrgRole, insertOrgUser, mfaToken, PASSWORD } from '../support/seed';
 import type { ApiClient } from '../support/server';
 import { auditSettled, startServer, type ApiResponse, type TestServer } from '../support/server';
 
@@ -24,21 +24,11 @@ beforeAll(async () => {
   ({ ids, tok } = await seedKeyCallers(server));
   api = server.api;
   const db = server.context.db;
-  const roleId = randomUUID();
-  const at = new Date().toISOString();
-  db.prepare(
-    "INSERT INTO roles (id, org_id, scope, name, created_at, updated_at) VALUES (?, ?, 'organization', 'Site policy', ?, ?)",
-  ).run(roleId, ids.a1, at, at);
-  for (const [resource, action] of [
+  const roleId = insertOrgRole(server, ids.a1, 'Site policy', [
     ['devices', 'view'],
     ['devices', 'update'],
     ['pam', 'manage_policy'],
-  ])
-    db.prepare('INSERT INTO role_permissions (role_id, resource, action) VALUES (?, ?, ?)').run(
-      roleId,
-      resource,
-      action,
-    );
+  ]);
   const userId = await insertOrgUser(server, ids.a1, roleId, 'site@a1.test');
   db.prepare('UPDATE organization_users SET site_ids = ? WHERE user_id = ?').run(
     JSON.stringify([ids.siteA1]),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedKeyCallers, type KeyCallerIds, type KeyCallerTokens } from '../support/key-callers';
-import { insertOrgUser, insertSite, mfaToken, PASSWORD } from '../support/seed';
+import { insertOrgRole, insertOrgUser, insertSite, mfaToken, PASSWORD } from '../support/seed';
 import type { ApiClient } from '../support/server';
 import { startServer, type ApiResponse, type TestServer } from '../support/server';
 
@@ -89,20 +89,7 @@ beforeAll(async () => {
   api = server.api;
   siteA1b = insertSite(server, ids.a1, 'Alpha Branch');
   const db = server.context.db;
-  const at = new Date().toISOString();
-  const role = (name: string, grants: Array<[string, string]>) => {
-    const roleId = randomUUID();
-    db.prepare(
-      "INSERT INTO roles (id, org_id, scope, name, created_at, updated_at) VALUES (?, ?, 'organization', ?, ?, ?)",
-    ).run(roleId, ids.a1, name, at, at);
-    for (const [resource, action] of grants)
-      db.prepare('INSERT INTO role_permissions (role_id, resource, action) VALUES (?, ?, ?)').run(
-        roleId,
-        resource,
-        action,
-      );
-    return roleId;
-  };
+  const role = (name: string, grants: Array<[string, string]>) => insertOrgRole(server, ids.a1, name, grants);
   const manager = role('Site policy', [
     ['devices', 'view'],
     ['devices', 'update'],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedKeyCallers, type KeyCallerIds, type KeyCallerTokens } from '../support/key-callers';
-import { insertOrgUser, insertSite, mfaToken, PASSWORD } from '../support/seed';
+import { insertOrgRole, insertOrgUser, insertSite, mfaToken, PASSWORD } from '../support/seed';
 import type { ApiClient } from '../support/server';
 import { auditSettled, startServer, type ApiResponse, type TestServer } from '../support/server';
 
@@ -29,21 +29,11 @@ beforeAll(async () => {
   siteA1b = insertSite(server, ids.a1, 'Alpha Branch');
   // A policy manager of A1 restricted to the Alpha HQ site.
   const db = server.context.db;
-  const roleId = randomUUID();
-  const at = new Date().toISOString();
-  db.prepare(
-    "INSERT INTO roles (id, org_id, scope, name, created_at, updated_at) VALUES (?, ?, 'organization', 'Site policy', ?, ?)",
-  ).run(roleId, ids.a1, at, at);
-  for (const [resource, action] of [
+  const roleId = insertOrgRole(server, ids.a1, 'Site policy', [
     ['devices', 'view'],
     ['devices', 'update'],
     ['pam', 'manage_policy'],
-  ])
-    db.prepare('INSERT INTO role_permissions (role_id, resource, action) VALUES (?, ?, ?)').run(
-      roleId,
-      resource,
-      action,
-    );
+  ]);
   restrictedId = await insertOrgUser(server, ids.a1, roleId, 'site@a1.test');
   db.prepare('UPDATE organization_users SET site_ids = ? WHERE user_id = ?').run(
     JSON.stringify([ids.siteA1]),

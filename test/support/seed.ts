@@ -237,3 +237,21 @@ export function insertApiKey(
     .run(id, orgId, sha256Hex(key), key.slice(0, 12), JSON.stringify(scopes), randomUUID(), at, at);
   return { id, key };
 }
+
+/** A custom organization role with exactly these `resource:action` grants, written straight into SQLite. */
+export function insertOrgRole(
+  server: TestServer,
+  orgId: string,
+  name: string,
+  grants: Array<[string, string]>,
+): string {
+  const db = server.context.db;
+  const roleId = randomUUID();
+  const at = now();
+  db.prepare(
+    "INSERT INTO roles (id, org_id, scope, name, created_at, updated_at) VALUES (?, ?, 'organization', ?, ?, ?)",
+  ).run(roleId, orgId, name, at, at);
+  const grant = db.prepare('INSERT INTO role_permissions (role_id, resource, action) VALUES (?, ?, ?)');
+  for (const [resource, action] of grants) grant.run(roleId, resource, action);
+  return roleId;
+}
