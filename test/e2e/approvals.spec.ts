@@ -107,6 +107,8 @@ test('a technician approves an elevation with the platform authenticator, then r
   await page.getByTestId('approvals-tab-devices').click();
   await expect(page.getByTestId('approver-devices-empty')).toBeVisible();
   await page.getByTestId('approver-device-name').fill('Sam’s workstation');
+  // Adding an authenticator asks for the password again: a stolen session alone cannot add one.
+  await page.getByTestId('approver-device-password').fill(password);
   await page.getByTestId('register-approver-device').click();
   await expect(page.getByTestId('register-done')).toBeVisible();
   await expect(page.getByTestId('approver-device-list')).toContainText('Sam’s workstation');
@@ -167,6 +169,7 @@ test('a critical request asks for re-authentication before it can be approved', 
   await page.getByTestId('nav-approvals').click();
   await page.getByTestId('approvals-tab-devices').click();
   await page.getByTestId('approver-device-name').fill('Sam’s laptop');
+  await page.getByTestId('approver-device-password').fill(password);
   await page.getByTestId('register-approver-device').click();
   await expect(page.getByTestId('register-done')).toBeVisible();
 

@@ -1,15 +1,32 @@
 import { useState, type MouseEvent } from 'react';
 import type { ActiveElevations, ElevationRequest } from '../../../../server/contract';
 import { errorMessage } from '../../api/client';
-import { Icon } from '../../components/Icon';
+import { LoadState } from '../../components/AdminList';
 import { Alert } from '../../components/ui';
 import { useNow } from '../../lib/hooks';
 import { Link, navigate } from '../../router';
-import { EmptyState, LoadFailure, LoadingBlock } from '../tenants/admin-kit';
-import { STATUS_LABEL, deciderOf, elapsedText, msUntil, subjectOf } from './format';
-import { ACTIVE_STATUSES, upsert } from './live';
-import { LiveNote } from './PendingTab';
-import { DeviceCell, EnforcementPill, RiskPill, SignerLine, TableHead } from './parts';
+import { EmptyState } from '../tenants/admin-kit';
+import {
+  REQUESTS_FORBIDDEN,
+  STATUS_LABEL,
+  awaitsDispatch,
+  deciderOf,
+  msUntil,
+  requestPath,
+  subjectOf,
+} from './format';
+import { ACTIVE_STATUSES, upsert, without } from './live';
+import {
+  DeviceCell,
+  DispatchButton,
+  Elapsed,
+  EnforcementPill,
+  LiveBar,
+  RiskCell,
+  SignerLine,
+  TableHead,
+  UserCell,
+} from './parts';
 import { RevokeDialog } from './RevokeDialog';
 import { dispatch } from './actions';
 import { useLiveList, type Patch } from './useLiveList';
@@ -18,10 +35,13 @@ import { useLiveList, type Patch } from './useLiveList';
 
 const selectActive = (r: ActiveElevations) => ({ rows: r.active, pagination: null });
 
+const FORBIDDEN = { ...REQUESTS_FORBIDDEN, title: 'Active elevations are not available to you' };
+
 const patchActive: Patch = (rows, _event, request) => {
   const future = request.expiresAt !== null && Date.parse(request.expiresAt) > Date.now();
-  if (ACTIVE_STATUSES.has(request.status) && future) return upsert(rows, request, 'end');
-  return rows.some((r) => r.id === request.id) ? rows.filter((r) => r.id !== request.id) : null;
+  return ACTIVE_STATUSES.has(request.status) && future
+    ? upsert(rows, request, 'end')
+    : without(rows, request.id);
 };
 
 function byExpiry(a: ElevationRequest, b: ElevationRequest): number {
@@ -39,14 +59,12 @@ function Countdown({ expiresAt, now }: { expiresAt: string | null; now: number }
       </span>
     );
   return (
-    <span
-      className={`ap-wait ${left < 5 * 60_000 ? 'tone-warn' : 'tone-ok'}`}
+    <Elapsed
+      ms={left}
+      tone={left < 5 * 60_000 ? 'warn' : 'ok'}
       title={expiresAt ? `Ends ${new Date(expiresAt).toLocaleString()}` : undefined}
-      data-testid="active-countdown"
-    >
-      <Icon name="clock" size={13} />
-      {elapsedText(left)}
-    </span>
+      testId="active-countdown"
+    />
   );
 }
 
@@ -60,16 +78,7 @@ export function ActiveTab({ canApprove }: { canApprove: boolean }) {
     text: string;
   } | null>(null);
 
-  if (list.error && !list.rows)
-    return (
-      <LoadFailure
-        error={list.error}
-        onRetry={list.reload}
-        forbiddenTitle="Active elevations are not available to you"
-        forbiddenText="Your account cannot read elevation requests."
-      />
-    );
-  if (!list.rows) return <LoadingBlock label="Loading active elevations…" />;
+  if (!list.rows) return <LoadState of={list} loading="Loading active elevations…" forbidden={FORBIDDEN} />;
   const rows = [...list.rows].sort(byExpiry);
   const send = async (r: ElevationRequest) => {
     setSending(r.id);
@@ -88,18 +97,14 @@ export function ActiveTab({ canApprove }: { canApprove: boolean }) {
   const open = (r: ElevationRequest) => (event: MouseEvent) => {
     // A click on the row opens the request; the link and the Revoke button handle their own clicks.
     if ((event.target as HTMLElement).closest('a, button')) return;
-    navigate(`/approvals/${encodeURIComponent(r.id)}`);
+    navigate(requestPath(r.id));
   };
 
   return (
     <div className="ap-tab" data-testid="approvals-active">
-      <div className="ap-bar">
-        <span className="muted small">
-          Elevations in force right now, the soonest to end first. Revoking removes the grant from the device.
-        </span>
-        <span className="ap-grow" />
-        <LiveNote />
-      </div>
+      <LiveBar>
+        Elevations in force right now, the soonest to end first. Revoking removes the grant from the device.
+      </LiveBar>
       {dispatchNote ? (
         <Alert tone={dispatchNote.tone} testId="dispatch-note">
           {dispatchNote.text}
@@ -125,11 +130,9 @@ export function ActiveTab({ canApprove }: { canApprove: boolean }) {
               data-status={r.status}
             >
               <Countdown expiresAt={r.expiresAt} now={now} />
-              <span>
-                <RiskPill risk={r.riskLevel} />
-              </span>
+              <RiskCell request={r} />
               <span className="ap-two">
-                <Link to={`/approvals/${encodeURIComponent(r.id)}`} className="ap-strong ap-link">
+                <Link to={requestPath(r.id)} className="ap-strong ap-link">
                   {subjectOf(r)}
                 </Link>
                 {r.flowType === 'ai_tool_action' ? (
@@ -141,26 +144,19 @@ export function ActiveTab({ canApprove }: { canApprove: boolean }) {
                 )}
               </span>
               <DeviceCell request={r} />
-              <span className="ap-cell" title={r.subjectUsername ?? undefined}>
-                {r.subjectUsername ?? <span className="muted">—</span>}
-              </span>
+              <UserCell request={r} />
               <span className="ap-two">
                 <span>{deciderOf(r) ?? '—'}</span>
                 <span className="ap-sub">{STATUS_LABEL[r.status]}</span>
               </span>
               <EnforcementPill value={r.enforcementStatus} />
               <span className="ap-right ap-row-actions">
-                {canApprove && r.status === 'approved' && r.enforcementStatus === 'pending_dispatch' ? (
-                  <button
-                    type="button"
-                    className="btn btn-primary btn-sm"
+                {canApprove && awaitsDispatch(r) ? (
+                  <DispatchButton
+                    busy={sending === r.id}
                     onClick={() => void send(r)}
-                    disabled={sending === r.id}
                     title="Approved but not yet sent: send it to the device now"
-                    data-testid="dispatch"
-                  >
-                    {sending === r.id ? 'Sending…' : 'Dispatch'}
-                  </button>
+                  />
                 ) : null}
                 {canApprove ? (
                   <button

@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ElevationRequestList } from '../../../../server/contract';
 import { api } from '../../api/client';
 import { Icon } from '../../components/Icon';
 import { useDocumentTitle } from '../../lib/hooks';
 import { PageHeader, Tabs } from '../tenants/admin-kit';
 import { useCanApprove } from './capability';
-import { useElevationEvents } from './live';
+import { useDebounced, useElevationEvents } from './live';
 import { useNotificationPermission } from './notifications';
 import { PendingTab } from './PendingTab';
 import { ActiveTab } from './ActiveTab';
@@ -37,12 +37,8 @@ function usePendingCount(): number | null {
       cancelled = true;
     };
   }, [version]);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  useElevationEvents(() => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setVersion((v) => v + 1), 400);
-  });
+  const recount = useDebounced(() => setVersion((v) => v + 1), 400);
+  useElevationEvents(recount);
   return count;
 }
 

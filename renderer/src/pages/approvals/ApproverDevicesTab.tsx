@@ -14,13 +14,20 @@ import { Alert, Field } from '../../components/ui';
 import { useAsyncAction } from '../../lib/action';
 import { formatDateTime, relativeTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
-import { EmptyState, LoadFailure, LoadingBlock, useResource } from '../tenants/admin-kit';
+import { AdminTable, LoadState } from '../../components/AdminList';
+import { EmptyState, useResource } from '../tenants/admin-kit';
 import { ceremonyCancelled, webAuthnMessage } from './actions';
 
 // The technician's approver devices: WebAuthn platform credentials (Windows Hello, Touch ID) that prove
-// presence when approving an elevation. Registering needs a session verified with two-step verification.
+// presence when approving an elevation. Registering needs a session verified with two-step verification and the
+// password again.
 
 const MAX_NAME = 100;
+
+const FORBIDDEN = {
+  title: 'Approver devices are not available to you',
+  text: 'Your account cannot manage approver devices.',
+};
 
 /** "Chrome on Windows", "Gatehouse app on macOS": a name the technician recognizes later. */
 export function guessDeviceName(userAgent: string = navigator.userAgent): string {
@@ -60,6 +67,10 @@ function kindOf(d: ApproverDevice): { label: string; hint: string } {
 
 function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
   const [name, setName] = useState(() => guessDeviceName());
+  // A new approver device raises what this session can prove, so the server asks for the password again (or,
+  // for accounts that sign in without one, a fresh authentication code).
+  const [secret, setSecret] = useState('');
+  const [useCode, setUseCode] = useState(false);
   const [tried, setTried] = useState(false);
   const [ceremonyError, setCeremonyError] = useState<{ text: string; cancelled: boolean } | null>(null);
   const [platform, setPlatform] = useState<boolean | null>(null);
@@ -89,12 +100,18 @@ function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
       ? `Keep the name under ${MAX_NAME} characters.`
       : null;
 
+  const secretError = secret
+    ? null
+    : useCode
+      ? 'Enter the code from your authenticator app.'
+      : 'Enter your password.';
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setTried(true);
     setCeremonyError(null);
     setDone(null);
-    if (nameError) return;
+    if (nameError || secretError) return;
     void action.run(async () => {
       const { options } = await api<{ success: true; options: PublicKeyCredentialCreationOptionsJSON }>(
         '/pam/approver-devices/registration-options',
@@ -107,14 +124,17 @@ function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
         setCeremonyError({ text: webAuthnMessage(err), cancelled: ceremonyCancelled(err) });
         return;
       }
-      await api('/pam/approver-devices', { method: 'POST', body: { name: trimmed, response } });
+      const reauth = useCode ? { reauthMfaCode: secret.trim() } : { reauthPassword: secret };
+      await api('/pam/approver-devices', { method: 'POST', body: { name: trimmed, response, ...reauth } });
+      setSecret('');
+      setTried(false);
       setDone(trimmed);
       onRegistered();
     });
   };
 
   return (
-    <form className="ap-register form adm" onSubmit={submit} noValidate data-testid="register-form">
+    <form className="card ap-register form adm" onSubmit={submit} noValidate data-testid="register-form">
       {!supported ? (
         <Alert tone="warning" testId="webauthn-unsupported">
           This browser cannot use platform authenticators. Open the console in the Gatehouse app or a current
@@ -141,6 +161,27 @@ function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
             maxLength={MAX_NAME + 20}
             disabled={action.busy}
             data-testid="approver-device-name"
+          />
+        </Field>
+        <Field
+          label={useCode ? 'Authentication code' : 'Your password'}
+          htmlFor="approver-device-secret"
+          error={tried ? secretError : null}
+          hint={
+            <button type="button" className="link" onClick={() => setUseCode((v) => !v)}>
+              {useCode ? 'Use my password instead' : 'I sign in without a password'}
+            </button>
+          }
+        >
+          <input
+            id="approver-device-secret"
+            type={useCode ? 'text' : 'password'}
+            inputMode={useCode ? 'numeric' : undefined}
+            autoComplete={useCode ? 'one-time-code' : 'current-password'}
+            value={secret}
+            onChange={(e) => setSecret(e.target.value)}
+            disabled={action.busy}
+            data-testid="approver-device-password"
           />
         </Field>
         <button
@@ -187,73 +228,51 @@ export function ApproverDevicesTab() {
 
       <RegisterForm onRegistered={devices.reload} />
 
-      {devices.error && !devices.data ? (
-        <LoadFailure
-          error={devices.error}
-          onRetry={devices.reload}
-          forbiddenTitle="Approver devices are not available to you"
-          forbiddenText="Your account cannot manage approver devices."
-        />
-      ) : !devices.data ? (
-        <LoadingBlock label="Loading approver devices…" />
+      {!devices.data ? (
+        <LoadState of={devices} loading="Loading approver devices…" forbidden={FORBIDDEN} />
       ) : rows.length === 0 ? (
         <EmptyState icon="lock" title="No approver device yet" compact testId="approver-devices-empty">
           Until you register one, your approvals rely on your signed-in session alone and may be flagged or
           refused for higher-risk requests.
         </EmptyState>
       ) : (
-        <div className="adm-table-card">
-          <div className="adm-table-scroll">
-            <table className="adm-table" data-testid="approver-device-list">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Kind</th>
-                  <th>Registered</th>
-                  <th>Last used</th>
-                  <th className="actions" aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((d) => {
-                  const kind = kindOf(d);
-                  return (
-                    <tr key={d.id} data-testid={`approver-device-${d.id}`}>
-                      <td>
-                        <span className="adm-cell-title">{d.name}</span>
-                      </td>
-                      <td>
-                        <span className="adm-tag" title={kind.hint}>
-                          {kind.label}
-                        </span>
-                      </td>
-                      <td title={formatDateTime(d.createdAt)}>{formatDateTime(d.createdAt)}</td>
-                      <td title={d.lastUsedAt ? formatDateTime(d.lastUsedAt) : undefined}>
-                        {d.lastUsedAt ? (
-                          relativeTime(Date.parse(d.lastUsedAt), now)
-                        ) : (
-                          <span className="muted">Never</span>
-                        )}
-                      </td>
-                      <td className="actions">
-                        <button
-                          type="button"
-                          className="btn btn-ghost btn-sm"
-                          onClick={() => setRemoving(d)}
-                          aria-label={`Remove ${d.name}`}
-                          data-testid="remove-approver-device"
-                        >
-                          <Icon name="trash" size={14} />
-                          Remove
-                        </button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        </div>
+        <AdminTable testId="approver-device-list" columns={['Name', 'Kind', 'Registered', 'Last used']}>
+          {rows.map((d) => {
+            const kind = kindOf(d);
+            return (
+              <tr key={d.id} data-testid={`approver-device-${d.id}`}>
+                <td>
+                  <span className="adm-cell-title">{d.name}</span>
+                </td>
+                <td>
+                  <span className="adm-tag" title={kind.hint}>
+                    {kind.label}
+                  </span>
+                </td>
+                <td title={formatDateTime(d.createdAt)}>{formatDateTime(d.createdAt)}</td>
+                <td title={d.lastUsedAt ? formatDateTime(d.lastUsedAt) : undefined}>
+                  {d.lastUsedAt ? (
+                    relativeTime(Date.parse(d.lastUsedAt), now)
+                  ) : (
+                    <span className="muted">Never</span>
+                  )}
+                </td>
+                <td className="actions">
+                  <button
+                    type="button"
+                    className="btn btn-ghost btn-sm"
+                    onClick={() => setRemoving(d)}
+                    aria-label={`Remove ${d.name}`}
+                    data-testid="remove-approver-device"
+                  >
+                    <Icon name="trash" size={14} />
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </AdminTable>
       )}
 
       {removing ? (

@@ -6,6 +6,7 @@ import { ActionError } from '../../components/ActionError';
 import { Icon } from '../../components/Icon';
 import { Alert, Field, TotpCodeInput } from '../../components/ui';
 import { Link } from '../../router';
+import { LabelOptions } from '../tenants/admin-kit';
 import { useSession } from '../../session/store';
 import { assertionChallenge, ceremonyCancelled, dispatch, respond, webAuthnMessage } from './actions';
 import { LEVEL_MEANING, RISK_LABEL, minutesText } from './format';
@@ -20,13 +21,13 @@ export interface Notice {
   testId: string;
 }
 
-const DURATIONS = [
+const DURATIONS: Array<{ value: string; label: string }> = [
   { value: '15', label: '15 minutes' },
   { value: '60', label: '1 hour' },
   { value: '240', label: '4 hours' },
   { value: '480', label: '8 hours' },
   { value: 'custom', label: 'Custom…' },
-] as const;
+];
 
 const MAX_REASON = 2000;
 
@@ -316,11 +317,7 @@ export function DecisionPanel({
               disabled={busy}
               data-testid="approve-duration"
             >
-              {DURATIONS.map((d) => (
-                <option key={d.value} value={d.value}>
-                  {d.label}
-                </option>
-              ))}
+              <LabelOptions options={DURATIONS} />
             </select>
             {duration === 'custom' ? (
               <span className="ap-custom">

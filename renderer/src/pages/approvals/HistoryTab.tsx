@@ -1,29 +1,36 @@
 import { useCallback, useMemo } from 'react';
-import type { ElevationRequestList } from '../../../../server/contract';
+import { LoadState } from '../../components/AdminList';
 import { navigate, useRouter } from '../../router';
-import { EmptyState, LoadFailure, LoadingBlock, Pager, qs } from '../tenants/admin-kit';
+import { EmptyState, Pager, qs } from '../tenants/admin-kit';
 import { ChoiceSelect, FilterBar } from '../devices/controls';
-import { FLOW_LABEL, FLOW_TYPES, STATUSES, STATUS_LABEL, deciderOf } from './format';
+import {
+  FLOW_LABEL,
+  FLOW_TYPES,
+  REQUESTS_FORBIDDEN,
+  STATUSES,
+  STATUS_LABEL,
+  deciderOf,
+  plural,
+} from './format';
 import { upsert } from './live';
 import {
   DeviceCell,
   EnforcementPill,
   RequestRowLink,
   RequestStatus,
-  RiskPill,
+  RiskCell,
   SubjectCell,
   TableHead,
   Time,
+  UserCell,
 } from './parts';
 import { compactTime } from '../devices/parts';
-import { useLiveList, type Patch } from './useLiveList';
+import { selectRequests, useLiveList, type Patch } from './useLiveList';
 import '../devices/devices.css';
 
 // Every request, newest first, filtered by status and flow type; the filters and page live in the URL.
 
 const LIMIT = 50;
-
-const selectList = (r: ElevationRequestList) => ({ rows: r.requests, pagination: r.pagination });
 
 interface HistoryFilters {
   status: string;
@@ -79,7 +86,7 @@ export function HistoryTab() {
     limit: LIMIT,
     page: filters.page,
   })}`;
-  const list = useLiveList(path, selectList, patch);
+  const list = useLiveList(path, selectRequests, patch);
   const filtered = Boolean(filters.status || filters.flowType);
 
   return (
@@ -114,19 +121,12 @@ export function HistoryTab() {
         <span className="ap-grow" />
         {list.pagination ? (
           <span className="muted small" data-testid="history-total">
-            {list.pagination.total.toLocaleString('en-US')} request{list.pagination.total === 1 ? '' : 's'}
+            {plural(list.pagination.total, 'request')}
           </span>
         ) : null}
       </FilterBar>
-      {list.error && !list.rows ? (
-        <LoadFailure
-          error={list.error}
-          onRetry={list.reload}
-          forbiddenTitle="Elevation requests are not available to you"
-          forbiddenText="Your account cannot read elevation requests."
-        />
-      ) : !list.rows ? (
-        <LoadingBlock label="Loading history…" />
+      {!list.rows ? (
+        <LoadState of={list} loading="Loading history…" forbidden={REQUESTS_FORBIDDEN} />
       ) : list.rows.length === 0 ? (
         <EmptyState
           icon="audit"
@@ -153,27 +153,17 @@ export function HistoryTab() {
             ]}
           />
           {list.rows.map((r) => (
-            <RequestRowLink
-              key={r.id}
-              request={r}
-              variant="ap-history"
-              testId={`approval-row-${r.id}`}
-              className={list.fresh.has(r.id) ? 'ap-fresh' : undefined}
-            >
+            <RequestRowLink key={r.id} request={r} variant="ap-history" fresh={list.fresh.has(r.id)}>
               <span className="ap-stamp mono">
                 <Time iso={r.requestedAt}>{compactTime(r.requestedAt)}</Time>
               </span>
               <span>
                 <RequestStatus status={r.status} />
               </span>
-              <span>
-                <RiskPill risk={r.riskLevel} />
-              </span>
+              <RiskCell request={r} />
               <SubjectCell request={r} />
               <DeviceCell request={r} />
-              <span className="ap-cell" title={r.subjectUsername ?? undefined}>
-                {r.subjectUsername ?? <span className="muted">—</span>}
-              </span>
+              <UserCell request={r} />
               <span className="ap-cell ap-muted">{deciderOf(r) ?? '—'}</span>
               <EnforcementPill value={r.enforcementStatus} />
             </RequestRowLink>

@@ -1,65 +1,44 @@
 import { useState } from 'react';
-import type { ElevationRequestList } from '../../../../server/contract';
 import { Icon } from '../../components/Icon';
+import { LoadState } from '../../components/AdminList';
 import { useNow } from '../../lib/hooks';
-import { useLive } from '../../live/socket';
-import { EmptyState, LoadFailure, LoadingBlock, Pager } from '../tenants/admin-kit';
-import { FLOW_LABEL, elapsedText, msSince, waitingTone } from './format';
-import { upsert } from './live';
-import { DeviceCell, RequestRowLink, RiskPill, SubjectCell, TableHead } from './parts';
-import { useLiveList, type Patch } from './useLiveList';
+import { EmptyState, Pager } from '../tenants/admin-kit';
+import { FLOW_LABEL, REQUESTS_FORBIDDEN, msSince, waitingTone } from './format';
+import { upsert, without } from './live';
+import {
+  DeviceCell,
+  Elapsed,
+  LiveBar,
+  RequestRowLink,
+  RiskCell,
+  SubjectCell,
+  TableHead,
+  UserCell,
+} from './parts';
+import { selectRequests, useLiveList, type Patch } from './useLiveList';
 
 // The inbox: requests waiting for a decision, the longest-waiting first, each with a ticking wait time.
 
 const LIMIT = 100;
 
-const selectList = (r: ElevationRequestList) => ({ rows: r.requests, pagination: r.pagination });
-
-const patchPending: Patch = (rows, _event, request) => {
-  if (request.status === 'pending') return upsert(rows, request, 'end');
-  return rows.some((r) => r.id === request.id) ? rows.filter((r) => r.id !== request.id) : null;
-};
-
-export function LiveNote() {
-  const state = useLive((s) => s.state);
-  if (state === 'live') return null;
-  return (
-    <span className="ap-live-note" data-testid="approvals-live-paused">
-      <Icon name="refresh" size={13} />
-      {state === 'connecting' ? 'Connecting live updates…' : 'Live updates paused; reconnecting.'}
-    </span>
-  );
-}
+const patchPending: Patch = (rows, _event, request) =>
+  request.status === 'pending' ? upsert(rows, request, 'end') : without(rows, request.id);
 
 export function PendingTab() {
   const [page, setPage] = useState(1);
   const list = useLiveList(
     `/pam/elevation-requests?status=pending&order=oldest&limit=${LIMIT}&page=${page}`,
-    selectList,
+    selectRequests,
     patchPending,
   );
   const now = useNow(1000);
 
-  if (list.error && !list.rows)
-    return (
-      <LoadFailure
-        error={list.error}
-        onRetry={list.reload}
-        forbiddenTitle="Elevation requests are not available to you"
-        forbiddenText="Your account cannot read elevation requests."
-      />
-    );
-  if (!list.rows) return <LoadingBlock label="Loading pending requests…" />;
+  if (!list.rows)
+    return <LoadState of={list} loading="Loading pending requests…" forbidden={REQUESTS_FORBIDDEN} />;
 
   return (
     <div className="ap-tab" data-testid="approvals-pending">
-      <div className="ap-bar">
-        <span className="muted small">
-          Longest waiting first. Open a request to see everything about it and decide.
-        </span>
-        <span className="ap-grow" />
-        <LiveNote />
-      </div>
+      <LiveBar>Longest waiting first. Open a request to see everything about it and decide.</LiveBar>
       {list.rows.length === 0 ? (
         <EmptyState icon="approvals" title="Nothing waits for a decision" testId="approvals-pending-empty">
           New requests appear here the moment an agent reports them, with a desktop notification if you turn
@@ -74,29 +53,17 @@ export function PendingTab() {
           {list.rows.map((r) => {
             const waited = msSince(r.requestedAt, now);
             return (
-              <RequestRowLink
-                key={r.id}
-                request={r}
-                variant="ap-pending"
-                testId={`approval-row-${r.id}`}
-                className={list.fresh.has(r.id) ? 'ap-fresh' : undefined}
-              >
-                <span
-                  className={`ap-wait tone-${waitingTone(waited)}`}
+              <RequestRowLink key={r.id} request={r} variant="ap-pending" fresh={list.fresh.has(r.id)}>
+                <Elapsed
+                  ms={waited}
+                  tone={waitingTone(waited)}
                   title={`Requested ${new Date(r.requestedAt).toLocaleString()}`}
-                  data-testid="approval-waiting"
-                >
-                  <Icon name="clock" size={13} />
-                  {elapsedText(waited)}
-                </span>
-                <span>
-                  <RiskPill risk={r.riskLevel} />
-                </span>
+                  testId="approval-waiting"
+                />
+                <RiskCell request={r} />
                 <SubjectCell request={r} />
                 <DeviceCell request={r} />
-                <span className="ap-cell" title={r.subjectUsername ?? undefined}>
-                  {r.subjectUsername ?? <span className="muted">—</span>}
-                </span>
+                <UserCell request={r} />
                 <span className="ap-cell ap-muted">{FLOW_LABEL[r.flowType]}</span>
                 <span className="ap-cell ap-muted">{r.pamRuleName ?? '—'}</span>
                 <Icon name="chevron" size={14} className="ap-chev" />

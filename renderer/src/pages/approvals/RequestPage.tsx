@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ElevationEvent, ElevationRequest, ElevationRequestDetail } from '../../../../server/contract';
 import { ApiError } from '../../api/client';
 import { ActionError } from '../../components/ActionError';
@@ -8,7 +8,8 @@ import { copyText } from '../../lib/clipboard';
 import { formatDateTime, relativeTime } from '../../lib/format';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
 import { Link, navigate } from '../../router';
-import { EmptyState, LoadFailure, LoadingBlock, PageHeader, useResource } from '../tenants/admin-kit';
+import { LoadState } from '../../components/AdminList';
+import { EmptyState, PageHeader, useResource } from '../tenants/admin-kit';
 import { compactTime } from '../devices/parts';
 import { dispatch } from './actions';
 import { useCanApprove, useCanManagePolicy } from './capability';
@@ -19,23 +20,28 @@ import {
   FLOW_LABEL,
   STATUS_LABEL,
   assuranceText,
+  awaitsDispatch,
   deciderOf,
   elapsedText,
   minutesText,
   msSince,
   msUntil,
+  requestPath,
   subjectOf,
   waitingTone,
 } from './format';
-import { useElevationEvents } from './live';
-import { EnforcementPill, RequestStatus, RiskPill } from './parts';
+import { ACTIVE_STATUSES, useDebounced, useElevationEvents } from './live';
+import { DispatchButton, EnforcementPill, RequestStatus, RiskPill } from './parts';
 import { RevokeDialog } from './RevokeDialog';
 
 // /approvals/:id — everything a technician needs to decide one request: the machine and the user, what is asking
 // (executable, signer, hash, parent, command line; or the AI tool and its tier), how it was decided, its
 // timeline and what happened to the same executable before. Pending requests get the decision panel.
 
-const REVOCABLE = new Set(['approved', 'auto_approved', 'actuating']);
+const FORBIDDEN = {
+  title: 'This request is not available to you',
+  text: 'It belongs to an organization or site outside your access.',
+};
 
 /** A label/value list whose values wrap (paths, hashes, command lines). */
 function KV({ rows }: { rows: Array<[string, ReactNode, string?] | null | false> }) {
@@ -55,6 +61,16 @@ function KV({ rows }: { rows: Array<[string, ReactNode, string?] | null | false>
 
 function Missing({ children = 'Not reported' }: { children?: ReactNode }) {
   return <span className="muted">{children}</span>;
+}
+
+/** A command line as the agent reported it. */
+function CommandLine({ value, testId }: { value: string | null; testId?: string }) {
+  if (!value) return <Missing />;
+  return (
+    <pre className="ap-cmd" data-testid={testId}>
+      {value}
+    </pre>
+  );
 }
 
 function Hash({ value, testId }: { value: string; testId: string }) {
@@ -85,7 +101,7 @@ function WhatCard({ r, pending }: { r: ElevationRequest; pending: boolean }) {
               'Action digest',
               r.actionDigest ? <Hash value={r.actionDigest} testId="request-digest" /> : <Missing />,
             ],
-            ['Command line', r.commandLine ? <pre className="ap-cmd">{r.commandLine}</pre> : <Missing />],
+            ['Command line', <CommandLine value={r.commandLine} />],
           ]}
         />
       </Card>
@@ -100,16 +116,7 @@ function WhatCard({ r, pending }: { r: ElevationRequest; pending: boolean }) {
         </p>
         <KV
           rows={[
-            [
-              'Command line',
-              r.commandLine ? (
-                <pre className="ap-cmd" data-testid="request-command-line">
-                  {r.commandLine}
-                </pre>
-              ) : (
-                <Missing />
-              ),
-            ],
+            ['Command line', <CommandLine value={r.commandLine} testId="request-command-line" />],
             r.parentImage ? ['Parent process', <span className="mono ap-path">{r.parentImage}</span>] : false,
             r.pid !== null ? ['Process id', <span className="mono">{r.pid}</span>] : false,
           ]}
@@ -171,16 +178,7 @@ function WhatCard({ r, pending }: { r: ElevationRequest; pending: boolean }) {
             'Parent process',
             r.parentImage ? <span className="mono ap-path">{r.parentImage}</span> : <Missing />,
           ],
-          [
-            'Command line',
-            r.commandLine ? (
-              <pre className="ap-cmd" data-testid="request-command-line">
-                {r.commandLine}
-              </pre>
-            ) : (
-              <Missing />
-            ),
-          ],
+          ['Command line', <CommandLine value={r.commandLine} testId="request-command-line" />],
           ['Process id', r.pid !== null ? <span className="mono">{r.pid}</span> : <Missing />],
         ]}
       />
@@ -332,7 +330,7 @@ function Outcome({
             r.status === 'expired' ? 'Expired' : 'Ends',
             <span>
               {formatDateTime(r.expiresAt)}
-              {left !== null && left > 0 && REVOCABLE.has(r.status) ? (
+              {left !== null && left > 0 && ACTIVE_STATUSES.has(r.status) ? (
                 <span className="ap-left" data-testid="request-time-left">
                   {' '}
                   · {elapsedText(left)} left
@@ -352,22 +350,14 @@ function Outcome({
           ],
         ]}
       />
-      {canApprove && r.status === 'approved' && r.enforcementStatus === 'pending_dispatch' ? (
+      {canApprove && awaitsDispatch(r) ? (
         <div className="ap-outcome-note">
           <span className="small">Approved but not yet sent to the device.</span>
-          <button
-            type="button"
-            className="btn btn-primary btn-sm"
-            onClick={() => void send()}
-            disabled={dispatching}
-            data-testid="dispatch"
-          >
-            {dispatching ? 'Sending…' : 'Dispatch'}
-          </button>
+          <DispatchButton busy={dispatching} onClick={() => void send()} />
         </div>
       ) : null}
       <ActionError error={dispatchError} testId="dispatch-error" />
-      {canApprove && REVOCABLE.has(r.status) ? (
+      {canApprove && ACTIVE_STATUSES.has(r.status) ? (
         <div className="ap-decide-actions">
           <button
             type="button"
@@ -471,11 +461,7 @@ function History({ rows, now, what }: { rows: ElevationRequest[]; now: number; w
     <ul className="ap-prior" data-testid="request-history">
       {rows.map((h) => (
         <li key={h.id}>
-          <Link
-            to={`/approvals/${encodeURIComponent(h.id)}`}
-            className="ap-prior-row"
-            data-testid={`history-row-${h.id}`}
-          >
+          <Link to={requestPath(h.id)} className="ap-prior-row" data-testid={`history-row-${h.id}`}>
             <RequestStatus status={h.status} />
             <span className="ap-prior-main">
               <span>{deciderOf(h) ?? (h.status === 'pending' ? 'Waiting for a decision' : '—')}</span>
@@ -513,13 +499,11 @@ export function RequestPage({ requestId }: { requestId: string }) {
   // A decision made elsewhere (another technician, a rule, the agent's report) shows at once; the detail
   // (timeline, step-up) is re-read right after.
   const { reload } = detail;
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const reloadSoon = useDebounced(reload, 300);
   useElevationEvents((_event, request) => {
     if (request.id !== requestId) return;
     setLive({ request, base: loaded });
-    clearTimeout(timer.current);
-    timer.current = setTimeout(reload, 300);
+    reloadSoon();
   });
   const r = loaded ? (live && live.base === loaded ? live.request : loaded.request) : null;
   useDocumentTitle(r ? `${subjectOf(r)} on ${r.deviceHostname}` : 'Elevation request');
@@ -542,15 +526,8 @@ export function RequestPage({ requestId }: { requestId: string }) {
             This elevation request does not exist, or it belongs to an organization or site outside your
             access.
           </EmptyState>
-        ) : detail.error ? (
-          <LoadFailure
-            error={detail.error}
-            onRetry={reload}
-            forbiddenTitle="This request is not available to you"
-            forbiddenText="It belongs to an organization or site outside your access."
-          />
         ) : (
-          <LoadingBlock label="Loading request…" />
+          <LoadState of={detail} loading="Loading request…" forbidden={FORBIDDEN} />
         )}
       </div>
     );

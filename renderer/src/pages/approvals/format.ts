@@ -10,9 +10,16 @@ import type {
   RiskLevel,
 } from '../../../../server/contract';
 
-// Words and tones for elevation requests, shared by the inbox, the request view and the notifications.
+// Words and tones for elevation requests, shared by the inbox, the request view, the notifications and the
+// elevation policy screens.
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'muted';
+
+/** What a list of elevation requests says when the caller's role cannot read them. */
+export const REQUESTS_FORBIDDEN = {
+  title: 'Elevation requests are not available to you',
+  text: 'Your account cannot read elevation requests.',
+};
 
 export const FLOW_LABEL: Record<ElevationFlowType, string> = {
   uac_intercept: 'UAC prompt',
@@ -108,6 +115,11 @@ export const EVENT_LABEL: Record<ElevationEventType, string> = {
   'elevation.expired': 'Expired',
 };
 
+/** The request view of one request. */
+export function requestPath(id: string): string {
+  return `/approvals/${encodeURIComponent(id)}`;
+}
+
 /** The last segment of a Windows or POSIX path. */
 export function fileName(path: string | null): string | null {
   if (!path) return null;
@@ -123,6 +135,16 @@ export function subjectOf(
   return fileName(r.targetExecutablePath) ?? (r.flowType === 'tech_jit_admin' ? 'Admin session' : 'Unknown');
 }
 
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** "1 request", "1,204 requests". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/** "45 min", "2 h", "1 h 30 min". */
 export function minutesText(minutes: number): string {
   if (minutes < 60) return `${minutes} min`;
   const h = Math.floor(minutes / 60);
@@ -150,6 +172,11 @@ export function waitingTone(ms: number): Tone {
   return 'muted';
 }
 
+/** Approved by a technician but not yet sent to the device (Dispatch sends it). */
+export function awaitsDispatch(r: Pick<ElevationRequest, 'status' | 'enforcementStatus'>): boolean {
+  return r.status === 'approved' && r.enforcementStatus === 'pending_dispatch';
+}
+
 /** Who decided, in words: a person, a rule, a policy, or the organization default. */
 export function deciderOf(r: ElevationRequest): string | null {
   if (r.status === 'revoked' && r.revokedByName) return r.revokedByName;
@@ -163,15 +190,14 @@ export function deciderOf(r: ElevationRequest): string | null {
   return null;
 }
 
-/** Minutes from now to an ISO time (negative when past). */
+/** Milliseconds from now to an ISO time (negative when past); null for a missing or unreadable one. */
 export function msUntil(iso: string | null, now: number): number | null {
   if (!iso) return null;
   const t = Date.parse(iso);
   return Number.isNaN(t) ? null : t - now;
 }
 
+/** Milliseconds since an ISO time; 0 for a missing, unreadable or future one. */
 export function msSince(iso: string | null, now: number): number {
-  if (!iso) return 0;
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? 0 : Math.max(0, now - t);
+  return Math.max(0, -(msUntil(iso, now) ?? 0));
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import type { ElevationRequest } from '../../../../server/contract';
 import { useLive, type LiveEvent } from '../../live/socket';
 
@@ -51,4 +51,26 @@ export function upsert(
   const at = rows.findIndex((r) => r.id === row.id);
   if (at >= 0) return rows.map((r, i) => (i === at ? row : r));
   return place === 'start' ? [row, ...rows] : [...rows, row];
+}
+
+/** The rows without `id`, or null when it was not among them (nothing to patch). */
+export function without(rows: ElevationRequest[], id: string): ElevationRequest[] | null {
+  return rows.some((r) => r.id === id) ? rows.filter((r) => r.id !== id) : null;
+}
+
+/**
+ * A function that runs `fn` `ms` after its last call, so a burst of live events is one re-read; nothing runs once
+ * the calling component is gone.
+ */
+export function useDebounced(fn: () => void, ms: number): () => void {
+  const latest = useRef(fn);
+  useEffect(() => {
+    latest.current = fn;
+  });
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => latest.current(), ms);
+  }, [ms]);
 }

@@ -3,7 +3,7 @@ import type { ElevationRequest } from '../../../../server/contract';
 import { useLive } from '../../live/socket';
 import { navigate } from '../../router';
 import { canApproveNow } from './capability';
-import { FLOW_LABEL, RISK_LABEL, subjectOf } from './format';
+import { FLOW_LABEL, RISK_LABEL, requestPath, subjectOf } from './format';
 import { drainElevationEvents } from './live';
 
 // Desktop notifications for new elevation requests (a native notification inside Electron). The notifier runs
@@ -49,7 +49,7 @@ function notify(r: ElevationRequest): void {
     const n = new Notification(title, { body, tag: `elevation-${r.id}` });
     n.onclick = () => {
       window.focus();
-      navigate(`/approvals/${encodeURIComponent(r.id)}`);
+      navigate(requestPath(r.id));
       n.close();
     };
   } catch {

@@ -7,16 +7,21 @@ import type {
 } from '../../../../server/contract';
 import { Icon } from '../../components/Icon';
 import { StatusPill } from '../../components/ui';
+import { useLive } from '../../live/socket';
 import { Link } from '../../router';
 import { formatDateTime } from '../../lib/format';
+import '../devices/devices.css';
 import {
   ENFORCEMENT_LABEL,
   ENFORCEMENT_TONE,
   RISK_LABEL,
   STATUS_LABEL,
   STATUS_TONE,
+  elapsedText,
   fileName,
+  requestPath,
   subjectOf,
+  type Tone,
 } from './format';
 
 // Small pieces the approvals tables and the request view share.
@@ -90,6 +95,91 @@ export function SubjectCell({ request }: { request: ElevationRequest }) {
   );
 }
 
+/** The risk pill as a table cell. */
+export function RiskCell({ request }: { request: ElevationRequest }) {
+  return (
+    <span>
+      <RiskPill risk={request.riskLevel} />
+    </span>
+  );
+}
+
+/** The user the request is for, or a dash. */
+export function UserCell({ request }: { request: ElevationRequest }) {
+  return (
+    <span className="ap-cell" title={request.subjectUsername ?? undefined}>
+      {request.subjectUsername ?? <span className="muted">—</span>}
+    </span>
+  );
+}
+
+/** A ticking duration (waiting for, or left), toned by urgency. */
+export function Elapsed({
+  ms,
+  tone,
+  title,
+  testId,
+}: {
+  ms: number;
+  tone: Tone;
+  title?: string;
+  testId: string;
+}) {
+  return (
+    <span className={`ap-wait tone-${tone}`} title={title} data-testid={testId}>
+      <Icon name="clock" size={13} />
+      {elapsedText(ms)}
+    </span>
+  );
+}
+
+/** Sends an approved elevation that is not on its device yet. */
+export function DispatchButton({
+  busy,
+  onClick,
+  title,
+}: {
+  busy: boolean;
+  onClick: () => void;
+  title?: string;
+}) {
+  return (
+    <button
+      type="button"
+      className="btn btn-primary btn-sm"
+      onClick={onClick}
+      disabled={busy}
+      title={title}
+      data-testid="dispatch"
+    >
+      {busy ? 'Sending…' : 'Dispatch'}
+    </button>
+  );
+}
+
+/** Says so when live updates are not flowing (the lists then only change on reload). */
+export function LiveNote() {
+  const state = useLive((s) => s.state);
+  if (state === 'live') return null;
+  return (
+    <span className="ap-live-note" data-testid="approvals-live-paused">
+      <Icon name="refresh" size={13} />
+      {state === 'connecting' ? 'Connecting live updates…' : 'Live updates paused; reconnecting.'}
+    </span>
+  );
+}
+
+/** The line above a live list: what it shows, and whether live updates flow. */
+export function LiveBar({ children }: { children: ReactNode }) {
+  return (
+    <div className="ap-bar">
+      <span className="muted small">{children}</span>
+      <span className="ap-grow" />
+      <LiveNote />
+    </div>
+  );
+}
+
 export function DeviceCell({ request }: { request: ElevationRequest }) {
   return (
     <span className="ap-two">
@@ -110,7 +200,7 @@ export function Time({ iso, children }: { iso: string | null; children?: ReactNo
 /** The header row of an approvals table; `variant` sets the grid's columns. */
 export function TableHead({ variant, columns }: { variant: string; columns: string[] }) {
   return (
-    <div className={`ap-row ap-head ${variant}`} role="row">
+    <div className={`ap-row ap-head dv-head ${variant}`} role="row">
       {columns.map((c, i) => (
         <span key={`${c}-${i}`} role="columnheader">
           {c}
@@ -120,26 +210,24 @@ export function TableHead({ variant, columns }: { variant: string; columns: stri
   );
 }
 
-/** A table row that opens the request. */
+/** A table row that opens the request; `fresh` marks a row that just arrived live. */
 export function RequestRowLink({
   request,
   variant,
-  testId,
+  fresh,
   children,
-  className,
 }: {
   request: ElevationRequest;
   variant: string;
-  testId: string;
+  fresh: boolean;
   children: ReactNode;
-  className?: string;
 }) {
   return (
     <Link
-      to={`/approvals/${encodeURIComponent(request.id)}`}
-      className={`ap-row ap-item ${variant}${className ? ` ${className}` : ''}`}
+      to={requestPath(request.id)}
+      className={`ap-row ap-item ${variant}${fresh ? ' ap-fresh' : ''}`}
       role="row"
-      data-testid={testId}
+      data-testid={`approval-row-${request.id}`}
       data-status={request.status}
     >
       {children}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ElevationRequest, Pagination } from '../../../../server/contract';
+import type { ElevationRequest, ElevationRequestList, Pagination } from '../../../../server/contract';
 import { api } from '../../api/client';
-import { useElevationEvents } from './live';
+import { useDebounced, useElevationEvents } from './live';
 
 // A list of elevation requests that stays current without reloads: a live event patches the rows at once
 // (`patch` says how for this list), then the list is re-read shortly after (debounced, so a burst of events is
@@ -25,6 +25,9 @@ export type Patch = (
   event: string,
   request: ElevationRequest,
 ) => ElevationRequest[] | 'refetch' | null;
+
+/** `select` for the paged request list (`GET /pam/elevation-requests`). */
+export const selectRequests = (r: ElevationRequestList) => ({ rows: r.requests, pagination: r.pagination });
 
 export function useLiveList<R>(
   path: string | null,
@@ -72,12 +75,7 @@ export function useLiveList<R>(
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
 
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  const scheduleReload = useCallback(() => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(reload, REFETCH_AFTER_EVENT_MS);
-  }, [reload]);
+  const scheduleReload = useDebounced(reload, REFETCH_AFTER_EVENT_MS);
 
   // Events of one burst arrive in one synchronous loop: the ref lets each patch build on the previous one.
   const rowsRef = useRef(rows);

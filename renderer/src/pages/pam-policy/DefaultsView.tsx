@@ -2,16 +2,28 @@ import { useState, type FormEvent } from 'react';
 import type { Partner, PamConfig, PamConfigResponse } from '../../../../server/contract';
 import { api } from '../../api/client';
 import { ActionError } from '../../components/ActionError';
+import { LoadState } from '../../components/AdminList';
 import { Alert, Field } from '../../components/ui';
-import { useAsyncAction } from '../../lib/action';
-import { LoadFailure, LoadingBlock, Toggle, useResource } from '../tenants/admin-kit';
+import { useAsyncAction, type AsyncAction } from '../../lib/action';
+import { LabelOptions, Toggle, useResource } from '../tenants/admin-kit';
+import { minutesText } from '../approvals/format';
 import { usePamConfig } from './data';
-import { DURATION_MAX, minutesLabel } from './model';
+import { DURATION_MAX } from './model';
 import type { PolicyOrg } from './org';
+import { CardHead, SelectField } from './parts';
 
 // /pam/defaults: what decides a request no rule matches, how long approvals last when nobody says, the actuator
 // kill switch (PUT /pam/config), and for partner and system callers the partner's approval step-up policy
 // (partner settings `security.approvalStepUp`, DESIGN §5).
+
+const CONFIG_FORBIDDEN = {
+  title: "The organization's configuration is not available to you",
+  text: 'Your account cannot read it.',
+};
+const PARTNER_FORBIDDEN = {
+  title: "The partner's policy is not available to you",
+  text: 'Reading it needs permission to view the partner.',
+};
 
 export function DefaultsView({ org }: { org: PolicyOrg }) {
   const config = usePamConfig(org);
@@ -19,15 +31,8 @@ export function DefaultsView({ org }: { org: PolicyOrg }) {
   const [savedFor, setSavedFor] = useState<string | null>(null);
   return (
     <div className="ep-stack ep-defaults">
-      {config.error && !config.data ? (
-        <LoadFailure
-          error={config.error}
-          onRetry={config.reload}
-          forbiddenTitle="The organization's configuration is not available to you"
-          forbiddenText="Your account cannot read it."
-        />
-      ) : !config.data ? (
-        <LoadingBlock label="Loading configuration…" />
+      {!config.data ? (
+        <LoadState of={config} loading="Loading configuration…" forbidden={CONFIG_FORBIDDEN} />
       ) : (
         <ConfigCard
           key={`${config.data.config.orgId}:${JSON.stringify(config.data.config)}`}
@@ -66,6 +71,8 @@ function ConfigCard({
     !/^\d+$/.test(duration.trim()) || minutes < 1 || minutes > DURATION_MAX
       ? `Between 1 and ${DURATION_MAX} minutes.`
       : null;
+  // Turning the actuator off is the kill switch: the save button says so.
+  const stopping = !actuator && config.actuatorEnabled;
   const dirty =
     verdict !== config.defaultUnmatchedVerdict ||
     minutes !== config.defaultApprovalDurationMinutes ||
@@ -88,11 +95,10 @@ function ConfigCard({
   };
 
   return (
-    <form className="ep-card" onSubmit={submit} noValidate data-testid="pam-config">
-      <header className="ep-card-head">
-        <h2>Organization defaults</h2>
+    <form className="card ep-card" onSubmit={submit} noValidate data-testid="pam-config">
+      <CardHead title="Organization defaults">
         <span className="muted small">{org.org?.name}</span>
-      </header>
+      </CardHead>
       {saved && !dirty ? (
         <Alert tone="success" testId="pam-config-saved">
           Saved. New requests follow these defaults from now on.
@@ -104,30 +110,25 @@ function ConfigCard({
         </Alert>
       ) : null}
       <div className="adm-form-grid">
-        <Field
+        <SelectField
+          id="pam-default-verdict"
           label="When no rule matches"
-          htmlFor="pam-default-verdict"
+          value={verdict}
+          onChange={(value) => setVerdict(value as PamConfig['defaultUnmatchedVerdict'])}
           hint={
             verdict === 'require_approval'
               ? 'The request waits in Approvals for a technician.'
               : 'The request is denied at once; nobody is asked. Only rules can approve.'
           }
         >
-          <select
-            id="pam-default-verdict"
-            value={verdict}
-            onChange={(e) => setVerdict(e.target.value as PamConfig['defaultUnmatchedVerdict'])}
-            data-testid="pam-default-verdict"
-          >
-            <option value="require_approval">Require approval</option>
-            <option value="auto_deny">Auto-deny</option>
-          </select>
-        </Field>
+          <option value="require_approval">Require approval</option>
+          <option value="auto_deny">Auto-deny</option>
+        </SelectField>
         <Field
           label="Default approval duration (minutes)"
           htmlFor="pam-default-duration"
           error={durationError}
-          hint={`How long an elevation lasts when neither the rule nor the approver says. Now ${minutesLabel(config.defaultApprovalDurationMinutes)}.`}
+          hint={`How long an elevation lasts when neither the rule nor the approver says. Now ${minutesText(config.defaultApprovalDurationMinutes)}.`}
         >
           <input
             id="pam-default-duration"
@@ -158,33 +159,62 @@ function ConfigCard({
           </div>
         ) : null}
       </div>
-      <div className="ep-card-foot">
-        <ActionError error={save.error} testId="pam-config-error" />
-        <span className="grow" />
-        {dirty ? (
-          <button
-            type="button"
-            className="btn btn-ghost"
-            onClick={() => {
-              setVerdict(config.defaultUnmatchedVerdict);
-              setDuration(String(config.defaultApprovalDurationMinutes));
-              setActuator(config.actuatorEnabled);
-            }}
-            disabled={save.busy}
-          >
-            Discard
-          </button>
-        ) : null}
-        <button
-          type="submit"
-          className={`btn ${!actuator && config.actuatorEnabled ? 'btn-danger' : 'btn-primary'}`}
-          disabled={!dirty || save.busy || durationError !== null}
-          data-testid="pam-config-save"
-        >
-          {save.busy ? 'Saving…' : !actuator && config.actuatorEnabled ? 'Save and stop elevations' : 'Save'}
-        </button>
-      </div>
+      <SaveBar
+        save={save}
+        testId="pam-config"
+        dirty={dirty}
+        invalid={durationError !== null}
+        onDiscard={() => {
+          setVerdict(config.defaultUnmatchedVerdict);
+          setDuration(String(config.defaultApprovalDurationMinutes));
+          setActuator(config.actuatorEnabled);
+        }}
+        danger={stopping}
+        label={stopping ? 'Save and stop elevations' : 'Save'}
+      />
     </form>
+  );
+}
+
+/**
+ * The foot of a settings form: the save's error, Discard while there are changes, and the submit button
+ * (`<testId>-save`, its error `<testId>-error`).
+ */
+function SaveBar({
+  save,
+  testId,
+  dirty,
+  invalid,
+  onDiscard,
+  danger,
+  label,
+}: {
+  save: AsyncAction;
+  testId: string;
+  dirty: boolean;
+  invalid?: boolean;
+  onDiscard: () => void;
+  danger?: boolean;
+  label: string;
+}) {
+  return (
+    <div className="ep-card-foot">
+      <ActionError error={save.error} testId={`${testId}-error`} />
+      <span className="grow" />
+      {dirty ? (
+        <button type="button" className="btn btn-ghost" onClick={onDiscard} disabled={save.busy}>
+          Discard
+        </button>
+      ) : null}
+      <button
+        type="submit"
+        className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
+        disabled={!dirty || save.busy || invalid}
+        data-testid={`${testId}-save`}
+      >
+        {save.busy ? 'Saving…' : label}
+      </button>
+    </div>
   );
 }
 
@@ -262,20 +292,12 @@ function StepUpCard({ org }: { org: PolicyOrg }) {
   const [savedFor, setSavedFor] = useState<string | null>(null);
   if (!partnerPath) return null;
   return (
-    <section className="ep-card" data-testid="step-up-card">
-      <header className="ep-card-head">
-        <h2>Approval step-up</h2>
+    <section className="card ep-card" data-testid="step-up-card">
+      <CardHead title="Approval step-up">
         {partner.data ? <span className="muted small">Partner policy · {partner.data.name}</span> : null}
-      </header>
-      {partner.error && !partner.data ? (
-        <LoadFailure
-          error={partner.error}
-          onRetry={partner.reload}
-          forbiddenTitle="The partner's policy is not available to you"
-          forbiddenText="Reading it needs permission to view the partner."
-        />
-      ) : !partner.data ? (
-        <LoadingBlock label="Loading the partner policy…" />
+      </CardHead>
+      {!partner.data ? (
+        <LoadState of={partner} loading="Loading the partner policy…" forbidden={PARTNER_FORBIDDEN} />
       ) : (
         <StepUpForm
           key={partner.data.updatedAt}
@@ -331,20 +353,15 @@ function StepUpForm({
         </Alert>
       ) : null}
       <div className="adm-form-grid">
-        <Field label="Mode" htmlFor="step-up-mode" hint={MODES.find((m) => m.value === policy.mode)?.desc}>
-          <select
-            id="step-up-mode"
-            value={policy.mode}
-            onChange={(e) => setPolicy({ ...policy, mode: e.target.value as Mode })}
-            data-testid="step-up-mode"
-          >
-            {MODES.map((m) => (
-              <option key={m.value} value={m.value}>
-                {m.label}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectField
+          id="step-up-mode"
+          label="Mode"
+          value={policy.mode}
+          onChange={(mode) => setPolicy({ ...policy, mode: mode as Mode })}
+          hint={MODES.find((m) => m.value === policy.mode)?.desc}
+        >
+          <LabelOptions options={MODES} />
+        </SelectField>
         <dl className="ep-levels">
           {LEVELS.map((l) => (
             <div key={l.value}>
@@ -394,28 +411,13 @@ function StepUpForm({
       {policy.mode === 'off' ? (
         <p className="muted small">Floors are kept, and apply again when you choose Grace or Enforce.</p>
       ) : null}
-      <div className="ep-card-foot">
-        <ActionError error={save.error} testId="step-up-error" />
-        <span className="grow" />
-        {dirty ? (
-          <button
-            type="button"
-            className="btn btn-ghost"
-            onClick={() => setPolicy(stored)}
-            disabled={save.busy}
-          >
-            Discard
-          </button>
-        ) : null}
-        <button
-          type="submit"
-          className="btn btn-primary"
-          disabled={!dirty || save.busy}
-          data-testid="step-up-save"
-        >
-          {save.busy ? 'Saving…' : 'Save policy'}
-        </button>
-      </div>
+      <SaveBar
+        save={save}
+        testId="step-up"
+        dirty={dirty}
+        onDiscard={() => setPolicy(stored)}
+        label="Save policy"
+      />
     </form>
   );
 }

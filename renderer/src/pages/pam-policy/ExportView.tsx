@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ApiErrorBody, ElevationEventType } from '../../../../server/contract';
 import { API_BASE, ApiError } from '../../api/client';
 import { ActionError } from '../../components/ActionError';
@@ -6,8 +6,10 @@ import { Icon } from '../../components/Icon';
 import { Field, Spinner } from '../../components/ui';
 import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../session/store';
+import { LabelOptions } from '../tenants/admin-kit';
 import type { PolicyOrg } from './org';
-import { formatCount, plural } from './parts';
+import { CardHead, SelectField, nameOptions } from './parts';
+import { formatCount, plural } from '../approvals/format';
 
 // /pam/export: the elevation audit trail of one organization as one CSV or JSONL file. The server answers in
 // pages of up to 1,000 rows and a cursor; the console follows the cursor page after page, shows the rows so far,
@@ -64,6 +66,26 @@ export function localToOffsetIso(value: string): string | null {
   const seconds = value.length === 16 ? `${value}:00` : value;
   return `${seconds}${offsetOf(d)}`;
 }
+
+/** The optional id filters: the query parameter, the field, and what a value that is not a UUID is told. */
+const ID_FILTERS = [
+  {
+    param: 'deviceId',
+    id: 'export-device',
+    label: 'Device id',
+    placeholder: 'All devices',
+    invalid: 'A device id is a UUID.',
+  },
+  {
+    param: 'elevationRequestId',
+    id: 'export-request',
+    label: 'Request id',
+    placeholder: 'All requests',
+    invalid: 'A request id is a UUID.',
+  },
+] as const;
+
+type IdParam = (typeof ID_FILTERS)[number]['param'];
 
 function zoneName(): string {
   try {
@@ -175,8 +197,7 @@ export function ExportView({ org }: { org: PolicyOrg }) {
   const siteId = site.orgId === org.orgId ? site.siteId : '';
   const setSiteId = (value: string) => setSite({ orgId: org.orgId, siteId: value });
   const [eventType, setEventType] = useState('');
-  const [deviceId, setDeviceId] = useState('');
-  const [requestId, setRequestId] = useState('');
+  const [ids, setIds] = useState<Record<IdParam, string>>({ deviceId: '', elevationRequestId: '' });
   const [tried, setTried] = useState(false);
   const [progress, setProgress] = useState<Progress | null>(null);
   const abort = useRef<AbortController | null>(null);
@@ -194,9 +215,11 @@ export function ExportView({ org }: { org: PolicyOrg }) {
       : span !== null && span > MAX_WINDOW_DAYS * 86_400_000
         ? `At most ${MAX_WINDOW_DAYS} days in one export.`
         : null;
-  const deviceError = deviceId.trim() && !UUID.test(deviceId.trim()) ? 'A device id is a UUID.' : null;
-  const requestError = requestId.trim() && !UUID.test(requestId.trim()) ? 'A request id is a UUID.' : null;
-  const invalid = Boolean(fromError || toError || deviceError || requestError);
+  const idError = (f: (typeof ID_FILTERS)[number]) => {
+    const value = ids[f.param].trim();
+    return value && !UUID.test(value) ? f.invalid : null;
+  };
+  const invalid = Boolean(fromError || toError || ID_FILTERS.some(idError));
   const running = progress?.state === 'running';
   const offset = fromIso ? offsetOf(new Date(Date.parse(fromIso))) : offsetNow;
 
@@ -286,19 +309,17 @@ export function ExportView({ org }: { org: PolicyOrg }) {
     if (org.picks) query.set('orgId', org.orgId);
     if (siteId) query.set('siteId', siteId);
     if (eventType) query.set('eventType', eventType);
-    if (deviceId.trim()) query.set('deviceId', deviceId.trim());
-    if (requestId.trim()) query.set('elevationRequestId', requestId.trim());
+    for (const { param } of ID_FILTERS) if (ids[param].trim()) query.set(param, ids[param].trim());
     const fileBase = `elevation-audit_${slug(org.org?.name ?? 'organization')}_${stamp(from)}_${stamp(to)}`;
     void fetchAll({ query: query.toString(), format, fileBase, part: 1 }, null);
   };
 
   return (
     <div className="ep-stack">
-      <form className="ep-card ep-export" onSubmit={run} noValidate data-testid="export-form">
-        <header className="ep-card-head">
-          <h2>Elevation audit export</h2>
+      <form className="card ep-card ep-export" onSubmit={run} noValidate data-testid="export-form">
+        <CardHead title="Elevation audit export">
           <span className="muted small">Every state change of every request, as recorded</span>
-        </header>
+        </CardHead>
         <div className="ep-export-window">
           <Field
             label={`From (${zoneName() ? `${zoneName()}, ` : ''}UTC${offset})`}
@@ -347,87 +368,51 @@ export function ExportView({ org }: { org: PolicyOrg }) {
         </div>
         <div className="adm-form-grid three">
           {org.picks && org.orgs.length > 1 ? (
-            <Field label="Organization" htmlFor="export-org">
-              <select
-                id="export-org"
-                value={org.orgId ?? ''}
-                onChange={(e) => org.setOrgId(e.target.value)}
-                disabled={running}
-                data-testid="export-org"
-              >
-                {org.orgs.map((o) => (
-                  <option key={o.id} value={o.id}>
-                    {o.name}
-                  </option>
-                ))}
-              </select>
-            </Field>
+            <SelectField
+              id="export-org"
+              label="Organization"
+              value={org.orgId ?? ''}
+              onChange={org.setOrgId}
+              disabled={running}
+            >
+              <LabelOptions options={nameOptions(org.orgs)} />
+            </SelectField>
           ) : null}
-          <Field label="Format" htmlFor="export-format">
-            <select
-              id="export-format"
-              value={format}
-              onChange={(e) => setFormat(e.target.value as Format)}
-              data-testid="export-format"
-            >
-              <option value="csv">CSV (spreadsheets)</option>
-              <option value="jsonl">JSON Lines (SIEM, scripts)</option>
-            </select>
-          </Field>
-          <Field label="Site" htmlFor="export-site">
-            <select
-              id="export-site"
-              value={siteId}
-              onChange={(e) => setSiteId(e.target.value)}
-              data-testid="export-site"
-            >
-              <option value="">All sites</option>
-              {org.sites.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Event" htmlFor="export-event-type">
-            <select
-              id="export-event-type"
-              value={eventType}
-              onChange={(e) => setEventType(e.target.value)}
-              data-testid="export-event-type"
-            >
-              <option value="">All events</option>
-              {EVENT_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {EVENT_LABEL[t]}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Device id" htmlFor="export-device" error={deviceError}>
-            <input
-              id="export-device"
-              type="text"
-              className="mono"
-              value={deviceId}
-              placeholder="All devices"
-              spellCheck={false}
-              onChange={(e) => setDeviceId(e.target.value)}
-              data-testid="export-device"
-            />
-          </Field>
-          <Field label="Request id" htmlFor="export-request" error={requestError}>
-            <input
-              id="export-request"
-              type="text"
-              className="mono"
-              value={requestId}
-              placeholder="All requests"
-              spellCheck={false}
-              onChange={(e) => setRequestId(e.target.value)}
-              data-testid="export-request"
-            />
-          </Field>
+          <SelectField
+            id="export-format"
+            label="Format"
+            value={format}
+            onChange={(value) => setFormat(value as Format)}
+          >
+            <option value="csv">CSV (spreadsheets)</option>
+            <option value="jsonl">JSON Lines (SIEM, scripts)</option>
+          </SelectField>
+          <SelectField id="export-site" label="Site" value={siteId} onChange={setSiteId}>
+            <option value="">All sites</option>
+            <LabelOptions options={nameOptions(org.sites)} />
+          </SelectField>
+          <SelectField id="export-event-type" label="Event" value={eventType} onChange={setEventType}>
+            <option value="">All events</option>
+            {EVENT_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {EVENT_LABEL[t]}
+              </option>
+            ))}
+          </SelectField>
+          {ID_FILTERS.map((f) => (
+            <Field key={f.id} label={f.label} htmlFor={f.id} error={idError(f)}>
+              <input
+                id={f.id}
+                type="text"
+                className="mono"
+                value={ids[f.param]}
+                placeholder={f.placeholder}
+                spellCheck={false}
+                onChange={(e) => setIds({ ...ids, [f.param]: e.target.value })}
+                data-testid={f.id}
+              />
+            </Field>
+          ))}
         </div>
         <div className="ep-card-foot">
           <span className="muted small">
@@ -459,6 +444,16 @@ export function ExportView({ org }: { org: PolicyOrg }) {
   );
 }
 
+/** One line of the export's status: an icon and what happened. */
+function StatusLine({ icon, children }: { icon: ReactNode; children: ReactNode }) {
+  return (
+    <div className="ep-export-line">
+      {icon}
+      <span>{children}</span>
+    </div>
+  );
+}
+
 function ExportStatus({
   progress: p,
   onResume,
@@ -468,47 +463,39 @@ function ExportStatus({
 }) {
   return (
     <section
-      className={`ep-card ep-export-status is-${p.state}`}
+      className={`card ep-card ep-export-status is-${p.state}`}
       data-testid="export-status"
       aria-live="polite"
     >
       {p.state === 'running' ? (
-        <div className="ep-export-line">
-          <Spinner />
-          <span>
-            Exporting… <strong>{plural(p.rows, 'row')}</strong> so far, {plural(p.pages, 'page')}
-          </span>
-        </div>
+        <StatusLine icon={<Spinner />}>
+          Exporting… <strong>{plural(p.rows, 'row')}</strong> so far, {plural(p.pages, 'page')}
+        </StatusLine>
       ) : p.state === 'failed' ? (
         <>
-          <div className="ep-export-line">
-            <Icon name="alert" />
-            <span>
-              The export stopped
-              {p.pages ? ` after ${plural(p.pages, 'page')} (${plural(p.rows, 'row')})` : ''}. Nothing was
-              saved.
-            </span>
-          </div>
+          <StatusLine icon={<Icon name="alert" />}>
+            The export stopped
+            {p.pages ? ` after ${plural(p.pages, 'page')} (${plural(p.rows, 'row')})` : ''}. Nothing was
+            saved.
+          </StatusLine>
           <ActionError error={p.error} testId="export-error" />
         </>
       ) : p.state === 'cancelled' ? (
-        <div className="ep-export-line">
-          <Icon name="close" />
-          <span>Cancelled after {plural(p.rows, 'row')}. Nothing was saved.</span>
-        </div>
+        <StatusLine icon={<Icon name="close" />}>
+          Cancelled after {plural(p.rows, 'row')}. Nothing was saved.
+        </StatusLine>
       ) : (
         <>
-          <div className="ep-export-line">
-            <Icon name={p.state === 'done' ? 'check' : 'search'} />
-            {p.state === 'done' ? (
-              <span>
-                Saved <strong className="mono">{p.fileName}</strong>: {plural(p.rows, 'row')} in{' '}
-                {plural(p.pages, 'page')}.
-              </span>
-            ) : (
-              <span>No events in this window match. Nothing was saved.</span>
-            )}
-          </div>
+          {p.state === 'done' ? (
+            <StatusLine icon={<Icon name="check" />}>
+              Saved <strong className="mono">{p.fileName}</strong>: {plural(p.rows, 'row')} in{' '}
+              {plural(p.pages, 'page')}.
+            </StatusLine>
+          ) : (
+            <StatusLine icon={<Icon name="search" />}>
+              No events in this window match. Nothing was saved.
+            </StatusLine>
+          )}
           <div className="ep-export-facts">
             {p.windowComplete === true ? (
               <span className="tone-ok" data-testid="export-complete">

@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
 import { Link, navigate, usePathname } from '../../router';
 import { useDocumentTitle } from '../../lib/hooks';
-import { EmptyState, LoadingBlock, PageHeader, Tabs } from '../tenants/admin-kit';
+import { EmptyState, LabelOptions, LoadingBlock, PageHeader, Tabs } from '../tenants/admin-kit';
 import { useLookups } from '../filters/lookups';
 import { usePolicyOrg, type PolicyOrg } from './org';
+import { nameOptions } from './parts';
 import { RulesView } from './RulesView';
 import { RuleEditor } from './RuleEditor';
 import { SignerGroupsView } from './SignerGroupsView';
@@ -105,11 +106,7 @@ export function OrgPicker({ org }: { org: PolicyOrg }) {
         aria-label="Organization"
       >
         {org.orgId && !org.org ? <option value={org.orgId}>Unknown organization</option> : null}
-        {org.orgs.map((o) => (
-          <option key={o.id} value={o.id}>
-            {o.name}
-          </option>
-        ))}
+        <LabelOptions options={nameOptions(org.orgs)} />
       </select>
     </label>
   );

@@ -10,13 +10,22 @@ import { ApiError, api } from '../../api/client';
 import { ActionError } from '../../components/ActionError';
 import { ConfirmAction } from '../../components/DialogActions';
 import { Icon } from '../../components/Icon';
+import { LoadState } from '../../components/AdminList';
 import { Alert, Field } from '../../components/ui';
 import { useAsyncAction } from '../../lib/action';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate, useRouter } from '../../router';
-import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Toggle, useResource } from '../tenants/admin-kit';
+import {
+  EmptyState,
+  LabelOptions,
+  LoadingBlock,
+  PageHeader,
+  Toggle,
+  useResource,
+} from '../tenants/admin-kit';
 import { compactTime } from '../devices/parts';
-import { useAiTools, usePamConfig, useRules, useSignerGroups } from './data';
+import { minutesText } from '../approvals/format';
+import { RULES_FORBIDDEN, useAiTools, usePamConfig, useRules, useSignerGroups } from './data';
 import {
   DURATION_MAX,
   NAME_MAX,
@@ -31,19 +40,27 @@ import {
   draftOf,
   emptyDraft,
   listTiers,
-  minutesLabel,
   prefillItems,
   prefillName,
   prefillOne,
   validate,
-  type Crit,
   type FieldKey,
   type PrefillKey,
   type RuleDraft,
 } from './model';
 import type { PolicyOrg } from './org';
 import { RulePreview } from './RulePreview';
-import { CritField, ExecutableCriteria, PrefillCard, ToolCriteria, WindowFields } from './RuleFields';
+import { CardHead, Segmented, SelectField, nameOptions } from './parts';
+import {
+  CritGrid,
+  ExecutableCriteria,
+  PrefillCard,
+  SUBJECT_CRITERIA,
+  ToolCriteria,
+  WindowFields,
+  type CritBinding,
+  type SetCrit,
+} from './RuleFields';
 
 // /pam/rules/new, /pam/rules/new?fromRequest=<id>, /pam/rules/new?copyOf=<id> and /pam/rules/<id>: one rule,
 // checked as it is typed against the spec's rule validation, with its preview against history beside it.
@@ -85,12 +102,7 @@ export function RuleEditor({ ruleId, org }: { ruleId: string | null; org: Policy
           access. <Link to={org.link('/pam/rules/new')}>Start an empty rule</Link> instead.
         </EmptyState>
       ) : (
-        <LoadFailure
-          error={request.error}
-          onRetry={request.reload}
-          forbiddenTitle="This request is not available to you"
-          forbiddenText="Your account cannot read it."
-        />
+        <LoadState of={request} forbidden={REQUEST_FORBIDDEN} />
       ),
     );
   if (sourceId && source.error && !source.data)
@@ -101,23 +113,10 @@ export function RuleEditor({ ruleId, org }: { ruleId: string | null; org: Policy
           <Link to={back}>Back to the rules</Link>
         </EmptyState>
       ) : (
-        <LoadFailure
-          error={source.error}
-          onRetry={source.reload}
-          forbiddenTitle="This rule is not available to you"
-          forbiddenText="It belongs to a site or organization outside your access."
-        />
+        <LoadState of={source} forbidden={RULE_FORBIDDEN} />
       ),
     );
-  if (rules.error && !rules.data)
-    return shell(
-      <LoadFailure
-        error={rules.error}
-        onRetry={rules.reload}
-        forbiddenTitle="Rules are not available to you"
-        forbiddenText="Your account cannot read this organization's elevation rules."
-      />,
-    );
+  if (rules.error && !rules.data) return shell(<LoadState of={rules} forbidden={RULES_FORBIDDEN} />);
   const waitingForOrg = ownerOrg !== null && picks && ownerOrg !== orgId;
   if (
     !org.loaded ||
@@ -149,6 +148,20 @@ export function RuleEditor({ ruleId, org }: { ruleId: string | null; org: Policy
     />
   );
 }
+
+const REQUEST_FORBIDDEN = {
+  title: 'This request is not available to you',
+  text: 'Your account cannot read it.',
+};
+const RULE_FORBIDDEN = {
+  title: 'This rule is not available to you',
+  text: 'It belongs to a site or organization outside your access.',
+};
+
+const SHAPES = [
+  ['executable', 'Executable'],
+  ['tool', 'AI tool action'],
+] as const;
 
 function browserZone(): string {
   try {
@@ -282,8 +295,8 @@ function RuleForm({
     });
     if (field && field === serverField) setServerField(null);
   };
-  const setCrit = (key: keyof RuleDraft & FieldKey, value: Partial<Crit>) => {
-    setDraft((d) => ({ ...d, [key]: { ...(d[key] as Crit), ...value } }));
+  const setCrit: SetCrit = (key, value) => {
+    setDraft((d) => ({ ...d, [key]: { ...d[key], ...value } }));
     if (key === serverField) setServerField(null);
   };
 
@@ -308,6 +321,7 @@ function RuleForm({
   const serverMessage = (key: FieldKey) =>
     serverField === key && save.error instanceof ApiError ? save.error.message : undefined;
   const msg = (key: FieldKey) => serverMessage(key) ?? shown(key);
+  const bind: CritBinding = { draft, setCrit, msg };
 
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
@@ -448,7 +462,7 @@ function RuleForm({
         >
           {request ? <PrefillCard request={request} checked={checked} onToggle={togglePrefill} /> : null}
 
-          <section className="ep-card">
+          <section className="card ep-card">
             <Field label="Name" htmlFor="rule-name" error={msg('name')}>
               <input
                 id="rule-name"
@@ -466,30 +480,16 @@ function RuleForm({
             </Field>
           </section>
 
-          <section className="ep-card">
-            <header className="ep-card-head">
-              <h2>Requests it matches</h2>
-              <div className="ep-segmented" role="radiogroup" aria-label="Rule shape">
-                {(
-                  [
-                    ['executable', 'Executable'],
-                    ['tool', 'AI tool action'],
-                  ] as const
-                ).map(([value, label]) => (
-                  <button
-                    key={value}
-                    type="button"
-                    role="radio"
-                    aria-checked={draft.shape === value}
-                    className={draft.shape === value ? 'on' : undefined}
-                    onClick={() => set({ shape: value })}
-                    data-testid={`rule-shape-${value}`}
-                  >
-                    {label}
-                  </button>
-                ))}
-              </div>
-            </header>
+          <section className="card ep-card">
+            <CardHead title="Requests it matches">
+              <Segmented
+                label="Rule shape"
+                options={SHAPES}
+                value={draft.shape}
+                onChange={(shape) => set({ shape })}
+                testId={(shape) => `rule-shape-${shape}`}
+              />
+            </CardHead>
             <p className="muted small ep-card-lead">
               {isTool
                 ? 'Matches actions an AI assistant asks to run on a device, by tool and risk tier.'
@@ -505,21 +505,13 @@ function RuleForm({
             ) : null}
 
             {isTool ? (
-              <ToolCriteria
-                draft={draft}
-                tools={tools}
-                setCrit={setCrit}
-                msg={msg}
-                tierWarning={tierWarning}
-              />
+              <ToolCriteria bind={bind} tools={tools} tierWarning={tierWarning} />
             ) : (
               <ExecutableCriteria
-                draft={draft}
+                bind={bind}
                 groups={groups.data?.signerGroups ?? null}
                 groupsLink={org.link('/pam/signer-groups')}
                 set={set}
-                setCrit={setCrit}
-                msg={msg}
               />
             )}
 
@@ -530,54 +522,25 @@ function RuleForm({
                 technician admin sessions and AI tool actions alike.
               </p>
             ) : null}
-            <div className="adm-form-grid">
-              <CritField
-                id="rule-match-user"
-                label="User"
-                crit={draft.user}
-                onChange={(v) => setCrit('user', v)}
-                placeholder="CONTOSO\jdoe"
-                error={msg('user')}
-              />
-              <CritField
-                id="rule-match-ad-group"
-                label="AD group"
-                crit={draft.adGroup}
-                onChange={(v) => setCrit('adGroup', v)}
-                placeholder="CONTOSO\Developers"
-                error={msg('adGroup')}
-                ops={['is member of', 'not member of']}
-              />
-            </div>
+            <CritGrid bind={bind} specs={SUBJECT_CRITERIA} />
           </section>
 
-          <section className="ep-card">
-            <header className="ep-card-head">
-              <h2>Where and when</h2>
-            </header>
+          <section className="card ep-card">
+            <CardHead title="Where and when" />
             <div className="adm-form-grid">
-              <Field
+              <SelectField
+                id="rule-site"
                 label="Site"
-                htmlFor="rule-site"
+                value={draft.siteId}
+                onChange={(siteId) => set({ siteId })}
                 hint={draft.siteId ? 'Only requests from devices at this site.' : `Every site of ${orgName}.`}
               >
-                <select
-                  id="rule-site"
-                  value={draft.siteId}
-                  onChange={(e) => set({ siteId: e.target.value })}
-                  data-testid="rule-site"
-                >
-                  <option value="">Whole organization</option>
-                  {draft.siteId && !org.sites.some((s) => s.id === draft.siteId) ? (
-                    <option value={draft.siteId}>A site outside your access</option>
-                  ) : null}
-                  {org.sites.map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {s.name}
-                    </option>
-                  ))}
-                </select>
-              </Field>
+                <option value="">Whole organization</option>
+                {draft.siteId && !org.sites.some((s) => s.id === draft.siteId) ? (
+                  <option value={draft.siteId}>A site outside your access</option>
+                ) : null}
+                <LabelOptions options={nameOptions(org.sites)} />
+              </SelectField>
               <div />
             </div>
             <Toggle
@@ -590,38 +553,31 @@ function RuleForm({
             {draft.windowOn ? <WindowFields draft={draft} set={set} error={msg('window')} /> : null}
           </section>
 
-          <section className="ep-card">
-            <header className="ep-card-head">
-              <h2>Decision</h2>
-            </header>
+          <section className="card ep-card">
+            <CardHead title="Decision" />
             <div className="adm-form-grid">
-              <Field
+              <SelectField
+                id="rule-verdict"
                 label="Verdict"
-                htmlFor="rule-verdict"
+                value={draft.verdict}
+                onChange={(verdict) => set({ verdict: verdict as RuleDraft['verdict'] }, 'verdict')}
                 error={msg('verdict')}
                 hint={VERDICTS.find((v) => v.value === draft.verdict)?.desc}
               >
-                <select
-                  id="rule-verdict"
-                  value={draft.verdict}
-                  onChange={(e) => set({ verdict: e.target.value as RuleDraft['verdict'] }, 'verdict')}
-                  data-testid="rule-verdict"
-                >
-                  {VERDICTS.map((v) => (
-                    <option key={v.value} value={v.value} disabled={v.value === 'ignore' && isTool}>
-                      {v.label}
-                      {v.value === 'ignore' && isTool ? ' (not for AI tool actions)' : ''}
-                    </option>
-                  ))}
-                </select>
-              </Field>
+                {VERDICTS.map((v) => (
+                  <option key={v.value} value={v.value} disabled={v.value === 'ignore' && isTool}>
+                    {v.label}
+                    {v.value === 'ignore' && isTool ? ' (not for AI tool actions)' : ''}
+                  </option>
+                ))}
+              </SelectField>
               <Field
                 label="Approval duration"
                 htmlFor="rule-duration"
                 error={msg('duration')}
                 hint={
                   decides
-                    ? `Minutes the elevation lasts once approved (1-${DURATION_MAX}). Empty: the organization default${defaultMinutes !== null ? `, ${minutesLabel(defaultMinutes)}` : ''}.`
+                    ? `Minutes the elevation lasts once approved (1-${DURATION_MAX}). Empty: the organization default${defaultMinutes !== null ? `, ${minutesText(defaultMinutes)}` : ''}.`
                     : 'Only for rules that approve or ask for approval.'
                 }
               >

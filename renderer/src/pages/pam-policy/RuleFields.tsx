@@ -4,6 +4,7 @@ import { Field } from '../../components/ui';
 import { Link } from '../../router';
 import { timeZones } from '../tenants/admin-kit';
 import { compactTime } from '../devices/parts';
+import { plural, requestPath } from '../approvals/format';
 import {
   DAY_SHORT,
   RISK_TIERS,
@@ -16,6 +17,7 @@ import {
   type PrefillKey,
   type RuleDraft,
 } from './model';
+import { CardHead, Segmented } from './parts';
 import { FLOW_LABEL } from './RulePreview';
 
 // The rule editor's field groups: a criterion with its "is / is not" switch, the executable and AI-tool criteria,
@@ -24,38 +26,50 @@ import { FLOW_LABEL } from './RulePreview';
 // ---- Criterion fields -------------------------------------------------------------------------------------------
 
 export type Msg = (key: FieldKey) => string | undefined;
-export type SetCrit = (key: keyof RuleDraft & FieldKey, value: Partial<Crit>) => void;
+/** The draft's criterion fields (a value with its "is not" switch). */
+export type CritKey = { [K in keyof RuleDraft]: RuleDraft[K] extends Crit ? K : never }[keyof RuleDraft] &
+  FieldKey;
+export type SetCrit = (key: CritKey, value: Partial<Crit>) => void;
 
-/** A criterion: label, the "is / is not" switch (matchNegate) and the value. */
-export function CritField({
-  id,
-  label,
-  crit,
-  onChange,
-  placeholder,
-  hint,
-  error,
-  mono,
-  ops = ['is', 'is not'],
-  list,
-  children,
-}: {
+/** What every criterion field reads and writes: the draft, its setter and the messages on screen. */
+export interface CritBinding {
+  draft: RuleDraft;
+  setCrit: SetCrit;
+  msg: Msg;
+}
+
+export interface CritSpec {
+  field: CritKey;
+  /** The control's id and test id; the "is not" switch is `rule-negate-<id without rule-match->`. */
   id: string;
   label: string;
-  crit: Crit;
-  onChange: (value: Partial<Crit>) => void;
   placeholder?: string;
   hint?: ReactNode;
-  error?: string;
   mono?: boolean;
   ops?: [string, string];
   list?: string;
-  /** A control instead of the text input (e.g. a select). */
-  children?: ReactNode;
-}) {
+  /** A select of these <option>s instead of the text input. */
+  options?: ReactNode;
+}
+
+/** A criterion: label, the "is / is not" switch (matchNegate) and the value. */
+export function CritField({
+  bind,
+  field,
+  id,
+  label,
+  placeholder,
+  hint,
+  mono,
+  ops = ['is', 'is not'],
+  list,
+  options,
+}: CritSpec & { bind: CritBinding }) {
+  const crit = bind.draft[field];
+  const onChange = (value: Partial<Crit>) => bind.setCrit(field, value);
   const testKey = id.replace(/^rule-match-/, '');
   return (
-    <Field label={label} htmlFor={id} error={error} hint={hint}>
+    <Field label={label} htmlFor={id} error={bind.msg(field)} hint={hint}>
       <div className={`ep-crit${crit.negate ? ' negated' : ''}`}>
         <button
           type="button"
@@ -70,7 +84,16 @@ export function CritField({
         >
           {crit.negate ? ops[1] : ops[0]}
         </button>
-        {children ?? (
+        {options ? (
+          <select
+            id={id}
+            value={crit.value}
+            onChange={(e) => onChange({ value: e.target.value })}
+            data-testid={id}
+          >
+            {options}
+          </select>
+        ) : (
           <input
             id={id}
             type="text"
@@ -89,55 +112,103 @@ export function CritField({
   );
 }
 
+/** Criterion fields side by side. */
+export function CritGrid({ bind, specs }: { bind: CritBinding; specs: CritSpec[] }) {
+  return (
+    <div className="adm-form-grid">
+      {specs.map((spec) => (
+        <CritField key={spec.id} bind={bind} {...spec} />
+      ))}
+    </div>
+  );
+}
+
+const EXECUTABLE_CRITERIA: CritSpec[] = [
+  {
+    field: 'pathGlob',
+    id: 'rule-match-path',
+    label: 'Path',
+    placeholder: 'C:\\Program Files\\Contoso\\**',
+    ops: ['matches', 'does not match'],
+    hint: (
+      <>
+        Glob: <code>*</code> within a folder, <code>**</code> across folders.
+      </>
+    ),
+  },
+  {
+    field: 'hash',
+    id: 'rule-match-hash',
+    label: 'SHA-256 hash',
+    placeholder: '64 hex characters',
+    mono: true,
+    hint: 'Pins one exact build of the file.',
+  },
+  {
+    field: 'parentImage',
+    id: 'rule-match-parent',
+    label: 'Parent process',
+    placeholder: 'C:\\Windows\\explorer.exe',
+  },
+  {
+    field: 'commandLine',
+    id: 'rule-match-command-line',
+    label: 'Command line',
+    placeholder: '/quiet',
+    ops: ['contains', 'does not contain'],
+    hint: 'Case-insensitive; matches anywhere in the command line.',
+  },
+];
+
+/** Who asks: the user and the AD group, for every shape of rule. */
+export const SUBJECT_CRITERIA: CritSpec[] = [
+  { field: 'user', id: 'rule-match-user', label: 'User', placeholder: 'CONTOSO\\jdoe' },
+  {
+    field: 'adGroup',
+    id: 'rule-match-ad-group',
+    label: 'AD group',
+    placeholder: 'CONTOSO\\Developers',
+    ops: ['is member of', 'not member of'],
+  },
+];
+
+const SIGNER_MODES = [
+  ['signer', 'By name'],
+  ['group', 'Signer group'],
+] as const;
+
 export function ExecutableCriteria({
-  draft,
+  bind,
   groups,
   groupsLink,
   set,
-  setCrit,
-  msg,
 }: {
-  draft: RuleDraft;
+  bind: CritBinding;
   groups: SignerGroup[] | null;
   groupsLink: string;
   set: (next: Partial<RuleDraft>, field?: FieldKey) => void;
-  setCrit: SetCrit;
-  msg: Msg;
 }) {
-  const byGroup = draft.signerMode === 'group';
+  const { draft, msg } = bind;
   const group = groups?.find((g) => g.id === draft.signerGroup.value);
   return (
     <>
       <div className="ep-sub-head">
         Signer
-        <div className="ep-segmented small" role="radiogroup" aria-label="Signer by">
-          {(
-            [
-              ['signer', 'By name'],
-              ['group', 'Signer group'],
-            ] as const
-          ).map(([value, label]) => (
-            <button
-              key={value}
-              type="button"
-              role="radio"
-              aria-checked={draft.signerMode === value}
-              className={draft.signerMode === value ? 'on' : undefined}
-              onClick={() => set({ signerMode: value })}
-              data-testid={`rule-signer-mode-${value}`}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          small
+          label="Signer by"
+          options={SIGNER_MODES}
+          value={draft.signerMode}
+          onChange={(signerMode) => set({ signerMode })}
+          testId={(mode) => `rule-signer-mode-${mode}`}
+        />
       </div>
-      {byGroup ? (
+      {draft.signerMode === 'group' ? (
         <CritField
+          bind={bind}
+          field="signerGroup"
           id="rule-match-signer-group"
           label="Signer group"
-          crit={draft.signerGroup}
-          onChange={(v) => setCrit('signerGroup', v)}
-          error={msg('signerGroup')}
           ops={['is in', 'is not in']}
           hint={
             groups && groups.length === 0 ? (
@@ -145,38 +216,33 @@ export function ExecutableCriteria({
                 No signer groups yet. <Link to={groupsLink}>Create one</Link> to match a list of signers.
               </>
             ) : group ? (
-              `${group.signers.length} signer${group.signers.length === 1 ? '' : 's'}: ${group.signers.slice(0, 4).join(', ')}${group.signers.length > 4 ? ', …' : ''}`
+              `${plural(group.signers.length, 'signer')}: ${group.signers.slice(0, 4).join(', ')}${group.signers.length > 4 ? ', …' : ''}`
             ) : (
               'A rule uses a signer name or a signer group, never both.'
             )
           }
-        >
-          <select
-            id="rule-match-signer-group"
-            value={draft.signerGroup.value}
-            onChange={(e) => setCrit('signerGroup', { value: e.target.value })}
-            data-testid="rule-match-signer-group"
-          >
-            <option value="">{groups === null ? 'Loading…' : 'Any signer (no group)'}</option>
-            {draft.signerGroup.value && groups && !group ? (
-              <option value={draft.signerGroup.value}>Deleted group</option>
-            ) : null}
-            {(groups ?? []).map((g) => (
-              <option key={g.id} value={g.id}>
-                {g.name} ({g.signers.length})
-              </option>
-            ))}
-          </select>
-        </CritField>
+          options={
+            <>
+              <option value="">{groups === null ? 'Loading…' : 'Any signer (no group)'}</option>
+              {draft.signerGroup.value && groups && !group ? (
+                <option value={draft.signerGroup.value}>Deleted group</option>
+              ) : null}
+              {(groups ?? []).map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.name} ({g.signers.length})
+                </option>
+              ))}
+            </>
+          }
+        />
       ) : (
         <div className="adm-form-grid">
           <CritField
+            bind={bind}
+            field="signer"
             id="rule-match-signer"
             label="Signer name"
-            crit={draft.signer}
-            onChange={(v) => setCrit('signer', v)}
             placeholder="Microsoft Corporation"
-            error={msg('signer')}
             hint="The code-signing subject, as the agent reports it."
           />
           <Field
@@ -201,79 +267,32 @@ export function ExecutableCriteria({
       )}
 
       <div className="ep-sub-head">Executable</div>
-      <div className="adm-form-grid">
-        <CritField
-          id="rule-match-path"
-          label="Path"
-          crit={draft.pathGlob}
-          onChange={(v) => setCrit('pathGlob', v)}
-          placeholder="C:\Program Files\Contoso\**"
-          error={msg('pathGlob')}
-          ops={['matches', 'does not match']}
-          hint={
-            <>
-              Glob: <code>*</code> within a folder, <code>**</code> across folders.
-            </>
-          }
-        />
-        <CritField
-          id="rule-match-hash"
-          label="SHA-256 hash"
-          crit={draft.hash}
-          onChange={(v) => setCrit('hash', v)}
-          placeholder="64 hex characters"
-          error={msg('hash')}
-          mono
-          hint="Pins one exact build of the file."
-        />
-        <CritField
-          id="rule-match-parent"
-          label="Parent process"
-          crit={draft.parentImage}
-          onChange={(v) => setCrit('parentImage', v)}
-          placeholder="C:\Windows\explorer.exe"
-          error={msg('parentImage')}
-        />
-        <CritField
-          id="rule-match-command-line"
-          label="Command line"
-          crit={draft.commandLine}
-          onChange={(v) => setCrit('commandLine', v)}
-          placeholder="/quiet"
-          error={msg('commandLine')}
-          ops={['contains', 'does not contain']}
-          hint="Case-insensitive; matches anywhere in the command line."
-        />
-      </div>
+      <CritGrid bind={bind} specs={EXECUTABLE_CRITERIA} />
     </>
   );
 }
 
 export function ToolCriteria({
-  draft,
+  bind,
   tools,
-  setCrit,
-  msg,
   tierWarning,
 }: {
-  draft: RuleDraft;
+  bind: CritBinding;
   tools: AiToolCatalogEntry[];
-  setCrit: SetCrit;
-  msg: Msg;
   /** A stale tier the rule already had: saved as it is, but it can never match. */
   tierWarning: string | null;
 }) {
+  const { draft } = bind;
   const tool = toolOf(tools, draft.toolName.value);
   const named = draft.toolName.value.trim();
   return (
     <div className="adm-form-grid">
       <CritField
+        bind={bind}
+        field="toolName"
         id="rule-match-tool"
         label="Tool"
-        crit={draft.toolName}
-        onChange={(v) => setCrit('toolName', v)}
         placeholder="run_powershell"
-        error={msg('toolName')}
         mono
         list="ep-ai-tools"
         hint={
@@ -292,11 +311,10 @@ export function ToolCriteria({
         ))}
       </datalist>
       <CritField
+        bind={bind}
+        field="riskTier"
         id="rule-match-tier"
         label="Risk tier"
-        crit={draft.riskTier}
-        onChange={(v) => setCrit('riskTier', v)}
-        error={msg('riskTier')}
         hint={
           tierWarning ? (
             <span className="tone-warn">{tierWarning}</span>
@@ -304,28 +322,29 @@ export function ToolCriteria({
             'Set by the server build per tool: 0-1 low, 2 medium, 3 high, 4 critical.'
           )
         }
-      >
-        <select
-          id="rule-match-tier"
-          value={draft.riskTier.value}
-          onChange={(e) => setCrit('riskTier', { value: e.target.value })}
-          data-testid="rule-match-tier"
-        >
-          <option value="">Any tier</option>
-          {RISK_TIERS.map((t) => {
-            const unreachable = tool !== null && !tool.tiers.includes(t);
-            return (
-              <option key={t} value={String(t)}>
-                Tier {t} · {t <= 1 ? 'low' : t === 2 ? 'medium' : t === 3 ? 'high' : 'critical'}
-                {unreachable ? ` (never for ${tool.toolName})` : ''}
-              </option>
-            );
-          })}
-        </select>
-      </CritField>
+        options={
+          <>
+            <option value="">Any tier</option>
+            {RISK_TIERS.map((t) => {
+              const unreachable = tool !== null && !tool.tiers.includes(t);
+              return (
+                <option key={t} value={String(t)}>
+                  Tier {t} · {t <= 1 ? 'low' : t === 2 ? 'medium' : t === 3 ? 'high' : 'critical'}
+                  {unreachable ? ` (never for ${tool.toolName})` : ''}
+                </option>
+              );
+            })}
+          </>
+        }
+      />
     </div>
   );
 }
+
+const TIMES = [
+  ['windowStart', 'From', 'rule-window-start'],
+  ['windowEnd', 'to', 'rule-window-end'],
+] as const;
 
 export function WindowFields({
   draft,
@@ -344,24 +363,17 @@ export function WindowFields({
   return (
     <div className={`ep-window${error ? ' has-error' : ''}`} data-testid="rule-window-fields">
       <div className="ep-window-row">
-        <label className="ep-inline">
-          <span className="muted small">From</span>
-          <input
-            type="time"
-            value={draft.windowStart}
-            onChange={(e) => set({ windowStart: e.target.value }, 'window')}
-            data-testid="rule-window-start"
-          />
-        </label>
-        <label className="ep-inline">
-          <span className="muted small">to</span>
-          <input
-            type="time"
-            value={draft.windowEnd}
-            onChange={(e) => set({ windowEnd: e.target.value }, 'window')}
-            data-testid="rule-window-end"
-          />
-        </label>
+        {TIMES.map(([key, label, testId]) => (
+          <label key={key} className="ep-inline">
+            <span className="muted small">{label}</span>
+            <input
+              type="time"
+              value={draft[key]}
+              onChange={(e) => set({ [key]: e.target.value }, 'window')}
+              data-testid={testId}
+            />
+          </label>
+        ))}
         <label className="ep-inline ep-zone">
           <span className="muted small">in</span>
           <select
@@ -421,13 +433,12 @@ export function PrefillCard({
 }) {
   const items = prefillItems(request);
   return (
-    <section className="ep-card ep-prefill" data-testid="rule-prefill">
-      <header className="ep-card-head">
-        <h2>From request</h2>
-        <Link to={`/approvals/${request.id}`} className="small">
+    <section className="card ep-card ep-prefill" data-testid="rule-prefill">
+      <CardHead title="From request">
+        <Link to={requestPath(request.id)} className="small">
           {request.deviceHostname} · {FLOW_LABEL[request.flowType]} · {compactTime(request.requestedAt)}
         </Link>
-      </header>
+      </CardHead>
       <p className="muted small ep-card-lead">
         Keep what identifies what should be decided the same way next time. Fewer criteria match more
         requests: watch the preview.

@@ -9,7 +9,7 @@ import { ApiError, api, errorMessage } from '../../api/client';
 import { Spinner, StatusPill } from '../../components/ui';
 import { Link } from '../../router';
 import { compactTime } from '../devices/parts';
-import { formatCount, plural } from './parts';
+import { STATUS_LABEL, STATUS_TONE, formatCount, plural, requestPath } from '../approvals/format';
 
 // The rule against history: what the criteria would have matched over the last 7, 30 or 90 days (POST
 // /pam/rules/preview, debounced; the latest edit wins and an answer for an older edit is dropped). `body` null
@@ -19,26 +19,6 @@ const DEBOUNCE_MS = 400;
 const WINDOWS = [7, 30, 90] as const;
 /** Newest matches listed; the server sends up to 20, the panel must fit beside the form. */
 const SAMPLE_SHOWN = 8;
-
-export const STATUS_LABEL: Record<ElevationStatus, string> = {
-  pending: 'Pending',
-  approved: 'Approved',
-  auto_approved: 'Auto-approved',
-  denied: 'Denied',
-  expired: 'Expired',
-  revoked: 'Revoked',
-  actuating: 'Actuating',
-};
-
-const STATUS_TONE: Record<ElevationStatus, 'ok' | 'warn' | 'bad' | 'muted'> = {
-  pending: 'warn',
-  approved: 'ok',
-  auto_approved: 'ok',
-  actuating: 'ok',
-  denied: 'bad',
-  expired: 'muted',
-  revoked: 'muted',
-};
 
 export const FLOW_LABEL: Record<ElevationFlowType, string> = {
   uac_intercept: 'UAC prompt',
@@ -189,7 +169,7 @@ export function RulePreview({
         <ul className={`ep-sample${dim ? ' ep-dim' : ''}`} data-testid="rule-preview-sample">
           {data.sample.slice(0, SAMPLE_SHOWN).map((s) => (
             <li key={s.id}>
-              <Link to={`/approvals/${s.id}`} className="mono small" title="Open the request">
+              <Link to={requestPath(s.id)} className="mono small" title="Open the request">
                 {compactTime(s.requestedAt)}
               </Link>
               <span className="muted small" title={FLOW_LABEL[s.flowType]}>

@@ -2,23 +2,18 @@ import { useMemo, useState } from 'react';
 import type { PamRuleListRow, PamRuleResponse } from '../../../../server/contract';
 import { api } from '../../api/client';
 import { ActionError } from '../../components/ActionError';
+import { AdminTable, LoadState } from '../../components/AdminList';
 import { ConfirmAction } from '../../components/DialogActions';
 import { Icon } from '../../components/Icon';
 import { Alert } from '../../components/ui';
 import { useAsyncAction } from '../../lib/action';
 import { Link, navigate, useRouter } from '../../router';
-import { EmptyState, LoadFailure, LoadingBlock, RowMenu, SearchBox, useTarget } from '../tenants/admin-kit';
-import { usePamConfig, useRules, useSignerGroups } from './data';
-import {
-  VERDICT_LABEL,
-  criteriaParts,
-  listTiers,
-  minutesLabel,
-  windowLabel,
-  type SummaryPart,
-} from './model';
+import { EmptyState, RowMenu, useTarget } from '../tenants/admin-kit';
+import { minutesText, plural } from '../approvals/format';
+import { RULES_FORBIDDEN, usePamConfig, useRules, useSignerGroups } from './data';
+import { VERDICT_LABEL, criteriaParts, listTiers, windowLabel, type SummaryPart } from './model';
 import type { PolicyOrg } from './org';
-import { RowSwitch, VerdictPill, plural } from './parts';
+import { ListToolbar, NoMatchRow, RowSwitch, VerdictPill, searchRows, writeTarget } from './parts';
 
 // /pam/rules: the organization's rules in the order they run. The first enabled rule that matches decides; the
 // organization default decides the rest (shown under the table, so the whole chain reads top to bottom).
@@ -47,14 +42,7 @@ export function RulesView({ org }: { org: PolicyOrg }) {
     () => new Map(all.map((r) => [r.id, criteriaParts(r, groupName)])),
     [all, groupName],
   );
-  const needle = query.trim().toLowerCase();
-  const rows = needle
-    ? all.filter(
-        (r) =>
-          r.name.toLowerCase().includes(needle) ||
-          (summaries.get(r.id) ?? []).some((p) => p.text.toLowerCase().includes(needle)),
-      )
-    : all;
+  const rows = searchRows(all, query, (r) => [r.name, ...(summaries.get(r.id) ?? []).map((p) => p.text)]);
   const defaultMinutes = config.data?.config.defaultApprovalDurationMinutes ?? null;
   const disabledCount = all.filter((r) => !r.enabled).length;
   const suspended = all.filter((r) => r.suspendedVerdict !== null);
@@ -78,22 +66,12 @@ export function RulesView({ org }: { org: PolicyOrg }) {
       );
   };
 
-  const remove = async () => {
-    if (!deleting.target) return;
-    await api(`/pam/rules/${deleting.target.id}`, { method: 'DELETE' });
-    deleting.close();
-    rules.reload();
-  };
-
-  const reapprove = async () => {
-    if (!reapproving.target) return;
-    await api<PamRuleResponse>(`/pam/rules/${reapproving.target.id}`, {
-      method: 'PATCH',
-      body: { reapprove: true },
-    });
-    reapproving.close();
-    rules.reload();
-  };
+  const remove = writeTarget(deleting, (r) => api(`/pam/rules/${r.id}`, { method: 'DELETE' }), rules.reload);
+  const reapprove = writeTarget(
+    reapproving,
+    (r) => api<PamRuleResponse>(`/pam/rules/${r.id}`, { method: 'PATCH', body: { reapprove: true } }),
+    rules.reload,
+  );
 
   const newRule = (
     <Link to={org.link('/pam/rules/new')} className="btn btn-primary btn-sm" data-testid="new-pam-rule">
@@ -102,33 +80,23 @@ export function RulesView({ org }: { org: PolicyOrg }) {
     </Link>
   );
 
-  if (rules.error && !rules.data)
-    return (
-      <LoadFailure
-        error={rules.error}
-        onRetry={rules.reload}
-        forbiddenTitle="Rules are not available to you"
-        forbiddenText="Your account cannot read this organization's elevation rules."
-      />
-    );
-  if (!rules.data) return <LoadingBlock label="Loading rules…" />;
+  if (!rules.data) return <LoadState of={rules} loading="Loading rules…" forbidden={RULES_FORBIDDEN} />;
 
   return (
     <div className="ep-stack">
-      <div className="adm-toolbar">
-        <SearchBox
-          value={query}
-          onChange={setQuery}
-          placeholder="Search name or criteria"
-          testId="pam-rules-search"
-        />
-        <span className="grow" />
-        <span className="muted small" data-testid="pam-rules-count">
-          {plural(all.length, 'rule')}
-          {disabledCount ? ` · ${disabledCount} disabled` : ''}
-        </span>
-        {newRule}
-      </div>
+      <ListToolbar
+        query={query}
+        onQuery={setQuery}
+        placeholder="Search name or criteria"
+        searchTestId="pam-rules-search"
+        count={
+          <span className="muted small" data-testid="pam-rules-count">
+            {plural(all.length, 'rule')}
+            {disabledCount ? ` · ${disabledCount} disabled` : ''}
+          </span>
+        }
+        action={newRule}
+      />
 
       {savedRule ? (
         <Alert tone="success" testId="pam-rule-saved">
@@ -167,68 +135,58 @@ export function RulesView({ org }: { org: PolicyOrg }) {
           <Link to="/approvals">Approvals</Link>.
         </EmptyState>
       ) : (
-        <div className="adm-table-card">
-          <div className="adm-table-scroll">
-            <table className="adm-table ep-rules" data-testid="pam-rules">
-              <thead>
-                <tr>
-                  <th className="num" title="Lower runs first">
-                    #
-                  </th>
-                  <th>Name</th>
-                  <th>Verdict</th>
-                  <th>Scope</th>
-                  <th>Criteria</th>
-                  <th>When</th>
-                  <th>Duration</th>
-                  <th>On</th>
-                  <th className="actions" aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <RuleRow
-                    key={r.id}
-                    rule={r}
-                    href={org.link(`/pam/rules/${r.id}`)}
-                    parts={summaries.get(r.id) ?? []}
-                    scope={r.siteId ? siteName(r.siteId) : null}
-                    defaultMinutes={defaultMinutes}
-                    highlight={r.id === savedId}
-                    enabled={pending[r.id] ?? r.enabled}
-                    busy={r.id in pending}
-                    onOpen={() => navigate(org.link(`/pam/rules/${r.id}`))}
-                    onEnabled={(v) => setEnabled(r, v)}
-                    onDelete={() => deleting.open(r)}
-                    onReapprove={() => reapproving.open(r)}
-                    onCopy={() => navigate(org.link('/pam/rules/new', { copyOf: r.id }))}
-                  />
-                ))}
-                {rows.length === 0 ? (
-                  <tr>
-                    <td colSpan={9} className="muted ep-norow">
-                      No rule matches “{query.trim()}”.
-                    </td>
-                  </tr>
-                ) : null}
-              </tbody>
-            </table>
-          </div>
-          <div className="ep-chain-end" data-testid="pam-rules-default">
-            <Icon name="chevron" size={12} />
-            <span>
-              Requests no enabled rule matches:{' '}
-              {config.data ? (
-                <VerdictPill verdict={config.data.config.defaultUnmatchedVerdict} />
-              ) : (
-                <span className="muted">…</span>
-              )}
-            </span>
-            <Link to={org.link('/pam/defaults')} className="small">
-              Change the default
-            </Link>
-          </div>
-        </div>
+        <AdminTable
+          className="ep-rules"
+          testId="pam-rules"
+          columns={[
+            <th className="num" title="Lower runs first">
+              #
+            </th>,
+            'Name',
+            'Verdict',
+            'Scope',
+            'Criteria',
+            'When',
+            'Duration',
+            'On',
+          ]}
+          after={
+            <div className="ep-chain-end" data-testid="pam-rules-default">
+              <Icon name="chevron" size={12} />
+              <span>
+                Requests no enabled rule matches:{' '}
+                {config.data ? (
+                  <VerdictPill verdict={config.data.config.defaultUnmatchedVerdict} />
+                ) : (
+                  <span className="muted">…</span>
+                )}
+              </span>
+              <Link to={org.link('/pam/defaults')} className="small">
+                Change the default
+              </Link>
+            </div>
+          }
+        >
+          {rows.map((r) => (
+            <RuleRow
+              key={r.id}
+              rule={r}
+              href={org.link(`/pam/rules/${r.id}`)}
+              parts={summaries.get(r.id) ?? []}
+              scope={r.siteId ? siteName(r.siteId) : null}
+              defaultMinutes={defaultMinutes}
+              highlight={r.id === savedId}
+              enabled={pending[r.id] ?? r.enabled}
+              busy={r.id in pending}
+              onOpen={() => navigate(org.link(`/pam/rules/${r.id}`))}
+              onEnabled={(v) => setEnabled(r, v)}
+              onDelete={() => deleting.open(r)}
+              onReapprove={() => reapproving.open(r)}
+              onCopy={() => navigate(org.link('/pam/rules/new', { copyOf: r.id }))}
+            />
+          ))}
+          {rows.length === 0 ? <NoMatchRow colSpan={9}>No rule matches “{query.trim()}”.</NoMatchRow> : null}
+        </AdminTable>
       )}
 
       <ConfirmAction
@@ -372,10 +330,10 @@ function RuleRow({
         {!decides ? (
           <span className="muted">—</span>
         ) : rule.approvalDurationMinutes !== null ? (
-          minutesLabel(rule.approvalDurationMinutes)
+          minutesText(rule.approvalDurationMinutes)
         ) : (
           <span className="muted" title="The organization default">
-            Default{defaultMinutes !== null ? ` · ${minutesLabel(defaultMinutes)}` : ''}
+            Default{defaultMinutes !== null ? ` · ${minutesText(defaultMinutes)}` : ''}
           </span>
         )}
       </td>

@@ -1,25 +1,18 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SignerGroup } from '../../../../server/contract';
 import { api } from '../../api/client';
+import { AdminTable, LoadState } from '../../components/AdminList';
 import { ConfirmAction } from '../../components/DialogActions';
 import { FormDialog } from '../../components/FormDialog';
 import { Icon } from '../../components/Icon';
 import { Field } from '../../components/ui';
 import { useAsyncAction } from '../../lib/action';
 import { Link, navigate } from '../../router';
-import {
-  EmptyState,
-  LoadFailure,
-  LoadingBlock,
-  RowMenu,
-  SearchBox,
-  fieldErrors,
-  formatDate,
-  useTarget,
-} from '../tenants/admin-kit';
+import { EmptyState, RowMenu, fieldErrors, formatDate, useTarget } from '../tenants/admin-kit';
+import { plural } from '../approvals/format';
 import { useRules, useSignerGroups } from './data';
 import type { PolicyOrg } from './org';
-import { plural } from './parts';
+import { ListToolbar, NoMatchRow, searchRows, writeTarget } from './parts';
 
 // /pam/signer-groups: named lists of code signers a rule can match as one ("Trusted vendors"). A group a rule
 // still uses cannot be deleted (the server answers 409 naming how many rules).
@@ -28,6 +21,11 @@ const NAME_MAX = 255;
 const DESCRIPTION_MAX = 2000;
 const SIGNERS_MAX = 500;
 const SIGNER_MAX = 255;
+
+const FORBIDDEN = {
+  title: 'Signer groups are not available to you',
+  text: "Your account cannot read this organization's signer groups.",
+};
 
 export interface ParsedSigners {
   signers: string[];
@@ -71,22 +69,13 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
   }, [rules.data]);
 
   const all = list.data?.signerGroups ?? [];
-  const needle = query.trim().toLowerCase();
-  const rows = needle
-    ? all.filter(
-        (g) =>
-          g.name.toLowerCase().includes(needle) ||
-          (g.description ?? '').toLowerCase().includes(needle) ||
-          g.signers.some((s) => s.toLowerCase().includes(needle)),
-      )
-    : all;
+  const rows = searchRows(all, query, (g) => [g.name, g.description, ...g.signers]);
 
-  const remove = async () => {
-    if (!deleting.target) return;
-    await api(`/pam/signer-groups/${deleting.target.id}`, { method: 'DELETE' });
-    deleting.close();
-    list.reload();
-  };
+  const remove = writeTarget(
+    deleting,
+    (g) => api(`/pam/signer-groups/${g.id}`, { method: 'DELETE' }),
+    list.reload,
+  );
 
   const create = (
     <button
@@ -100,128 +89,97 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
     </button>
   );
 
-  if (list.error && !list.data)
-    return (
-      <LoadFailure
-        error={list.error}
-        onRetry={list.reload}
-        forbiddenTitle="Signer groups are not available to you"
-        forbiddenText="Your account cannot read this organization's signer groups."
-      />
-    );
-  if (!list.data) return <LoadingBlock label="Loading signer groups…" />;
+  if (!list.data) return <LoadState of={list} loading="Loading signer groups…" forbidden={FORBIDDEN} />;
 
   const deletingUses = deleting.target ? (usage.get(deleting.target.id) ?? 0) : 0;
 
   return (
     <div className="ep-stack">
-      <div className="adm-toolbar">
-        <SearchBox
-          value={query}
-          onChange={setQuery}
-          placeholder="Search name or signer"
-          testId="signer-groups-search"
-        />
-        <span className="grow" />
-        <span className="muted small">{plural(all.length, 'group')}</span>
-        {create}
-      </div>
+      <ListToolbar
+        query={query}
+        onQuery={setQuery}
+        placeholder="Search name or signer"
+        searchTestId="signer-groups-search"
+        count={<span className="muted small">{plural(all.length, 'group')}</span>}
+        action={create}
+      />
       {all.length === 0 ? (
         <EmptyState icon="keys" title="No signer groups yet" testId="signer-groups-empty" action={create}>
           A signer group is a list of code signers a rule matches as one, such as the vendors whose signed
           installers may run without asking. Rules choose a signer group instead of a single signer name.
         </EmptyState>
       ) : (
-        <div className="adm-table-card">
-          <div className="adm-table-scroll">
-            <table className="adm-table ep-groups" data-testid="signer-groups">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Signers</th>
-                  <th>Used by</th>
-                  <th>Updated</th>
-                  <th className="actions" aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((g) => {
-                  const uses = usage.get(g.id) ?? 0;
-                  return (
-                    <tr
-                      key={g.id}
-                      className="clickable"
-                      onClick={() => setEditing(g)}
-                      data-testid={`signer-group-row-${g.id}`}
-                    >
-                      <td>
-                        <div className="adm-cell-main">
-                          <span className="adm-cell-title">{g.name}</span>
-                          {g.description ? (
-                            <span className="adm-cell-sub ep-clip">{g.description}</span>
-                          ) : null}
-                        </div>
-                      </td>
-                      <td>
-                        <div className="adm-cell-main">
-                          <span>{plural(g.signers.length, 'signer')}</span>
-                          <span className="adm-cell-sub ep-clip" title={g.signers.join('\n')}>
-                            {g.signers.slice(0, 3).join(' · ')}
-                            {g.signers.length > 3 ? ' · …' : ''}
-                          </span>
-                        </div>
-                      </td>
-                      <td className="nowrap">
-                        {uses ? (
-                          plural(uses, 'rule')
-                        ) : rules.data ? (
-                          <span className="muted">No rules</span>
-                        ) : (
-                          <span className="muted">…</span>
-                        )}
-                      </td>
-                      <td className="nowrap muted">{formatDate(g.updatedAt)}</td>
-                      <td className="actions" onClick={(e) => e.stopPropagation()}>
-                        <RowMenu
-                          label={`Actions for ${g.name}`}
-                          testId={`signer-group-menu-${g.id}`}
-                          items={[
-                            {
-                              label: 'Edit',
-                              icon: 'edit',
-                              onSelect: () => setEditing(g),
-                              testId: `signer-group-edit-${g.id}`,
-                            },
-                            {
-                              label: 'New rule with this group',
-                              icon: 'plus',
-                              onSelect: () => navigate(org.link('/pam/rules/new', { signerGroup: g.id })),
-                              testId: `signer-group-rule-${g.id}`,
-                            },
-                            {
-                              label: 'Delete',
-                              icon: 'trash',
-                              danger: true,
-                              onSelect: () => deleting.open(g),
-                              testId: `signer-group-delete-${g.id}`,
-                            },
-                          ]}
-                        />
-                      </td>
-                    </tr>
-                  );
-                })}
-                {rows.length === 0 ? (
-                  <tr>
-                    <td colSpan={5} className="muted ep-norow">
-                      No group matches “{query.trim()}”.
-                    </td>
-                  </tr>
-                ) : null}
-              </tbody>
-            </table>
-          </div>
-        </div>
+        <AdminTable
+          className="ep-groups"
+          testId="signer-groups"
+          columns={['Name', 'Signers', 'Used by', 'Updated']}
+        >
+          {rows.map((g) => {
+            const uses = usage.get(g.id) ?? 0;
+            return (
+              <tr
+                key={g.id}
+                className="clickable"
+                onClick={() => setEditing(g)}
+                data-testid={`signer-group-row-${g.id}`}
+              >
+                <td>
+                  <div className="adm-cell-main">
+                    <span className="adm-cell-title">{g.name}</span>
+                    {g.description ? <span className="adm-cell-sub ep-clip">{g.description}</span> : null}
+                  </div>
+                </td>
+                <td>
+                  <div className="adm-cell-main">
+                    <span>{plural(g.signers.length, 'signer')}</span>
+                    <span className="adm-cell-sub ep-clip" title={g.signers.join('\n')}>
+                      {g.signers.slice(0, 3).join(' · ')}
+                      {g.signers.length > 3 ? ' · …' : ''}
+                    </span>
+                  </div>
+                </td>
+                <td className="nowrap">
+                  {uses ? (
+                    plural(uses, 'rule')
+                  ) : rules.data ? (
+                    <span className="muted">No rules</span>
+                  ) : (
+                    <span className="muted">…</span>
+                  )}
+                </td>
+                <td className="nowrap muted">{formatDate(g.updatedAt)}</td>
+                <td className="actions" onClick={(e) => e.stopPropagation()}>
+                  <RowMenu
+                    label={`Actions for ${g.name}`}
+                    testId={`signer-group-menu-${g.id}`}
+                    items={[
+                      {
+                        label: 'Edit',
+                        icon: 'edit',
+                        onSelect: () => setEditing(g),
+                        testId: `signer-group-edit-${g.id}`,
+                      },
+                      {
+                        label: 'New rule with this group',
+                        icon: 'plus',
+                        onSelect: () => navigate(org.link('/pam/rules/new', { signerGroup: g.id })),
+                        testId: `signer-group-rule-${g.id}`,
+                      },
+                      {
+                        label: 'Delete',
+                        icon: 'trash',
+                        danger: true,
+                        onSelect: () => deleting.open(g),
+                        testId: `signer-group-delete-${g.id}`,
+                      },
+                    ]}
+                  />
+                </td>
+              </tr>
+            );
+          })}
+          {rows.length === 0 ? <NoMatchRow colSpan={5}>No group matches “{query.trim()}”.</NoMatchRow> : null}
+        </AdminTable>
       )}
 
       {editing ? (

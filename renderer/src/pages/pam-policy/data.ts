@@ -12,6 +12,11 @@ import type { PolicyOrg } from './org';
 // Reads shared by the policy screens. Each waits for the organization to be known (partner and system callers
 // name it in the query) so no request goes out for "no organization".
 
+export const RULES_FORBIDDEN = {
+  title: 'Rules are not available to you',
+  text: "Your account cannot read this organization's elevation rules.",
+};
+
 export function useRules(org: PolicyOrg): Resource<PamRuleList> {
   return useResource<PamRuleList>(org.orgId ? `/pam/rules${org.query}` : null);
 }

@@ -6,6 +6,7 @@ import type {
   PamTimeWindow,
   PamVerdict,
 } from '../../../../server/contract';
+import type { Tone } from '../approvals/format';
 
 // The rule editor as plain strings, the rule body it sends, the validation the server applies (spec 2 "Rule
 // validation"), and the one-line summaries the rule list shows. Pure functions: no React, no fetches.
@@ -75,7 +76,7 @@ export const VERDICT_LABEL: Record<PamVerdict, string> = {
   ignore: 'Ignore',
 };
 
-export const VERDICT_TONE: Record<PamVerdict, 'ok' | 'bad' | 'warn' | 'muted'> = {
+export const VERDICT_TONE: Record<PamVerdict, Tone> = {
   auto_approve: 'ok',
   auto_deny: 'bad',
   require_approval: 'warn',
@@ -160,30 +161,26 @@ export function draftOf(rule: PamRule): RuleDraft {
 }
 
 /** The criterion fields of a rule (what the preview sends too). */
-export interface RuleCriteria {
-  matchSigner: string | null;
-  matchSignerGroupId: string | null;
-  matchSignerThumbprint: string | null;
-  matchHash: string | null;
-  matchPathGlob: string | null;
-  matchParentImage: string | null;
-  matchCommandLine: string | null;
-  matchUser: string | null;
-  matchAdGroup: string | null;
-  matchToolName: string | null;
-  matchRiskTier: number | null;
-  matchNegate: NegatableCriterion[] | null;
-  timeWindow: PamTimeWindow | null;
-}
+export type RuleCriteria = Pick<
+  PamRule,
+  | 'matchSigner'
+  | 'matchSignerGroupId'
+  | 'matchSignerThumbprint'
+  | 'matchHash'
+  | 'matchPathGlob'
+  | 'matchParentImage'
+  | 'matchCommandLine'
+  | 'matchUser'
+  | 'matchAdGroup'
+  | 'matchToolName'
+  | 'matchRiskTier'
+  | 'matchNegate'
+  | 'timeWindow'
+>;
 
-export interface RuleBody extends RuleCriteria {
-  name: string;
-  verdict: PamVerdict;
-  priority: number;
-  enabled: boolean;
-  siteId: string | null;
-  approvalDurationMinutes: number | null;
-}
+/** What a save sends: the criteria and the rest of the rule's writable fields. */
+export type RuleBody = RuleCriteria &
+  Pick<PamRule, 'name' | 'verdict' | 'priority' | 'enabled' | 'siteId' | 'approvalDurationMinutes'>;
 
 const text = (v: string): string | null => (v.trim() ? v.trim() : null);
 
@@ -445,12 +442,6 @@ export function windowLabel(w: PamTimeWindow | null): string {
   const overnight = w.end < w.start ? ' (overnight)' : '';
   const zone = w.timezone === '' ? '' : ` ${w.timezone ?? 'UTC'}`;
   return `${daysLabel(w.days)} ${w.start}–${w.end}${overnight}${zone}`;
-}
-
-export function minutesLabel(minutes: number): string {
-  if (minutes % 60 === 0 && minutes >= 60) return `${minutes / 60} h`;
-  if (minutes > 60) return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-  return `${minutes} min`;
 }
 
 // ---- Prefill from an elevation request ---------------------------------------------------------------------------
