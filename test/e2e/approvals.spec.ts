@@ -7,15 +7,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { demoSimulator } from '../../server/modules/demo/simulator';
 import type { SimulatedElevationKind } from '../../server/contract';
-import { freshTotp, screen, startServer, totpStep, type TestServer } from './fixtures';
+import { MfaTechnician, screen, startServer, type TestServer, watchErrors } from './fixtures';
 
 const AGENTS = 3;
 const TECH = 'sam.ortiz@northwind.demo';
 
 let ts: TestServer;
 let password: string;
-let totpSecret: string;
-let lastStep = 0;
+let person: MfaTechnician;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -24,17 +23,6 @@ const requestRow = (id: string) =>
   db().prepare('SELECT * FROM elevation_requests WHERE id = ?').get(id) as Record<string, unknown>;
 const simulator = () => demoSimulator(ts.server.context);
 
-async function api(path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${ts.url}/api/v1${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
 test.beforeAll(async () => {
   ts = await startServer({ SEED_DEMO: 'true', DEMO_AGENTS: String(AGENTS), AGENT_HEARTBEAT_SECONDS: '2' });
   password = ts.server.demo?.password ?? '';
@@ -42,36 +30,14 @@ test.beforeAll(async () => {
   await expect
     .poll(() => simulator().status().connected, { timeout: 30_000, message: 'the simulated agents connect' })
     .toBe(AGENTS);
-  // Decisions need an MFA session: the technician enrolls TOTP once (as the profile page would).
-  const login = await api('/auth/login', { email: TECH, password });
-  const setup = await api('/auth/mfa/setup', {}, login.accessToken as string);
-  totpSecret = setup.secret as string;
-  const code = await freshTotp(totpSecret);
-  await api('/auth/mfa/enable', { code: code.code }, login.accessToken as string);
-  lastStep = code.step;
+  // Writes need an MFA session: the technician enrolls TOTP once, then signs in with fresh codes.
+  person = new MfaTechnician(ts, TECH, password);
+  await person.enrollTotp();
 });
 
 test.afterAll(async () => {
   await ts?.stop();
 });
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto(`${ts.url}/login`);
-  await page.getByTestId('login-email').fill(TECH);
-  await page.getByTestId('login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-  const code = await freshTotp(totpSecret, { after: lastStep });
-  await page.getByTestId('mfa-code').fill(code.code);
-  await page.getByTestId('mfa-submit').click();
-  lastStep = code.step;
-  await expect(page.getByTestId('home-greeting')).toContainText('Sam');
-}
 
 /** A platform authenticator with user verification, as Windows Hello or Touch ID presents itself. */
 async function addPlatformAuthenticator(page: Page): Promise<void> {
@@ -100,7 +66,7 @@ test('a technician approves an elevation with the platform authenticator, then r
 }) => {
   const errors = watchErrors(page);
   await addPlatformAuthenticator(page);
-  await signIn(page);
+  await person.signIn(page, 'Sam');
 
   // Register this computer as an approver device.
   await page.getByTestId('nav-approvals').click();
@@ -164,7 +130,7 @@ test('a technician approves an elevation with the platform authenticator, then r
 test('a critical request asks for re-authentication before it can be approved', async ({ page }) => {
   const errors = watchErrors(page);
   await addPlatformAuthenticator(page);
-  await signIn(page);
+  await person.signIn(page, 'Sam');
   // The authenticator of this browser context is new: register it (the first test's one went with its page).
   await page.getByTestId('nav-approvals').click();
   await page.getByTestId('approvals-tab-devices').click();
@@ -195,6 +161,5 @@ test('a critical request asks for re-authentication before it can be approved', 
     assurance_method: 'platform_authenticator_reauth',
   });
   await screen(page, '56-critical-approved');
-  expect(totpStep()).toBeGreaterThan(0);
   expect(errors).toEqual([]);
 });

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generate } from 'otplib';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { createServer } from '../../server/index';
 
 export type RunningServer = Awaited<ReturnType<typeof createServer>>;
@@ -92,4 +92,64 @@ export async function screen(page: Page, name: string): Promise<void> {
       .ready;
   });
   await page.screenshot({ path: join(SCREENS_DIR, `${name}.png`), animations: 'disabled' });
+}
+
+/** Page errors (uncaught exceptions in the console) collected for the end of a test. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  return errors;
+}
+
+async function postJson(
+  ts: TestServer,
+  path: string,
+  body: unknown,
+  token?: string,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${ts.url}/api/v1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/**
+ * A demo technician whose writes need an MFA session: TOTP is enrolled once through the API (as the profile page
+ * would), then every sign-in goes through the login page with a fresh code (the server refuses a replayed step).
+ */
+export class MfaTechnician {
+  private secret = '';
+  private lastStep = 0;
+
+  constructor(
+    private readonly ts: TestServer,
+    readonly email: string,
+    readonly password: string,
+  ) {}
+
+  async enrollTotp(): Promise<void> {
+    const login = await postJson(this.ts, '/auth/login', { email: this.email, password: this.password });
+    const token = login.accessToken as string;
+    this.secret = (await postJson(this.ts, '/auth/mfa/setup', {}, token)).secret as string;
+    const code = await freshTotp(this.secret);
+    await postJson(this.ts, '/auth/mfa/enable', { code: code.code }, token);
+    this.lastStep = code.step;
+  }
+
+  /** Signs in through the login page; `greeting` is the first name the home page greets. */
+  async signIn(page: Page, greeting: string): Promise<void> {
+    await page.goto(`${this.ts.url}/login`);
+    await page.getByTestId('login-email').fill(this.email);
+    await page.getByTestId('login-password').fill(this.password);
+    await page.getByTestId('login-submit').click();
+    const code = await freshTotp(this.secret, { after: this.lastStep });
+    await page.getByTestId('mfa-code').fill(code.code);
+    await page.getByTestId('mfa-submit').click();
+    this.lastStep = code.step;
+    await expect(page.getByTestId('home-greeting')).toContainText(greeting);
+  }
 }

@@ -4,12 +4,12 @@
 // and granted on the device; the organization default switched to auto-deny denies an unsigned tool at ingest;
 // the audit export saves one CSV file holding those events.
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { demoSimulator } from '../../server/modules/demo/simulator';
 import { EXPORT_COLUMNS } from '../../server/modules/pam/audit-export/schemas';
 import { HttpError } from '../../server/http/errors';
 import type { SimulatedElevationKind, SimulatorElevationResponse } from '../../server/contract';
-import { freshTotp, screen, startServer, type TestServer } from './fixtures';
+import { MfaTechnician, screen, startServer, type TestServer, watchErrors } from './fixtures';
 
 const AGENTS = 3;
 const ADMIN = 'riley.chen@northwind.demo';
@@ -21,8 +21,7 @@ const MAX_RAISES = 150;
 
 let ts: TestServer;
 let password: string;
-let totpSecret: string;
-let lastStep = 0;
+let person: MfaTechnician;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -42,17 +41,6 @@ const requestRow = (id: string) =>
   db().prepare('SELECT * FROM elevation_requests WHERE id = ?').get(id) as RequestRow | undefined;
 const simulator = () => demoSimulator(ts.server.context);
 
-async function api(path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${ts.url}/api/v1${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
 test.beforeAll(async () => {
   ts = await startServer({ SEED_DEMO: 'true', DEMO_AGENTS: String(AGENTS), AGENT_HEARTBEAT_SECONDS: '2' });
   password = ts.server.demo?.password ?? '';
@@ -60,36 +48,14 @@ test.beforeAll(async () => {
   await expect
     .poll(() => simulator().status().connected, { timeout: 30_000, message: 'the simulated agents connect' })
     .toBe(AGENTS);
-  // Rule writes need an MFA session: the admin enrolls TOTP once (as the profile page would).
-  const login = await api('/auth/login', { email: ADMIN, password });
-  const setup = await api('/auth/mfa/setup', {}, login.accessToken as string);
-  totpSecret = setup.secret as string;
-  const code = await freshTotp(totpSecret);
-  await api('/auth/mfa/enable', { code: code.code }, login.accessToken as string);
-  lastStep = code.step;
+  // Writes need an MFA session: the technician enrolls TOTP once, then signs in with fresh codes.
+  person = new MfaTechnician(ts, ADMIN, password);
+  await person.enrollTotp();
 });
 
 test.afterAll(async () => {
   await ts?.stop();
 });
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  return errors;
-}
-
-async function signIn(page: Page): Promise<void> {
-  await page.goto(`${ts.url}/login`);
-  await page.getByTestId('login-email').fill(ADMIN);
-  await page.getByTestId('login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-  const code = await freshTotp(totpSecret, { after: lastStep });
-  await page.getByTestId('mfa-code').fill(code.code);
-  await page.getByTestId('mfa-submit').click();
-  lastStep = code.step;
-  await expect(page.getByTestId('home-greeting')).toContainText('Riley');
-}
 
 /** One request from a simulated agent; a 429 (10 reports a second per device) is waited out as it asks. */
 async function raise(kind: SimulatedElevationKind): Promise<SimulatorElevationResponse & { id: string }> {
@@ -141,7 +107,7 @@ test('a rule made from a request decides the next one; defaults deny; the audit 
 }) => {
   test.setTimeout(90_000);
   const errors = watchErrors(page);
-  await signIn(page);
+  await person.signIn(page, 'Riley');
 
   // 1. A simulated agent asks to run a signed installer; nothing decides it yet, so it waits for a technician.
   const first = await raise('signed_installer');

@@ -12,6 +12,7 @@ import {
   insertApiKey,
   insertOrg,
   insertOrgUser,
+  insertPamRule,
   insertPartner,
   insertSite,
   lastAudit,
@@ -75,25 +76,7 @@ const commandFor = (type: string, requestId: string) =>
 const respond = (token: string, id: string, body: Record<string, unknown>) =>
   server.api.post(`/pam/elevation-requests/${id}/respond`, body, token);
 
-function insertRule(fields: Record<string, unknown>): string {
-  const id = randomUUID();
-  const at = new Date().toISOString();
-  const columns = {
-    id,
-    org_id: orgId,
-    name: 'rule',
-    verdict: 'require_approval',
-    priority: 100,
-    created_at: at,
-    updated_at: at,
-    ...fields,
-  };
-  const names = Object.keys(columns);
-  db()
-    .prepare(`INSERT INTO pam_rules (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`)
-    .run(columns);
-  return id;
-}
+const insertRule = (fields: Record<string, unknown>) => insertPamRule(server, orgId, fields);
 
 beforeAll(async () => {
   server = await startAgentServer();

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sweepElevationExpiry } from '../../server/modules/pam/enforcement';
 import {
@@ -8,7 +7,15 @@ import {
   TestAgent,
   type AgentSocket,
 } from '../support/agent-client';
-import { insertOrg, insertOrgUser, insertPartner, PASSWORD, ROLES, signedToken } from '../support/seed';
+import {
+  insertOrg,
+  insertOrgUser,
+  insertPamRule,
+  insertPartner,
+  PASSWORD,
+  ROLES,
+  signedToken,
+} from '../support/seed';
 import type { TestServer } from '../support/server';
 import { SoftAuthenticator } from '../support/webauthn';
 
@@ -81,24 +88,7 @@ async function approved(who = agent): Promise<string> {
   return id;
 }
 
-function insertRule(fields: Record<string, unknown>): string {
-  const id = randomUUID();
-  const at = new Date().toISOString();
-  const columns = {
-    id,
-    org_id: orgId,
-    name: 'rule',
-    priority: 100,
-    created_at: at,
-    updated_at: at,
-    ...fields,
-  };
-  const names = Object.keys(columns);
-  db()
-    .prepare(`INSERT INTO pam_rules (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`)
-    .run(columns);
-  return id;
-}
+const insertRule = (fields: Record<string, unknown>) => insertPamRule(server, orgId, fields);
 
 beforeAll(async () => {
   server = await startAgentServer();

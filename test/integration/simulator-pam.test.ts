@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { createServer } from '../../server/index';
 import { insertEnrollmentKey } from '../../server/modules/enrollment-keys/service';
 import {
   insertOrg,
+  insertPamRule,
   insertPartner,
   insertPartnerUser,
   insertSite,
@@ -87,18 +87,8 @@ function insertRule(
   orgId: string,
   rule: { name: string; verdict: string; priority: number; duration?: number } & Record<string, unknown>,
 ): string {
-  const id = randomUUID();
-  const at = new Date().toISOString();
-  const { name, verdict, priority, duration, ...match } = rule;
-  const columns = Object.keys(match);
-  server.context.db
-    .prepare(
-      `INSERT INTO pam_rules (id, org_id, name, verdict, priority, enabled, approval_duration_minutes, created_at,
-         updated_at${columns.map((c) => `, ${c}`).join('')})
-       VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?${columns.map(() => ', ?').join('')})`,
-    )
-    .run(id, orgId, name, verdict, priority, duration ?? null, at, at, ...Object.values(match));
-  return id;
+  const { duration, ...columns } = rule;
+  return insertPamRule(server, orgId, { ...columns, approval_duration_minutes: duration ?? null });
 }
 
 interface RequestRow {

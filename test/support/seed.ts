@@ -255,3 +255,24 @@ export function insertOrgRole(
   for (const [resource, action] of grants) grant.run(roleId, resource, action);
   return roleId;
 }
+
+/** A PAM rule row (snake_case columns of pam_rules) written straight into SQLite; defaults fill the rest. */
+export function insertPamRule(server: TestServer, orgId: string, columns: Record<string, unknown>): string {
+  const id = randomUUID();
+  const at = now();
+  const row = {
+    id,
+    org_id: orgId,
+    name: 'rule',
+    verdict: 'require_approval',
+    priority: 100,
+    created_at: at,
+    updated_at: at,
+    ...columns,
+  };
+  const names = Object.keys(row);
+  server.context.db
+    .prepare(`INSERT INTO pam_rules (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`)
+    .run(row);
+  return id;
+}
