@@ -3,32 +3,21 @@
 
 export type ElevationFlowType = 'uac_intercept' | 'tech_jit_admin' | 'ai_tool_action';
 export type ElevationStatus =
-  | 'pending'
-  | 'approved'
-  | 'auto_approved'
-  | 'denied'
-  | 'expired'
-  | 'revoked'
-  | 'actuating';
+  'pending' | 'approved' | 'auto_approved' | 'denied' | 'expired' | 'revoked' | 'actuating';
 /**
  * Device-side actuation state: `pending_dispatch` (approved, not yet sent), `dispatched` (command sent, agent has
  * not confirmed), `active` (agent granted it), `failed` (agent could not), `cleanup_pending` (revoked or expired,
  * cleanup sent), `cleaned_up` (agent removed it), `refused` (the server refused the approve).
  */
 export type EnforcementStatus =
-  | 'pending_dispatch'
-  | 'dispatched'
-  | 'active'
-  | 'failed'
-  | 'cleanup_pending'
-  | 'cleaned_up'
-  | 'refused';
+  'pending_dispatch' | 'dispatched' | 'active' | 'failed' | 'cleanup_pending' | 'cleaned_up' | 'refused';
 /** Spec 2: derived; null while pending and for a denial by the organization default (its reason says so). */
 export type DecisionSource = 'software_policy' | 'pam_rule' | 'human';
 export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
 /** DESIGN §5: 1 session only; 2 verified platform assertion bound to the request; 3 = 2 plus re-authentication. */
 export type AssuranceLevel = 1 | 2 | 3;
-export type AssuranceMethod = 'session' | 'session_reauth' | 'platform_authenticator' | 'platform_authenticator_reauth';
+export type AssuranceMethod =
+  'session' | 'session_reauth' | 'platform_authenticator' | 'platform_authenticator_reauth';
 
 export interface ElevationRequest {
   id: string;
@@ -245,6 +234,24 @@ export interface PamRule {
   createdAt: string;
   updatedAt: string;
 }
+
+/** The criterion fields of a rule: what the matcher reads and what a preview sends. */
+export type PamRuleCriteria = Pick<
+  PamRule,
+  | 'matchSigner'
+  | 'matchSignerGroupId'
+  | 'matchSignerThumbprint'
+  | 'matchHash'
+  | 'matchPathGlob'
+  | 'matchParentImage'
+  | 'matchCommandLine'
+  | 'matchUser'
+  | 'matchAdGroup'
+  | 'matchToolName'
+  | 'matchRiskTier'
+  | 'matchNegate'
+  | 'timeWindow'
+>;
 
 /** A row of `GET /pam/rules`. */
 export interface PamRuleListRow extends PamRule {

@@ -24,7 +24,8 @@ import {
 } from './actuation';
 import { isSubject, settleApprovalSlots } from './approvers';
 import { pamConfigFor } from './config';
-import { logEvent, publish, SYSTEM_ACTOR, userActor } from './events';
+import { expirePending } from './enforcement';
+import { logEvent, publish, userActor } from './events';
 import { requireRequest, REQUEST_NOT_FOUND } from './requests';
 import type { RespondBody } from './schemas';
 import { assurance, checkReauth, stepUpPolicyFor } from './step-up';
@@ -110,18 +111,7 @@ async function stepUp(
 
 /** Expires a pending request that can no longer be decided, ahead of the expiry sweep, and says why. */
 function expireUndecidable(ctx: AppContext, row: ElevationRow, reason: string): void {
-  const expired = ctx.db.transaction(() => {
-    const won = transition(ctx.db, row.id, ['pending'], {
-      status: 'expired',
-      expired_at: new Date().toISOString(),
-    });
-    if (won) {
-      settleApprovalSlots(ctx.db, row.id, row.org_id, null);
-      logEvent(ctx.db, row.id, 'elevation.expired', SYSTEM_ACTOR, { reason });
-    }
-    return won;
-  })();
-  if (expired) publish(ctx, 'elevation.expired', row.id);
+  if (ctx.db.transaction(() => expirePending(ctx, row, reason))()) publish(ctx, 'elevation.expired', row.id);
 }
 
 /**

@@ -92,6 +92,23 @@ interface ExpiringRow {
   actuation_command_status?: string | null;
 }
 
+/**
+ * pending -> expired, with the inbox slots closed and the event logged; false when a decision won first. Call
+ * inside a transaction and publish `elevation.expired` after it commits. The sweep and a late decision share it.
+ */
+export function expirePending(
+  ctx: AppContext,
+  row: Pick<ExpiringRow, 'id' | 'org_id'>,
+  reason: string,
+): boolean {
+  if (!transition(ctx.db, row.id, ['pending'], { status: 'expired', expired_at: new Date().toISOString() })) {
+    return false;
+  }
+  settleApprovalSlots(ctx.db, row.id, row.org_id, null);
+  logEvent(ctx.db, row.id, 'elevation.expired', SYSTEM_ACTOR, { reason });
+  return true;
+}
+
 export interface ExpirySweep {
   windowsEnded: number;
   pendingExpired: number;
@@ -146,10 +163,7 @@ export function sweepElevationExpiry(ctx: AppContext, now = new Date()): ExpiryS
       announce.push(['elevation.expired', row.id]);
     }
     for (const row of stale) {
-      if (!transition(ctx.db, row.id, ['pending'], { status: 'expired', expired_at: at })) continue;
-      settleApprovalSlots(ctx.db, row.id, row.org_id, null);
-      logEvent(ctx.db, row.id, 'elevation.expired', SYSTEM_ACTOR, { reason: 'Nobody decided in time' });
-      announce.push(['elevation.expired', row.id]);
+      if (expirePending(ctx, row, 'Nobody decided in time')) announce.push(['elevation.expired', row.id]);
     }
     for (const row of unconfirmed) {
       const changed = transition(

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { statement } from '../../db/connection';
 import type { AppContext } from '../../context';
-import type { ElevationEventType, ElevationStatus, IngestResponse, PamVerdict } from '../../contract';
+import type {
+  ElevationEventType,
+  ElevationStatus,
+  IngestResponse,
+  PamConfig,
+  PamVerdict,
+} from '../../contract';
 import type { LimitRule } from '../../http/rate-limit';
 import type { AgentCaller } from '../agents/auth';
 import { ACTUATOR_DISABLED, queueActuation, refusalOf } from './actuation';
@@ -37,7 +43,8 @@ const STATUS_OF: Record<PamVerdict, ChainDecision['status']> = {
   ignore: 'ignored',
 };
 
-function decide(ctx: AppContext, orgId: string, siteId: string | null, obs: Observation): ChainDecision {
+function decide(ctx: AppContext, config: PamConfig, siteId: string | null, obs: Observation): ChainDecision {
+  const { orgId } = config;
   try {
     const rule = decideByRules(ctx.db, orgId, siteId, obs, new Date());
     if (rule) {
@@ -51,7 +58,7 @@ function decide(ctx: AppContext, orgId: string, siteId: string | null, obs: Obse
     ctx.log.warn({ err, orgId }, 'PAM rule evaluation failed; the request waits for a technician');
     return { status: 'pending', rule: null, reason: 'Rule evaluation failed; left for a technician' };
   }
-  return pamConfigFor(ctx.db, orgId).defaultUnmatchedVerdict === 'auto_deny'
+  return config.defaultUnmatchedVerdict === 'auto_deny'
     ? { status: 'denied', rule: null, reason: 'Denied by the organization default' }
     : { status: 'pending', rule: null, reason: null };
 }
@@ -80,13 +87,13 @@ export function ingestElevationRequest(
 ): { status: 200 | 201; body: IngestResponse } {
   ctx.limiter.enforce([[INGEST_LIMIT, device.id]], 'Too many elevation requests from this device');
   const obs = observe(body);
-  const decision = decide(ctx, device.org_id, device.site_id, obs);
+  const config = pamConfigFor(ctx.db, device.org_id);
+  const decision = decide(ctx, config, device.site_id, obs);
   if (decision.status === 'ignored') return { status: 200, body: { id: null, status: 'ignored' } };
 
   const id = randomUUID();
   const now = new Date();
   const at = now.toISOString();
-  const config = pamConfigFor(ctx.db, device.org_id);
   // Kill switch: an automatic approval exists only to be actuated, so while the actuator is off it is refused
   // here (spec 2 Events: "a policy auto-approval refused at ingest") instead of granting on the device.
   // Likewise a rule cannot approve a specific executable that came without its hash (as a technician cannot).

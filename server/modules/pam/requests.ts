@@ -4,8 +4,8 @@ import type { ActiveElevations, ElevationRequestDetail, ElevationRequestList } f
 import type { AuthContext } from '../../http/auth-context';
 import { forbidden, notFound } from '../../http/errors';
 import { pageOffset } from '../../http/pagination';
-import { requireOrgAccess } from '../../http/scope';
-import { deviceVisibility, visibilityClauses } from '../devices/access';
+import { requireOrgAccess, scopeCovers } from '../../http/scope';
+import { canSeeDevice, deviceVisibility, visibilityClauses } from '../devices/access';
 import { stepUpRequirement } from './step-up';
 import type { ListQuery } from './schemas';
 import {
@@ -30,10 +30,9 @@ export function requireRequest(
 ): ElevationRow {
   const row = requestRow(ctx.db, id);
   const visibility = deviceVisibility(ctx, auth);
-  const inOrg =
-    row !== undefined && (visibility.scope.kind === 'all' || visibility.scope.orgIds.has(row.org_id));
-  if (!row || !inOrg) throw notFound(REQUEST_NOT_FOUND);
-  if (visibility.sites && !(row.site_id !== null && visibility.sites.has(row.site_id))) {
+  if (!row || !scopeCovers(visibility.scope, row.org_id)) throw notFound(REQUEST_NOT_FOUND);
+  // In the caller's organizations but outside a restricted technician's sites: hidden to reads, 403 to writes.
+  if (!canSeeDevice(visibility, row)) {
     if (access === 'write') throw forbidden('Access to this site denied');
     throw notFound(REQUEST_NOT_FOUND);
   }

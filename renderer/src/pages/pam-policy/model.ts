@@ -3,6 +3,7 @@ import type {
   ElevationRequest,
   NegatableCriterion,
   PamRule,
+  PamRuleCriteria,
   PamTimeWindow,
   PamVerdict,
 } from '../../../../server/contract';
@@ -161,22 +162,7 @@ export function draftOf(rule: PamRule): RuleDraft {
 }
 
 /** The criterion fields of a rule (what the preview sends too). */
-export type RuleCriteria = Pick<
-  PamRule,
-  | 'matchSigner'
-  | 'matchSignerGroupId'
-  | 'matchSignerThumbprint'
-  | 'matchHash'
-  | 'matchPathGlob'
-  | 'matchParentImage'
-  | 'matchCommandLine'
-  | 'matchUser'
-  | 'matchAdGroup'
-  | 'matchToolName'
-  | 'matchRiskTier'
-  | 'matchNegate'
-  | 'timeWindow'
->;
+export type RuleCriteria = PamRuleCriteria;
 
 /** What a save sends: the criteria and the rest of the rule's writable fields. */
 export type RuleBody = RuleCriteria &

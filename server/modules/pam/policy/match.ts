@@ -1,7 +1,7 @@
 import {
   NEGATABLE_CRITERIA,
   type NegatableCriterion,
-  type PamRule,
+  type PamRuleCriteria,
   type PamVerdict,
 } from '../../../contract';
 import type { Db } from '../../../db/connection';
@@ -37,22 +37,7 @@ export interface MatchedRule {
 export type SignerGroupIndex = ReadonlyMap<string, ReadonlySet<string>>;
 
 /** The matching part of a rule: a stored rule, or the criteria of a preview. */
-export type RuleCriteria = Pick<
-  PamRule,
-  | 'matchSigner'
-  | 'matchSignerGroupId'
-  | 'matchSignerThumbprint'
-  | 'matchHash'
-  | 'matchPathGlob'
-  | 'matchParentImage'
-  | 'matchCommandLine'
-  | 'matchUser'
-  | 'matchAdGroup'
-  | 'matchToolName'
-  | 'matchRiskTier'
-  | 'matchNegate'
-  | 'timeWindow'
-> & { verdict?: PamVerdict | null };
+export type RuleCriteria = PamRuleCriteria & { verdict?: PamVerdict | null };
 
 export const EXECUTABLE_FIELDS = [
   'matchSigner',
