@@ -1,78 +1,32 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Fleet } from '../../agent-sim/fleet';
 import { MemoryCredentialStore, type SavedAgent } from '../../agent-sim/state';
+import { startServerProcess as startProcess, type ServerProcess } from '../support/server-process';
 
 // The server as `npm run serve` runs it, in its own process (so its memory can be read from /proc and the
 // simulated fleet does not share its event loop), and a simulated fleet enrolled into it. Shared by the agent
-// and PAM benchmarks.
+// and PAM benchmarks; the process itself is started by the test helper the crash suite uses too.
 
-export const ROOT = join(import.meta.dirname, '..', '..');
+export { ROOT, stopServerProcess, type ServerProcess } from '../support/server-process';
 export const ADMIN = { email: 'bench@gatehouse.test', password: 'Throughput-Probe-2026' };
 export const json = { 'content-type': 'application/json' };
 
-export interface ServerProcess {
-  child: ChildProcess;
-  api: string;
-  url: string;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createHttpServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-export async function startServerProcess(
+export function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'server/cli.ts', 'serve', '--port', String(port), '--data-dir', dataDir],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        LOG_LEVEL: 'warn',
-        BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-        BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-        // The bench administrator creates enrollment keys without a TOTP step.
-        ENABLE_2FA: 'false',
-        SEED_DEMO: 'true',
-        // Agents get a long interval: the benchmark drives heartbeats itself, closed loop.
-        AGENT_HEARTBEAT_SECONDS: '3600',
-        ...env,
-      },
+  return startProcess(dataDir, {
+    env: {
+      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      // The bench administrator creates enrollment keys without a TOTP step.
+      ENABLE_2FA: 'false',
+      SEED_DEMO: 'true',
+      // Agents get a long interval: the benchmark drives heartbeats itself, closed loop.
+      AGENT_HEARTBEAT_SECONDS: '3600',
+      ...env,
     },
-  );
-  const url = `http://localhost:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    const up = await fetch(`${url}/api/v1/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return { child, url, api: `${url}/api/v1` };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill();
-  throw new Error('server did not start within 60 s');
-}
-
-export async function stopServerProcess(server: ServerProcess): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGTERM');
-  await exited;
+  });
 }
 
 /** Resident and peak resident memory of a process, in MB (Linux /proc). */
