@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
-import './styles.css';
+import { App } from './app/App';
+import './ui/styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');

@@ -22,7 +22,11 @@ export function initials(name: string, email: string): string {
   return `${first}${last}`.toUpperCase();
 }
 
-export function formatDateTime(value: string | number | null | undefined): string {
+/** Local date and time ("Nov 23, 2026, 11:27:37"); `seconds: false` stops at the minute. */
+export function formatDateTime(
+  value: string | number | null | undefined,
+  { seconds = true }: { seconds?: boolean } = {},
+): string {
   if (value === null || value === undefined) return '—';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '—';
@@ -32,9 +36,53 @@ export function formatDateTime(value: string | number | null | undefined): strin
     day: '2-digit',
     hour: '2-digit',
     minute: '2-digit',
+    ...(seconds ? { second: '2-digit' } : {}),
+    hourCycle: 'h23',
+  });
+}
+
+/** A contract date (ISO, midnight UTC) as a calendar date: "Nov 23, 2026". */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '—';
+  return date.toLocaleDateString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: '2-digit',
+    timeZone: 'UTC',
+  });
+}
+
+/** "1,204": thousands grouped the same way on every machine. */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** "1 request", "1,204 requests". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+const THIS_YEAR = new Date().getFullYear();
+
+/** "Nov 23 11:27:37" (the year only when it is not this one). */
+export function compactTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '—';
+  const date = d.toLocaleDateString(undefined, {
+    month: 'short',
+    day: '2-digit',
+    ...(d.getFullYear() === THIS_YEAR ? {} : { year: 'numeric' }),
+  });
+  const time = d.toLocaleTimeString(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
     second: '2-digit',
     hourCycle: 'h23',
   });
+  return `${date} ${time}`;
 }
 
 export function formatTime(value: number): string {
@@ -64,6 +112,24 @@ export function relativeTime(from: number, now: number): string {
   if (diff < 3600) return `${Math.floor(diff / 60)}m ago`;
   if (diff < 86_400) return `${Math.floor(diff / 3600)}h ago`;
   return `${Math.floor(diff / 86_400)}d ago`;
+}
+
+/** "in 42m", "3d ago", "in 2h": relative to now, future or past. */
+export function relativeTo(target: number, now: number): string {
+  const diff = Math.round((target - now) / 1000);
+  const abs = Math.abs(diff);
+  const minutes = Math.round(abs / 60);
+  const hours = Math.round(abs / 3600);
+  const days = Math.round(abs / 86_400);
+  let text: string;
+  if (abs < 45) text = `${abs}s`;
+  else if (minutes < 60) text = `${minutes}m`;
+  else if (hours < 48) text = `${hours}h`;
+  else if (days < 60) text = `${days}d`;
+  else if (days < 730) text = `${Math.round(days / 30)}mo`;
+  else text = `${Math.round(days / 365)}y`;
+  if (abs < 5) return 'just now';
+  return diff >= 0 ? `in ${text}` : `${text} ago`;
 }
 
 /** Split a base32 secret into groups of four for reading aloud or typing. */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Paginated, Pagination } from '../../../server/contract';
-import { api, errorMessage } from '../api/client';
+import { api, errorMessage } from './api/client';
 
 /**
  * One page of a paginated list endpoint (`{data, pagination}`), refetched when `path` (with its query) changes or

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { DemoSeedResponse, Paginated, Partner } from '../../../server/contract';
-import { api } from '../api/client';
-import { ActionError } from '../components/ActionError';
-import { Card, CopyButton, Facts } from '../components/ui';
+import { api } from '../lib/api/client';
+import { ActionError } from '../ui/ActionError';
+import { Card, CopyButton, Facts } from '../ui/basics';
 import { copyText } from '../lib/clipboard';
 
 // First-run convenience for platform administrators (DESIGN §2: setup offers demo data): while the install has

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { LoginResponse, MfaChallenge, TokenPair } from '../../../server/contract';
-import { ApiError, api, errorMessage } from '../api/client';
-import { Link, navigate, useRouter } from '../router';
-import { useSession } from '../session/store';
-import { AuthLayout, Alert, Field, TotpCodeInput } from '../components/ui';
-import { Icon } from '../components/Icon';
-import { useMeta } from '../meta';
+import { ApiError, api, errorMessage } from '../lib/api/client';
+import { Link, navigate, useRouter } from '../lib/router';
+import { useSession } from '../lib/session';
+import { AuthLayout, Alert, Field, TotpCodeInput } from '../ui/basics';
+import { Icon } from '../ui/Icon';
+import { useMeta } from '../lib/meta';
 import { useDocumentTitle } from '../lib/hooks';
 
 function isChallenge(res: LoginResponse): res is MfaChallenge {

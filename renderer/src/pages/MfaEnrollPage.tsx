@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { MfaEnableResponse, MfaSetupResponse } from '../../../server/contract';
-import { api, errorMessage } from '../api/client';
-import { Link, navigate, useRouter } from '../router';
-import { useSession } from '../session/store';
-import { AuthLayout, Alert, CopyButton, Field, Spinner, TotpCodeInput } from '../components/ui';
-import { RecoveryCodes } from '../components/RecoveryCodes';
+import { api, errorMessage } from '../lib/api/client';
+import { Link, navigate, useRouter } from '../lib/router';
+import { useSession } from '../lib/session';
+import { AuthLayout, Alert, CopyButton, Field, Spinner, TotpCodeInput } from '../ui/basics';
+import { RecoveryCodes } from '../ui/RecoveryCodes';
 import { copyText } from '../lib/clipboard';
 import { groupSecret } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useSession } from '../session/store';
-import { Alert, Card, Facts, Spinner } from '../components/ui';
+import { useSession } from '../lib/session';
+import { Alert, Card, Facts, Spinner } from '../ui/basics';
 import { desktopBridge } from '../lib/bridge';
 import { formatDateTime, initials, scopeLabel } from '../lib/format';
 import { useDocumentTitle } from '../lib/hooks';

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import type { TokenPair } from '../../../server/contract';
-import { ApiError, api, errorMessage } from '../api/client';
-import { Link, navigate } from '../router';
-import { useSession } from '../session/store';
-import { AuthLayout, Field } from '../components/ui';
-import { AuthFormSubmit } from '../components/AuthFormSubmit';
+import { ApiError, api, errorMessage } from '../lib/api/client';
+import { Link, navigate } from '../lib/router';
+import { useSession } from '../lib/session';
+import { AuthLayout, Field } from '../ui/basics';
+import { AuthFormSubmit } from '../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../lib/hooks';
 import { isEmail } from './public/password';
 

@@ -1,20 +1,12 @@
 import { useState, type MouseEvent } from 'react';
 import type { ActiveElevations, ElevationRequest } from '../../../../server/contract';
-import { errorMessage } from '../../api/client';
-import { LoadState } from '../../components/AdminList';
-import { Alert } from '../../components/ui';
+import { errorMessage } from '../../lib/api/client';
+import { LoadState } from '../../ui';
+import { Alert } from '../../ui/basics';
 import { useNow } from '../../lib/hooks';
-import { Link, navigate } from '../../router';
-import { EmptyState } from '../tenants/admin-kit';
-import {
-  REQUESTS_FORBIDDEN,
-  STATUS_LABEL,
-  awaitsDispatch,
-  deciderOf,
-  msUntil,
-  requestPath,
-  subjectOf,
-} from './format';
+import { Link, navigate } from '../../lib/router';
+import { EmptyState } from '../../ui';
+import { REQUESTS_FORBIDDEN, STATUS_LABEL, awaitsDispatch, deciderOf, msUntil, requestPath, subjectOf } from './format';
 import { ACTIVE_STATUSES, upsert, without } from './live';
 import {
   DeviceCell,

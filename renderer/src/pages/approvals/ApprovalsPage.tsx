@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import type { ElevationRequestList } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { Icon } from '../../components/Icon';
+import { api } from '../../lib/api/client';
+import { Icon } from '../../ui/Icon';
 import { useDocumentTitle } from '../../lib/hooks';
-import { PageHeader, Tabs } from '../tenants/admin-kit';
+import { PageHeader, Tabs } from '../../ui';
 import { useCanApprove } from './capability';
-import { useDebounced, useElevationEvents } from './live';
+import { useDebouncedCallback } from '../../lib/hooks';
+import { useElevationEvents } from './live';
 import { useNotificationPermission } from './notifications';
 import { PendingTab } from './PendingTab';
 import { ActiveTab } from './ActiveTab';
@@ -37,7 +38,7 @@ function usePendingCount(): number | null {
       cancelled = true;
     };
   }, [version]);
-  const recount = useDebounced(() => setVersion((v) => v + 1), 400);
+  const recount = useDebouncedCallback(() => setVersion((v) => v + 1), 400);
   useElevationEvents(recount);
   return count;
 }

@@ -1,4 +1,4 @@
-import { usePathname } from '../../router';
+import { usePathname } from '../../lib/router';
 import { ApprovalsPage, type ApprovalsTab } from './ApprovalsPage';
 import { RequestPage } from './RequestPage';
 import { startElevationNotifier } from './notifications';

@@ -6,16 +6,17 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
 } from '@simplewebauthn/browser';
 import type { ApproverDevice, ApproverDeviceList } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { ConfirmAction } from '../../components/DialogActions';
-import { Icon } from '../../components/Icon';
-import { Alert, Field } from '../../components/ui';
+import { api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { ConfirmAction } from '../../ui/DialogActions';
+import { Icon } from '../../ui/Icon';
+import { Alert, Field } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { formatDateTime, relativeTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
-import { AdminTable, LoadState } from '../../components/AdminList';
-import { EmptyState, useResource } from '../tenants/admin-kit';
+import { AdminTable, LoadState } from '../../ui';
+import { EmptyState } from '../../ui';
+import { useResource } from '../../lib/resource';
 import { ceremonyCancelled, webAuthnMessage } from './actions';
 
 // The technician's approver devices: WebAuthn platform credentials (Windows Hello, Touch ID) that prove

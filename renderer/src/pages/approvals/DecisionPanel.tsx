@@ -1,13 +1,13 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import type { ElevationRequestDetail, RespondResponse } from '../../../../server/contract';
-import { ApiError } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Icon } from '../../components/Icon';
-import { Alert, Field, TotpCodeInput } from '../../components/ui';
-import { Link } from '../../router';
-import { LabelOptions } from '../tenants/admin-kit';
-import { useSession } from '../../session/store';
+import { ApiError } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Icon } from '../../ui/Icon';
+import { Alert, Field, TotpCodeInput } from '../../ui/basics';
+import { Link } from '../../lib/router';
+import { LabelOptions } from '../../ui';
+import { useSession } from '../../lib/session';
 import { assertionChallenge, ceremonyCancelled, dispatch, respond, webAuthnMessage } from './actions';
 import { LEVEL_MEANING, RISK_LABEL, minutesText } from './format';
 

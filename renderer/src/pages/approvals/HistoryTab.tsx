@@ -1,17 +1,11 @@
 import { useCallback, useMemo } from 'react';
-import { LoadState } from '../../components/AdminList';
-import { navigate, useRouter } from '../../router';
-import { EmptyState, Pager, qs } from '../tenants/admin-kit';
-import { ChoiceSelect, FilterBar } from '../devices/controls';
-import {
-  FLOW_LABEL,
-  FLOW_TYPES,
-  REQUESTS_FORBIDDEN,
-  STATUSES,
-  STATUS_LABEL,
-  deciderOf,
-  plural,
-} from './format';
+import { LoadState } from '../../ui';
+import { navigate, useRouter } from '../../lib/router';
+import { EmptyState, Pager } from '../../ui';
+import { qs } from '../../lib/forms';
+import { ChoiceSelect, FilterBar } from '../../ui';
+import { FLOW_LABEL, FLOW_TYPES, REQUESTS_FORBIDDEN, STATUSES, STATUS_LABEL, deciderOf } from './format';
+import { plural } from '../../lib/format';
 import { upsert } from './live';
 import {
   DeviceCell,
@@ -24,7 +18,7 @@ import {
   Time,
   UserCell,
 } from './parts';
-import { compactTime } from '../devices/parts';
+import { compactTime } from '../../lib/format';
 import { selectRequests, useLiveList, type Patch } from './useLiveList';
 import '../devices/devices.css';
 

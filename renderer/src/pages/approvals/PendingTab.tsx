@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Icon } from '../../components/Icon';
-import { LoadState } from '../../components/AdminList';
+import { Icon } from '../../ui/Icon';
+import { LoadState } from '../../ui';
 import { useNow } from '../../lib/hooks';
-import { EmptyState, Pager } from '../tenants/admin-kit';
+import { EmptyState, Pager } from '../../ui';
 import { FLOW_LABEL, REQUESTS_FORBIDDEN, msSince, waitingTone } from './format';
 import { upsert, without } from './live';
 import {

@@ -1,36 +1,23 @@
 import { useState, type ReactNode } from 'react';
 import type { ElevationEvent, ElevationRequest, ElevationRequestDetail } from '../../../../server/contract';
-import { ApiError } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Icon } from '../../components/Icon';
-import { Alert, Card, CopyButton } from '../../components/ui';
+import { ApiError } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Icon } from '../../ui/Icon';
+import { Alert, Card, CopyButton } from '../../ui/basics';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime, relativeTime } from '../../lib/format';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
-import { Link, navigate } from '../../router';
-import { LoadState } from '../../components/AdminList';
-import { EmptyState, PageHeader, useResource } from '../tenants/admin-kit';
-import { compactTime } from '../devices/parts';
+import { Link, navigate } from '../../lib/router';
+import { LoadState } from '../../ui';
+import { EmptyState, PageHeader } from '../../ui';
+import { useResource } from '../../lib/resource';
+import { compactTime } from '../../lib/format';
 import { dispatch } from './actions';
 import { useCanApprove, useCanManagePolicy } from './capability';
 import { DecisionPanel, type Notice } from './DecisionPanel';
-import {
-  DECISION_SOURCE_LABEL,
-  EVENT_LABEL,
-  FLOW_LABEL,
-  STATUS_LABEL,
-  assuranceText,
-  awaitsDispatch,
-  deciderOf,
-  elapsedText,
-  minutesText,
-  msSince,
-  msUntil,
-  requestPath,
-  subjectOf,
-  waitingTone,
-} from './format';
-import { ACTIVE_STATUSES, useDebounced, useElevationEvents } from './live';
+import { DECISION_SOURCE_LABEL, EVENT_LABEL, FLOW_LABEL, STATUS_LABEL, assuranceText, awaitsDispatch, deciderOf, elapsedText, minutesText, msSince, msUntil, requestPath, subjectOf, waitingTone } from './format';
+import { ACTIVE_STATUSES, useElevationEvents } from './live';
+import { useDebouncedCallback } from '../../lib/hooks';
 import { DispatchButton, EnforcementPill, RequestStatus, RiskPill } from './parts';
 import { RevokeDialog } from './RevokeDialog';
 
@@ -499,7 +486,7 @@ export function RequestPage({ requestId }: { requestId: string }) {
   // A decision made elsewhere (another technician, a rule, the agent's report) shows at once; the detail
   // (timeline, step-up) is re-read right after.
   const { reload } = detail;
-  const reloadSoon = useDebounced(reload, 300);
+  const reloadSoon = useDebouncedCallback(reload, 300);
   useElevationEvents((_event, request) => {
     if (request.id !== requestId) return;
     setLive({ request, base: loaded });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ElevationRequest } from '../../../../server/contract';
-import { ConfirmAction } from '../../components/DialogActions';
-import { Field } from '../../components/ui';
+import { ConfirmAction } from '../../ui/DialogActions';
+import { Field } from '../../ui/basics';
 import { revoke } from './actions';
 import { subjectOf } from './format';
 

@@ -5,7 +5,7 @@ import type {
   RespondResponse,
   RevokeResponse,
 } from '../../../../server/contract';
-import { ApiError, api } from '../../api/client';
+import { ApiError, api } from '../../lib/api/client';
 
 // The writes of the Approvals section. Step-up answers (401 reauth_required / reauth_failed / assertion_failed)
 // belong to the request, not to the session: the API client passes them through without refreshing.

@@ -1,4 +1,4 @@
-import { useSession } from '../../session/store';
+import { useSession } from '../../lib/session';
 
 // Whether the signed-in technician holds a permission, from the route permissions the server lists on the
 // session's user (`/auth/me`). The console only hides what the user cannot use; the server still decides.

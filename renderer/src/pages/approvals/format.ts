@@ -85,6 +85,7 @@ export const DECISION_SOURCE_LABEL: Record<DecisionSource, string> = {
 };
 
 const METHOD_LABEL: Record<AssuranceMethod, string> = {
+  automation: 'Automatic decision',
   session: 'Session only',
   session_reauth: 'Session + re-auth',
   platform_authenticator: 'Platform authenticator',
@@ -92,6 +93,7 @@ const METHOD_LABEL: Record<AssuranceMethod, string> = {
 };
 
 export const LEVEL_MEANING: Record<AssuranceLevel, string> = {
+  0: 'an automatic decision, with no technician',
   1: 'your signed-in session',
   2: 'an approver device such as Windows Hello or Touch ID',
   3: 'an approver device plus your password or code',
@@ -133,15 +135,6 @@ export function subjectOf(
 ): string {
   if (r.flowType === 'ai_tool_action') return r.toolName ?? 'AI tool action';
   return fileName(r.targetExecutablePath) ?? (r.flowType === 'tech_jit_admin' ? 'Admin session' : 'Unknown');
-}
-
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-/** "1 request", "1,204 requests". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 /** "45 min", "2 h", "1 h 30 min". */

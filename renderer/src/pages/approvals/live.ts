@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ElevationRequest } from '../../../../server/contract';
-import { useLive, type LiveEvent } from '../../live/socket';
+import { useLive, type LiveEvent } from '../../lib/live/socket';
 
 // `elevation.*` events from the console socket (payload: the ElevationRequest as it now stands). The socket
 // keeps the latest 50 events; we follow its sequence numbers so none is handled twice.
@@ -58,19 +58,3 @@ export function without(rows: ElevationRequest[], id: string): ElevationRequest[
   return rows.some((r) => r.id === id) ? rows.filter((r) => r.id !== id) : null;
 }
 
-/**
- * A function that runs `fn` `ms` after its last call, so a burst of live events is one re-read; nothing runs once
- * the calling component is gone.
- */
-export function useDebounced(fn: () => void, ms: number): () => void {
-  const latest = useRef(fn);
-  useEffect(() => {
-    latest.current = fn;
-  });
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-  return useCallback(() => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => latest.current(), ms);
-  }, [ms]);
-}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ElevationRequest } from '../../../../server/contract';
-import { useLive } from '../../live/socket';
-import { navigate } from '../../router';
+import { useLive } from '../../lib/live/socket';
+import { navigate } from '../../lib/router';
 import { canApproveNow } from './capability';
 import { FLOW_LABEL, RISK_LABEL, requestPath, subjectOf } from './format';
 import { drainElevationEvents } from './live';

@@ -5,24 +5,13 @@ import type {
   EnforcementStatus,
   RiskLevel,
 } from '../../../../server/contract';
-import { Icon } from '../../components/Icon';
-import { StatusPill } from '../../components/ui';
-import { useLive } from '../../live/socket';
-import { Link } from '../../router';
+import { Icon } from '../../ui/Icon';
+import { StatusPill } from '../../ui/basics';
+import { useLive } from '../../lib/live/socket';
+import { Link } from '../../lib/router';
 import { formatDateTime } from '../../lib/format';
 import '../devices/devices.css';
-import {
-  ENFORCEMENT_LABEL,
-  ENFORCEMENT_TONE,
-  RISK_LABEL,
-  STATUS_LABEL,
-  STATUS_TONE,
-  elapsedText,
-  fileName,
-  requestPath,
-  subjectOf,
-  type Tone,
-} from './format';
+import { ENFORCEMENT_LABEL, ENFORCEMENT_TONE, RISK_LABEL, STATUS_LABEL, STATUS_TONE, elapsedText, fileName, requestPath, subjectOf, type Tone } from './format';
 
 // Small pieces the approvals tables and the request view share.
 

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ElevationRequest, ElevationRequestList, Pagination } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { useDebounced, useElevationEvents } from './live';
+import { api } from '../../lib/api/client';
+import { useDebouncedCallback } from '../../lib/hooks';
+import { useElevationEvents } from './live';
 
 // A list of elevation requests that stays current without reloads: a live event patches the rows at once
 // (`patch` says how for this list), then the list is re-read shortly after (debounced, so a burst of events is
@@ -75,7 +76,7 @@ export function useLiveList<R>(
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
 
-  const scheduleReload = useDebounced(reload, REFETCH_AFTER_EVENT_MS);
+  const scheduleReload = useDebouncedCallback(reload, REFETCH_AFTER_EVENT_MS);
 
   // Events of one burst arrive in one synchronous loop: the ref lets each patch build on the previous one.
   const rowsRef = useRef(rows);

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { DeviceDetail } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { ConfirmAction } from '../../components/DialogActions';
-import { navigate } from '../../router';
+import { api } from '../../lib/api/client';
+import { ConfirmAction } from '../../ui/DialogActions';
+import { navigate } from '../../lib/router';
 import { deviceName } from './format';
 
 // Decommissioning removes a device from lists and device caps and has its agent uninstall itself; the record is

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { DeviceDetail } from '../../../../server/contract';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
-import { Link, useRouter } from '../../router';
-import { StatusPill } from '../../components/ui';
-import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Tabs, useResource } from '../tenants/admin-kit';
-import { ApiError } from '../../api/client';
+import { Link, useRouter } from '../../lib/router';
+import { StatusPill } from '../../ui/basics';
+import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Tabs } from '../../ui';
+import { useResource } from '../../lib/resource';
+import { ApiError } from '../../lib/api/client';
 import { STATUS_LABEL, STATUS_TONE, ago, deviceName } from './format';
 import { useDeviceEvents, deviceIdOf } from './useDeviceList';
 import { OverviewTab } from './OverviewTab';

@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { DeviceSummary } from '../../../../server/contract';
-import { Link } from '../../router';
+import { Link } from '../../lib/router';
 import { useNow } from '../../lib/hooks';
-import { Spinner } from '../../components/ui';
+import { Spinner } from '../../ui/basics';
 import { OS_LABEL, STATUS_LABEL, STATUS_TONE, ago, deviceName, percentTone } from './format';
 
 // A dense, virtualized device table: only the rows in view are in the DOM, so thousands of devices scroll

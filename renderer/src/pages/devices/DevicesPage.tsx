@@ -5,29 +5,23 @@ import type {
   SavedFilter,
   DeviceSummary,
 } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { Icon } from '../../components/Icon';
+import { api } from '../../lib/api/client';
+import { Icon } from '../../ui/Icon';
 import { useDocumentTitle } from '../../lib/hooks';
-import { Link, navigate, useRouter } from '../../router';
-import {
-  EmptyState,
-  LoadFailure,
-  LoadingBlock,
-  PageHeader,
-  SearchBox,
-  useResource,
-} from '../tenants/admin-kit';
+import { Link, navigate, useRouter } from '../../lib/router';
+import { EmptyState, LoadFailure, LoadingBlock, PageHeader, SearchBox } from '../../ui';
+import { useResource } from '../../lib/resource';
 import { FilterPanel, useFilterState } from '../filters/FilterPanel';
 import { SaveFilterDialog } from '../filters/SaveFilterDialog';
 import { fromConditions, newGroup, countConditions, type GroupNode } from '../filters/model';
 import { useLookups } from '../filters/lookups';
 import { summarize } from '../filters/summary';
-import { ChoiceSelect, orgChoices } from './controls';
+import { ChoiceSelect, nameChoices } from '../../ui';
 import { DeviceTable, SORT_LABELS, type SortKey } from './DeviceTable';
 import { SimulatorPanel, useSimulatorStatus } from './SimulatorPanel';
-import { useDebounced } from './hooks';
+import { useDebounced } from '../../lib/hooks';
 import { useDeviceEvents, useDeviceList } from './useDeviceList';
-import { formatCount } from './format';
+import { formatCount } from '../../lib/format';
 import './devices.css';
 
 // /devices: the fleet in one virtualized table. Everything that shapes the list lives in the URL (search,
@@ -244,20 +238,20 @@ export function DevicesPage() {
           placeholder="Search hostname, name or user"
           testId="device-search"
         />
-        <div className="dv-chips" role="radiogroup" aria-label="Status">
+        <div className="ui-chips" role="radiogroup" aria-label="Status">
           {STATUS_CHIPS.map((c) => (
             <button
               key={c.value}
               type="button"
               role="radio"
               aria-checked={url.status === c.value}
-              className={`dv-chip${url.status === c.value ? ' on' : ''}`}
+              className={`ui-chip${url.status === c.value ? ' on' : ''}`}
               onClick={() => set({ status: c.value })}
               data-testid={`device-status-${c.value || 'all'}`}
             >
               {c.value ? <span className={`dv-dot tone-${c.value === 'online' ? 'ok' : 'muted'}`} /> : null}
               {c.label}
-              <span className="dv-chip-count">
+              <span className="ui-chip-count">
                 {counts[c.value] === undefined || counts[c.value] === null
                   ? ''
                   : formatCount(counts[c.value]!)}
@@ -271,7 +265,7 @@ export function DevicesPage() {
             onChange={(orgId) => set({ orgId })}
             ariaLabel="Organization"
             emptyLabel="All organizations"
-            options={orgChoices(lookups.orgs)}
+            options={nameChoices(lookups.orgs)}
             testId="device-org-filter"
           />
         ) : null}

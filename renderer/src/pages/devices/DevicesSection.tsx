@@ -1,4 +1,4 @@
-import { usePathname } from '../../router';
+import { usePathname } from '../../lib/router';
 import { DevicesPage } from './DevicesPage';
 import { DeviceDetailPage } from './DeviceDetailPage';
 

@@ -1,9 +1,12 @@
 import type { DiagnosticLevel, DiagnosticLogEntry, Paginated } from '../../../../server/contract';
-import { paginationOf, qs, useResource } from '../tenants/admin-kit';
-import { DateFilter, FilterBar, TextFilter, ToggleChips, useLogFilters } from './controls';
-import { useDebounced } from './hooks';
+import { paginationOf, useResource } from '../../lib/resource';
+import { qs } from '../../lib/forms';
+import { DateFilter, FilterBar, TextFilter, ToggleChips } from '../../ui';
+import { useLogFilters } from './controls';
+import { useDebounced } from '../../lib/hooks';
 import { ExpandableLogRow, LogEmpty, LogTable, ResourceStates, useOpenRow } from './LogTable';
-import { JsonBlock, LevelBadge, Stamp, localToIso } from './parts';
+import { JsonBlock, LevelBadge, Stamp } from './parts';
+import { localToIso } from '../../lib/dates';
 
 // The agent's own log lines (spec 2): level chips, exact component, message search, time window; newest first.
 

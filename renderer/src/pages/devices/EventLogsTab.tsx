@@ -1,9 +1,12 @@
 import type { DeviceEventLogEntry, Paginated } from '../../../../server/contract';
-import { paginationOf, qs, useResource } from '../tenants/admin-kit';
-import { ChoiceSelect, DateFilter, FilterBar, TextFilter, useLogFilters } from './controls';
-import { useDebounced } from './hooks';
+import { paginationOf, useResource } from '../../lib/resource';
+import { qs } from '../../lib/forms';
+import { ChoiceSelect, DateFilter, FilterBar, TextFilter } from '../../ui';
+import { useLogFilters } from './controls';
+import { useDebounced } from '../../lib/hooks';
 import { ExpandableLogRow, LogEmpty, LogTable, ResourceStates, useOpenRow } from './LogTable';
-import { JsonBlock, LevelBadge, Stamp, localToIso } from './parts';
+import { JsonBlock, LevelBadge, Stamp } from './parts';
+import { localToIso } from '../../lib/dates';
 
 // Stored event logs (spec 2): what the agent submitted, filtered by category, level, exact source and dates.
 

@@ -5,17 +5,20 @@ import type {
   LiveEventLogEntry,
   LiveEventLogPage,
 } from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../api/client';
-import { Icon, type IconName } from '../../components/Icon';
-import { Spinner } from '../../components/ui';
+import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { Icon, type IconName } from '../../ui/Icon';
+import { Spinner } from '../../ui/basics';
 import { useNow } from '../../lib/hooks';
 import { formatDateTime } from '../../lib/format';
-import { EmptyState, qs } from '../tenants/admin-kit';
-import { ChoiceSelect, DateFilter, FilterBar, TextFilter, useLogFilters } from './controls';
+import { EmptyState } from '../../ui';
+import { qs } from '../../lib/forms';
+import { ChoiceSelect, DateFilter, FilterBar, TextFilter } from '../../ui';
+import { useLogFilters } from './controls';
 import { ago, deviceName } from './format';
-import { useDebounced } from './hooks';
+import { useDebounced } from '../../lib/hooks';
 import { LogEmpty, LogTable } from './LogTable';
-import { LevelBadge, Stamp, localToIso, prettyXml } from './parts';
+import { LevelBadge, Stamp, prettyXml } from './parts';
+import { localToIso } from '../../lib/dates';
 
 // The live event-log viewer: every request goes to the device itself over the agent's socket (nothing is stored)
 // and may take up to 30 s. An offline device (409 DEVICE_OFFLINE) and a device that does not answer in time
@@ -320,6 +323,7 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
           <label className="dv-live-pick">
             <span className="muted small">Log</span>
             <select
+              className="ui-compact"
               value={logName}
               onChange={(e) => filters.set('log', e.target.value)}
               disabled={descriptors.length === 0}

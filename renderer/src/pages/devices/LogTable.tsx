@@ -1,5 +1,6 @@
 import { useState, type ComponentProps, type ReactNode } from 'react';
-import { EmptyState, LoadFailure, LoadingBlock, Pager, type Resource } from '../tenants/admin-kit';
+import { EmptyState, LoadFailure, LoadingBlock, Pager } from '../../ui';
+import type { Resource } from '../../lib/resource';
 
 // The log-style tables of the device detail (stored logs, diagnostic logs, live event log, commands): a grid of
 // rows under a header, the pager under it, and the load / failure / empty states in front of it.

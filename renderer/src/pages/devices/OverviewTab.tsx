@@ -1,8 +1,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { DeviceDetail } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Card, Facts } from '../../components/ui';
+import { api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Card, Facts } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { formatDateTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';

@@ -4,13 +4,14 @@ import type {
   SimulatorElevationResponse,
   SimulatorStatus,
 } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Icon } from '../../components/Icon';
-import { StatusPill } from '../../components/ui';
+import { api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Icon } from '../../ui/Icon';
+import { StatusPill } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
-import { ChoiceSelect, orgChoices } from './controls';
-import { ago, formatCount } from './format';
+import { ChoiceSelect, nameChoices } from '../../ui';
+import { ago } from './format';
+import { formatCount } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 
 // Demo mode only: the bundled agent simulator, started and stopped from the console. Hidden entirely when the
@@ -181,7 +182,7 @@ export function SimulatorPanel({
               onChange={setOrgId}
               ariaLabel="Organization the agents enroll into"
               emptyLabel="Default organization"
-              options={orgChoices(orgs)}
+              options={nameChoices(orgs)}
               testId="simulator-org"
             />
             <label htmlFor="simulator-count" className="muted small">

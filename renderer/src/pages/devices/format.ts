@@ -67,6 +67,3 @@ export function percentTone(p: number | null): Tone {
   return 'ok';
 }
 
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
-}

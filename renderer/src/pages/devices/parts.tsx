@@ -1,4 +1,5 @@
 import { formatDateTime } from '../../lib/format';
+import { compactTime } from '../../lib/format';
 import { percentTone, type Tone } from './format';
 
 // Small pieces shared by the device detail tabs.
@@ -56,26 +57,6 @@ export function JsonBlock({ value }: { value: unknown }) {
   return <pre className="dv-pre">{JSON.stringify(value, null, 2)}</pre>;
 }
 
-const THIS_YEAR = new Date().getFullYear();
-
-/** "Nov 23 11:27:37" (the year only when it is not this one); the full time on hover. */
-export function compactTime(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '—';
-  const date = d.toLocaleDateString(undefined, {
-    month: 'short',
-    day: '2-digit',
-    ...(d.getFullYear() === THIS_YEAR ? {} : { year: 'numeric' }),
-  });
-  const time = d.toLocaleTimeString(undefined, {
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  });
-  return `${date} ${time}`;
-}
 
 export function Stamp({ iso }: { iso: string | null | undefined }) {
   return (
@@ -83,13 +64,6 @@ export function Stamp({ iso }: { iso: string | null | undefined }) {
       {compactTime(iso)}
     </time>
   );
-}
-
-/** `<input type="datetime-local">` value -> ISO (or '' when empty / invalid). */
-export function localToIso(value: string): string {
-  if (!value) return '';
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
 }
 
 /**

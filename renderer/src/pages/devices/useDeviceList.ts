@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DeviceStatus, DeviceSummary, Paginated } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { useLive } from '../../live/socket';
+import { api } from '../../lib/api/client';
+import { useLive } from '../../lib/live/socket';
 
 // The device list: pages of 500 from GET /devices (the spec's default page) appended as the technician scrolls,
 // so a fleet of thousands opens fast and scrolls without paging buttons. Live device events patch rows in place;

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { FilterConditionGroup } from '../../../../server/contract';
-import { Field } from '../../components/ui';
-import { fieldErrors } from '../tenants/admin-kit';
-import { ChoiceSelect, orgChoices } from '../devices/controls';
+import { Field } from '../../ui/basics';
+import { fieldErrors } from '../../lib/forms';
+import { ChoiceSelect, nameChoices } from '../../ui';
 import type { Lookups } from './lookups';
 
 // What a saved filter is called and whose it is (spec 2): name 1-200, description up to 1000 and, for partner and
@@ -138,7 +138,7 @@ export function FilterOrgField({
         value={value}
         onChange={onChange}
         emptyLabel="Choose an organization…"
-        options={orgChoices(lookups.orgs)}
+        options={nameChoices(lookups.orgs)}
         testId={id}
       />
     </Field>

@@ -1,8 +1,8 @@
 import { useMemo, type ReactNode } from 'react';
 import type { FilterConditionGroup } from '../../../../server/contract';
-import { ApiError } from '../../api/client';
-import { Alert, Spinner } from '../../components/ui';
-import { Link } from '../../router';
+import { ApiError } from '../../lib/api/client';
+import { Alert, Spinner } from '../../ui/basics';
+import { Link } from '../../lib/router';
 import { formatTime } from '../../lib/format';
 import { FilterBuilder } from './FilterBuilder';
 import { placeServerError, problemsOf, toConditions, type GroupNode } from './model';

@@ -1,32 +1,25 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SavedFilter } from '../../../../server/contract';
-import { ApiError, api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { ConfirmAction } from '../../components/DialogActions';
-import { Icon } from '../../components/Icon';
-import { Field } from '../../components/ui';
+import { ApiError, api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { ConfirmAction } from '../../ui/DialogActions';
+import { Icon } from '../../ui/Icon';
+import { Field } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { useDocumentTitle } from '../../lib/hooks';
-import { Link, navigate, usePathname } from '../../router';
-import { useSession } from '../../session/store';
-import {
-  EmptyState,
-  LoadFailure,
-  LoadingBlock,
-  PageHeader,
-  RowMenu,
-  SearchBox,
-  formatDate,
-  qs,
-  useResource,
-  useTarget,
-} from '../tenants/admin-kit';
+import { Link, navigate, usePathname } from '../../lib/router';
+import { useSession } from '../../lib/session';
+import { EmptyState, LoadFailure, LoadingBlock, PageHeader, RowMenu, SearchBox } from '../../ui';
+import { formatDate } from '../../lib/format';
+import { qs } from '../../lib/forms';
+import { useResource } from '../../lib/resource';
+import { useTarget } from '../../lib/hooks';
 import { FilterPanel, useFilterState } from './FilterPanel';
 import { fromConditions, newGroup, toConditions, type GroupNode } from './model';
 import { nameOf, useLookups, type Lookups } from './lookups';
 import { FilterNameField, FilterOrgField, useFilterMeta } from './FilterMeta';
 import { summarize } from './summary';
-import { useDebounced } from '../devices/hooks';
+import { useDebounced } from '../../lib/hooks';
 import './filters.css';
 
 // /filters: saved filters across the organizations in scope; /filters/new and /filters/:id: one filter in the

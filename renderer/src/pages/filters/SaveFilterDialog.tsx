@@ -1,9 +1,9 @@
 import type { FormEvent } from 'react';
 import type { FilterConditionGroup, SavedFilter } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { FormDialog } from '../../components/FormDialog';
-import { Field } from '../../components/ui';
-import { useSession } from '../../session/store';
+import { api } from '../../lib/api/client';
+import { FormDialog } from '../../ui/FormDialog';
+import { Field } from '../../ui/basics';
+import { useSession } from '../../lib/session';
 import { useAsyncAction } from '../../lib/action';
 import { DESCRIPTION_MAX, FilterNameField, FilterOrgField, NAME_MAX, useFilterMeta } from './FilterMeta';
 import type { Lookups } from './lookups';

@@ -1,6 +1,6 @@
 import { Fragment, useState, type ChangeEvent, type KeyboardEvent } from 'react';
-import { Icon } from '../../components/Icon';
-import { orgChoices } from '../devices/controls';
+import { Icon } from '../../ui/Icon';
+import { nameChoices } from '../../ui';
 import { DURATION_UNITS, type FieldDef, type Option, type ValueShape } from './fields';
 import type { Draft, Duration, Range } from './model';
 import type { Lookups } from './lookups';
@@ -113,7 +113,7 @@ function ChoiceChips({
 }
 
 function pickOptions(def: FieldDef, lookups: Lookups): Option[] | null {
-  if (def.pick === 'org') return orgChoices(lookups.orgs);
+  if (def.pick === 'org') return nameChoices(lookups.orgs);
   const orgName = new Map(lookups.orgs.map((o) => [o.id, o.name]));
   if (def.pick === 'site') {
     return lookups.sites.map((s) => ({

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Organization, OrganizationListResponse, Paginated, Site } from '../../../../server/contract';
-import { api } from '../../api/client';
+import { api } from '../../lib/api/client';
 
 // Organizations, sites and device groups in the caller's scope: names for ids in tables, and the choices of the Hierarchy
 // fields. Loaded once per page; a failure leaves the lists empty (ids are then shown as they are).

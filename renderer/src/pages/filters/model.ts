@@ -3,7 +3,7 @@
 // the wire shape of spec 2 and `problemsOf` says what still stops it from being sent.
 
 import type { FilterCondition, FilterConditionGroup } from '../../../../server/contract';
-import { ApiError } from '../../api/client';
+import { ApiError } from '../../lib/api/client';
 import {
   CUSTOM_PREFIX,
   DURATION_UNITS,

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { FilterConditionGroup, FilterPreview } from '../../../../server/contract';
-import { api } from '../../api/client';
+import { api } from '../../lib/api/client';
 
 // Live preview while the technician edits: POST /filters/preview, debounced, the latest edit wins (an answer
 // for an older edit is dropped). `conditions` null means "not sendable yet" and keeps the last answer on screen.

@@ -1,30 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import type { ApiKey, ApiKeyCreated, ApiKeyStatus, Organization } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Dialog } from '../../components/Dialog';
-import { ConfirmAction, FormButtons } from '../../components/DialogActions';
-import { Field, StatusPill } from '../../components/ui';
+import { api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Dialog } from '../../ui/Dialog';
+import { ConfirmAction, FormButtons } from '../../ui/DialogActions';
+import { Field, StatusPill } from '../../ui/basics';
 import { usePagedList } from '../../lib/paged';
 import { useNow } from '../../lib/hooks';
 import { ScopeEditor, WILDCARD } from './ScopeEditor';
-import {
-  CopySnippet,
-  KeyListFrame,
-  OrgSelect,
-  RevealDialog,
-  RowAction,
-  Segmented,
-  defaultOrgOf,
-  formatCount,
-  formatDate,
-  isoFromNow,
-  orgName,
-  parseWhole,
-  relativeTo,
-  toLocalInput,
-  useModal,
-} from './shared';
+import { CopySnippet, KeyListFrame, OrgSelect, RevealDialog, RowAction, defaultOrgOf, orgName } from './shared';
+import { Segmented } from '../../ui';
+import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
+import { isoFromNow, toLocalInput } from '../../lib/dates';
+import { parseWhole } from '../../lib/forms';
+import { useModal } from '../../lib/hooks';
 
 type StatusFilter = 'all' | ApiKeyStatus;
 const PAGE_SIZE = 50;
@@ -72,7 +61,7 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
             setStatus(v);
             setPage(1);
           }}
-          testIdPrefix="api-key-filter"
+          testId="api-key-filter"
           options={[
             { value: 'all', label: 'All' },
             { value: 'active', label: 'Active' },
@@ -265,10 +254,10 @@ function ApiKeyRow({
       <td className="num" data-testid="api-key-usage">
         {formatCount(k.usageCount)}
       </td>
-      <td title={k.lastUsedAt ? formatDate(k.lastUsedAt) : undefined}>
+      <td title={k.lastUsedAt ? formatDateTime(k.lastUsedAt, { seconds: false }) : undefined}>
         {k.lastUsedAt ? relativeTo(Date.parse(k.lastUsedAt), now) : <span className="muted">Never</span>}
       </td>
-      <td title={k.expiresAt ? formatDate(k.expiresAt) : undefined}>
+      <td title={k.expiresAt ? formatDateTime(k.expiresAt, { seconds: false }) : undefined}>
         {expires === null ? (
           <span className="muted">Never</span>
         ) : (

@@ -6,29 +6,19 @@ import type {
   Paginated,
   Site,
 } from '../../../../server/contract';
-import { api, errorMessage } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Dialog } from '../../components/Dialog';
-import { ConfirmAction, FormButtons } from '../../components/DialogActions';
-import { Alert, Field, StatusPill } from '../../components/ui';
+import { api, errorMessage } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Dialog } from '../../ui/Dialog';
+import { ConfirmAction, FormButtons } from '../../ui/DialogActions';
+import { Alert, Field, StatusPill } from '../../ui/basics';
 import { usePagedList } from '../../lib/paged';
 import { useNow } from '../../lib/hooks';
-import {
-  CopySnippet,
-  KeyListFrame,
-  OrgSelect,
-  RevealDialog,
-  RowAction,
-  Segmented,
-  defaultOrgOf,
-  formatCount,
-  formatDate,
-  orgName,
-  parseWhole,
-  relativeTo,
-  toLocalInput,
-  useModal,
-} from './shared';
+import { CopySnippet, KeyListFrame, OrgSelect, RevealDialog, RowAction, defaultOrgOf, orgName } from './shared';
+import { Segmented } from '../../ui';
+import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
+import { parseWhole } from '../../lib/forms';
+import { toLocalInput } from '../../lib/dates';
+import { useModal } from '../../lib/hooks';
 
 type ExpiredFilter = 'all' | 'usable' | 'expired';
 const PAGE_SIZE = 50;
@@ -96,7 +86,7 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
             setFilter(v);
             setPage(1);
           }}
-          testIdPrefix="enrollment-key-filter"
+          testId="enrollment-key-filter"
           options={[
             { value: 'all', label: 'All' },
             { value: 'usable', label: 'Not expired' },
@@ -187,7 +177,7 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
               <>
                 <p className="small muted">
                   Works {key.maxUsage === null ? 'for any number of' : `for ${formatCount(key.maxUsage)}`}{' '}
-                  enrollment{key.maxUsage === 1 ? '' : 's'} until {formatDate(key.expiresAt)}.
+                  enrollment{key.maxUsage === 1 ? '' : 's'} until {formatDateTime(key.expiresAt, { seconds: false })}.
                   {rotated ? ' The previous key stopped working when this one was issued.' : ''}
                 </p>
                 <CopySnippet
@@ -259,9 +249,9 @@ function EnrollmentKeyRow({
           ) : null}
         </div>
       </td>
-      <td title={formatDate(k.expiresAt)}>
+      <td title={formatDateTime(k.expiresAt, { seconds: false })}>
         <div>{relativeTo(expires, now)}</div>
-        <div className="kx-sub">{formatDate(k.expiresAt)}</div>
+        <div className="kx-sub">{formatDateTime(k.expiresAt, { seconds: false })}</div>
       </td>
       <td>
         <div className="kx-chips">
@@ -282,7 +272,7 @@ function EnrollmentKeyRow({
           ) : null}
         </div>
       </td>
-      <td title={formatDate(k.createdAt)}>{relativeTo(Date.parse(k.createdAt), now)}</td>
+      <td title={formatDateTime(k.createdAt, { seconds: false })}>{relativeTo(Date.parse(k.createdAt), now)}</td>
       <td className="kx-actions">
         <RowAction
           icon="refresh"
@@ -370,7 +360,7 @@ function ExpiryPicker({
           value={expiry.preset}
           onChange={expiry.choose}
           options={options}
-          testIdPrefix={`${idPrefix}-expiry`}
+          testId={`${idPrefix}-expiry`}
         />
         {expiry.preset === 'custom' ? (
           <input
@@ -625,7 +615,7 @@ function RotateEnrollmentKeyDialog({
               label="Maximum enrollments"
               value={maxMode}
               onChange={setMaxMode}
-              testIdPrefix="enrollment-key-rotate-max"
+              testId="enrollment-key-rotate-max"
               options={[
                 { value: 'keep', label: `Keep (${currentMax})` },
                 { value: 'limit', label: 'Set a limit' },
@@ -652,7 +642,7 @@ function RotateEnrollmentKeyDialog({
         <ExpiryPicker
           expiry={expiry}
           idPrefix="enrollment-key-rotate"
-          withKeep={`${formatDate(enrollmentKey.expiresAt)} (${relativeTo(currentExpiry, now)})`}
+          withKeep={`${formatDateTime(enrollmentKey.expiresAt, { seconds: false })} (${relativeTo(currentExpiry, now)})`}
           error={expiry.problem}
         />
         {keepsExpired ? (

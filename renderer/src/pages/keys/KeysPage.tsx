@@ -1,7 +1,7 @@
-import { Link, navigate, useRouter } from '../../router';
-import { useSession } from '../../session/store';
-import { Alert, Spinner } from '../../components/ui';
-import { Icon } from '../../components/Icon';
+import { Link, navigate, useRouter } from '../../lib/router';
+import { useSession } from '../../lib/session';
+import { Alert, Spinner } from '../../ui/basics';
+import { Icon } from '../../ui/Icon';
 import { useDocumentTitle } from '../../lib/hooks';
 import { ApiKeysTab } from './ApiKeysTab';
 import { EnrollmentKeysTab } from './EnrollmentKeysTab';

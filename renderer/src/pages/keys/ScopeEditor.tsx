@@ -1,6 +1,6 @@
 import { useState, type KeyboardEvent } from 'react';
-import { Icon } from '../../components/Icon';
-import { Alert } from '../../components/ui';
+import { Icon } from '../../ui/Icon';
+import { Alert } from '../../ui/basics';
 
 /** Route-check vocabulary (spec 1): what an API key's scopes are compared against. */
 export const SUGGESTED_SCOPES = [

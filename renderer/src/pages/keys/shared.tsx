@@ -1,9 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { Pager } from '../../ui';
 import type { Organization, OrganizationListResponse, Pagination } from '../../../../server/contract';
-import { api, errorMessage } from '../../api/client';
-import { Dialog } from '../../components/Dialog';
-import { Alert, CopyButton, Spinner } from '../../components/ui';
-import { Icon, type IconName } from '../../components/Icon';
+import { api, errorMessage } from '../../lib/api/client';
+import { Dialog } from '../../ui/Dialog';
+import { Alert, CopyButton, Spinner } from '../../ui/basics';
+import { Icon, type IconName } from '../../ui/Icon';
 import { copyText } from '../../lib/clipboard';
 
 // Pieces shared by the API-key and enrollment-key tabs.
@@ -35,59 +36,6 @@ export function useOrganizations(): OrgsState {
 
 export function orgName(orgs: Organization[], id: string): string {
   return orgs.find((o) => o.id === id)?.name ?? 'Unknown organization';
-}
-
-/** "in 42m", "3d ago", "in 2h": relative to now, future or past. */
-export function relativeTo(target: number, now: number): string {
-  const diff = Math.round((target - now) / 1000);
-  const abs = Math.abs(diff);
-  const minutes = Math.round(abs / 60);
-  const hours = Math.round(abs / 3600);
-  const days = Math.round(abs / 86_400);
-  let text: string;
-  if (abs < 45) text = `${abs}s`;
-  else if (minutes < 60) text = `${minutes}m`;
-  else if (hours < 48) text = `${hours}h`;
-  else if (days < 60) text = `${days}d`;
-  else if (days < 730) text = `${Math.round(days / 30)}mo`;
-  else text = `${Math.round(days / 365)}y`;
-  if (abs < 5) return 'just now';
-  return diff >= 0 ? `in ${text}` : `${text} ago`;
-}
-
-export function formatDate(value: string | number): string {
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '—';
-  return date.toLocaleString(undefined, {
-    year: 'numeric',
-    month: 'short',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
-}
-
-export function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-/** A whole number in [min, max], or an error message to show under the field. */
-export function parseWhole(raw: string, min: number, max: number, label: string): number | string {
-  const text = raw.trim().replace(/[,_\s]/g, '');
-  if (!text) return `Enter ${label}.`;
-  if (!/^\d+$/.test(text)) return `${label[0]?.toUpperCase()}${label.slice(1)} must be a whole number.`;
-  const n = Number(text);
-  if (n < min || n > max)
-    return `${label[0]?.toUpperCase()}${label.slice(1)} must be between ${formatCount(min)} and ${formatCount(max)}.`;
-  return n;
-}
-
-/** `<input type="datetime-local">` value for a moment, in local time. */
-export function toLocalInput(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 /** A secret shown exactly once: big, monospace, copyable, with the warning that it will not come back. */
@@ -146,85 +94,6 @@ export function SecretReveal({
   );
 }
 
-export function Pager({
-  pagination,
-  onPage,
-  noun,
-}: {
-  pagination: Pagination | null;
-  onPage: (page: number) => void;
-  noun: string;
-}) {
-  if (!pagination || pagination.total === 0) return null;
-  const { page, limit, total } = pagination;
-  const first = (page - 1) * limit + 1;
-  const last = Math.min(total, page * limit);
-  const pages = Math.max(1, Math.ceil(total / limit));
-  return (
-    <div className="kx-pager">
-      <span className="muted small" data-testid={`${noun}-count`}>
-        {first}–{last} of {formatCount(total)}
-      </span>
-      {pages > 1 ? (
-        <div className="row gap-sm">
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
-            disabled={page <= 1}
-            onClick={() => onPage(page - 1)}
-          >
-            Previous
-          </button>
-          <span className="small muted">
-            Page {page} of {pages}
-          </span>
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
-            disabled={page >= pages}
-            onClick={() => onPage(page + 1)}
-          >
-            Next
-          </button>
-        </div>
-      ) : null}
-    </div>
-  );
-}
-
-/** A compact segmented control (filters, presets). */
-export function Segmented<T extends string>({
-  value,
-  options,
-  onChange,
-  testIdPrefix,
-  label,
-}: {
-  value: T;
-  options: Array<{ value: T; label: string }>;
-  onChange: (value: T) => void;
-  testIdPrefix: string;
-  label: string;
-}) {
-  return (
-    <div className="kx-seg" role="radiogroup" aria-label={label}>
-      {options.map((o) => (
-        <button
-          key={o.value}
-          type="button"
-          role="radio"
-          aria-checked={value === o.value}
-          className={`kx-seg-item${value === o.value ? ' on' : ''}`}
-          onClick={() => onChange(o.value)}
-          data-testid={`${testIdPrefix}-${o.value}`}
-        >
-          {o.label}
-        </button>
-      ))}
-    </div>
-  );
-}
-
 export function OrgSelect({
   id,
   orgs,
@@ -257,22 +126,6 @@ export function OrgSelect({
       ))}
     </select>
   );
-}
-
-/** ISO time `ms` from now (module level: only ever called from event handlers). */
-export function isoFromNow(ms: number): string {
-  return new Date(Date.now() + ms).toISOString();
-}
-
-/**
- * Which dialog a key tab shows. A native <dialog> fires `close` when React closes it too (e.g. create -> reveal):
- * `closeFor(kind)` only clears the modal that asked, or the reveal that replaced it would vanish with its key.
- */
-export function useModal<M extends { kind: string }>() {
-  const [modal, setModal] = useState<M | null>(null);
-  const close = () => setModal(null);
-  const closeFor = (kind: M['kind']) => () => setModal((m) => (m?.kind === kind ? null : m));
-  return { modal, setModal, close, closeFor };
 }
 
 /** The org a new key defaults to: the filtered one, or the only one there is. */

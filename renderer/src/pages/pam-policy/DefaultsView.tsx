@@ -1,16 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import type { Partner, PamConfig, PamConfigResponse } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { LoadState } from '../../components/AdminList';
-import { Alert, Field } from '../../components/ui';
+import { api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { LoadState } from '../../ui';
+import { Alert, Field } from '../../ui/basics';
 import { useAsyncAction, type AsyncAction } from '../../lib/action';
-import { LabelOptions, Toggle, useResource } from '../tenants/admin-kit';
+import { LabelOptions, Toggle } from '../../ui';
+import { useResource } from '../../lib/resource';
 import { minutesText } from '../approvals/format';
 import { usePamConfig } from './data';
 import { DURATION_MAX } from './model';
 import type { PolicyOrg } from './org';
-import { CardHead, SelectField } from './parts';
+import { CardHead, SelectField } from '../../ui';
 
 // /pam/defaults: what decides a request no rule matches, how long approvals last when nobody says, the actuator
 // kill switch (PUT /pam/config), and for partner and system callers the partner's approval step-up policy

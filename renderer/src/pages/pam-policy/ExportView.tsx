@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ApiErrorBody, ElevationEventType } from '../../../../server/contract';
-import { API_BASE, ApiError } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Icon } from '../../components/Icon';
-import { Field, Spinner } from '../../components/ui';
+import { API_BASE, ApiError } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Icon } from '../../ui/Icon';
+import { Field, Spinner } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
-import { useSession } from '../../session/store';
-import { LabelOptions } from '../tenants/admin-kit';
+import { useSession } from '../../lib/session';
+import { LabelOptions } from '../../ui';
 import type { PolicyOrg } from './org';
-import { CardHead, SelectField, nameOptions } from './parts';
-import { formatCount, plural } from '../approvals/format';
+import { CardHead, SelectField, nameChoices } from '../../ui';
+import { formatCount, plural } from '../../lib/format';
 
 // /pam/export: the elevation audit trail of one organization as one CSV or JSONL file. The server answers in
 // pages of up to 1,000 rows and a cursor; the console follows the cursor page after page, shows the rows so far,
@@ -375,7 +375,7 @@ export function ExportView({ org }: { org: PolicyOrg }) {
               onChange={org.setOrgId}
               disabled={running}
             >
-              <LabelOptions options={nameOptions(org.orgs)} />
+              <LabelOptions options={nameChoices(org.orgs)} />
             </SelectField>
           ) : null}
           <SelectField
@@ -389,7 +389,7 @@ export function ExportView({ org }: { org: PolicyOrg }) {
           </SelectField>
           <SelectField id="export-site" label="Site" value={siteId} onChange={setSiteId}>
             <option value="">All sites</option>
-            <LabelOptions options={nameOptions(org.sites)} />
+            <LabelOptions options={nameChoices(org.sites)} />
           </SelectField>
           <SelectField id="export-event-type" label="Event" value={eventType} onChange={setEventType}>
             <option value="">All events</option>

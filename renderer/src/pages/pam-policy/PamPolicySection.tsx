@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
-import { Link, navigate, usePathname } from '../../router';
+import { Link, navigate, usePathname } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
-import { EmptyState, LabelOptions, LoadingBlock, PageHeader, Tabs } from '../tenants/admin-kit';
+import { EmptyState, LabelOptions, LoadingBlock, PageHeader, Tabs } from '../../ui';
 import { useLookups } from '../filters/lookups';
 import { usePolicyOrg, type PolicyOrg } from './org';
-import { nameOptions } from './parts';
+import { nameChoices } from '../../ui';
 import { RulesView } from './RulesView';
 import { RuleEditor } from './RuleEditor';
 import { SignerGroupsView } from './SignerGroupsView';
@@ -106,7 +106,7 @@ export function OrgPicker({ org }: { org: PolicyOrg }) {
         aria-label="Organization"
       >
         {org.orgId && !org.org ? <option value={org.orgId}>Unknown organization</option> : null}
-        <LabelOptions options={nameOptions(org.orgs)} />
+        <LabelOptions options={nameChoices(org.orgs)} />
       </select>
     </label>
   );

@@ -6,24 +6,18 @@ import type {
   PamRuleListRow,
   PamRuleResponse,
 } from '../../../../server/contract';
-import { ApiError, api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { ConfirmAction } from '../../components/DialogActions';
-import { Icon } from '../../components/Icon';
-import { LoadState } from '../../components/AdminList';
-import { Alert, Field } from '../../components/ui';
+import { ApiError, api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { ConfirmAction } from '../../ui/DialogActions';
+import { Icon } from '../../ui/Icon';
+import { LoadState } from '../../ui';
+import { Alert, Field } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { useDocumentTitle } from '../../lib/hooks';
-import { Link, navigate, useRouter } from '../../router';
-import {
-  EmptyState,
-  LabelOptions,
-  LoadingBlock,
-  PageHeader,
-  Toggle,
-  useResource,
-} from '../tenants/admin-kit';
-import { compactTime } from '../devices/parts';
+import { Link, navigate, useRouter } from '../../lib/router';
+import { EmptyState, LabelOptions, LoadingBlock, PageHeader, Toggle } from '../../ui';
+import { useResource } from '../../lib/resource';
+import { compactTime } from '../../lib/format';
 import { minutesText } from '../approvals/format';
 import { RULES_FORBIDDEN, useAiTools, usePamConfig, useRules, useSignerGroups } from './data';
 import {
@@ -50,7 +44,7 @@ import {
 } from './model';
 import type { PolicyOrg } from './org';
 import { RulePreview } from './RulePreview';
-import { CardHead, Segmented, SelectField, nameOptions } from './parts';
+import { CardHead, Segmented, SelectField, nameChoices } from '../../ui';
 import {
   CritGrid,
   ExecutableCriteria,
@@ -539,7 +533,7 @@ function RuleForm({
                 {draft.siteId && !org.sites.some((s) => s.id === draft.siteId) ? (
                   <option value={draft.siteId}>A site outside your access</option>
                 ) : null}
-                <LabelOptions options={nameOptions(org.sites)} />
+                <LabelOptions options={nameChoices(org.sites)} />
               </SelectField>
               <div />
             </div>

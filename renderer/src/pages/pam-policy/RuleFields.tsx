@@ -1,10 +1,11 @@
 import { useMemo, type ReactNode } from 'react';
 import type { AiToolCatalogEntry, ElevationRequest, SignerGroup } from '../../../../server/contract';
-import { Field } from '../../components/ui';
-import { Link } from '../../router';
-import { timeZones } from '../tenants/admin-kit';
-import { compactTime } from '../devices/parts';
-import { plural, requestPath } from '../approvals/format';
+import { Field } from '../../ui/basics';
+import { Link } from '../../lib/router';
+import { timeZones } from '../../lib/dates';
+import { compactTime } from '../../lib/format';
+import { plural } from '../../lib/format';
+import { requestPath } from '../approvals/format';
 import {
   DAY_SHORT,
   RISK_TIERS,
@@ -17,7 +18,7 @@ import {
   type PrefillKey,
   type RuleDraft,
 } from './model';
-import { CardHead, Segmented } from './parts';
+import { CardHead, Segmented } from '../../ui';
 import { FLOW_LABEL } from './RulePreview';
 
 // The rule editor's field groups: a criterion with its "is / is not" switch, the executable and AI-tool criteria,

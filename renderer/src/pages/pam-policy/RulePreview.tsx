@@ -5,11 +5,12 @@ import type {
   PamRulePreview,
   PamVerdict,
 } from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../api/client';
-import { Spinner, StatusPill } from '../../components/ui';
-import { Link } from '../../router';
-import { compactTime } from '../devices/parts';
-import { STATUS_LABEL, STATUS_TONE, formatCount, plural, requestPath } from '../approvals/format';
+import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { Spinner, StatusPill } from '../../ui/basics';
+import { Link } from '../../lib/router';
+import { compactTime } from '../../lib/format';
+import { STATUS_LABEL, STATUS_TONE, requestPath } from '../approvals/format';
+import { formatCount, plural } from '../../lib/format';
 
 // The rule against history: what the criteria would have matched over the last 7, 30 or 90 days (POST
 // /pam/rules/preview, debounced; the latest edit wins and an answer for an older edit is dropped). `body` null

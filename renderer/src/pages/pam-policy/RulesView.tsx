@@ -1,19 +1,24 @@
 import { useMemo, useState } from 'react';
 import type { PamRuleListRow, PamRuleResponse } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { AdminTable, LoadState } from '../../components/AdminList';
-import { ConfirmAction } from '../../components/DialogActions';
-import { Icon } from '../../components/Icon';
-import { Alert } from '../../components/ui';
+import { api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { AdminTable, LoadState } from '../../ui';
+import { ConfirmAction } from '../../ui/DialogActions';
+import { Icon } from '../../ui/Icon';
+import { Alert } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
-import { Link, navigate, useRouter } from '../../router';
-import { EmptyState, RowMenu, useTarget } from '../tenants/admin-kit';
-import { minutesText, plural } from '../approvals/format';
+import { Link, navigate, useRouter } from '../../lib/router';
+import { EmptyState, RowMenu } from '../../ui';
+import { useTarget } from '../../lib/hooks';
+import { minutesText } from '../approvals/format';
+import { plural } from '../../lib/format';
 import { RULES_FORBIDDEN, usePamConfig, useRules, useSignerGroups } from './data';
 import { VERDICT_LABEL, criteriaParts, listTiers, windowLabel, type SummaryPart } from './model';
 import type { PolicyOrg } from './org';
-import { ListToolbar, NoMatchRow, RowSwitch, VerdictPill, searchRows, writeTarget } from './parts';
+import { ListToolbar, NoMatchRow, RowSwitch } from '../../ui';
+import { VerdictPill } from './parts';
+import { searchRows } from '../../lib/forms';
+import { writeTarget } from '../../lib/hooks';
 
 // /pam/rules: the organization's rules in the order they run. The first enabled rule that matches decides; the
 // organization default decides the rest (shown under the table, so the whole chain reads top to bottom).

@@ -1,18 +1,23 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SignerGroup } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { AdminTable, LoadState } from '../../components/AdminList';
-import { ConfirmAction } from '../../components/DialogActions';
-import { FormDialog } from '../../components/FormDialog';
-import { Icon } from '../../components/Icon';
-import { Field } from '../../components/ui';
+import { api } from '../../lib/api/client';
+import { AdminTable, LoadState } from '../../ui';
+import { ConfirmAction } from '../../ui/DialogActions';
+import { FormDialog } from '../../ui/FormDialog';
+import { Icon } from '../../ui/Icon';
+import { Field } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
-import { Link, navigate } from '../../router';
-import { EmptyState, RowMenu, fieldErrors, formatDate, useTarget } from '../tenants/admin-kit';
-import { plural } from '../approvals/format';
+import { Link, navigate } from '../../lib/router';
+import { EmptyState, RowMenu } from '../../ui';
+import { fieldErrors } from '../../lib/forms';
+import { formatDate } from '../../lib/format';
+import { useTarget } from '../../lib/hooks';
+import { plural } from '../../lib/format';
 import { useRules, useSignerGroups } from './data';
 import type { PolicyOrg } from './org';
-import { ListToolbar, NoMatchRow, searchRows, writeTarget } from './parts';
+import { ListToolbar, NoMatchRow } from '../../ui';
+import { searchRows } from '../../lib/forms';
+import { writeTarget } from '../../lib/hooks';
 
 // /pam/signer-groups: named lists of code signers a rule can match as one ("Trusted vendors"). A group a rule
 // still uses cannot be deleted (the server answers 409 naming how many rules).

@@ -5,8 +5,8 @@ import type {
   PamRuleList,
   SignerGroupList,
 } from '../../../../server/contract';
-import { ApiError, api } from '../../api/client';
-import { useResource, type Resource } from '../tenants/admin-kit';
+import { ApiError, api } from '../../lib/api/client';
+import { useResource, type Resource } from '../../lib/resource';
 import type { PolicyOrg } from './org';
 
 // Reads shared by the policy screens. Each waits for the organization to be known (partner and system callers

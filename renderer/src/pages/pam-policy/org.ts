@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import type { Organization, Scope, Site } from '../../../../server/contract';
-import { navigate, useRouter } from '../../router';
-import { useSession } from '../../session/store';
+import { navigate, useRouter } from '../../lib/router';
+import { useSession } from '../../lib/session';
 import type { Lookups } from '../filters/lookups';
 
 // Which organization the policy screens show. Rules, signer groups and the default verdict belong to one

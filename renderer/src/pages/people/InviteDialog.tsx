@@ -1,12 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import type { OrgAccess, Paginated, RoleListResponse, Site } from '../../../../server/contract';
-import { ApiError, api } from '../../api/client';
-import { useSession } from '../../session/store';
-import { ActionError } from '../../components/ActionError';
-import { Dialog } from '../../components/Dialog';
-import { FormButtons } from '../../components/DialogActions';
-import { Field } from '../../components/ui';
-import { RadioCards, Toggle, asList, fieldErrors, qs, useResource, useScope } from '../tenants/admin-kit';
+import { ApiError, api } from '../../lib/api/client';
+import { useSession } from '../../lib/session';
+import { ActionError } from '../../ui/ActionError';
+import { Dialog } from '../../ui/Dialog';
+import { FormButtons } from '../../ui/DialogActions';
+import { Field } from '../../ui/basics';
+import { RadioCards, Toggle } from '../../ui';
+import { asList, useResource } from '../../lib/resource';
+import { fieldErrors, qs } from '../../lib/forms';
+import { useScope } from '../../lib/session';
 import { useDirectory } from './directory';
 
 // One dialog for both kinds of invitation. Where the invitee goes decides the fields: a partner user gets an

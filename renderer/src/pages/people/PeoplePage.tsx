@@ -1,6 +1,6 @@
-import { usePathname } from '../../router';
+import { usePathname } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
-import { EmptyState, Tabs } from '../tenants/admin-kit';
+import { EmptyState, Tabs } from '../../ui';
 import { UsersView } from './UsersView';
 import { RolesView } from './RolesView';
 import { RoleEditor } from './RoleEditor';

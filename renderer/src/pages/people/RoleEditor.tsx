@@ -7,29 +7,19 @@ import type {
   RoleListResponse,
   UserListResponse,
 } from '../../../../server/contract';
-import { ApiError, api } from '../../api/client';
-import { Link, navigate } from '../../router';
-import { ActionError } from '../../components/ActionError';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
-import { FormButtons } from '../../components/DialogActions';
-import { Icon } from '../../components/Icon';
-import { Alert, Card, Field, StatusPill } from '../../components/ui';
+import { ApiError, api } from '../../lib/api/client';
+import { Link, navigate } from '../../lib/router';
+import { ActionError } from '../../ui/ActionError';
+import { ConfirmDialog, Dialog } from '../../ui/Dialog';
+import { FormButtons } from '../../ui/DialogActions';
+import { Icon } from '../../ui/Icon';
+import { Alert, Card, Field, StatusPill } from '../../ui/basics';
 import { initials } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
-import {
-  EmptyState,
-  LoadFailure,
-  LoadingBlock,
-  PageHeader,
-  Pager,
-  Toggle,
-  asList,
-  fieldErrors,
-  paginationOf,
-  qs,
-  useResource,
-  useScope,
-} from '../tenants/admin-kit';
+import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Pager, Toggle } from '../../ui';
+import { asList, paginationOf, useResource } from '../../lib/resource';
+import { fieldErrors, qs } from '../../lib/forms';
+import { useScope } from '../../lib/session';
 import { SCOPE_LABEL, accessSummary, roleTenantLabel, useDirectory, type Directory } from './directory';
 import { USER_STATUS } from './UsersView';
 

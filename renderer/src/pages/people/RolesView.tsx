@@ -1,20 +1,12 @@
 import { useState, type ReactNode } from 'react';
 import type { Role, RoleListResponse } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { Link, navigate } from '../../router';
-import { ConfirmDialog } from '../../components/Dialog';
-import { Icon } from '../../components/Icon';
-import {
-  EmptyState,
-  LoadFailure,
-  LoadingBlock,
-  PageHeader,
-  RowMenu,
-  SearchBox,
-  asList,
-  useResource,
-  useScope,
-} from '../tenants/admin-kit';
+import { api } from '../../lib/api/client';
+import { Link, navigate } from '../../lib/router';
+import { ConfirmDialog } from '../../ui/Dialog';
+import { Icon } from '../../ui/Icon';
+import { EmptyState, LoadFailure, LoadingBlock, PageHeader, RowMenu, SearchBox } from '../../ui';
+import { asList, useResource } from '../../lib/resource';
+import { useScope } from '../../lib/session';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
 import { CloneRoleDialog, deleteProblem } from './RoleEditor';
 

@@ -6,28 +6,18 @@ import type {
   UserStatus,
   UserSummary,
 } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { useSession } from '../../session/store';
-import { ActionError } from '../../components/ActionError';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
-import { Icon } from '../../components/Icon';
-import { Alert, Field, StatusPill } from '../../components/ui';
+import { api } from '../../lib/api/client';
+import { useSession } from '../../lib/session';
+import { ActionError } from '../../ui/ActionError';
+import { ConfirmDialog, Dialog } from '../../ui/Dialog';
+import { Icon } from '../../ui/Icon';
+import { Alert, Field, StatusPill } from '../../ui/basics';
 import { formatDateTime, initials, relativeTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
-import {
-  EmptyState,
-  LoadFailure,
-  LoadingBlock,
-  PageHeader,
-  Pager,
-  RowMenu,
-  SearchBox,
-  asList,
-  paginationOf,
-  qs,
-  useResource,
-  useScope,
-} from '../tenants/admin-kit';
+import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Pager, RowMenu, SearchBox } from '../../ui';
+import { asList, paginationOf, useResource } from '../../lib/resource';
+import { qs } from '../../lib/forms';
+import { useScope } from '../../lib/session';
 import { accessSummary, tenantQueryOf, useDirectory, type Directory } from './directory';
 import { InviteDialog } from './InviteDialog';
 

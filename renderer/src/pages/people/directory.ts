@@ -6,7 +6,8 @@ import type {
   Role,
   UserAssociation,
 } from '../../../../server/contract';
-import { asList, useResource, useScope } from '../tenants/admin-kit';
+import { asList, useResource } from '../../lib/resource';
+import { useScope } from '../../lib/session';
 
 // Names for the ids that users and roles carry (partner, organization), loaded once per screen from the lists the
 // caller can read. A caller who cannot read them still gets a working screen, with fewer names.

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { UserProfile } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Alert, Card, Field } from '../../components/ui';
-import { useSession } from '../../session/store';
+import { api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Alert, Card, Field } from '../../ui/basics';
+import { useSession } from '../../lib/session';
 
 function urlProblem(value: string): string | null {
   if (!value.trim()) return null;

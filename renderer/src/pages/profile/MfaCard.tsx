@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import type { AuthUser } from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Icon } from '../../components/Icon';
-import { MfaFacts } from '../../components/MfaFacts';
-import { RecoveryCodes } from '../../components/RecoveryCodes';
-import { Alert, Card, Field, TotpCodeInput } from '../../components/ui';
-import { Link } from '../../router';
+import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Icon } from '../../ui/Icon';
+import { MfaFacts } from '../../ui/MfaFacts';
+import { RecoveryCodes } from '../../ui/RecoveryCodes';
+import { Alert, Card, Field, TotpCodeInput } from '../../ui/basics';
+import { Link } from '../../lib/router';
 
 export function MfaCard({
   user,

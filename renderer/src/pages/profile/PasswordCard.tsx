@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Card, Field } from '../../components/ui';
-import { navigate } from '../../router';
-import { useSession } from '../../session/store';
+import { api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Card, Field } from '../../ui/basics';
+import { navigate } from '../../lib/router';
+import { useSession } from '../../lib/session';
 import { NewPasswordFields, newPasswordReady } from '../public/password';
 
 export const PASSWORD_CHANGED_NOTICE =

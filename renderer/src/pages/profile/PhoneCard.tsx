@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import type { AuthUser, MfaEnableResponse } from '../../../../server/contract';
-import { ApiError, api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Icon } from '../../components/Icon';
-import { RecoveryCodes } from '../../components/RecoveryCodes';
-import { ConfirmDialog } from '../../components/Dialog';
-import { Alert, Card, Facts, Field, StatusPill, TotpCodeInput } from '../../components/ui';
-import { useSession } from '../../session/store';
+import { ApiError, api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Icon } from '../../ui/Icon';
+import { RecoveryCodes } from '../../ui/RecoveryCodes';
+import { ConfirmDialog } from '../../ui/Dialog';
+import { Alert, Card, Facts, Field, StatusPill, TotpCodeInput } from '../../ui/basics';
+import { useSession } from '../../lib/session';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 

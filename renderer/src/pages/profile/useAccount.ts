@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { MeResponse, UserProfile } from '../../../../server/contract';
-import { api, errorMessage } from '../../api/client';
-import { useSession } from '../../session/store';
+import { api, errorMessage } from '../../lib/api/client';
+import { useSession } from '../../lib/session';
 
 /** What the profile page knows beyond the session's identity: policy flags and the stored profile. */
 export interface AccountState {

@@ -1,14 +1,14 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { InvitationInfo, TokenPair } from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../api/client';
-import { Link, navigate } from '../../router';
-import { useSession } from '../../session/store';
-import { AuthLayout, Alert, Facts, Field, Spinner } from '../../components/ui';
-import { AuthFormSubmit } from '../../components/AuthFormSubmit';
+import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { Link, navigate } from '../../lib/router';
+import { useSession } from '../../lib/session';
+import { AuthLayout, Alert, Facts, Field, Spinner } from '../../ui/basics';
+import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordFields, newPasswordReady } from './password';
 import { NoticeHead, useLinkToken } from './notice';
-import { formatDate } from '../keys/shared';
+import { formatDateTime } from '../../lib/format';
 
 type Load =
   | { kind: 'loading' }
@@ -157,7 +157,7 @@ function AcceptForm({
             ['Account', <span className="mono">{info.email}</span>, 'accept-invite-email'],
             ['Joining', info.tenantName, 'accept-invite-tenant'],
             ['Role', info.roleName || '—', 'accept-invite-role'],
-            ['Link expires', formatDate(info.expiresAt)],
+            ['Link expires', formatDateTime(info.expiresAt, { seconds: false })],
           ]}
         />
       </div>

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { AcceptedResponse } from '../../../../server/contract';
-import { api, errorMessage } from '../../api/client';
-import { Link } from '../../router';
-import { AuthLayout, Field } from '../../components/ui';
-import { AuthFormSubmit } from '../../components/AuthFormSubmit';
+import { api, errorMessage } from '../../lib/api/client';
+import { Link } from '../../lib/router';
+import { AuthLayout, Field } from '../../ui/basics';
+import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { isEmail } from './password';
 import { BackToSignIn, NoticeHead } from './notice';

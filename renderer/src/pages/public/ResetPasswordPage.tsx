@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import type { AcceptedResponse } from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../api/client';
-import { Link, navigate } from '../../router';
-import { useSession } from '../../session/store';
-import { AuthLayout } from '../../components/ui';
-import { AuthFormSubmit } from '../../components/AuthFormSubmit';
+import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { Link, navigate } from '../../lib/router';
+import { useSession } from '../../lib/session';
+import { AuthLayout } from '../../ui/basics';
+import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordFields, newPasswordReady } from './password';
 import { BackToSignIn, NoticeHead, useLinkToken } from './notice';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Link, useRouter } from '../../router';
-import { Icon, type IconName } from '../../components/Icon';
+import { Link, useRouter } from '../../lib/router';
+import { Icon, type IconName } from '../../ui/Icon';
 import './public.css';
 
 // Pieces the signed-out pages share: the icon-and-title head of their notices ("Check your email", "This link

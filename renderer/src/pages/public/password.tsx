@@ -1,4 +1,4 @@
-import { Field } from '../../components/ui';
+import { Field } from '../../ui/basics';
 import './public.css';
 
 // Password strength as the server judges it (server/modules/auth/passwords.ts passwordProblem), mirrored here

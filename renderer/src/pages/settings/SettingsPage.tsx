@@ -1,21 +1,15 @@
 import { useState } from 'react';
 import type { Partner } from '../../../../server/contract';
-import { ApiError, api } from '../../api/client';
-import { Link, navigate, usePathname } from '../../router';
-import { ActionError } from '../../components/ActionError';
-import { ConfirmDialog } from '../../components/Dialog';
-import { Icon } from '../../components/Icon';
-import { Alert } from '../../components/ui';
+import { ApiError, api } from '../../lib/api/client';
+import { Link, navigate, usePathname } from '../../lib/router';
+import { ActionError } from '../../ui/ActionError';
+import { ConfirmDialog } from '../../ui/Dialog';
+import { Icon } from '../../ui/Icon';
+import { Alert } from '../../ui/basics';
 import { useDocumentTitle } from '../../lib/hooks';
-import {
-  EmptyState,
-  LoadFailure,
-  LoadingBlock,
-  PageHeader,
-  Tabs,
-  useResource,
-  useScope,
-} from '../tenants/admin-kit';
+import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Tabs } from '../../ui';
+import { useResource } from '../../lib/resource';
+import { useScope } from '../../lib/session';
 import {
   buildPatch,
   changedSections,

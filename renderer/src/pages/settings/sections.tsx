@@ -1,8 +1,9 @@
 import { useState, type ClipboardEvent } from 'react';
 import type { Partner, ServiceManagementMode } from '../../../../server/contract';
-import { Icon } from '../../components/Icon';
-import { Alert, Card, Facts, Field, StatusPill } from '../../components/ui';
-import { RadioCards, timeZones } from '../tenants/admin-kit';
+import { Icon } from '../../ui/Icon';
+import { Alert, Card, Facts, Field, StatusPill } from '../../ui/basics';
+import { RadioCards } from '../../ui';
+import { timeZones } from '../../lib/dates';
 import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from '../tenants/labels';
 import { checkEntry } from './ip-allowlist';
 import { DAYS, cleanAllowlist, type Day, type DayDraft, type Draft, type Preset } from './model';

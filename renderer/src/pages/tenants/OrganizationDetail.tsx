@@ -6,28 +6,19 @@ import type {
   Partner,
   Site,
 } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { navigate } from '../../router';
-import { ConfirmAction } from '../../components/DialogActions';
-import { Icon } from '../../components/Icon';
-import { Card, Facts, StatusPill } from '../../components/ui';
+import { api } from '../../lib/api/client';
+import { navigate } from '../../lib/router';
+import { ConfirmAction } from '../../ui/DialogActions';
+import { Icon } from '../../ui/Icon';
+import { Card, Facts, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
-import {
-  EmptyState,
-  ErrorBlock,
-  LoadingBlock,
-  PageHeader,
-  Pager,
-  RowMenu,
-  asList,
-  formatDate,
-  paginationOf,
-  qs,
-  useResource,
-  useScope,
-  useTarget,
-} from './admin-kit';
+import { EmptyState, ErrorBlock, LoadingBlock, PageHeader, Pager, RowMenu } from '../../ui';
+import { asList, paginationOf, useResource } from '../../lib/resource';
+import { formatDate } from '../../lib/format';
+import { qs } from '../../lib/forms';
+import { useScope } from '../../lib/session';
+import { useTarget } from '../../lib/hooks';
 import { ORG_TYPES, labelOf, orgStatusOf } from './labels';
 import { DeleteOrganizationDialog, OrganizationDialog } from './OrganizationDialog';
 import { SiteDialog, addressLines, contactLine } from './SiteDialog';

@@ -6,22 +6,16 @@ import type {
   OrganizationType,
   Partner,
 } from '../../../../server/contract';
-import { ApiError, api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Dialog } from '../../components/Dialog';
-import { ConfirmAction, FormButtons } from '../../components/DialogActions';
+import { ApiError, api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Dialog } from '../../ui/Dialog';
+import { ConfirmAction, FormButtons } from '../../ui/DialogActions';
 import type { AsyncAction } from '../../lib/action';
-import { Field } from '../../components/ui';
-import {
-  LabelOptions,
-  SLUG_PATTERN,
-  Toggle,
-  dateInputToIso,
-  fieldErrors,
-  isoToDateInput,
-  slugify,
-  useScope,
-} from './admin-kit';
+import { Field } from '../../ui/basics';
+import { LabelOptions, Toggle } from '../../ui';
+import { SLUG_PATTERN, fieldErrors, slugify } from '../../lib/forms';
+import { dateInputToIso, isoToDateInput } from '../../lib/dates';
+import { useScope } from '../../lib/session';
 import { ORG_STATUSES, ORG_TYPES } from './labels';
 
 interface Form {

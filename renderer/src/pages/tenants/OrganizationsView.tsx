@@ -1,22 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import type { Organization, OrganizationListResponse, Paginated, Partner } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { Link, navigate } from '../../router';
-import { Icon } from '../../components/Icon';
-import { StatusPill } from '../../components/ui';
-import {
-  EmptyState,
-  ErrorBlock,
-  LoadingBlock,
-  PageHeader,
-  RowMenu,
-  SearchBox,
-  asList,
-  formatDate,
-  useResource,
-  useScope,
-  useTarget,
-} from './admin-kit';
+import { api } from '../../lib/api/client';
+import { Link, navigate } from '../../lib/router';
+import { Icon } from '../../ui/Icon';
+import { StatusPill } from '../../ui/basics';
+import { EmptyState, ErrorBlock, LoadingBlock, PageHeader, RowMenu, SearchBox } from '../../ui';
+import { asList, useResource } from '../../lib/resource';
+import { formatDate } from '../../lib/format';
+import { useScope } from '../../lib/session';
+import { useTarget } from '../../lib/hooks';
 import { ORG_STATUSES, ORG_TYPES, labelOf, orgStatusOf } from './labels';
 import { DeleteOrganizationDialog, OrganizationDialog } from './OrganizationDialog';
 import { OrganizationDetail } from './OrganizationDetail';

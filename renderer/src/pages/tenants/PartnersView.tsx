@@ -7,33 +7,18 @@ import type {
   PartnerStatus,
   PartnerType,
 } from '../../../../server/contract';
-import { ApiError, api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Dialog } from '../../components/Dialog';
-import { ConfirmAction, FormButtons } from '../../components/DialogActions';
-import { Icon } from '../../components/Icon';
-import { Alert, Field, StatusPill } from '../../components/ui';
+import { ApiError, api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Dialog } from '../../ui/Dialog';
+import { ConfirmAction, FormButtons } from '../../ui/DialogActions';
+import { Icon } from '../../ui/Icon';
+import { Alert, Field, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
-import {
-  EmptyState,
-  ErrorBlock,
-  LabelOptions,
-  LoadingBlock,
-  PageHeader,
-  Pager,
-  RadioCards,
-  RowMenu,
-  SLUG_PATTERN,
-  SearchBox,
-  asList,
-  fieldErrors,
-  formatDate,
-  paginationOf,
-  qs,
-  slugify,
-  useResource,
-  useTarget,
-} from './admin-kit';
+import { EmptyState, ErrorBlock, LabelOptions, LoadingBlock, PageHeader, Pager, RadioCards, RowMenu, SearchBox } from '../../ui';
+import { SLUG_PATTERN, fieldErrors, qs, slugify } from '../../lib/forms';
+import { asList, paginationOf, useResource } from '../../lib/resource';
+import { formatDate } from '../../lib/format';
+import { useTarget } from '../../lib/hooks';
 import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, labelOf, partnerStatusOf } from './labels';
 
 const PAGE_SIZE = 50;

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import type { Site } from '../../../../server/contract';
-import { api } from '../../api/client';
-import { ActionError } from '../../components/ActionError';
-import { Dialog } from '../../components/Dialog';
-import { FormButtons } from '../../components/DialogActions';
-import { Field } from '../../components/ui';
-import { fieldErrors, timeZones } from './admin-kit';
+import { api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Dialog } from '../../ui/Dialog';
+import { FormButtons } from '../../ui/DialogActions';
+import { Field } from '../../ui/basics';
+import { fieldErrors } from '../../lib/forms';
+import { timeZones } from '../../lib/dates';
 
 // A site's address and contact are free-form objects in the API; the console keeps to a few plain keys and leaves
 // any other keys it finds untouched.

@@ -1,6 +1,7 @@
-import { usePathname } from '../../router';
+import { usePathname } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
-import { EmptyState, Tabs, useScope } from './admin-kit';
+import { EmptyState, Tabs } from '../../ui';
+import { useScope } from '../../lib/session';
 import { OrganizationsView } from './OrganizationsView';
 import { OrganizationDetail } from './OrganizationDetail';
 import { PartnersView } from './PartnersView';

@@ -2,7 +2,7 @@
 // Reconnects with exponential backoff and full jitter (capped at 15 s), with a fresh ticket every time.
 
 import { create } from 'zustand';
-import type { ConsoleServerMessage, Scope, WsTicketResponse } from '../../../server/contract';
+import type { ConsoleServerMessage, Scope, WsTicketResponse } from '../../../../server/contract';
 import { api } from '../api/client';
 
 export type ConnectionState = 'connecting' | 'live' | 'offline';

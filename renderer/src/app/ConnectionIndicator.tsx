@@ -1,4 +1,4 @@
-import { reconnectNow, useLive, type ConnectionState } from '../live/socket';
+import { reconnectNow, useLive, type ConnectionState } from '../lib/live/socket';
 import { formatDuration } from '../lib/format';
 import { useNow } from '../lib/hooks';
 

@@ -1,7 +1,7 @@
 // Server facts the console shows (version), fetched once and on demand.
 
 import { create } from 'zustand';
-import type { HealthResponse } from '../../server/contract';
+import type { HealthResponse } from '../../../server/contract';
 import { api, errorMessage } from './api/client';
 
 interface MetaState {

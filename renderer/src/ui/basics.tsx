@@ -1,5 +1,5 @@
 import { forwardRef, useEffect, useState, type ReactNode } from 'react';
-import { useMeta } from '../meta';
+import { useMeta } from '../lib/meta';
 import { Icon, Logo } from './Icon';
 
 export function AuthLayout({

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Alert } from './ui';
+import { Alert } from './basics';
 
 // The end of every signed-out form (setup, registration, password reset, invitation): the server's error, then
 // the full-width submit button. Test ids follow one pattern per form, `<testIdPrefix>-error`,

@@ -1,7 +1,7 @@
-import { ApiError, errorMessage } from '../api/client';
-import { Link } from '../router';
-import { useSession } from '../session/store';
-import { Alert } from './ui';
+import { ApiError, errorMessage } from '../lib/errors';
+import { Link } from '../lib/router';
+import { useSession } from '../lib/session';
+import { Alert } from './basics';
 
 // How a failed write is shown. A write that needs an MFA-verified session leads the technician to set up an
 // authenticator (then back here) instead of leaving them with a bare "forbidden".

@@ -1,5 +1,5 @@
 import type { AuthUser } from '../../../server/contract';
-import { Facts, StatusPill } from './ui';
+import { Facts, StatusPill } from './basics';
 
 /** The account's MFA enrollment and whether this session passed MFA; shown on Home and Profile alike. */
 export function MfaFacts({

@@ -1,13 +1,13 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Link, navigate, usePathname } from '../router';
-import { useSession } from '../session/store';
-import { useMeta } from '../meta';
-import { SECTIONS, sectionFor } from '../sections';
+import { Link, navigate, usePathname } from '../lib/router';
+import { useSession } from '../lib/session';
+import { useMeta } from '../lib/meta';
+import { SECTIONS, sectionFor } from './sections';
 import { desktopBridge } from '../lib/bridge';
 import { initials, scopeLabel } from '../lib/format';
 import { ConnectionIndicator } from './ConnectionIndicator';
-import { SearchBox } from './SearchBox';
-import { Icon, Logo } from './Icon';
+import { SearchBox } from './GlobalSearch';
+import { Icon, Logo } from '../ui/Icon';
 
 function Sidebar() {
   const pathname = usePathname();

@@ -3,8 +3,8 @@
 // cookie to restore the session, then falls back to /login (or /setup on a fresh install).
 
 import { create } from 'zustand';
-import type { AuthUser, SetupStatusResponse, TokenPair } from '../../../server/contract';
-import { ApiError, api, bindAuth, refreshWithCookie } from '../api/client';
+import type { AuthUser, Scope, SetupStatusResponse, TokenPair } from '../../../server/contract';
+import { ApiError, api, bindAuth, refreshWithCookie } from './api/client';
 
 export type SessionStatus = 'booting' | 'unreachable' | 'signedOut' | 'signedIn';
 
@@ -229,3 +229,8 @@ document.addEventListener('visibilitychange', () => {
     });
   }
 });
+
+/** The signed-in user's scope (null before sign-in). */
+export function useScope(): Scope | null {
+  return useSession((s) => s.user?.scope ?? null);
+}

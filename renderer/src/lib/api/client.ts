@@ -1,7 +1,10 @@
 // The one HTTP client of the console. Same origin, JSON in and out, one error type.
 // Authenticated calls carry the in-memory access token; a 401 triggers one silent refresh and one retry.
 
-import type { ApiErrorBody, TokenPair } from '../../../server/contract';
+import type { ApiErrorBody, TokenPair } from '../../../../server/contract';
+import { ApiError } from '../errors';
+
+export { ApiError, errorMessage } from '../errors';
 
 export const API_BASE = '/api/v1';
 
@@ -17,32 +20,6 @@ const NON_SESSION_401_CODES = new Set([
   'reauth_failed',
   'assertion_failed',
 ]);
-
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string | undefined;
-  /** Seconds from a Retry-After header (429), when the server sent one. */
-  readonly retryAfterSeconds: number | undefined;
-  readonly body: ApiErrorBody | undefined;
-
-  constructor(
-    status: number,
-    message: string,
-    code?: string,
-    extra?: { retryAfterSeconds?: number | undefined; body?: ApiErrorBody | undefined },
-  ) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = code;
-    this.retryAfterSeconds = extra?.retryAfterSeconds;
-    this.body = extra?.body;
-  }
-
-  get isNetworkError(): boolean {
-    return this.status === 0;
-  }
-}
 
 /** How the client reaches the session without importing the session store (which imports the client). */
 export interface AuthBinding {
@@ -198,21 +175,4 @@ export async function refreshWithCookie(): Promise<TokenPair> {
     headers,
     signal: AbortSignal.timeout(15_000),
   });
-}
-
-/** Human wording for an error caught from `api()`. */
-export function errorMessage(err: unknown): string {
-  if (err instanceof ApiError) {
-    if (err.status === 429) {
-      const wait = err.retryAfterSeconds;
-      const hint =
-        wait === undefined
-          ? 'Wait a moment before trying again.'
-          : `Try again in ${wait >= 90 ? `${Math.ceil(wait / 60)} minutes` : `${wait} second${wait === 1 ? '' : 's'}`}.`;
-      return `${err.message.replace(/\.?$/, '.')} ${hint}`;
-    }
-    return err.message;
-  }
-  if (err instanceof Error) return err.message;
-  return 'Something went wrong';
 }

@@ -1,7 +1,7 @@
-import type { Section } from '../sections';
-import { Link } from '../router';
-import { Icon, Logo } from '../components/Icon';
-import { Spinner } from '../components/ui';
+import type { Section } from './sections';
+import { Link } from '../lib/router';
+import { Icon, Logo } from '../ui/Icon';
+import { Spinner } from '../ui/basics';
 import { useDocumentTitle } from '../lib/hooks';
 
 export function PlaceholderPage({ section }: { section: Section }) {

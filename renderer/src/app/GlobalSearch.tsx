@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchResult } from '../../../server/contract';
-import { api, errorMessage } from '../api/client';
-import { navigate } from '../router';
-import { Icon } from './Icon';
-import './search-box.css';
+import { api, errorMessage } from '../lib/api/client';
+import { navigate } from '../lib/router';
+import { Icon } from '../ui/Icon';
+import './global-search.css';
 
 // The global search in the top bar (spec 2, GET /search): Ctrl/Cmd-K focuses it, typing searches after a short
 // pause, arrow keys move through the results, Enter opens one. Devices open their detail; settings their href.

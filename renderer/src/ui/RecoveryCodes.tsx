@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { copyText, downloadText } from '../lib/clipboard';
-import { CopyButton } from './ui';
+import { CopyButton } from './basics';
 import { Icon } from './Icon';
 
 /** Shows freshly issued recovery codes once, and makes the user confirm they kept them. */

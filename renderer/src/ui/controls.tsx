@@ -1,0 +1,417 @@
+import type { ReactNode } from 'react';
+import { Icon } from './Icon';
+import { Field } from './basics';
+import './kit.css';
+import './controls.css';
+
+// Form and filter controls: switches, radio cards, segmented choices, selects, search and filter inputs.
+
+/** An on/off switch that is a real checkbox underneath (keyboard, forms and screen readers work as usual). */
+export function Toggle({
+  id,
+  checked,
+  onChange,
+  label,
+  hint,
+  disabled,
+}: {
+  id: string;
+  checked: boolean;
+  onChange: (value: boolean) => void;
+  label: ReactNode;
+  hint?: ReactNode;
+  disabled?: boolean;
+}) {
+  return (
+    <label className={`adm-toggle${disabled ? ' disabled' : ''}`} htmlFor={id}>
+      <input
+        id={id}
+        type="checkbox"
+        role="switch"
+        checked={checked}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.checked)}
+        data-testid={id}
+      />
+      <span className="adm-switch" aria-hidden="true" />
+      <span className="adm-toggle-text">
+        <span className="adm-toggle-label">{label}</span>
+        {hint ? <span className="adm-toggle-hint">{hint}</span> : null}
+      </span>
+    </label>
+  );
+}
+
+/** A bare on/off switch for table rows (the label is for screen readers and the hover title). */
+export function RowSwitch({
+  checked,
+  onChange,
+  label,
+  disabled,
+  testId,
+}: {
+  checked: boolean;
+  onChange: (value: boolean) => void;
+  label: string;
+  disabled?: boolean;
+  testId: string;
+}) {
+  return (
+    <label className={`adm-toggle ui-row-switch${disabled ? ' disabled' : ''}`} title={label}>
+      <input
+        type="checkbox"
+        role="switch"
+        checked={checked}
+        disabled={disabled}
+        aria-label={label}
+        onChange={(e) => onChange(e.target.checked)}
+        data-testid={testId}
+      />
+      <span className="adm-switch" aria-hidden="true" />
+    </label>
+  );
+}
+
+export interface Choice<V extends string = string> {
+  value: V;
+  label: string;
+}
+
+/** Named things (organizations, sites) as choices: the id is the value. */
+export function nameChoices(items: ReadonlyArray<{ id: string; name: string }>): Choice[] {
+  return items.map((item) => ({ value: item.id, label: item.name }));
+}
+
+/**
+ * One choice of a few, as a row of buttons (a radio group underneath). `testId` is a prefix (`<prefix>-<value>`)
+ * or a function of the value; options are {value, label} or [value, label].
+ */
+export function Segmented<V extends string>({
+  label,
+  options,
+  value,
+  onChange,
+  testId,
+  small,
+}: {
+  label: string;
+  options: ReadonlyArray<Choice<V> | readonly [V, string]>;
+  value: V;
+  onChange: (value: V) => void;
+  testId: string | ((value: V) => string);
+  small?: boolean;
+}) {
+  return (
+    <div className={`ui-seg${small ? ' small' : ''}`} role="radiogroup" aria-label={label}>
+      {options.map((o) => {
+        const [option, text] = Array.isArray(o) ? o : [(o as Choice<V>).value, (o as Choice<V>).label];
+        return (
+          <button
+            key={option}
+            type="button"
+            role="radio"
+            aria-checked={value === option}
+            className={value === option ? 'on' : undefined}
+            onClick={() => onChange(option)}
+            data-testid={typeof testId === 'string' ? `${testId}-${option}` : testId(option)}
+          >
+            {text}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/** The <option>s of a label list (types, plans, statuses). */
+export function LabelOptions<V extends string>({ options }: { options: Array<{ value: V; label: string }> }) {
+  return (
+    <>
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** Radio buttons drawn as cards: a title (marked “· current” when `current` is given and matches) and a line. */
+export function RadioCards<V extends string>({
+  name,
+  options,
+  value,
+  current,
+  onChange,
+  testId,
+  className,
+}: {
+  name: string;
+  options: Array<{ value: V; title: string; desc: string }>;
+  value: V;
+  current?: V;
+  onChange: (value: V) => void;
+  testId: (value: V) => string;
+  /** Extra class on every card. */
+  className?: string;
+}) {
+  return (
+    <>
+      {options.map((o) => (
+        <label key={o.value} className={`adm-radio-card${className ? ` ${className}` : ''}`}>
+          <input
+            type="radio"
+            name={name}
+            value={o.value}
+            checked={value === o.value}
+            onChange={() => onChange(o.value)}
+            data-testid={testId(o.value)}
+          />
+          <span>
+            <span className="adm-radio-title">
+              {o.title}
+              {current !== undefined && current === o.value ? (
+                <span className="muted small"> · current</span>
+              ) : null}
+            </span>
+            <span className="adm-radio-desc">{o.desc}</span>
+          </span>
+        </label>
+      ))}
+    </>
+  );
+}
+
+/** A labelled select whose id is its test id too. */
+export function SelectField({
+  id,
+  label,
+  value,
+  onChange,
+  hint,
+  error,
+  disabled,
+  children,
+}: {
+  id: string;
+  label: string;
+  value: string | number;
+  onChange: (value: string) => void;
+  hint?: ReactNode;
+  error?: string;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Field label={label} htmlFor={id} hint={hint} error={error}>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        disabled={disabled}
+        data-testid={id}
+      >
+        {children}
+      </select>
+    </Field>
+  );
+}
+
+/**
+ * A <select> whose first option is the empty choice (`emptyLabel`: "All levels", "Choose…"); `options` are
+ * plain strings (value = label) or {value, label} pairs.
+ */
+export function ChoiceSelect({
+  id,
+  value,
+  onChange,
+  ariaLabel,
+  emptyLabel,
+  options,
+  testId,
+  className,
+  disabled,
+}: {
+  id?: string;
+  value: string;
+  onChange: (value: string) => void;
+  ariaLabel?: string;
+  emptyLabel: string | null;
+  options: ReadonlyArray<string | Choice>;
+  testId: string;
+  className?: string;
+  disabled?: boolean;
+}) {
+  return (
+    <select
+      id={id}
+      className={className}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      aria-label={ariaLabel}
+      data-testid={testId}
+      disabled={disabled}
+    >
+      {emptyLabel !== null ? <option value="">{emptyLabel}</option> : null}
+      {options.map((o) => {
+        const choice = typeof o === 'string' ? { value: o, label: o } : o;
+        return (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        );
+      })}
+    </select>
+  );
+}
+
+export function SearchBox({
+  value,
+  onChange,
+  placeholder,
+  testId,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+  testId: string;
+}) {
+  return (
+    <div className="adm-search">
+      <Icon name="search" size={14} />
+      <input
+        type="search"
+        value={value}
+        placeholder={placeholder}
+        aria-label={placeholder}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid={testId}
+      />
+    </div>
+  );
+}
+
+/** A row of compact filters above a list. */
+export function FilterBar({ children }: { children: ReactNode }) {
+  return <div className="ui-filters">{children}</div>;
+}
+
+/** A free-text filter; `size` widens or narrows it, `error` marks it invalid and explains on hover. */
+export function TextFilter({
+  value,
+  onChange,
+  label,
+  placeholder,
+  testId,
+  type = 'text',
+  size,
+  numeric,
+  error,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  label: string;
+  placeholder: string;
+  testId: string;
+  type?: 'text' | 'search';
+  size?: 'wide' | 'narrow';
+  numeric?: boolean;
+  error?: string | null;
+}) {
+  return (
+    <input
+      type={type}
+      inputMode={numeric ? 'numeric' : undefined}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      placeholder={placeholder}
+      aria-label={label}
+      className={`ui-filter-text${size ? ` ${size}` : ''}${error ? ' invalid' : ''}`}
+      title={error ?? undefined}
+      data-testid={testId}
+    />
+  );
+}
+
+/** One end of a time window, as a local date and time. */
+export function DateFilter({
+  label,
+  value,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  testId: string;
+}) {
+  return (
+    <label className="ui-date">
+      <span className="muted small">{label}</span>
+      <input
+        type="datetime-local"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid={testId}
+      />
+    </label>
+  );
+}
+
+/** Several values of a fixed list, each a toggle chip; none chosen means no restriction. */
+export function ToggleChips<V extends string>({
+  label,
+  options,
+  values,
+  onChange,
+  testIdPrefix,
+}: {
+  label: string;
+  options: readonly V[];
+  values: V[];
+  onChange: (values: V[]) => void;
+  testIdPrefix: string;
+}) {
+  return (
+    <div className="ui-chips" role="group" aria-label={label}>
+      {options.map((o) => (
+        <button
+          key={o}
+          type="button"
+          aria-pressed={values.includes(o)}
+          className={`ui-chip${values.includes(o) ? ' on' : ''}`}
+          onClick={() => onChange(values.includes(o) ? values.filter((x) => x !== o) : [...values, o])}
+          data-testid={`${testIdPrefix}-${o}`}
+        >
+          {o}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** Above a list: the search, how many there are, and the button that adds one. */
+export function ListToolbar({
+  query,
+  onQuery,
+  placeholder,
+  searchTestId,
+  count,
+  action,
+}: {
+  query: string;
+  onQuery: (value: string) => void;
+  placeholder: string;
+  searchTestId: string;
+  count: ReactNode;
+  action: ReactNode;
+}) {
+  return (
+    <div className="adm-toolbar">
+      <SearchBox value={query} onChange={onQuery} placeholder={placeholder} testId={searchTestId} />
+      <span className="grow" />
+      {count}
+      {action}
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+// The one kit of the console: layout, tables, dialogs, forms and fields, pickers, pager, states, badges.
+// Features import from here (`../../ui`); the kit never imports features or the data layer.
+
+export * from './ActionError';
+export * from './AuthFormSubmit';
+export * from './basics';
+export * from './controls';
+export * from './Dialog';
+export * from './DialogActions';
+export * from './FormDialog';
+export * from './Icon';
+export * from './layout';
+export * from './menu';
+export * from './MfaFacts';
+export * from './RecoveryCodes';
+export * from './states';
+export * from './table';

@@ -1,0 +1,124 @@
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent as ReactKeyboardEvent,
+} from 'react';
+import { Icon, type IconName } from './Icon';
+import './kit.css';
+
+export interface MenuItem {
+  label: string;
+  onSelect: () => void;
+  icon?: IconName;
+  danger?: boolean;
+  testId: string;
+  hidden?: boolean;
+}
+
+/** A row's actions behind one button: keeps dense tables calm. Opens below the button, right-aligned. */
+export function RowMenu({ items, label, testId }: { items: MenuItem[]; label: string; testId: string }) {
+  const [open, setOpen] = useState(false);
+  const [pos, setPos] = useState<{ top: number; right: number } | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  const visible = items.filter((i) => !i.hidden);
+
+  useLayoutEffect(() => {
+    if (!open) return;
+    menu.current?.querySelector<HTMLButtonElement>('button')?.focus();
+  }, [open]);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: Event) => {
+      const target = event.target as Node | null;
+      if (
+        event.type === 'mousedown' &&
+        target &&
+        (menu.current?.contains(target) || button.current?.contains(target))
+      )
+        return;
+      setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setOpen(false);
+        button.current?.focus();
+      }
+    };
+    document.addEventListener('mousedown', close);
+    document.addEventListener('scroll', close, true);
+    window.addEventListener('resize', close);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('scroll', close, true);
+      window.removeEventListener('resize', close);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  if (visible.length === 0) return null;
+
+  const toggle = () => {
+    const rect = button.current?.getBoundingClientRect();
+    if (rect) setPos({ top: rect.bottom + 4, right: Math.max(8, window.innerWidth - rect.right) });
+    setOpen((o) => !o);
+  };
+
+  const onMenuKey = (event: ReactKeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    event.preventDefault();
+    const buttons = [...(menu.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const next =
+      event.key === 'ArrowDown' ? (at + 1) % buttons.length : (at - 1 + buttons.length) % buttons.length;
+    buttons[next]?.focus();
+  };
+
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className="btn btn-ghost btn-sm adm-menu-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label={label}
+        title={label}
+        onClick={toggle}
+        data-testid={testId}
+      >
+        <span aria-hidden="true">•••</span>
+      </button>
+      {open && pos ? (
+        <div
+          ref={menu}
+          className="adm-menu"
+          role="menu"
+          style={{ top: pos.top, right: pos.right }}
+          onKeyDown={onMenuKey}
+        >
+          {visible.map((item) => (
+            <button
+              key={item.testId}
+              type="button"
+              role="menuitem"
+              className={`adm-menu-item${item.danger ? ' danger' : ''}`}
+              onClick={() => {
+                setOpen(false);
+                item.onSelect();
+              }}
+              data-testid={item.testId}
+            >
+              {item.icon ? <Icon name={item.icon} size={14} /> : <span className="adm-menu-spacer" />}
+              {item.label}
+            </button>
+          ))}
+        </div>
+      ) : null}
+    </>
+  );
+}

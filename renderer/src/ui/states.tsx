@@ -1,0 +1,123 @@
+import type { ReactNode } from 'react';
+import { ApiError, errorMessage } from '../lib/errors';
+import { Icon, type IconName } from './Icon';
+import { Spinner } from './basics';
+import './kit.css';
+
+// What a screen shows while its data is not there: loading, failed (a refusal explained calmly), empty.
+
+export function LoadingBlock({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="adm-loading" data-testid="loading">
+      <Spinner label={label} />
+    </div>
+  );
+}
+
+export function ErrorBlock({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  return (
+    <div className="adm-error" role="alert" data-testid="load-error">
+      <Icon name="alert" />
+      <span>{errorMessage(error)}</span>
+      {onRetry ? (
+        <button type="button" className="btn btn-ghost btn-sm" onClick={onRetry}>
+          <Icon name="refresh" size={14} />
+          Retry
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function EmptyState({
+  icon,
+  title,
+  children,
+  action,
+  testId = 'empty-state',
+  compact,
+}: {
+  icon: IconName;
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+  testId?: string;
+  compact?: boolean;
+}) {
+  return (
+    <div className={`empty${compact ? ' adm-empty-compact' : ''}`} data-testid={testId}>
+      <div className="empty-icon">
+        <Icon name={icon} size={compact ? 20 : 26} />
+      </div>
+      <h2>{title}</h2>
+      {children ? <p>{children}</p> : null}
+      {action}
+    </div>
+  );
+}
+
+/** A list that failed to load: a refusal (403) is explained calmly; anything else offers a retry. */
+export function LoadFailure({
+  error,
+  onRetry,
+  forbiddenTitle,
+  forbiddenText,
+}: {
+  error: unknown;
+  onRetry: () => void;
+  forbiddenTitle: string;
+  forbiddenText: ReactNode;
+}) {
+  if (error instanceof ApiError && error.code === 'PERMISSION_DENIED') {
+    const required = typeof error.body?.required === 'string' ? error.body.required : null;
+    return (
+      <EmptyState icon="lock" title="Your role does not include this" testId="access-notice">
+        {required ? (
+          <>
+            Viewing this needs the <code>{required}</code> permission.{' '}
+          </>
+        ) : null}
+        An administrator of your tenant can give you a role that includes it.
+      </EmptyState>
+    );
+  }
+  if (error instanceof ApiError && error.status === 403 && error.code !== 'MFA_REQUIRED') {
+    return (
+      <EmptyState icon="lock" title={forbiddenTitle} testId="access-notice">
+        {forbiddenText} <span className="adm-server-says">The server said: “{error.message}”.</span>
+      </EmptyState>
+    );
+  }
+  return <ErrorBlock error={error} onRetry={onRetry} />;
+}
+
+/** What a refusal (403) of a list says: whose data it is and why the caller cannot read it. */
+export interface Forbidden {
+  title: string;
+  text: ReactNode;
+}
+
+/**
+ * Shown while a read has no data: the failure (a refusal explained calmly, anything else with Retry) once it
+ * failed, a spinner until then.
+ */
+export function LoadState({
+  of,
+  loading,
+  forbidden,
+}: {
+  of: { error: unknown; reload: () => void };
+  loading?: string;
+  forbidden: Forbidden;
+}) {
+  if (of.error)
+    return (
+      <LoadFailure
+        error={of.error}
+        onRetry={of.reload}
+        forbiddenTitle={forbidden.title}
+        forbiddenText={forbidden.text}
+      />
+    );
+  return <LoadingBlock label={loading} />;
+}

@@ -1,0 +1,115 @@
+import { Fragment, type ReactElement, type ReactNode } from 'react';
+import type { Pagination } from '../../../server/contract';
+import { formatCount } from '../lib/format';
+import './kit.css';
+
+// Tables: the table card with its header cells and actions column, the row that says a search found nothing,
+// and the pager under a paginated list.
+
+/**
+ * The table card: a header cell per column (a plain title, or a whole <th>), an actions column last, the rows,
+ * and `after` under the table.
+ */
+export function AdminTable({
+  className,
+  testId,
+  columns,
+  after,
+  children,
+}: {
+  className?: string;
+  testId: string;
+  columns: Array<string | ReactElement>;
+  after?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="adm-table-card">
+      <div className="adm-table-scroll">
+        <table className={className ? `adm-table ${className}` : 'adm-table'} data-testid={testId}>
+          <thead>
+            <tr>
+              {columns.map((c, i) =>
+                typeof c === 'string' ? <th key={c}>{c}</th> : <Fragment key={i}>{c}</Fragment>,
+              )}
+              <th className="actions" aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>{children}</tbody>
+        </table>
+      </div>
+      {after}
+    </div>
+  );
+}
+
+/** The table row that says a search left no rows. */
+export function NoMatchRow({ colSpan, children }: { colSpan: number; children: ReactNode }) {
+  return (
+    <tr>
+      <td colSpan={colSpan} className="muted ui-norow">
+        {children}
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * Previous / Next under a paginated list. In a table card (default) it shows only when there is more than one
+ * page; with `noun` it stands under a list, always says how many there are (`<noun>-count`) and which page.
+ */
+export function Pager({
+  pagination,
+  onPage,
+  testId = 'pager',
+  noun,
+}: {
+  pagination: Pagination | null;
+  onPage: (page: number) => void;
+  testId?: string;
+  noun?: string;
+}) {
+  if (!pagination) return null;
+  const { page, limit, total } = pagination;
+  if (noun ? total === 0 : total <= limit) return null;
+  const pages = Math.max(1, Math.ceil(total / limit));
+  const from = (page - 1) * limit + 1;
+  const to = Math.min(total, page * limit);
+  const buttons = (
+    <>
+      <button type="button" className="btn btn-ghost btn-sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      {noun ? (
+        <span className="small muted">
+          Page {page} of {pages}
+        </span>
+      ) : null}
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        disabled={page >= pages}
+        onClick={() => onPage(page + 1)}
+      >
+        Next
+      </button>
+    </>
+  );
+  if (!noun)
+    return (
+      <div className="adm-pager" data-testid={testId}>
+        <span className="muted small">
+          {from}–{to} of {total}
+        </span>
+        {buttons}
+      </div>
+    );
+  return (
+    <div className="ui-list-pager">
+      <span className="muted small" data-testid={`${noun}-count`}>
+        {from}–{to} of {formatCount(total)}
+      </span>
+      {pages > 1 ? <div className="row gap-sm">{buttons}</div> : null}
+    </div>
+  );
+}
