@@ -3,27 +3,13 @@
 // device permission it did not ask the operator for. Each guard is a small exported function so it can be
 // reasoned about (and reused for every WebContents) on its own.
 import { app, shell, type Session, type WebContents, type WebPreferences } from 'electron';
+import { CONSOLE_CSP } from '../server/http/csp';
 
 /**
  * The console origin (`http://localhost:<port>`) is only known once the server is listening; until then every
  * origin check fails closed. Guards read it through this getter rather than capturing a value.
  */
 export type OriginSource = () => string | null;
-
-/**
- * The Content Security Policy for console documents. 'self' is the embedded server; WebSockets to localhost
- * carry live updates; inline styles are allowed because React sets style attributes; everything a console
- * never needs (plugins, <base>, being framed) is off.
- */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "connect-src 'self' ws://localhost:*",
-  "img-src 'self' data:",
-  "style-src 'self' 'unsafe-inline'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 /** Permissions the console may use: desktop notifications for PAM requests, and copying (e.g. a setup key). */
 const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(['notifications', 'clipboard-sanitized-write']);
@@ -79,9 +65,11 @@ export function secureWebPreferences(preload: string, bridgeArgs: string[]): Web
 }
 
 /**
- * Adds the CSP to every response from the console origin. It is appended next to any policy the server sends,
- * and browsers enforce all policies at once, so this can only tighten what the server chose, never loosen it.
- * One listener per session (webRequest keeps only the last), so this is installed once on the default session.
+ * Adds the console CSP (the server's own, from server/http/csp.ts) to every response from the console origin, so
+ * a response the server sends without one (an asset, an error page) is covered too. It is appended next to any
+ * policy the server sends, and browsers enforce all policies at once, so this can never loosen what the server
+ * chose. One listener per session (webRequest keeps only the last), so this is installed once on the default
+ * session.
  */
 export function applyContentSecurityPolicy(session: Session, origin: OriginSource): void {
   session.webRequest.onHeadersReceived((details, callback) => {

@@ -10,6 +10,8 @@ import { loadMigrations, migrate, migrationStatus, MigrationError } from './db/m
 import { EventBus } from './events/bus';
 import { API_PREFIX, buildApp } from './http/app';
 import { authenticator, mfaGuard, permissionGuard } from './http/authenticate';
+import { clientResolver } from './http/client-info';
+import { allowedHostnames, HostPolicy, upgradeHostCheck } from './http/host';
 import { HttpError } from './http/errors';
 import { RateLimiter } from './http/rate-limit';
 import { TenantGuard } from './http/tenant-guard';
@@ -23,6 +25,7 @@ import { startPamExpiry } from './jobs/pam-expiry';
 import { Mailer } from './mail';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticate';
 import { apiKeyRoutes } from './modules/api-keys/routes';
+import { agentAuthenticator } from './modules/agents/auth';
 import { agentRoutes } from './modules/agents/routes';
 import { agentVersionRoutes } from './modules/agent-versions/routes';
 import { prepareAgentVersions } from './modules/agent-versions/scan';
@@ -214,20 +217,29 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...pamAuditExportRoutes(ctx),
     ...consoleSocketRoutes(hub),
   ];
+  const resolveClient = clientResolver({
+    enabled: config.trustProxyHeaders,
+    cidrs: config.trustedProxyCidrs,
+  });
+  const hosts = new HostPolicy(allowedHostnames(config));
   const app = buildApp({
     log,
     routes,
     staticDir: options.staticDir ?? null,
-    proxyTrust: { enabled: config.trustProxyHeaders, cidrs: config.trustedProxyCidrs },
+    resolveClient,
+    hosts,
     middleware: {
       authenticate: (mode) => authenticator(ctx, mode),
+      authenticateAgent: (access) => agentAuthenticator(db, access),
       requireMfa: mfaGuard(ctx),
       requirePermission: (permission) => permissionGuard(ctx, permission),
     },
   });
 
   const server = createHttpServer(app);
+  const admitUpgrade = upgradeHostCheck(hosts, resolveClient);
   server.on('upgrade', (req, socket, head) => {
+    if (!admitUpgrade(req, socket)) return;
     const path = (req.url ?? '').split('?')[0];
     const agent = AGENT_SOCKET_PATH.exec(path ?? '');
     if (path === `${API_PREFIX}/ws`) hub.handleUpgrade(req, socket, head);

@@ -4,24 +4,13 @@ import express, { type Express, type RequestHandler } from 'express';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { Logger } from 'pino';
 import { SERVER_VERSION } from '../version';
-import { clientAddressResolver, type ProxyTrust } from './client-info';
+import { clientAddressResolver, type ClientResolver } from './client-info';
+import { CONSOLE_CSP } from './csp';
 import { errorHandler, notFound } from './errors';
+import { hostCheck, type HostPolicy } from './host';
 import { mountRoutes, registerOpenApi, type AnyRoute, type RouteMiddleware } from './route';
 
 export const API_PREFIX = '/api/v1';
-
-// The console's Content-Security-Policy: same origin only (API, WebSocket and assets share the origin).
-const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self' ws: wss:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
 
 function securityHeaders(): RequestHandler {
   return (_req, res, next) => {
@@ -57,7 +46,10 @@ export interface AppParts {
   routes: AnyRoute[];
   middleware: RouteMiddleware;
   staticDir: string | null;
-  proxyTrust: ProxyTrust;
+  /** Who the client is, honouring trusted proxies (client-info.ts); shared with the WebSocket upgrade path. */
+  resolveClient: ClientResolver;
+  /** The names this server answers to (host.ts); shared with the WebSocket upgrade path. */
+  hosts: HostPolicy;
 }
 
 export function buildOpenApiDocument(routes: AnyRoute[]) {
@@ -70,16 +62,18 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
   });
 }
 
-export function buildApp({ log, routes, middleware, staticDir, proxyTrust }: AppParts): Express {
+export function buildApp({ log, routes, middleware, staticDir, resolveClient, hosts }: AppParts): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(securityHeaders());
-  app.use(clientAddressResolver(proxyTrust));
+  app.use(clientAddressResolver(resolveClient));
   app.use(requestLogger(log));
+  // Before anything is served, API or console page: a foreign Host is a DNS-rebinding attempt (host.ts).
+  app.use(hostCheck(hosts));
 
   const api = express.Router();
-  // JSON bodies are parsed per route (mountRoutes), so a route can ask for a smaller limit.
+  // JSON bodies are read per route (mountRoutes), after authentication, by the one reader in body.ts.
   api.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
     next();

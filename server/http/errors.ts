@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 
@@ -23,9 +24,9 @@ export const forbidden = (message = 'Forbidden', code?: string, extra?: Record<s
 export const notFound = (message = 'Not found') => new HttpError(404, message);
 export const conflict = (message: string, code?: string) => new HttpError(409, message, code);
 
-interface BodyParserError {
-  type?: string;
-  status?: number;
+/** Errors raised by express itself or its helpers (http-errors style) carry the status they mean. */
+interface StatusError {
+  status?: unknown;
 }
 
 export function errorHandler(log: Logger): ErrorRequestHandler {
@@ -38,23 +39,16 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
         .json({ error: err.message, ...(err.code ? { code: err.code } : {}), ...err.extra });
       return;
     }
-    // express.json() failures carry a `type`; they are the client's fault, never a 500.
-    const parserError = err as BodyParserError;
-    if (parserError?.type === 'entity.parse.failed') {
-      res.status(400).json({ error: 'Malformed JSON body', code: 'INVALID_JSON' });
-      return;
-    }
-    if (parserError?.type === 'entity.too.large') {
-      res.status(413).json({ error: 'Request body too large', code: 'PAYLOAD_TOO_LARGE' });
-      return;
-    }
-    if (parserError?.type && parserError.status && parserError.status < 500) {
-      res.status(parserError.status).json({ error: 'Unreadable request body', code: 'INVALID_BODY' });
-      return;
-    }
     // A path parameter that is not valid percent-encoding: express reports it as a URIError with status 400.
     if (err instanceof URIError && (err as { status?: number }).status === 400) {
       res.status(400).json({ error: 'Malformed URL', code: 'INVALID_PATH' });
+      return;
+    }
+    // Any other client error raised below our handlers is still the client's fault, never a 500. (Request bodies
+    // never get here: body.ts throws HttpError.)
+    const status = (err as StatusError | null)?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      res.status(status).json({ error: STATUS_CODES[status] ?? 'Bad request' });
       return;
     }
     log.error({ err, method: req.method, url: req.originalUrl }, 'unhandled error');

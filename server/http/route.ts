@@ -1,6 +1,8 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z, type ZodType } from 'zod';
+import type { AgentAccess, AgentCaller } from '../modules/agents/auth';
+import { readJsonBody } from './body';
 import { badRequest } from './errors';
 import type { ApiKeyAuth, AuthContext, UserAuth } from './auth-context';
 import type { Permission } from './permissions';
@@ -8,15 +10,27 @@ import type { Permission } from './permissions';
 // Every route is declared once as a RouteSpec: the same zod schemas validate the request and describe it in the
 // OpenAPI document at /api/v1/openapi.json, so the two can never drift apart.
 
-const DEFAULT_BODY_LIMIT = '1mb';
+/** A body size limit as routes write it: `32kb`, `1mb` (binary units, like express). */
+export type BodySize = `${number}kb` | `${number}mb`;
+const bytesOf = (size: BodySize): number =>
+  Math.floor(Number.parseFloat(size) * (size.endsWith('mb') ? 1024 * 1024 : 1024));
+
+/** Body limit for an identified caller (user, API key or agent) unless the route asks for less. */
+const DEFAULT_BODY_LIMIT = bytesOf('1mb');
+/**
+ * Body limit for a caller nobody has identified (public routes; `optional` ones without a session): enough for
+ * every public body (sign-in, setup, registration, enrollment), too small to make a stranger's upload costly.
+ */
+export const PUBLIC_BODY_LIMIT = bytesOf('64kb');
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
  * `public`: no credential; `user`: a signed-in console user (Bearer JWT); `optional`: a user or nobody;
- * `user_or_key`: a user or an API key (the key wins when both are sent); `key`: an API key only.
+ * `user_or_key`: a user or an API key (the key wins when both are sent); `key`: an API key only; `agent`: an
+ * agent's bearer credential for the `:agentId` in the path (DESIGN §3).
  */
-export type RouteAuth = 'public' | 'user' | 'optional' | 'user_or_key' | 'key';
+export type RouteAuth = 'public' | 'user' | 'optional' | 'user_or_key' | 'key' | 'agent';
 
 type CallerFor<A extends RouteAuth> = A extends 'user'
   ? UserAuth
@@ -26,7 +40,9 @@ type CallerFor<A extends RouteAuth> = A extends 'user'
       ? AuthContext
       : A extends 'key'
         ? ApiKeyAuth
-        : null;
+        : A extends 'agent'
+          ? AgentCaller
+          : null;
 
 export interface HandlerContext<B, Q, P, A> {
   req: Request;
@@ -48,9 +64,11 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown, Auth extends R
   mfa?: boolean;
   /** The named permission(s) the caller must hold, all of them (role chain for users, scopes for API keys). */
   permission?: Permission | readonly Permission[];
+  /** With `auth: 'agent'`: what the agent may do (`full` unless said; see AgentAccess). */
+  agentAccess?: AgentAccess;
   body?: ZodType<B>;
-  /** JSON body size limit (express syntax); 1 MB unless a route needs less (spec 2: 32 KB for elevation ingest). */
-  bodyLimit?: string;
+  /** JSON body size limit; 1 MB unless a route needs less (spec 2: 32 KB for elevation ingest). */
+  bodyLimit?: BodySize;
   query?: ZodType<Q>;
   params?: ZodType<P>;
   /** Success status; defaults to 200. */
@@ -87,22 +105,38 @@ function validate<T>(schema: ZodType<T> | undefined, input: unknown, where: stri
 }
 
 export interface RouteMiddleware {
-  authenticate: (mode: Exclude<RouteAuth, 'public'>) => RequestHandler;
+  authenticate: (mode: Exclude<RouteAuth, 'public' | 'agent'>) => RequestHandler;
+  /** Sets `req.agent` from the bearer credential of the path's agent, or refuses (401/403/404). */
+  authenticateAgent: (access: AgentAccess) => RequestHandler;
   requireMfa: RequestHandler;
   requirePermission: (permission: Permission) => RequestHandler;
 }
 
+/** How many body bytes this caller may send: the route's limit once identified, the small public one before. */
+function bodyLimitFor(route: AnyRoute, req: Request): number {
+  const identified = req.auth !== undefined || req.agent !== undefined;
+  const limit = route.bodyLimit ? bytesOf(route.bodyLimit) : DEFAULT_BODY_LIMIT;
+  return identified ? limit : Math.min(limit, PUBLIC_BODY_LIMIT);
+}
+
+/**
+ * The chain of every route: who is calling and what they may do (headers only), then the body, then validation.
+ * The body is read last so a caller who will be refused never gets a large body parsed.
+ */
 export function mountRoutes(router: Router, routes: AnyRoute[], middleware: RouteMiddleware): void {
   for (const route of routes) {
-    const chain: RequestHandler[] = [express.json({ limit: route.bodyLimit ?? DEFAULT_BODY_LIMIT })];
-    if (route.auth !== 'public') chain.push(middleware.authenticate(route.auth));
+    const chain: RequestHandler[] = [];
+    if (route.auth === 'agent') chain.push(middleware.authenticateAgent(route.agentAccess ?? 'full'));
+    else if (route.auth !== 'public') chain.push(middleware.authenticate(route.auth));
     for (const permission of permissionsOf(route)) chain.push(middleware.requirePermission(permission));
     if (route.mfa) chain.push(middleware.requireMfa);
     chain.push(async (req, res) => {
-      const body = validate(route.body, req.body, 'body');
+      const rawBody = await readJsonBody(req, bodyLimitFor(route, req));
+      const body = validate(route.body, rawBody, 'body');
       const query = validate(route.query, req.query, 'query');
       const params = validate(route.params, req.params, 'params');
-      const result = await route.handler({ req, res, body, query, params, auth: req.auth ?? null });
+      const auth = (route.auth === 'agent' ? req.agent : req.auth) ?? null;
+      const result = await route.handler({ req, res, body, query, params, auth });
       if (res.headersSent) return;
       if (result === undefined) res.status(route.status ?? 204).end();
       else res.status(route.status ?? 200).json(result);
@@ -112,7 +146,11 @@ export function mountRoutes(router: Router, routes: AnyRoute[], middleware: Rout
 }
 
 const permissionsOf = (route: AnyRoute): readonly Permission[] =>
-  route.permission === undefined ? [] : typeof route.permission === 'string' ? [route.permission] : route.permission;
+  route.permission === undefined
+    ? []
+    : typeof route.permission === 'string'
+      ? [route.permission]
+      : route.permission;
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
@@ -127,12 +165,18 @@ export function registerOpenApi(registry: OpenAPIRegistry, routes: AnyRoute[]): 
     in: 'header',
     name: 'X-API-Key',
   });
+  registry.registerComponent('securitySchemes', 'agentToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The authToken an agent received at enrollment',
+  });
   const security: Record<RouteAuth, Array<Record<string, string[]>>> = {
     public: [],
     optional: [{ bearer: [] }, {}],
     user: [{ bearer: [] }],
     user_or_key: [{ bearer: [] }, { apiKey: [] }],
     key: [{ apiKey: [] }],
+    agent: [{ agentToken: [] }],
   };
   const errorBody = z.object({ error: z.string(), code: z.string().optional() });
   for (const route of routes) {
@@ -145,6 +189,16 @@ export function registerOpenApi(registry: OpenAPIRegistry, routes: AnyRoute[]): 
         description: 'Invalid request',
         content: { 'application/json': { schema: errorBody } },
       };
+    if (route.body) {
+      responses[413] = {
+        description: 'Request body too large',
+        content: { 'application/json': { schema: errorBody } },
+      };
+      responses[415] = {
+        description: 'Content-Type is not application/json (UTF-8), or the Content-Encoding is not supported',
+        content: { 'application/json': { schema: errorBody } },
+      };
+    }
     if (route.auth !== 'public' && route.auth !== 'optional')
       responses[401] = {
         description: 'Not signed in',
@@ -152,7 +206,10 @@ export function registerOpenApi(registry: OpenAPIRegistry, routes: AnyRoute[]): 
       };
     if (route.mfa || route.permission)
       responses[403] = {
-        description: [route.permission && `Needs ${permissionsOf(route).join(' and ')}`, route.mfa && 'MFA required']
+        description: [
+          route.permission && `Needs ${permissionsOf(route).join(' and ')}`,
+          route.mfa && 'MFA required',
+        ]
           .filter(Boolean)
           .join('; '),
         content: { 'application/json': { schema: errorBody } },

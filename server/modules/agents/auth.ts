@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'express';
 import { safeEqual, sha256Hex } from '../../crypto';
 import { HttpError, notFound, unauthorized } from '../../http/errors';
 import { agentStore, type AgentDeviceRow } from './store';
@@ -26,6 +27,13 @@ const INACTIVE_MESSAGES: Record<string, string> = {
   suspended: 'Partner account is suspended',
   offboarding: 'Partner account is being offboarded',
 };
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The agent of an `auth: 'agent'` route, set before its body is read. */
+    agent?: AgentCaller;
+  }
+}
 
 export const AGENT_NOT_FOUND = 'Agent not found';
 export const INVALID_AGENT_TOKEN = 'Invalid agent credentials';
@@ -66,5 +74,15 @@ export function authenticateAgent(
   return {
     device,
     narrowed: device.partner_status === 'offboarding' || device.status === 'decommissioned',
+  };
+}
+
+/** Route middleware for `auth: 'agent'`: the credential is checked before the body is read (route.ts). */
+export function agentAuthenticator(db: Db, access: AgentAccess): RequestHandler {
+  return (req, _res, next) => {
+    const agentId = req.params.agentId;
+    if (typeof agentId !== 'string' || !agentId) throw notFound(AGENT_NOT_FOUND);
+    req.agent = authenticateAgent(db, agentId, req.get('authorization'), access);
+    next();
   };
 }

@@ -1,7 +1,5 @@
-import type { Request } from 'express';
 import type { AppContext } from '../../context';
 import { defineRoute, type AnyRoute } from '../../http/route';
-import { authenticateAgent, type AgentAccess } from './auth';
 import { recordCommandResult } from './commands';
 import {
   agentIdParams,
@@ -15,8 +13,9 @@ import {
 } from './schemas';
 import { enroll, heartbeat, replaceSoftware, submitDiagnosticLogs, submitEventLogs } from './service';
 
-// The agent protocol over HTTP (DESIGN §3; spec 2 log submission). These routes are `public` to the user/API-key
-// authenticator: agents carry their own bearer credential, checked here against the device's stored hash.
+// The agent protocol over HTTP (DESIGN §3; spec 2 log submission). Enrollment is public; every other route is
+// `auth: 'agent'`: the agent's bearer credential is checked against the device's stored hash before the body is
+// read, and `agentAccess` says what an offboarding partner's or decommissioned device's agent may still do.
 
 const AGENT_ERRORS = {
   401: 'Missing or invalid agent credentials, or credentials severed (partner churned)',
@@ -25,9 +24,6 @@ const AGENT_ERRORS = {
 };
 
 export function agentRoutes(ctx: AppContext): AnyRoute[] {
-  const agent = (req: Request, agentId: string, access: AgentAccess) =>
-    authenticateAgent(ctx.db, agentId, req.get('authorization'), access);
-
   return [
     defineRoute({
       method: 'post',
@@ -51,11 +47,12 @@ export function agentRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'agents',
       summary:
         'Agent heartbeat: status, metrics, last user, posture; claims pending commands and may offer upgradeTo',
-      auth: 'public',
+      auth: 'agent',
+      agentAccess: 'heartbeat',
       params: agentIdParams,
       body: heartbeatBody,
       responses: AGENT_ERRORS,
-      handler: ({ req, params, body }) => heartbeat(ctx, req, agent(req, params.agentId, 'heartbeat'), body),
+      handler: ({ req, auth, body }) => heartbeat(ctx, req, auth, body),
     }),
     defineRoute({
       method: 'put',
@@ -63,11 +60,11 @@ export function agentRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'agents',
       summary:
         'Gatehouse extension: the agent reports its installed software (up to 5000 entries), replacing the previous report; saved filters on software.installed read it',
-      auth: 'public',
+      auth: 'agent',
       params: agentIdParams,
       body: softwareBody,
       responses: AGENT_ERRORS,
-      handler: ({ req, params, body }) => replaceSoftware(ctx, agent(req, params.agentId, 'full'), body),
+      handler: ({ auth, body }) => replaceSoftware(ctx, auth, body),
     }),
     defineRoute({
       method: 'post',
@@ -75,24 +72,24 @@ export function agentRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'agents',
       summary:
         "The result of one of the agent's commands; repeating a result for a finished command changes nothing",
-      auth: 'public',
+      auth: 'agent',
+      agentAccess: 'result',
       params: commandParams,
       body: commandResultBody,
       responses: { ...AGENT_ERRORS, 404: 'Agent not found, or the command is not one of this agent' },
-      handler: ({ req, params, body }) =>
-        recordCommandResult(ctx, agent(req, params.agentId, 'result').device, params.commandId, body),
+      handler: ({ auth, params, body }) => recordCommandResult(ctx, auth.device, params.commandId, body),
     }),
     defineRoute({
       method: 'post',
       path: '/agents/:agentId/logs',
       tag: 'agents',
       summary: 'Agent diagnostic logs: at most 500 entries per request, stored in groups of 100',
-      auth: 'public',
+      auth: 'agent',
       params: agentIdParams,
       body: diagnosticLogsBody,
       status: 201,
       responses: AGENT_ERRORS,
-      handler: ({ req, params, body }) => submitDiagnosticLogs(ctx, agent(req, params.agentId, 'full'), body),
+      handler: ({ auth, body }) => submitDiagnosticLogs(ctx, auth, body),
     }),
     defineRoute({
       method: 'put',
@@ -100,11 +97,11 @@ export function agentRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'agents',
       summary:
         'Device event logs: at most 1000 events per request; duplicates per (device, source, eventId) are ignored; count = events accepted',
-      auth: 'public',
+      auth: 'agent',
       params: agentIdParams,
       body: eventLogsBody,
       responses: AGENT_ERRORS,
-      handler: ({ req, params, body }) => submitEventLogs(ctx, req, agent(req, params.agentId, 'full'), body),
+      handler: ({ req, auth, body }) => submitEventLogs(ctx, req, auth, body),
     }),
   ];
 }

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { TokenPair } from '../../contract';
 import type { AppContext } from '../../context';
 import { randomToken } from '../../crypto';
-import { clientInfo } from '../../http/client-info';
+import { clientInfo, isHttpsRequest } from '../../http/client-info';
 import { unauthorized } from '../../http/errors';
 import { heldPermissions } from '../../http/permissions';
 import { toAuthUser, type UserRow } from '../users/store';
@@ -15,8 +15,9 @@ export const CSRF_COOKIE = 'service_csrf_token';
 export const CSRF_HEADER = 'x-service-csrf';
 const REFRESH_COOKIE_PATH = '/api/v1/auth';
 
+/** Secure when the client came over https, directly or through a trusted TLS proxy (client-info.ts). */
 function secureCookies(req: Request): boolean {
-  return req.secure;
+  return isHttpsRequest(req);
 }
 
 export function setSessionCookies(req: Request, res: Response, refreshToken: string): void {

@@ -2,7 +2,6 @@ import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { AppContext } from '../../context';
 import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
-import { authenticateAgent } from '../agents/auth';
 import { auditCaller } from '../audit/caller';
 import { requireUser } from '../mfa/service';
 import { HttpError } from '../../http/errors';
@@ -45,7 +44,7 @@ export function pamRoutes(ctx: AppContext): AnyRoute[] {
       tag: TAG,
       summary:
         'Agent report of an elevation prompt: decided at once by rules or the organization default, or left pending for a technician; `ignore` rules create no row (200)',
-      auth: 'public',
+      auth: 'agent',
       params: agentIdParams,
       body: ingestBody,
       bodyLimit: INGEST_BODY_LIMIT,
@@ -57,9 +56,8 @@ export function pamRoutes(ctx: AppContext): AnyRoute[] {
         413: 'Body over 32 KB',
         429: 'More than about 10 reports per second from this device',
       },
-      handler: ({ req, res, params, body }) => {
-        const caller = authenticateAgent(ctx.db, params.agentId, req.get('authorization'), 'full');
-        const answer = ingestElevationRequest(ctx, caller, body);
+      handler: ({ res, auth, body }) => {
+        const answer = ingestElevationRequest(ctx, auth, body);
         res.status(answer.status).json(answer.body);
       },
     }),
