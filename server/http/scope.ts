@@ -1,4 +1,4 @@
-import type { Db } from '../db/connection';
+import { statement, type Db } from '../db/connection';
 import type { AuthContext } from './auth-context';
 import { forbidden, notFound } from './errors';
 
@@ -78,17 +78,58 @@ export function requireSiteAccess(db: Db, auth: AuthContext, siteId: string): { 
 }
 
 /**
- * The sites an organization user is limited to (the association's `siteIds`), or null for every site of the
- * organization. An omitted or empty list means no restriction, as the spec says of omitted restrictions.
+ * What an organization user is limited to (the association's `siteIds` and `deviceGroupIds`); null for no limit.
+ * An omitted or empty list means no restriction, as the spec says of omitted restrictions. Anything else is a
+ * restriction even when none of its ids still names a site or group (one was deleted): it then grants nothing,
+ * never everything. Read on every request, so a narrowed association takes effect at once.
  */
-export function siteRestriction(db: Db, auth: AuthContext): ReadonlySet<string> | null {
-  if (auth.kind !== 'user' || auth.scope !== 'organization' || !auth.orgId) return null;
-  const row = db
-    .prepare('SELECT site_ids FROM organization_users WHERE org_id = ? AND user_id = ?')
-    .get(auth.orgId, auth.userId) as { site_ids: string | null } | undefined;
-  const ids = row?.site_ids ? (JSON.parse(row.site_ids) as unknown) : null;
-  return Array.isArray(ids) && ids.length > 0 ? new Set(ids.filter((id) => typeof id === 'string')) : null;
+export interface Restrictions {
+  sites: ReadonlySet<string> | null;
+  deviceGroups: ReadonlySet<string> | null;
 }
+
+const UNRESTRICTED: Restrictions = { sites: null, deviceGroups: null };
+
+/** One stored id list (JSON text) as a restriction: null when absent or empty. */
+export function parseRestriction(json: string | null): ReadonlySet<string> | null {
+  const ids = json ? (JSON.parse(json) as unknown) : null; // the column is CHECKed json_valid
+  if (ids === null || (Array.isArray(ids) && ids.length === 0)) return null;
+  // Anything but a list of ids (never written by the API) restricts to nothing rather than opening everything.
+  return new Set(Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : []);
+}
+
+export function restrictionsOf(db: Db, auth: AuthContext): Restrictions {
+  if (auth.kind !== 'user' || auth.scope !== 'organization' || !auth.orgId) return UNRESTRICTED;
+  const row = statement(
+    db,
+    'SELECT site_ids, device_group_ids FROM organization_users WHERE org_id = ? AND user_id = ?',
+  ).get(auth.orgId, auth.userId) as { site_ids: string | null; device_group_ids: string | null } | undefined;
+  if (!row) return UNRESTRICTED;
+  return { sites: parseRestriction(row.site_ids), deviceGroups: parseRestriction(row.device_group_ids) };
+}
+
+/** The sites an organization user is limited to, or null for every site of the organization. */
+export function siteRestriction(db: Db, auth: AuthContext): ReadonlySet<string> | null {
+  return restrictionsOf(db, auth).sites;
+}
+
+/** The device groups an organization user is limited to, or null for every device of their sites. */
+export function deviceGroupRestriction(db: Db, auth: AuthContext): ReadonlySet<string> | null {
+  return restrictionsOf(db, auth).deviceGroups;
+}
+
+/**
+ * Actions whose effect reaches a whole organization (organization-wide rules, signer groups, configuration, keys
+ * that place new devices) are refused to anyone limited to part of it: 403, naming the limit that stops them.
+ */
+export function requireUnrestricted(db: Db, auth: AuthContext): void {
+  const { sites, deviceGroups } = restrictionsOf(db, auth);
+  if (sites) throw forbidden(SITE_DENIED);
+  if (deviceGroups) throw forbidden(DEVICE_GROUP_DENIED);
+}
+
+export const SITE_DENIED = 'Access to this site denied';
+export const DEVICE_GROUP_DENIED = 'Access limited to device groups';
 
 /** Users, roles and reviews are administered in a partner or an organization (spec 1 errors table). */
 export function requireTenantContext(auth: AuthContext): void {

@@ -7,20 +7,23 @@ import { randomToken, sha256Hex } from '../crypto';
 import type { BusMessage, DeviceEvent } from '../events/bus';
 import type { UserAuth } from '../http/auth-context';
 import { callerHolds, PERMISSIONS, type Permission } from '../http/permissions';
-import { resolveOrgScope, scopeCovers, siteRestriction, type OrgScope } from '../http/scope';
-import { canSeeDevice } from '../modules/devices/access';
+import { scopeCovers } from '../http/scope';
+import { canSeeDevice, deviceVisibility, type DeviceVisibility } from '../modules/devices/access';
 
 // Console sockets (DESIGN §4). A signed-in console trades its JWT for a single-use ticket valid 30 seconds
 // (browsers cannot set headers on a WebSocket), then opens /api/v1/ws?ticket=. The hub forwards bus events
 // to every console whose scope covers the event's organization; `device.*` and `elevation.*` events name a
-// device, so they go only to consoles that could list it (devices:read, and one of its sites for a
-// site-restricted user).
+// device, so they go only to consoles that could list it (devices:read, and the device visibility rule: one of
+// its sites and one of its groups for a restricted user, group membership read when the event is pushed).
 
 export const TICKET_TTL_SECONDS = 30;
 const PING_INTERVAL_MS = 25_000;
 /** Event families pushed to consoles (DESIGN §4). */
 const PUSHED_PREFIXES = ['elevation.', 'device.', 'webhook.delivery.', 'access_review.', 'audit.'];
-/** Scope is re-resolved at most this often, so a narrowed partner grant takes effect on live sockets too. */
+/**
+ * Scope and restrictions are re-resolved at most this often, so a narrowed partner grant or organization-user
+ * restriction takes effect on live sockets too.
+ */
 const SCOPE_TTL_MS = 30_000;
 /** Event families a console receives only with the permission its list route asks for. */
 const EVENT_PERMISSIONS: ReadonlyArray<readonly [prefix: string, permission: Permission]> = [
@@ -39,9 +42,8 @@ interface Ticket {
 interface ConsoleClient {
   socket: WebSocket;
   auth: UserAuth;
-  scope: OrgScope;
-  /** The sites a restricted organization user sees (null: all). */
-  sites: ReadonlySet<string> | null;
+  /** Which devices this console sees: its organizations and, for a restricted user, its sites and groups. */
+  visibility: DeviceVisibility;
   /** The gated event prefixes (EVENT_PERMISSIONS) this console may receive. */
   readable: ReadonlySet<string>;
   scopeAt: number;
@@ -125,11 +127,10 @@ export class ConsoleHub {
     }
   }
 
-  private access(auth: UserAuth): Pick<ConsoleClient, 'scope' | 'sites' | 'readable' | 'scopeAt'> {
+  private access(auth: UserAuth): Pick<ConsoleClient, 'visibility' | 'readable' | 'scopeAt'> {
     const { db } = this.ctx;
     return {
-      scope: resolveOrgScope(db, auth),
-      sites: siteRestriction(db, auth),
+      visibility: deviceVisibility(this.ctx, auth),
       readable: new Set(
         EVENT_PERMISSIONS.filter(([, permission]) => callerHolds(db, auth, permission)).map(
           ([prefix]) => prefix,
@@ -140,12 +141,13 @@ export class ConsoleHub {
   }
 
   private covers(client: ConsoleClient, message: BusMessage): boolean {
-    if (!scopeCovers(client.scope, message.orgId)) return false;
+    if (!scopeCovers(client.visibility.scope, message.orgId)) return false;
     const gate = EVENT_PERMISSIONS.find(([prefix]) => message.event.startsWith(prefix));
     if (gate && !client.readable.has(gate[0])) return false;
     if (!DEVICE_SCOPED_PREFIXES.some((prefix) => message.event.startsWith(prefix))) return true;
-    const { orgId, siteId } = message.data as Pick<DeviceEvent, 'orgId' | 'siteId'>;
-    return canSeeDevice(client, { org_id: orgId, site_id: siteId });
+    // DeviceEvent and ElevationRequest both name the device this way.
+    const { deviceId, orgId, siteId } = message.data as Pick<DeviceEvent, 'deviceId' | 'orgId' | 'siteId'>;
+    return canSeeDevice(this.ctx.db, client.visibility, { deviceId, orgId, siteId });
   }
 
   private send(client: ConsoleClient, message: ConsoleServerMessage): void {

@@ -111,6 +111,28 @@ export async function insertOrgUser(
 }
 
 /**
+ * Limits an organization user to sites and/or device groups (the association's `siteIds` / `deviceGroupIds`), as
+ * an invitation with those lists would; a list left out stays as it was.
+ */
+export function restrictOrgUser(
+  server: TestServer,
+  userId: string,
+  limits: { siteIds?: string[]; deviceGroupIds?: string[] },
+): void {
+  const db = server.context.db;
+  if (limits.siteIds)
+    db.prepare('UPDATE organization_users SET site_ids = ? WHERE user_id = ?').run(
+      JSON.stringify(limits.siteIds),
+      userId,
+    );
+  if (limits.deviceGroupIds)
+    db.prepare('UPDATE organization_users SET device_group_ids = ? WHERE user_id = ?').run(
+      JSON.stringify(limits.deviceGroupIds),
+      userId,
+    );
+}
+
+/**
  * Signs a user in and returns an access token carrying `mfa: true`: enrolls TOTP on first use (keeping the
  * secret per server and email) and answers the login challenge with a fresh code.
  */

@@ -3,15 +3,19 @@ import { pageOffset, type PageRequest } from '../../http/pagination';
 import type { Clause, GroupRow } from './store';
 
 // SQL for device groups and their members. A group's deviceCount counts the members the caller can see that are
-// not decommissioned, so a site-restricted user never learns how many devices sit outside their sites.
+// not decommissioned, so a restricted user never learns how many devices sit outside their sites or groups.
 
-/** The member count over `devices d` for the caller's sites (null: every site). */
-function countColumn(sites: ReadonlySet<string> | null): Clause {
-  const siteClause = sites ? ' AND d.site_id IN (SELECT value FROM json_each(?))' : '';
+/**
+ * The member count over `devices d`, narrowed by `visible` (the caller's restriction clauses over `d`; the group
+ * already belongs to an organization the caller sees). The subquery's own alias is `gm`, so a restriction that
+ * reads group memberships (alias `m`) stays independent of it.
+ */
+function countColumn(visible: Clause[]): Clause {
   return {
-    sql: `(SELECT COUNT(*) FROM device_group_members m JOIN devices d ON d.id = m.device_id
-      WHERE m.group_id = g.id AND d.status <> 'decommissioned'${siteClause}) AS device_count`,
-    params: sites ? [JSON.stringify([...sites])] : [],
+    sql: `(SELECT COUNT(*) FROM device_group_members gm JOIN devices d ON d.id = gm.device_id
+      WHERE gm.group_id = g.id AND d.status <> 'decommissioned'${visible.map((c) => ` AND (${c.sql})`).join('')})
+      AS device_count`,
+    params: visible.flatMap((c) => c.params),
   };
 }
 
@@ -56,8 +60,8 @@ export class GroupStore {
     );
   }
 
-  byId(id: string, sites: ReadonlySet<string> | null): GroupRow | undefined {
-    const count = countColumn(sites);
+  byId(id: string, visible: Clause[]): GroupRow | undefined {
+    const count = countColumn(visible);
     return this.db
       .prepare(
         `SELECT ${GROUP_COLUMNS}, ${count.sql} FROM device_groups g
@@ -66,17 +70,13 @@ export class GroupStore {
       .get(...count.params, id) as GroupRow | undefined;
   }
 
-  list(
-    clauses: Clause[],
-    sites: ReadonlySet<string> | null,
-    page: PageRequest,
-  ): { rows: GroupRow[]; total: number } {
+  list(clauses: Clause[], visible: Clause[], page: PageRequest): { rows: GroupRow[]; total: number } {
     const where = clauses.map((c) => `(${c.sql})`).join(' AND ') || '1 = 1';
     const params = clauses.flatMap((c) => c.params);
     const from = `FROM device_groups g JOIN organizations o ON o.id = g.org_id AND o.deleted_at IS NULL
       WHERE ${where}`;
     const total = (this.db.prepare(`SELECT COUNT(*) AS n ${from}`).get(...params) as { n: number }).n;
-    const count = countColumn(sites);
+    const count = countColumn(visible);
     const rows = this.db
       .prepare(
         `SELECT ${GROUP_COLUMNS}, ${count.sql} ${from} ORDER BY g.name COLLATE NOCASE, g.id LIMIT ? OFFSET ?`,

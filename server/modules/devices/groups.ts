@@ -6,9 +6,16 @@ import type { DeviceGroup, DeviceGroupMembersAdded, Paginated, TagCount } from '
 import type { AuthContext } from '../../http/auth-context';
 import { badRequest, forbidden, notFound } from '../../http/errors';
 import { paginated } from '../../http/pagination';
-import { requireOrgAccess, requireSiteAccess, scopeFilter } from '../../http/scope';
+import { DEVICE_GROUP_DENIED, requireOrgAccess, requireSiteAccess, scopeFilter } from '../../http/scope';
 import { auditCaller } from '../audit/caller';
-import { canSeeDevice, deviceVisibility, visibilityClauses, type DeviceVisibility } from './access';
+import {
+  canSeeDevice,
+  deviceRefOf,
+  deviceVisibility,
+  restrictionClauses,
+  visibilityClauses,
+  type DeviceVisibility,
+} from './access';
 import { groupStore } from './group-store';
 import type {
   addMembersBody,
@@ -22,8 +29,9 @@ import { toGroup, type Clause, type GroupRow } from './store';
 
 // Device groups (spec 3 catalog: /groups) and tags (/tags), as far as filters and the console need them. A group
 // belongs to one organization and optionally one of its sites. Site-restricted users see the groups of their
-// sites and the organization-wide ones, may change only groups of their own sites, and count only the members
-// they can see.
+// sites and the organization-wide ones, and may change only groups of their own sites; group-restricted users see
+// and change only their own groups and create none (a new group would not be theirs). Every caller counts only
+// the members it can see.
 
 const GROUP_NOT_FOUND = 'Device group not found';
 
@@ -36,18 +44,25 @@ function groupVisibilityClauses(v: DeviceVisibility): Clause[] {
       params: [JSON.stringify([...v.sites])],
     });
   }
+  if (v.deviceGroups) {
+    clauses.push({
+      sql: 'g.id IN (SELECT value FROM json_each(?))',
+      params: [JSON.stringify([...v.deviceGroups])],
+    });
+  }
   return clauses;
 }
 
 function canSeeGroup(v: DeviceVisibility, row: GroupRow): boolean {
   if (v.scope.kind === 'some' && !v.scope.orgIds.has(row.org_id)) return false;
+  if (v.deviceGroups && !v.deviceGroups.has(row.id)) return false;
   return v.sites === null || row.site_id === null || v.sites.has(row.site_id);
 }
 
 /** A group the caller can see, or 404 (as for devices: no probing across tenants). */
 export function groupInScope(ctx: AppContext, auth: AuthContext, id: string): GroupRow {
   const v = deviceVisibility(ctx, auth);
-  const row = groupStore(ctx.db).byId(id, v.sites);
+  const row = groupStore(ctx.db).byId(id, restrictionClauses(v));
   if (!row || !canSeeGroup(v, row)) throw notFound(GROUP_NOT_FOUND);
   return row;
 }
@@ -110,7 +125,7 @@ export function listGroups(
   if (query.search) {
     clauses.push({ sql: "g.name LIKE ? ESCAPE '\\'", params: [likeContains(query.search)] });
   }
-  const { rows, total } = groupStore(ctx.db).list(clauses, v.sites, query);
+  const { rows, total } = groupStore(ctx.db).list(clauses, restrictionClauses(v), query);
   return paginated(rows.map(toGroup), query, total);
 }
 
@@ -132,6 +147,7 @@ export function createGroup(
   body: CreateGroupBody,
 ): DeviceGroup {
   const orgId = targetOrg(ctx, auth, body.orgId);
+  if (deviceVisibility(ctx, auth).deviceGroups) throw forbidden(DEVICE_GROUP_DENIED);
   const siteId = body.siteId ?? null;
   checkGroupSite(ctx, auth, orgId, siteId);
   const id = randomUUID();
@@ -144,7 +160,7 @@ export function createGroup(
     description: body.description ?? null,
     at: new Date().toISOString(),
   });
-  const row = store.byId(id, deviceVisibility(ctx, auth).sites)!;
+  const row = store.byId(id, restrictionClauses(deviceVisibility(ctx, auth)))!;
   audit(ctx, req, auth, 'device_group.create', row, { siteId });
   return toGroup(row);
 }
@@ -173,7 +189,7 @@ export function updateGroup(
       },
       new Date().toISOString(),
     );
-    return store.byId(group.id, deviceVisibility(ctx, auth).sites)!;
+    return store.byId(group.id, restrictionClauses(deviceVisibility(ctx, auth)))!;
   })();
   audit(ctx, req, auth, 'device_group.update', row, { changedFields });
   return toGroup(row);
@@ -210,7 +226,7 @@ export function addGroupMembers(
         !device ||
         device.org_id !== group.org_id ||
         device.status === 'decommissioned' ||
-        !canSeeDevice(v, device)
+        !canSeeDevice(ctx.db, v, deviceRefOf(device))
       );
     });
     if (invalid.length > 0) {
@@ -221,7 +237,7 @@ export function addGroupMembers(
     const at = new Date().toISOString();
     const added = store.addMembers(group.id, body.deviceIds, at);
     if (added.length > 0) store.touch(group.id, at);
-    return { group: store.byId(group.id, v.sites)!, added };
+    return { group: store.byId(group.id, restrictionClauses(v))!, added };
   })();
   audit(ctx, req, auth, 'device_group.members.add', group, {
     deviceIds: added,
@@ -243,11 +259,11 @@ export function removeGroupMember(
     const group = requireGroupWrite(ctx, auth, id);
     const device = store.candidates([deviceId])[0];
     // A member the caller cannot see is answered like a device that is not in the group at all.
-    if (!device || !canSeeDevice(v, device) || !store.removeMember(group.id, deviceId)) {
+    if (!device || !canSeeDevice(ctx.db, v, deviceRefOf(device)) || !store.removeMember(group.id, deviceId)) {
       throw notFound('Device is not a member of this group');
     }
     store.touch(group.id, new Date().toISOString());
-    return store.byId(group.id, v.sites)!;
+    return store.byId(group.id, restrictionClauses(v))!;
   })();
   audit(ctx, req, auth, 'device_group.members.remove', group, { deviceIds: [deviceId] });
   return toGroup(group);

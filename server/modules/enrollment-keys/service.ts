@@ -7,11 +7,13 @@ import { type UserAuth } from '../../http/auth-context';
 import { badRequest, forbidden, notFound } from '../../http/errors';
 import { paginated } from '../../http/pagination';
 import {
+  DEVICE_GROUP_DENIED,
+  deviceGroupRestriction,
   requireOrgAccess,
+  requireSiteAccess,
+  requireUnrestricted,
   resolveOrgScope,
   scopeCovers,
-  requireSiteAccess,
-  siteRestriction,
 } from '../../http/scope';
 import { auditCaller } from '../audit/caller';
 import type { createEnrollmentKeyBody, listEnrollmentKeysQuery, rotateEnrollmentKeyBody } from './schemas';
@@ -156,10 +158,12 @@ export function createEnrollmentKey(
     const site = ctx.db.prepare('SELECT org_id FROM sites WHERE id = ?').get(siteId) as
       { org_id: string } | undefined;
     if (site?.org_id !== orgId) throw badRequest('siteId must be a site of the organization');
-    // A site-restricted user places agents only in the sites they may reach.
+    // A site-restricted user places agents only in the sites they may reach. A group-restricted user places none:
+    // a new device joins no group, so it would be outside what they may see.
     requireSiteAccess(ctx.db, auth, siteId);
-  } else if (siteRestriction(ctx.db, auth)) {
-    throw forbidden('Access to this site denied');
+    if (deviceGroupRestriction(ctx.db, auth)) throw forbidden(DEVICE_GROUP_DENIED);
+  } else {
+    requireUnrestricted(ctx.db, auth);
   }
   const { row, key } = insertEnrollmentKey(ctx, {
     orgId,

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { statement, type Db } from '../../db/connection';
 import { effectivePermissions, grantsPermission, PERMISSIONS } from '../../http/permissions';
+import { parseRestriction } from '../../http/scope';
+import { canSeeDevice, type DeviceRef, type DeviceVisibility } from '../devices/access';
 
 // Who is told about a pending request (spec 2: "mobile approval requests sent to eligible technicians"): every
-// active user who could approve it — holds `pam:approve` and sees the request's organization and site. Each gets
-// an inbox slot (elevation_approvals); the first decision wins and the other slots expire.
+// active user who could approve it — holds `pam:approve` and could see the request's device (its organization,
+// and the sites and device groups an organization user is limited to). Each gets an inbox slot
+// (elevation_approvals); the first decision wins and the other slots expire.
 
 interface Candidate {
   user_id: string;
@@ -13,8 +16,9 @@ interface Candidate {
   /** Partner links: 'all' | 'selected' | 'none' and the selected organizations. */
   org_access: string | null;
   org_ids: string | null;
-  /** Organization links: the user's sites (null or empty: every site). */
+  /** Organization links: the user's restrictions (null or empty: none). */
   site_ids: string | null;
+  device_group_ids: string | null;
 }
 
 function coversOrg(c: Candidate, orgId: string): boolean {
@@ -24,33 +28,32 @@ function coversOrg(c: Candidate, orgId: string): boolean {
   return (JSON.parse(c.org_ids) as string[]).includes(orgId);
 }
 
-function coversSite(c: Candidate, siteId: string | null): boolean {
-  const sites = c.site_ids ? (JSON.parse(c.site_ids) as unknown) : null;
-  if (!Array.isArray(sites) || sites.length === 0) return true;
-  return siteId !== null && sites.includes(siteId);
+/** What the candidate would see of the device's organization, as the device visibility rule states it. */
+function visibilityOf(c: Candidate, orgId: string): DeviceVisibility {
+  return {
+    scope: { kind: 'some', orgIds: new Set(coversOrg(c, orgId) ? [orgId] : []) },
+    sites: parseRestriction(c.site_ids),
+    deviceGroups: parseRestriction(c.device_group_ids),
+  };
 }
 
-/** Users who may approve a request of this organization and site, except the request's own subject. */
-export function eligibleApprovers(
-  db: Db,
-  orgId: string,
-  siteId: string | null,
-  subject: string | null,
-): string[] {
+/** Users who may approve a request about this device, except the request's own subject. */
+export function eligibleApprovers(db: Db, device: DeviceRef, subject: string | null): string[] {
   const candidates = statement(
     db,
-    `SELECT u.id AS user_id, u.email, pa.role_id, NULL AS org_access, NULL AS org_ids, NULL AS site_ids
+    `SELECT u.id AS user_id, u.email, pa.role_id, NULL AS org_access, NULL AS org_ids, NULL AS site_ids,
+            NULL AS device_group_ids
          FROM platform_admins pa JOIN users u ON u.id = pa.user_id WHERE u.status = 'active'
        UNION ALL
-       SELECT u.id, u.email, pu.role_id, pu.org_access, pu.org_ids, NULL
+       SELECT u.id, u.email, pu.role_id, pu.org_access, pu.org_ids, NULL, NULL
          FROM partner_users pu JOIN users u ON u.id = pu.user_id
          JOIN organizations o ON o.partner_id = pu.partner_id AND o.id = @orgId
         WHERE u.status = 'active'
        UNION ALL
-       SELECT u.id, u.email, ou.role_id, NULL, NULL, ou.site_ids
+       SELECT u.id, u.email, ou.role_id, NULL, NULL, ou.site_ids, ou.device_group_ids
          FROM organization_users ou JOIN users u ON u.id = ou.user_id
         WHERE ou.org_id = @orgId AND u.status = 'active'`,
-  ).all({ orgId }) as Candidate[];
+  ).all({ orgId: device.orgId }) as Candidate[];
   const approves = new Map<string, boolean>();
   const holds = (roleId: string) => {
     let value = approves.get(roleId);
@@ -62,7 +65,7 @@ export function eligibleApprovers(
   };
   const ids = new Set<string>();
   for (const c of candidates) {
-    if (!coversOrg(c, orgId) || !coversSite(c, siteId) || !holds(c.role_id)) continue;
+    if (!holds(c.role_id) || !canSeeDevice(db, visibilityOf(c, device.orgId), device)) continue;
     if (isSubject(c.email, subject)) continue;
     ids.add(c.user_id);
   }

@@ -10,6 +10,7 @@ import type {
 } from '../../contract';
 import type { LimitRule } from '../../http/rate-limit';
 import type { AgentCaller } from '../agents/auth';
+import { deviceRefOf } from '../devices/access';
 import { ACTUATOR_DISABLED, queueActuation, refusalOf } from './actuation';
 import { eligibleApprovers, insertApprovalSlots } from './approvers';
 import { pamConfigFor } from './config';
@@ -164,7 +165,7 @@ export function ingestElevationRequest(
         ctx.db,
         id,
         device.org_id,
-        eligibleApprovers(ctx.db, device.org_id, device.site_id, obs.subjectUsername),
+        eligibleApprovers(ctx.db, deviceRefOf(device), obs.subjectUsername),
       );
       return;
     }

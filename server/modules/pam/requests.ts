@@ -2,10 +2,16 @@ import type { AppContext } from '../../context';
 import { statement } from '../../db/connection';
 import type { ActiveElevations, ElevationRequestDetail, ElevationRequestList } from '../../contract';
 import type { AuthContext } from '../../http/auth-context';
-import { forbidden, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import { pageOffset } from '../../http/pagination';
-import { requireOrgAccess, scopeCovers } from '../../http/scope';
-import { canSeeDevice, deviceVisibility, visibilityClauses } from '../devices/access';
+import { requireOrgAccess } from '../../http/scope';
+import {
+  deviceOutside,
+  deviceVisibility,
+  onDeviceRows,
+  restrictionDenied,
+  visibilityClauses,
+} from '../devices/access';
 import { stepUpRequirement } from './step-up';
 import type { ListQuery } from './schemas';
 import {
@@ -17,10 +23,13 @@ import {
   type ElevationRow,
 } from './store';
 
-// Reading elevation requests. A caller sees the requests of the devices it could see: its organizations, and for
-// a site-restricted technician only its sites (spec 2: 403 on writes outside them, not found on reads).
+// Reading elevation requests. A caller sees the requests of the devices it could see (server/modules/devices/
+// access.ts): its organizations, and for a restricted technician only its sites and device groups (spec 2: 403
+// on writes outside them, not found on reads).
 
 export const REQUEST_NOT_FOUND = 'Elevation request not found';
+/** Request queries read `elevation_requests r`; the site is the one the request was raised in. */
+const REQUESTS = onDeviceRows('r');
 
 export function requireRequest(
   ctx: AppContext,
@@ -29,19 +38,22 @@ export function requireRequest(
   access: 'read' | 'write' = 'read',
 ): ElevationRow {
   const row = requestRow(ctx.db, id);
-  const visibility = deviceVisibility(ctx, auth);
-  if (!row || !scopeCovers(visibility.scope, row.org_id)) throw notFound(REQUEST_NOT_FOUND);
-  // In the caller's organizations but outside a restricted technician's sites: hidden to reads, 403 to writes.
-  if (!canSeeDevice(visibility, row)) {
-    if (access === 'write') throw forbidden('Access to this site denied');
-    throw notFound(REQUEST_NOT_FOUND);
-  }
+  if (!row) throw notFound(REQUEST_NOT_FOUND);
+  const outside = deviceOutside(ctx.db, deviceVisibility(ctx, auth), {
+    deviceId: row.device_id,
+    orgId: row.org_id,
+    siteId: row.site_id,
+  });
+  // In the caller's organizations but outside a restricted technician's sites or groups: hidden to reads, 403 to
+  // writes.
+  if (outside === 'organization' || (outside && access === 'read')) throw notFound(REQUEST_NOT_FOUND);
+  if (outside) throw restrictionDenied(outside);
   return row;
 }
 
 export function listRequests(ctx: AppContext, auth: AuthContext, query: ListQuery): ElevationRequestList {
   if (query.orgId) requireOrgAccess(ctx.db, auth, query.orgId);
-  const clauses = visibilityClauses(deviceVisibility(ctx, auth), 'r');
+  const clauses = visibilityClauses(deviceVisibility(ctx, auth), REQUESTS);
   const where = clauses.map((c) => c.sql);
   const params: unknown[] = clauses.flatMap((c) => c.params);
   const add = (sql: string, value: unknown) => {
@@ -80,7 +92,7 @@ export function activeElevations(
   orgId: string | undefined,
 ): ActiveElevations {
   if (orgId) requireOrgAccess(ctx.db, auth, orgId);
-  const clauses = visibilityClauses(deviceVisibility(ctx, auth), 'r');
+  const clauses = visibilityClauses(deviceVisibility(ctx, auth), REQUESTS);
   const where = [
     ...clauses.map((c) => c.sql),
     "r.status IN ('approved', 'auto_approved', 'actuating')",
@@ -114,7 +126,7 @@ export function requestDetail(ctx: AppContext, auth: AuthContext, id: string): E
         : null;
   let history: ElevationRow[] = [];
   if (sameFile) {
-    const clauses = visibilityClauses(deviceVisibility(ctx, auth), 'r');
+    const clauses = visibilityClauses(deviceVisibility(ctx, auth), REQUESTS);
     history = statement(
       ctx.db,
       `${SELECT_REQUEST} WHERE ${clauses.map((c) => c.sql).join(' AND ')} AND r.org_id = ? AND ${sameFile.sql}

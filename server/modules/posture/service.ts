@@ -2,7 +2,8 @@ import type { AppContext } from '../../context';
 import type { PostureDevices, PostureSummary } from '../../contract';
 import type { UserAuth } from '../../http/auth-context';
 import { pageOffset } from '../../http/pagination';
-import { requireOrgAccess, resolveOrgScope, scopeFilter, siteRestriction } from '../../http/scope';
+import { requireOrgAccess } from '../../http/scope';
+import { deviceVisibility, restrictionClauses, visibilityClauses } from '../devices/access';
 import type { PostureDevicesQuery, PostureSummaryQuery } from './schemas';
 import { PostureStore, type DeviceSet } from './store';
 
@@ -13,27 +14,16 @@ import { PostureStore, type DeviceSet } from './store';
 const DAY_MS = 86_400_000;
 
 /**
- * The caller's devices: one named organization (404/403 by the scope rules when it is not theirs) or every
- * organization in scope; an organization user limited to some sites sees only devices of those sites.
+ * The caller's devices (the device visibility rule): one named organization (404/403 by the scope rules when it
+ * is not theirs) or every organization in scope; an organization user limited to some sites or device groups
+ * sees only those devices.
  */
 function deviceSet(ctx: AppContext, auth: UserAuth, orgId: string | undefined): DeviceSet {
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  if (orgId) {
-    requireOrgAccess(ctx.db, auth, orgId);
-    parts.push('d.org_id = ?');
-    params.push(orgId);
-  } else {
-    const scope = scopeFilter(resolveOrgScope(ctx.db, auth), 'd.org_id');
-    parts.push(scope.clause);
-    params.push(...scope.params);
-  }
-  const sites = siteRestriction(ctx.db, auth);
-  if (sites) {
-    parts.push('d.site_id IN (SELECT value FROM json_each(?))');
-    params.push(JSON.stringify([...sites]));
-  }
-  return { clause: parts.join(' AND '), params };
+  const v = deviceVisibility(ctx, auth);
+  const clauses = orgId
+    ? [{ sql: 'd.org_id = ?', params: [requireOrgAccess(ctx.db, auth, orgId).id] }, ...restrictionClauses(v)]
+    : visibilityClauses(v);
+  return { clause: clauses.map((c) => `(${c.sql})`).join(' AND '), params: clauses.flatMap((c) => c.params) };
 }
 
 export function postureSummary(

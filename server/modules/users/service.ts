@@ -8,7 +8,13 @@ import { badRequest, forbidden, HttpError, notFound, unauthorized } from '../../
 import { paginated, type PageRequest } from '../../http/pagination';
 import { effectivePermissions } from '../../http/permissions';
 import type { LimitRule } from '../../http/rate-limit';
-import { resolveOrgScope, scopeCovers, siteRestriction } from '../../http/scope';
+import {
+  DEVICE_GROUP_DENIED,
+  resolveOrgScope,
+  restrictionsOf,
+  scopeCovers,
+  SITE_DENIED,
+} from '../../http/scope';
 import { auditCaller } from '../audit/caller';
 import { assertCovered, assignableRole, RoleService } from '../roles/service';
 import {
@@ -39,6 +45,10 @@ export const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
 /** Re-sending is cheap for the caller and noisy for the recipient's mailbox: a few per hour per invitee. */
 const RESEND_LIMIT: LimitRule = { bucket: 'invite-resend:user', limit: 5, windowSeconds: 3600 };
 const MANAGE_REFUSED = 'Cannot manage a user who holds permissions you do not hold';
+
+/** A requested restriction (null, undefined or empty: none) stays inside the caller's own. */
+const within = (requested: string[] | null | undefined, own: ReadonlySet<string>): boolean =>
+  !!requested?.length && requested.every((id) => own.has(id));
 
 interface Invitation {
   /** The raw token: goes into the email link only, never into storage or the audit log. */
@@ -82,6 +92,23 @@ export class UserService {
   }
 
   /** Nobody disables, removes or re-roles someone who holds more than they do. */
+  /**
+   * A restricted organization user grants at most their own sites and device groups, never "all" by omission:
+   * not by inviting someone, and not by giving a role to someone who sees more devices than they do.
+   */
+  private assertWithinOwnRestrictions(
+    auth: UserAuth,
+    target: { siteIds?: string[] | null | undefined; deviceGroupIds?: string[] | null | undefined },
+  ): void {
+    const own = restrictionsOf(this.ctx.db, auth);
+    if (own.sites && !within(target.siteIds, own.sites))
+      throw forbidden(SITE_DENIED, 'PERMISSION_ESCALATION', { allowedSiteIds: [...own.sites] });
+    if (own.deviceGroups && !within(target.deviceGroupIds, own.deviceGroups))
+      throw forbidden(DEVICE_GROUP_DENIED, 'PERMISSION_ESCALATION', {
+        allowedDeviceGroupIds: [...own.deviceGroups],
+      });
+  }
+
   private assertManageable(auth: UserAuth, entry: DirectoryEntry): void {
     assertCovered(
       this.ctx,
@@ -251,18 +278,21 @@ export class UserService {
     if (body.orgAccess !== undefined || body.orgIds !== undefined)
       throw badRequest('orgAccess and orgIds apply to partner users only');
     const siteIds = body.siteIds?.length ? unique(body.siteIds) : null;
-    // A site-restricted inviter grants at most their own sites: never "all sites" by omission.
-    const own = siteRestriction(this.ctx.db, auth);
-    if (own && (!siteIds || siteIds.some((id) => !own.has(id))))
-      throw forbidden('Access to this site denied', 'PERMISSION_ESCALATION', { allowedSiteIds: [...own] });
+    const deviceGroupIds = body.deviceGroupIds?.length ? unique(body.deviceGroupIds) : null;
+    this.assertWithinOwnRestrictions(auth, { siteIds, deviceGroupIds });
+    const orgId = tenant.scope === 'organization' ? tenant.orgId : null;
     const site = this.ctx.db.prepare('SELECT org_id FROM sites WHERE id = ?');
     for (const id of siteIds ?? []) {
       const row = site.get(id) as { org_id: string } | undefined;
-      if (!row || tenant.scope !== 'organization' || row.org_id !== tenant.orgId)
-        throw badRequest(`siteIds: ${id} is not a site of this organization`);
+      if (!row || row.org_id !== orgId) throw badRequest(`siteIds: ${id} is not a site of this organization`);
     }
-    // Device groups arrive with the devices module; until then the restriction is stored as given.
-    return { siteIds, deviceGroupIds: body.deviceGroupIds ? unique(body.deviceGroupIds) : null };
+    const group = this.ctx.db.prepare('SELECT org_id FROM device_groups WHERE id = ?');
+    for (const id of deviceGroupIds ?? []) {
+      const row = group.get(id) as { org_id: string } | undefined;
+      if (!row || row.org_id !== orgId)
+        throw badRequest(`deviceGroupIds: ${id} is not a device group of this organization`);
+    }
+    return { siteIds, deviceGroupIds };
   }
 
   invite(auth: UserAuth, req: Request, body: InviteBody): UserSummary {
@@ -451,6 +481,7 @@ export class UserService {
     if (entry.user.id === auth.userId) throw badRequest('You cannot change your own role');
     this.assertManageable(auth, entry);
     const { association } = entry;
+    this.assertWithinOwnRestrictions(auth, association);
     const tenant = tenantOfAssociation(association);
     const role = assignableRole(this.ctx, roleId, tenant);
     assertCovered(this.ctx, auth, effectivePermissions(this.ctx.db, role.id));

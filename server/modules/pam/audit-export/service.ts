@@ -3,7 +3,8 @@ import type { AppContext } from '../../../context';
 import { auditActor, type UserAuth } from '../../../http/auth-context';
 import type { ClientInfo } from '../../../http/client-info';
 import { badRequest, notFound } from '../../../http/errors';
-import { requireOrgAccess, requireSiteAccess, siteRestriction } from '../../../http/scope';
+import { requireOrgAccess, requireSiteAccess } from '../../../http/scope';
+import { deviceVisibility, onDeviceRows, restrictionClauses } from '../../devices/access';
 import { decodeCursor, encodeCursor, type CursorBinding } from './cursor';
 import { CONTENT_TYPES, render } from './format';
 import {
@@ -111,7 +112,8 @@ export function exportPage(
     deviceId: binding.deviceId,
     elevationRequestId: binding.elevationRequestId,
     eventType: binding.eventType,
-    sites: siteRestriction(ctx.db, auth),
+    // Events carry the device and the site it had when they were written; a restricted caller reads only theirs.
+    restrictions: restrictionClauses(deviceVisibility(ctx, auth), onDeviceRows('e')),
     take: query.limit + 1,
   });
   const hasMore = read.length > query.limit;

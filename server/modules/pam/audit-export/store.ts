@@ -1,4 +1,5 @@
 import { statement, type Db } from '../../../db/connection';
+import type { Clause } from '../../devices/store';
 import type { ElevationAuditRow } from './schemas';
 
 // SQL of the export: elevation_events in one organization and window, after a `seq`, in `seq` order, joined to
@@ -15,8 +16,8 @@ export interface ExportPageQuery {
   deviceId: string | null;
   elevationRequestId: string | null;
   eventType: string | null;
-  /** Site-restricted callers: only events of these sites (an event without a site is in none of them). */
-  sites: ReadonlySet<string> | null;
+  /** Restricted callers: the restriction clauses over `e` (server/modules/devices/access.ts), else empty. */
+  restrictions: Clause[];
   /** Rows to read; the service asks for one more than the page to learn whether another page follows. */
   take: number;
 }
@@ -65,7 +66,7 @@ const SELECT = `SELECT e.seq, e.id, e.event_type, e.occurred_at, e.org_id, e.sit
 
 export function readExportPage(db: Db, q: ExportPageQuery): ElevationAuditRow[] {
   const where = ['e.org_id = ?', 'e.occurred_at >= ?', 'e.occurred_at < ?', 'e.seq > ?'];
-  const params: Array<string | number> = [q.orgId, q.from, q.to, q.afterSeq];
+  const params: unknown[] = [q.orgId, q.from, q.to, q.afterSeq];
   const equal = (column: string, value: string | null) => {
     if (value === null) return;
     where.push(`${column} = ?`);
@@ -75,9 +76,9 @@ export function readExportPage(db: Db, q: ExportPageQuery): ElevationAuditRow[] 
   equal('e.device_id', q.deviceId);
   equal('e.elevation_request_id', q.elevationRequestId);
   equal('e.event_type', q.eventType);
-  if (q.sites) {
-    where.push('e.site_id IN (SELECT value FROM json_each(?))');
-    params.push(JSON.stringify([...q.sites]));
+  for (const clause of q.restrictions) {
+    where.push(clause.sql);
+    params.push(...clause.params);
   }
   params.push(q.take);
   const rows = statement(db, `${SELECT} WHERE ${where.join(' AND ')} ORDER BY e.seq LIMIT ?`).all(

@@ -2,11 +2,14 @@ import type { AppContext } from '../../../context';
 import type { AuthContext } from '../../../http/auth-context';
 import { badRequest, forbidden, notFound } from '../../../http/errors';
 import {
+  DEVICE_GROUP_DENIED,
   requireOrgAccess,
   requireSiteAccess,
+  requireUnrestricted,
   resolveOrgScope,
+  restrictionsOf,
   scopeCovers,
-  siteRestriction,
+  SITE_DENIED,
 } from '../../../http/scope';
 import { policyStore, type PamRuleRow, type SignerGroupRow } from './store';
 
@@ -15,10 +18,11 @@ import { policyStore, type PamRuleRow, type SignerGroupRow } from './store';
 // and webhooks. Site-restricted technicians (organization users with site ids) see organization-wide rules and
 // the rules of their sites; they may write only rules of their sites. Organization-wide rules, signer groups and
 // the organization configuration reach sites outside theirs, so writing them is 403 `Access to this site denied`.
+// Device-group-restricted technicians read rules like their site restriction allows, and write none: every rule
+// (of a site or of the organization) reaches devices outside their groups.
 
 export const RULE_NOT_FOUND = 'PAM rule not found';
 export const SIGNER_GROUP_NOT_FOUND = 'Signer group not found';
-export const SITE_DENIED = 'Access to this site denied';
 
 export function targetOrg(ctx: Pick<AppContext, 'db'>, auth: AuthContext, orgId: string | undefined): string {
   if (auth.scope === 'organization') {
@@ -33,7 +37,7 @@ export function targetOrg(ctx: Pick<AppContext, 'db'>, auth: AuthContext, orgId:
 
 /** Writes that reach every site of the organization (org-wide rules, signer groups, configuration). */
 export function requireWholeOrgWrite(ctx: Pick<AppContext, 'db'>, auth: AuthContext): void {
-  if (siteRestriction(ctx.db, auth)) throw forbidden(SITE_DENIED);
+  requireUnrestricted(ctx.db, auth);
 }
 
 /** The site a rule is written for: null (organization-wide) or a site of the rule's organization. */
@@ -48,13 +52,14 @@ export function requireRuleSite(
     return;
   }
   const site = requireSiteAccess(ctx.db, auth, siteId);
+  if (restrictionsOf(ctx.db, auth).deviceGroups) throw forbidden(DEVICE_GROUP_DENIED);
   if (site.org_id !== orgId)
     throw badRequest("siteId: must be a site of the rule's organization", 'VALIDATION_ERROR');
 }
 
 /**
  * A rule the caller may see (404 otherwise). For writes, a site-restricted caller also needs the rule's site: a
- * rule of another site or an organization-wide rule is 403.
+ * rule of another site or an organization-wide rule is 403; a group-restricted caller writes no rule (403).
  */
 export function ruleInScope(
   ctx: Pick<AppContext, 'db'>,
@@ -64,11 +69,11 @@ export function ruleInScope(
 ): PamRuleRow {
   const row = policyStore(ctx.db).ruleById(id);
   if (!row || !scopeCovers(resolveOrgScope(ctx.db, auth), row.org_id)) throw notFound(RULE_NOT_FOUND);
-  const sites = siteRestriction(ctx.db, auth);
-  if (!sites) return row;
-  const ownSite = row.site_id !== null && sites.has(row.site_id);
+  const { sites, deviceGroups } = restrictionsOf(ctx.db, auth);
+  const ownSite = sites === null || (row.site_id !== null && sites.has(row.site_id));
   if (mode === 'read' && row.site_id !== null && !ownSite) throw notFound(RULE_NOT_FOUND);
   if (mode === 'write' && !ownSite) throw forbidden(SITE_DENIED);
+  if (mode === 'write' && deviceGroups) throw forbidden(DEVICE_GROUP_DENIED);
   return row;
 }
 

@@ -3,7 +3,8 @@ import { statement } from '../../../db/connection';
 import type { AppContext } from '../../../context';
 import type { AuthContext } from '../../../http/auth-context';
 import { badRequest } from '../../../http/errors';
-import { requireSiteAccess, siteRestriction } from '../../../http/scope';
+import { requireSiteAccess } from '../../../http/scope';
+import { deviceVisibility, onDeviceRows, restrictionClauses } from '../../devices/access';
 import type { Observation } from '../observation';
 import { targetOrg } from './access';
 import { loadSignerGroups, ruleMatcher } from './match';
@@ -13,8 +14,8 @@ import { criteriaFromBody, validateRule } from './validate';
 // POST /pam/rules/preview: what a rule would have matched in the organization's recent elevation requests, run
 // through the same matcher as ingest, with each time window read at the request's own requested_at. The scan
 // walks newest first and stops at PREVIEW_SCAN_CAP rows (`truncated`), so its cost is bounded whatever the
-// window. A site-restricted caller previews over their sites only; criteria naming a site scan that site, as the
-// rule would only ever see its requests.
+// window. A restricted caller previews over the requests of the devices they see (their sites and device
+// groups); criteria naming a site scan that site, as the rule would only ever see its requests.
 
 export const PREVIEW_SCAN_CAP = 50_000;
 export const PREVIEW_SAMPLE_SIZE = 20;
@@ -73,27 +74,22 @@ export function previewRule(
   const criteria = criteriaFromBody(body);
   validateRule(ctx.db, orgId, criteria);
 
-  const where = ['org_id = ?', 'requested_at >= ?'];
+  const where = ['r.org_id = ?', 'r.requested_at >= ?'];
   const now = options.now ?? new Date();
-  const params: Array<string | number> = [
-    orgId,
-    new Date(now.getTime() - body.windowDays * DAY_MS).toISOString(),
-  ];
+  const params: unknown[] = [orgId, new Date(now.getTime() - body.windowDays * DAY_MS).toISOString()];
   if (body.siteId) {
     const site = requireSiteAccess(ctx.db, auth, body.siteId);
     if (site.org_id !== orgId)
       throw badRequest("siteId: must be a site of the rule's organization", 'VALIDATION_ERROR');
-    where.push('site_id = ?');
+    where.push('r.site_id = ?');
     params.push(body.siteId);
-  } else {
-    const sites = siteRestriction(ctx.db, auth);
-    if (sites) {
-      where.push('site_id IN (SELECT value FROM json_each(?))');
-      params.push(JSON.stringify([...sites]));
-    }
+  }
+  for (const clause of restrictionClauses(deviceVisibility(ctx, auth), onDeviceRows('r'))) {
+    where.push(clause.sql);
+    params.push(...clause.params);
   }
   if (body.flowType) {
-    where.push('flow_type = ?');
+    where.push('r.flow_type = ?');
     params.push(body.flowType);
   }
   const cap = options.scanCap ?? PREVIEW_SCAN_CAP;
@@ -111,8 +107,8 @@ export function previewRule(
     `SELECT id, requested_at, flow_type, status, subject_username, subject_ad_groups, target_executable_path,
         target_executable_hash, target_executable_signer, target_signer_thumbprint, parent_image, command_line,
         tool_name, risk_tier
-       FROM elevation_requests WHERE ${where.join(' AND ')}
-       ORDER BY requested_at DESC, id DESC LIMIT ?`,
+       FROM elevation_requests r WHERE ${where.join(' AND ')}
+       ORDER BY r.requested_at DESC, r.id DESC LIMIT ?`,
   ).iterate(...params) as IterableIterator<PreviewRow>;
 
   let totalScanned = 0;
