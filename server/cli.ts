@@ -2,17 +2,23 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { backupCommand, restoreCommand } from './backup/commands';
 import { loadConfig } from './config';
 import { openDatabase } from './db/connection';
 import { loadMigrations, migrate, migrationStatus } from './db/migrate';
-import { createServer, type DemoSeedResponse } from './index';
-import { demoSimulator } from './modules/demo/simulator';
+import type { DemoSeedResponse } from './index';
 
 // Headless entry: `serve` runs the server and console for any browser; `migrate` applies migrations by hand
-// (for AUTO_MIGRATE=false installs).
+// (for AUTO_MIGRATE=false installs); `backup` and `restore` copy a data directory to and from one verified file
+// (server/backup/).
 
 const USAGE = `Usage: gatehouse serve [--port N] [--host H] [--data-dir DIR] [--demo [--agents N] [--scenario steady|pam|pam-load|...]]
-       gatehouse migrate [--data-dir DIR]`;
+       gatehouse migrate [--data-dir DIR]
+       gatehouse backup --to FILE [--data-dir DIR] [--passphrase-file FILE] [--force]
+       gatehouse restore --from FILE [--data-dir DIR] [--passphrase-file FILE] [--force]
+The backup passphrase comes from --passphrase-file or BACKUP_PASSPHRASE.`;
+
+const COMMANDS = ['serve', 'migrate', 'backup', 'restore'];
 
 /** The built console: out/renderer beside the sources, or beside the bundle. */
 function findConsole(): string | null {
@@ -47,11 +53,15 @@ async function main(): Promise<void> {
       demo: { type: 'boolean' },
       agents: { type: 'string' },
       scenario: { type: 'string' },
+      to: { type: 'string' },
+      from: { type: 'string' },
+      'passphrase-file': { type: 'string' },
+      force: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const command = positionals[0] ?? 'serve';
-  if (values.help || !['serve', 'migrate'].includes(command)) {
+  if (values.help || !COMMANDS.includes(command)) {
     console.log(USAGE);
     process.exit(values.help ? 0 : 2);
   }
@@ -65,6 +75,23 @@ async function main(): Promise<void> {
     ...(values.host !== undefined ? { host: values.host } : {}),
     ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
   };
+
+  if (command === 'backup' || command === 'restore') {
+    const file = command === 'backup' ? values.to : values.from;
+    if (!file) {
+      console.error(`gatehouse: ${command} needs ${command === 'backup' ? '--to FILE' : '--from FILE'}`);
+      process.exit(2);
+    }
+    const args = {
+      dataDir: values['data-dir'],
+      passphraseFile: values['passphrase-file'],
+      force: values.force,
+    };
+    await (command === 'backup'
+      ? backupCommand({ ...args, to: file })
+      : restoreCommand({ ...args, from: file }));
+    return;
+  }
 
   if (command === 'migrate') {
     const config = loadConfig(process.env, overrides);
@@ -81,6 +108,9 @@ async function main(): Promise<void> {
     return;
   }
 
+  // Loaded for `serve` only: the whole server is a few seconds of start-up that backup and restore do not need.
+  const { createServer } = await import('./index');
+  const { demoSimulator } = await import('./modules/demo/simulator');
   const staticDir = findConsole();
   if (!staticDir)
     console.warn('gatehouse: the console is not built (run `npm run build`); serving the API only');

@@ -48,6 +48,15 @@ const envSchema = z.object({
   AGENT_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   AGENT_RELEASE_FEED_URL: z.url({ protocol: /^https?$/ }).optional(),
   RELEASE_ARTIFACT_MANIFEST_PUBLIC_KEYS: z.string().optional(),
+  BACKUP_DIR: z.string().min(1).optional(),
+  // Fractional hours are allowed (0.5 = every 30 minutes; tests use seconds' worth).
+  BACKUP_EVERY_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 366)
+    .default(24),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
+  BACKUP_PASSPHRASE: z.string().min(12, 'BACKUP_PASSPHRASE must be at least 12 characters').optional(),
 });
 
 export type RawEnv = Record<string, string | undefined>;
@@ -95,6 +104,14 @@ export interface Config {
   agentReleaseFeedUrl: string;
   /** Ed25519 keys that sign release manifests (spec 3 trust anchor; two overlap during a rotation). */
   releaseManifestPublicKeys: string[];
+  /** Scheduled backups (server/jobs/backup.ts): off while `dir` is null. */
+  backup: {
+    dir: string | null;
+    everyHours: number;
+    keep: number;
+    /** Seals the secrets inside every backup; scheduling refuses to start without it. */
+    passphrase: string | null;
+  };
   /** Secrets given in the environment; missing ones are generated and kept in DATA_DIR (see secrets.ts). */
   secretOverrides: {
     APP_ENCRYPTION_KEY?: string;
@@ -164,6 +181,12 @@ export function loadConfig(
     agentHeartbeatSeconds: e.AGENT_HEARTBEAT_SECONDS,
     agentReleaseFeedUrl: e.AGENT_RELEASE_FEED_URL ?? DEFAULT_AGENT_RELEASE_FEED_URL,
     releaseManifestPublicKeys: list(e.RELEASE_ARTIFACT_MANIFEST_PUBLIC_KEYS),
+    backup: {
+      dir: e.BACKUP_DIR ? resolve(e.BACKUP_DIR) : null,
+      everyHours: e.BACKUP_EVERY_HOURS,
+      keep: e.BACKUP_KEEP,
+      passphrase: e.BACKUP_PASSPHRASE ?? null,
+    },
     secretOverrides: {
       APP_ENCRYPTION_KEY: e.APP_ENCRYPTION_KEY,
       JWT_SECRET: e.JWT_SECRET,

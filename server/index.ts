@@ -1,6 +1,8 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import pino, { type Logger } from 'pino';
+import { claimDataDir } from './backup/lock';
+import { backupRoutes } from './backup/routes';
 import { loadConfig, type Config } from './config';
 import type { AppContext } from './context';
 import type { DemoSeedResponse } from './contract';
@@ -18,6 +20,7 @@ import { TenantGuard } from './http/tenant-guard';
 import { AGENT_SOCKET_PATH, AgentHub } from './hub/agent-hub';
 import { ConsoleHub } from './hub/console-hub';
 import { consoleSocketRoutes } from './hub/console-routes';
+import { BackupScheduler } from './jobs/backup';
 import { startDevicePresence } from './jobs/device-presence';
 import { startHousekeeping } from './jobs/housekeeping';
 import { startOffboardingReaper } from './jobs/offboarding-reaper';
@@ -60,7 +63,7 @@ import { setupRoutes } from './modules/setup/routes';
 import { FirstRun } from './modules/setup/service';
 import { UserStore } from './modules/users/store';
 import type { ServerOptions } from './options';
-import { fileSecretStore, loadSecrets } from './secrets';
+import { fileSecretStore, loadSecrets, portableSecrets } from './secrets';
 
 export type { ServerOptions, SecretStore } from './options';
 export type { DemoSeedResponse } from './contract';
@@ -146,8 +149,10 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   const log = options.logger ?? pino({ level: config.logLevel, base: { service: 'gatehouse' } });
   const secrets = loadSecrets(config, options.secretStore ?? fileSecretStore(config.dataDir));
   const db = prepareDatabase(config, log, options.nativeBinding);
+  // `npm run restore` refuses while this process holds the data directory (server/backup/lock.ts).
+  const releaseDataDir = claimDataDir(config.dataDir);
   // Undone in reverse order if start-up fails half way, so a failed start leaves no open handles behind.
-  const teardown: Array<() => void> = [() => db.close()];
+  const teardown: Array<() => void> = [releaseDataDir, () => db.close()];
   const undo = () => {
     for (const step of teardown.reverse()) step();
   };
@@ -188,6 +193,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   registerEnforcementResults();
   const hub = new ConsoleHub(ctx);
   teardown.push(() => hub.close());
+  const backups = new BackupScheduler(ctx, portableSecrets(secrets), options.nativeBinding);
 
   const routes = [
     ...healthRoutes(ctx, firstRun),
@@ -216,6 +222,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...pamPolicyRoutes(ctx),
     ...pamAuditExportRoutes(ctx),
     ...consoleSocketRoutes(hub),
+    ...backupRoutes(backups),
   ];
   const resolveClient = clientResolver({
     enabled: config.trustProxyHeaders,
@@ -257,6 +264,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     startOffboardingReaper(ctx),
     startDevicePresence(ctx, options.agentTimings?.presenceSweepMs),
     startPamExpiry(ctx, options.pamExpirySweepMs),
+    backups.start(),
   ];
   const stopAllJobs = () => stopJobs.forEach((stop) => stop());
   teardown.push(stopAllJobs);
@@ -290,7 +298,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
       });
       ctx.apiKeys.flush();
       ctx.audit.flush();
+      await backups.idle(); // a scheduled backup reads the database until it is done
       db.close();
+      releaseDataDir();
       log.info('gatehouse server stopped');
     })());
 

@@ -66,6 +66,26 @@ export function loadSecrets(config: Config, store: SecretStore): Secrets {
     );
   }
   if (changed) store.write(stored);
+  return resolveSecrets(config, stored);
+}
+
+/**
+ * The secrets of a data directory that already has them, for tools that must never generate any (a backup taken
+ * beside a running server): generating here would hand the backup keys the database was never encrypted with.
+ */
+export function readSecrets(config: Config, store: SecretStore): Secrets {
+  const stored = store.read() ?? {};
+  const missing = GENERATED.filter((name) => !config.secretOverrides[name] && !stored[name]);
+  if (missing.length) {
+    throw new ConfigError(
+      `${config.dataDir} has no ${missing.join(' or ')} yet: start the server on it once, or set them in the environment`,
+    );
+  }
+  return resolveSecrets(config, stored);
+}
+
+function resolveSecrets(config: Config, stored: Record<string, string>): Secrets {
+  const env = config.secretOverrides;
   const appEncryptionKey = env.APP_ENCRYPTION_KEY ?? stored.APP_ENCRYPTION_KEY!;
   const jwtSecret = env.JWT_SECRET ?? stored.JWT_SECRET!;
   return {
@@ -76,6 +96,23 @@ export function loadSecrets(config: Config, store: SecretStore): Secrets {
       env.APP_ENCRYPTION_KEY ??
       env.SECRET_ENCRYPTION_KEY ??
       env.JWT_SECRET ??
+      // Written by a restore when the backed-up install took its pepper from the environment.
+      stored.ENROLLMENT_KEY_PEPPER ??
       appEncryptionKey,
+  };
+}
+
+/**
+ * What a restored copy of the data directory needs in its secrets file to read the database as it was: the
+ * effective keys, wherever they came from (file or environment). The pepper is kept only when it is not the
+ * encryption key already listed.
+ */
+export function portableSecrets(secrets: Secrets): Record<string, string> {
+  return {
+    APP_ENCRYPTION_KEY: secrets.appEncryptionKey,
+    JWT_SECRET: secrets.jwtSecret,
+    ...(secrets.enrollmentKeyPepper !== secrets.appEncryptionKey
+      ? { ENROLLMENT_KEY_PEPPER: secrets.enrollmentKeyPepper }
+      : {}),
   };
 }

@@ -122,3 +122,4 @@ export * from './devices';
 export * from './filters';
 export * from './agent-versions';
 export * from './pam';
+export * from './backups';

@@ -78,6 +78,19 @@ export interface ChainVerification {
   };
 }
 
+/** Every chain that holds entries, after the platform chain (which may be empty): a platform-wide check. */
+export function allChainRefs(db: Db): ChainRef[] {
+  const rows = db
+    .prepare('SELECT DISTINCT org_id AS orgId, partner_id AS partnerId FROM audit_logs')
+    .all() as ChainRef[];
+  return [
+    { orgId: null, partnerId: null },
+    ...rows
+      .filter((r) => r.orgId !== null || r.partnerId !== null)
+      .map((r) => ({ orgId: r.orgId, partnerId: r.orgId === null ? r.partnerId : null })),
+  ];
+}
+
 export function verifyChain(db: Db, ref: ChainRef): ChainVerification {
   const chain = chainKey(ref);
   const rows = (

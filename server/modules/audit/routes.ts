@@ -6,13 +6,8 @@ import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { requireFullPartnerAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
 import type { AuthContext } from '../../http/auth-context';
-import { verifyChain, type ChainRef, type ChainVerification } from './chain';
+import { allChainRefs, verifyChain, type ChainRef, type ChainVerification } from './chain';
 import { listAuditEntries, type AuditScope } from './store';
-
-interface ChainRow {
-  org_id: string | null;
-  partner_id: string | null;
-}
 
 /**
  * What audit a caller reads: the organizations in scope, plus, for partner administrators with full organization
@@ -72,15 +67,7 @@ export function auditRoutes(ctx: AppContext): AnyRoute[] {
           if (!scopeCovers(orgs, query.orgId)) throw notFound('Organization not found');
           refs = [{ orgId: query.orgId, partnerId: null }];
         } else if (orgs.kind === 'all') {
-          const rows = ctx.db
-            .prepare('SELECT DISTINCT org_id, partner_id FROM audit_logs')
-            .all() as ChainRow[];
-          refs = [
-            { orgId: null, partnerId: null },
-            ...rows
-              .filter((r) => r.org_id !== null || r.partner_id !== null)
-              .map((r) => ({ orgId: r.org_id, partnerId: r.org_id === null ? r.partner_id : null })),
-          ];
+          refs = allChainRefs(ctx.db);
         } else {
           refs = [...orgs.orgIds].map((orgId) => ({ orgId, partnerId: null }));
           if (partnerId) refs.unshift({ orgId: null, partnerId });
