@@ -14,10 +14,16 @@ export type EnforcementStatus =
 /** Spec 2: derived; null while pending and for a denial by the organization default (its reason says so). */
 export type DecisionSource = 'software_policy' | 'pam_rule' | 'human';
 export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
-/** DESIGN §5: 1 session only; 2 verified platform assertion bound to the request; 3 = 2 plus re-authentication. */
-export type AssuranceLevel = 1 | 2 | 3;
+/**
+ * DESIGN §5: 1 session only; 2 verified platform assertion bound to the request; 3 = 2 plus re-authentication.
+ * 0 (method `automation`): an API key holding the explicit `pam:approve` scope decided; no person stands behind
+ * it, so it is below every floor.
+ */
+export type AssuranceLevel = 0 | 1 | 2 | 3;
+/** The levels a partner's step-up policy can require (a floor is never "automation"). */
+export type StepUpFloor = Exclude<AssuranceLevel, 0>;
 export type AssuranceMethod =
-  'session' | 'session_reauth' | 'platform_authenticator' | 'platform_authenticator_reauth';
+  'automation' | 'session' | 'session_reauth' | 'platform_authenticator' | 'platform_authenticator_reauth';
 
 export interface ElevationRequest {
   id: string;
@@ -116,7 +122,7 @@ export interface StepUpRequirement {
   riskLevel: RiskLevel;
   mode: 'off' | 'grace' | 'enforce';
   /** The partner floor for this risk. */
-  requiredLevel: AssuranceLevel;
+  requiredLevel: StepUpFloor;
   /** Critical requests need a fresh password (or MFA code for accounts without one). */
   reauthRequired: boolean;
   /** Which re-authentication the caller can give. */

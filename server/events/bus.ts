@@ -25,6 +25,8 @@ export interface EventMap {
   'user.logout': SessionEvent;
   /** Every access token of the user was invalidated (disable, removal, role change, password reset, offboarding). */
   'user.sessions_revoked': { userId: string };
+  /** One session (refresh family) of the user was revoked, e.g. a copied refresh token was presented again. */
+  'user.session_revoked': { userId: string; sessionId: string };
   'device.enrolled': DeviceEvent;
   'device.online': DeviceEvent;
   'device.offline': DeviceEvent;

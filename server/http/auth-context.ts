@@ -16,6 +16,10 @@ export interface UserAuth extends CallerBase {
   userId: string;
   email: string;
   roleId: string | null;
+  /** The session (refresh family) the access token belongs to: what a console-socket ticket re-checks. */
+  sessionId: string;
+  /** users.token_version when the token was signed. */
+  tokenVersion: number;
 }
 
 /** An integration calling with `X-API-Key`: always bound to one organization (spec 1, API key). */

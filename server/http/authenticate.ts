@@ -5,8 +5,9 @@ import type { AuthContext, UserAuth } from './auth-context';
 import { forbidden, unauthorized } from './errors';
 import { assertPermission, type Permission } from './permissions';
 
-// Who is calling. A console user presents a Bearer JWT: the signature proves who issued it, the user row decides
-// whether it still counts (a disabled account or a bumped token_version ends every token at once). An integration
+// Who is calling. A console user presents a Bearer JWT: the signature proves who issued it, one lookup decides
+// whether it still counts (a disabled account, a bumped token_version or a revoked session ends the token at
+// once; see TokenService.liveSession). An integration
 // presents X-API-Key on routes that accept it; when both headers are present the API key wins (spec 1 §3).
 // Either way the partner guard then applies: partner status and IP allowlist.
 
@@ -14,18 +15,14 @@ import { assertPermission, type Permission } from './permissions';
 export type AuthMode = 'user' | 'optional' | 'user_or_key' | 'key';
 
 export function authenticator(ctx: AppContext, mode: AuthMode): RequestHandler {
-  const load = ctx.db.prepare('SELECT email, status, token_version FROM users WHERE id = ?');
-
   const bearer = async (req: Request): Promise<UserAuth | null> => {
     const header = req.get('authorization');
     if (!header) return null;
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match?.[1]) throw unauthorized('Invalid authorization header', 'TOKEN_INVALID');
     const claims = await ctx.tokens.verifyAccess(match[1]);
-    const user = load.get(claims.sub) as { email: string; status: string; token_version: number } | undefined;
-    if (!user || user.status !== 'active' || user.token_version !== claims.tv) {
-      throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
-    }
+    const user = ctx.tokens.liveSession(claims.sub, claims.sid, claims.tv);
+    if (!user) throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
     if (claims.scope === 'organization' && !claims.orgId) throw forbidden('Organization context required');
     return {
       kind: 'user',
@@ -36,6 +33,8 @@ export function authenticator(ctx: AppContext, mode: AuthMode): RequestHandler {
       orgId: claims.orgId,
       roleId: claims.roleId,
       mfa: claims.mfa,
+      sessionId: claims.sid,
+      tokenVersion: claims.tv,
     };
   };
 

@@ -17,6 +17,8 @@ import { canSeeDevice, deviceVisibility, type DeviceVisibility } from '../module
 // its sites and one of its groups for a restricted user, group membership read when the event is pushed).
 
 export const TICKET_TTL_SECONDS = 30;
+/** Close code of a console whose session ended; the console signs in again rather than reconnecting. */
+const SESSION_REVOKED_CLOSE = 4001;
 const PING_INTERVAL_MS = 25_000;
 /** Event families pushed to consoles (DESIGN §4). */
 const PUSHED_PREFIXES = ['elevation.', 'device.', 'webhook.delivery.', 'access_review.', 'audit.'];
@@ -50,6 +52,13 @@ interface ConsoleClient {
   alive: boolean;
 }
 
+/** Answers an upgrade that will not become a socket with a plain HTTP 401 and a JSON error body. */
+function refuseUpgrade(socket: Duplex, body: { error: string; code?: string }): void {
+  socket.end(
+    `HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${JSON.stringify(body)}`,
+  );
+}
+
 export class ConsoleHub {
   private readonly tickets = new Map<string, Ticket>();
   private readonly clients = new Set<ConsoleClient>();
@@ -64,6 +73,8 @@ export class ConsoleHub {
       ctx.bus.on('user.logout', ({ data }) => this.disconnectUser(data.userId, 'signed out')),
       // Disabled, removed, re-roled or offboarded: the console reconnects with a fresh ticket (or cannot).
       ctx.bus.on('user.sessions_revoked', ({ data }) => this.disconnectUser(data.userId, 'session revoked')),
+      // One session ended (a copied refresh token was replayed): only that session's consoles close.
+      ctx.bus.on('user.session_revoked', ({ data }) => this.disconnectSession(data.sessionId)),
     );
     this.pingTimer = setInterval(() => this.ping(), PING_INTERVAL_MS);
     this.pingTimer.unref();
@@ -89,12 +100,20 @@ export class ConsoleHub {
     const ticket = this.tickets.get(key);
     this.tickets.delete(key); // single use, even when it turns out expired
     if (!ticket || ticket.expiresAt <= Date.now()) {
-      socket.end(
-        'HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":"Invalid or expired ticket"}',
-      );
+      refuseUpgrade(socket, { error: 'Invalid or expired ticket' });
+      return;
+    }
+    // The ticket was issued for a session that may have ended since (sign-out, password change, reuse of a
+    // copied refresh token): SQLite decides, not the ticket's own 30 seconds.
+    if (!this.sessionHolds(ticket.auth)) {
+      refuseUpgrade(socket, { error: 'Session has been revoked', code: 'TOKEN_REVOKED' });
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, ticket.auth));
+  }
+
+  private sessionHolds(auth: UserAuth): boolean {
+    return this.ctx.tokens.liveSession(auth.userId, auth.sessionId, auth.tokenVersion) !== null;
   }
 
   private accept(socket: WebSocket, auth: UserAuth): void {
@@ -160,13 +179,26 @@ export class ConsoleHub {
         client.socket.terminate();
         continue;
       }
+      // A revocation that announces nothing on the bus still ends its sockets within one ping interval.
+      if (!this.sessionHolds(client.auth)) {
+        client.socket.close(SESSION_REVOKED_CLOSE, 'session revoked');
+        continue;
+      }
       client.alive = false;
       client.socket.ping();
     }
   }
 
   disconnectUser(userId: string, reason: string): void {
-    for (const client of this.clients) if (client.auth.userId === userId) client.socket.close(4001, reason);
+    for (const client of this.clients) {
+      if (client.auth.userId === userId) client.socket.close(SESSION_REVOKED_CLOSE, reason);
+    }
+  }
+
+  private disconnectSession(sessionId: string): void {
+    for (const client of this.clients) {
+      if (client.auth.sessionId === sessionId) client.socket.close(SESSION_REVOKED_CLOSE, 'session revoked');
+    }
   }
 
   close(): void {

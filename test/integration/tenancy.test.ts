@@ -11,6 +11,7 @@ import {
   plainToken,
   ROLES,
   insertApiKey,
+  startSession,
 } from '../support/seed';
 import { auditSettled, startServer, type TestServer } from '../support/server';
 
@@ -1033,6 +1034,7 @@ describe('organizations', () => {
       { scope: 'partner', partnerId: null, orgId: null, roleId: p1.adminRoleId, roleName: 'Partner Admin' },
       false,
       server.context.users.byId(userId)!.token_version,
+      startSession(server, userId),
     );
     const res = await server.api.post('/orgs/organizations', { name: 'X', slug: 'x-none' }, forged);
     expect(res.status).toBe(400);

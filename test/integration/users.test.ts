@@ -10,6 +10,7 @@ import {
   plainToken,
   ROLES,
   signedToken,
+  startSession,
 } from '../support/seed';
 import { ADMIN, auditSettled, startServer, type TestServer } from '../support/server';
 
@@ -309,6 +310,7 @@ describe('scope rules', () => {
       { scope: 'partner', partnerId: null, orgId: null, roleId: adminRoleId, roleName: 'Partner Admin' },
       true,
       user.token_version,
+      startSession(server, user.id),
     );
     for (const path of ['/users', '/users/roles', '/roles']) {
       const res = await server.api.get(path, token);

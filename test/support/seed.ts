@@ -225,14 +225,20 @@ export function insertAcmeTree(server: TestServer): {
   };
 }
 
+/** A new session (refresh family) for the user, as a sign-in starts one; returns its id, the tokens' `sid`. */
+export function startSession(server: TestServer, userId: string, mfa = true): string {
+  return server.context.tokens.issueRefresh(userId, mfa, { ipAddress: null, userAgent: null }).sessionId;
+}
+
 /**
- * A valid access token for a seeded user, as login would issue it (mfa: true unless told otherwise), signed
- * directly so a suite needs no sign-in round trip per caller.
+ * A valid access token for a seeded user, as login would issue it (mfa: true unless told otherwise): a session
+ * is started and the token signed directly, so a suite needs no sign-in round trip per caller.
  */
 export async function signedToken(server: TestServer, email: string, mfa = true): Promise<string> {
   const { users, tokens } = server.context;
   const user = users.byEmail(email)!;
-  return tokens.signAccess(user.id, users.membership(user.id)!, mfa, user.token_version);
+  const sessionId = startSession(server, user.id, mfa);
+  return tokens.signAccess(user.id, users.membership(user.id)!, mfa, user.token_version, sessionId);
 }
 
 /** The newest audit entry of `action` on `resourceId`. */

@@ -16,7 +16,7 @@ import {
   readCookie,
   REFRESH_COOKIE,
 } from './session';
-import { RefreshReuseError } from './tokens';
+import { RefreshReuseError, type Rotation } from './tokens';
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
 export const MFA_CHALLENGE_TTL_SECONDS = 5 * 60;
@@ -219,7 +219,7 @@ export async function refresh(
       throw new HttpError(403, 'CSRF token missing or invalid', 'CSRF_INVALID');
     }
   }
-  let rotated: { userId: string; mfa: boolean; token: string };
+  let rotated: Rotation;
   try {
     rotated = ctx.tokens.rotate(token, clientInfo(req));
   } catch (err) {
@@ -231,6 +231,8 @@ export async function refresh(
           errorMessage: 'rotated refresh token presented again',
         });
       }
+      // That one session ends everywhere: its access tokens already fail, its console sockets close now.
+      ctx.bus.emit('user.session_revoked', null, { userId: err.userId, sessionId: err.sessionId });
       clearSessionCookies(req, res);
       throw unauthorized('Refresh token reuse detected. Sign in again.', 'REFRESH_TOKEN_REUSED');
     }
@@ -238,7 +240,7 @@ export async function refresh(
   }
   const user = ctx.users.byId(rotated.userId);
   if (!user || user.status !== 'active') throw unauthorized('Account is not active', 'ACCOUNT_INACTIVE');
-  return issueSession(ctx, req, res, user, rotated.mfa, rotated.token);
+  return issueSession(ctx, req, res, user, rotated.mfa, rotated.refresh);
 }
 
 /** Spec 1: logout revokes all tokens of the user and clears the refresh cookie. */

@@ -6,7 +6,7 @@ import { clientInfo, isHttpsRequest } from '../../http/client-info';
 import { unauthorized } from '../../http/errors';
 import { heldPermissions } from '../../http/permissions';
 import { toAuthUser, type UserRow } from '../users/store';
-import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from './tokens';
+import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, type IssuedRefresh } from './tokens';
 
 // Issuing a session: one place that mints the token pair and sets the refresh and CSRF cookies.
 
@@ -40,24 +40,33 @@ export function clearSessionCookies(req: Request, res: Response): void {
   res.clearCookie(CSRF_COOKIE, { path: '/', secure: secureCookies(req), sameSite: 'strict' });
 }
 
-/** Signs an access token for the user's current membership and continues or starts a refresh family. */
+/**
+ * Signs an access token for the user's current membership, bound to its session: the refresh family `rotated`
+ * continues (a refresh), or a new one (a sign-in).
+ */
 export async function issueSession(
   ctx: AppContext,
   req: Request,
   res: Response,
   user: UserRow,
   mfa: boolean,
-  refreshToken?: string,
+  rotated?: IssuedRefresh,
 ): Promise<TokenPair> {
   const membership = ctx.users.membership(user.id);
   if (!membership || user.status !== 'active')
     throw unauthorized('Account is not active', 'ACCOUNT_INACTIVE');
-  const refresh = refreshToken ?? ctx.tokens.issueRefresh(user.id, mfa, clientInfo(req)).token;
-  const accessToken = await ctx.tokens.signAccess(user.id, membership, mfa, user.token_version);
-  setSessionCookies(req, res, refresh);
+  const refresh = rotated ?? ctx.tokens.issueRefresh(user.id, mfa, clientInfo(req));
+  const accessToken = await ctx.tokens.signAccess(
+    user.id,
+    membership,
+    mfa,
+    user.token_version,
+    refresh.sessionId,
+  );
+  setSessionCookies(req, res, refresh.token);
   return {
     accessToken,
-    refreshToken: refresh,
+    refreshToken: refresh.token,
     expiresInSeconds: ACCESS_TOKEN_TTL_SECONDS,
     mfa,
     user: toAuthUser(user, membership, heldPermissions(ctx.db, membership.roleId)),

@@ -2,15 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import { randomToken, sha256Hex } from '../../crypto';
-import type { Db } from '../../db/connection';
+import { statement, type Db } from '../../db/connection';
 import type { ClientInfo } from '../../http/client-info';
 import { unauthorized } from '../../http/errors';
 import type { Membership } from '../users/store';
 
-// Access tokens are short-lived JWTs (the spec leaves the lifetime open: 15 minutes, so a revoked technician
-// loses access quickly while the console refreshes silently). Refresh tokens are opaque, stored as SHA-256 hashes,
-// rotate on every use, and belong to a family: presenting a token that was already rotated means it was copied,
-// so the whole family is revoked.
+// Access tokens are short-lived JWTs (the spec leaves the lifetime open: 15 minutes, so the console refreshes
+// silently). Refresh tokens are opaque, stored as SHA-256 hashes, rotate on every use, and belong to a family:
+// presenting a token that was already rotated means it was copied, so the whole family is revoked.
+//
+// A family is a session (one sign-in on one device), and its id is the access token's `sid`. An access token
+// counts only while its session does: every request checks that the family's newest token is not revoked and
+// that the user's token_version still matches `tv`. So any revocation (logout, password change, reuse
+// detection, disable, removal) ends the access tokens it concerns at once, not when they expire.
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
@@ -26,6 +30,8 @@ const claimsSchema = z.object({
   roleId: z.string().nullable(),
   mfa: z.boolean(),
   tv: z.number().int(),
+  /** The session (refresh family). Tokens signed before sessions were named lack it and are refused. */
+  sid: z.string(),
 });
 export type AccessClaims = z.infer<typeof claimsSchema>;
 
@@ -40,10 +46,38 @@ interface RefreshRow {
 }
 
 export class RefreshReuseError extends Error {
-  constructor(readonly userId: string) {
+  constructor(
+    readonly userId: string,
+    /** The session (family) that was revoked. */
+    readonly sessionId: string,
+  ) {
     super('refresh token reuse');
   }
 }
+
+/** A refresh token as issued: the raw value (shown once) and the session it belongs to. */
+export interface IssuedRefresh {
+  id: string;
+  token: string;
+  sessionId: string;
+}
+
+/** A successful rotation: whose session it is and the family's new refresh token. */
+export interface Rotation {
+  userId: string;
+  mfa: boolean;
+  refresh: IssuedRefresh;
+}
+
+/**
+ * The session is live: the user is active with this token_version, and the newest token of the family (the
+ * one not yet replaced) is not revoked. One indexed lookup per authenticated request and per socket upgrade.
+ */
+const LIVE_SESSION_SQL = `
+  SELECT u.email FROM users u
+  WHERE u.id = ? AND u.status = 'active' AND u.token_version = ?
+    AND EXISTS (SELECT 1 FROM refresh_tokens r
+                WHERE r.family_id = ? AND r.user_id = u.id AND r.replaced_by IS NULL AND r.revoked_at IS NULL)`;
 
 export class TokenService {
   private readonly key: Uint8Array;
@@ -60,6 +94,7 @@ export class TokenService {
     membership: Membership,
     mfa: boolean,
     tokenVersion: number,
+    sessionId: string,
   ): Promise<string> {
     const claims: Omit<AccessClaims, 'sub'> = {
       typ: 'access',
@@ -69,6 +104,7 @@ export class TokenService {
       roleId: membership.roleId,
       mfa,
       tv: tokenVersion,
+      sid: sessionId,
     };
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256' })
@@ -98,13 +134,23 @@ export class TokenService {
     }
   }
 
+  /**
+   * The email of the account behind a live session (see LIVE_SESSION_SQL), or null when the session, the
+   * account or the token version no longer holds.
+   */
+  liveSession(userId: string, sessionId: string, tokenVersion: number): { email: string } | null {
+    const row = statement(this.db, LIVE_SESSION_SQL).get(userId, tokenVersion, sessionId) as
+      { email: string } | undefined;
+    return row ?? null;
+  }
+
   /** Starts a new family (a sign-in) or continues one (a rotation); returns the raw token, shown once. */
   issueRefresh(
     userId: string,
     mfa: boolean,
     client: ClientInfo,
     familyId: string = randomUUID(),
-  ): { id: string; token: string } {
+  ): IssuedRefresh {
     const id = randomUUID();
     const token = `grt_${randomToken(32)}`;
     const now = new Date();
@@ -124,14 +170,14 @@ export class TokenService {
         client.ipAddress,
         client.userAgent,
       );
-    return { id, token };
+    return { id, token, sessionId: familyId };
   }
 
   /**
    * Exchanges a refresh token for a new one in the same family. A token already rotated is reuse: the family
    * is revoked and RefreshReuseError thrown. Runs in one transaction, so two concurrent uses cannot both win.
    */
-  rotate(token: string, client: ClientInfo): { userId: string; mfa: boolean; token: string } {
+  rotate(token: string, client: ClientInfo): Rotation {
     const outcome = this.db.transaction(() => {
       const row = this.db
         .prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?')
@@ -140,7 +186,7 @@ export class TokenService {
       if (row.replaced_by) {
         // Committed with the transaction: throwing here would roll the revocation back.
         this.revokeFamily(row.family_id, 'reuse_detected');
-        return { kind: 'reused' as const, userId: row.user_id };
+        return { kind: 'reused' as const, userId: row.user_id, sessionId: row.family_id };
       }
       if (row.revoked_at) return { kind: 'invalid' as const, message: 'Refresh token revoked' };
       if (Date.parse(row.expires_at) <= Date.now())
@@ -151,9 +197,9 @@ export class TokenService {
           "UPDATE refresh_tokens SET replaced_by = ?, revoked_at = ?, revoked_reason = 'rotated' WHERE id = ?",
         )
         .run(next.id, new Date().toISOString(), row.id);
-      return { kind: 'rotated' as const, userId: row.user_id, mfa: row.mfa === 1, token: next.token };
+      return { kind: 'rotated' as const, userId: row.user_id, mfa: row.mfa === 1, refresh: next };
     })();
-    if (outcome.kind === 'reused') throw new RefreshReuseError(outcome.userId);
+    if (outcome.kind === 'reused') throw new RefreshReuseError(outcome.userId, outcome.sessionId);
     if (outcome.kind === 'invalid') throw unauthorized(outcome.message, 'REFRESH_TOKEN_INVALID');
     return outcome;
   }

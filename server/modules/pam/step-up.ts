@@ -1,6 +1,12 @@
 import type { AppContext } from '../../context';
 import { statement } from '../../db/connection';
-import type { AssuranceLevel, AssuranceMethod, RiskLevel, StepUpRequirement } from '../../contract';
+import type {
+  AssuranceLevel,
+  AssuranceMethod,
+  RiskLevel,
+  StepUpFloor,
+  StepUpRequirement,
+} from '../../contract';
 import { HttpError } from '../../http/errors';
 import type { LimitRule } from '../../http/rate-limit';
 import { verifyPassword } from '../auth/passwords';
@@ -17,7 +23,7 @@ import { hasApproverDevice } from './webauthn';
 export type StepUpMode = 'off' | 'grace' | 'enforce';
 export interface StepUpPolicy {
   mode: StepUpMode;
-  floors: Record<RiskLevel, AssuranceLevel>;
+  floors: Record<RiskLevel, StepUpFloor>;
 }
 
 export const DEFAULT_STEP_UP: StepUpPolicy = {
@@ -43,7 +49,7 @@ export function stepUpPolicyFor(ctx: AppContext, orgId: string): StepUpPolicy {
   const floors = { ...DEFAULT_STEP_UP.floors };
   for (const risk of Object.keys(floors) as RiskLevel[]) {
     const value = raw.floors?.[risk];
-    if (typeof value === 'number' && LEVELS.has(value)) floors[risk] = value as AssuranceLevel;
+    if (typeof value === 'number' && LEVELS.has(value)) floors[risk] = value as StepUpFloor;
   }
   return { mode, floors };
 }
