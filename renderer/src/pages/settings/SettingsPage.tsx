@@ -21,6 +21,7 @@ import {
   type SectionId,
 } from './model';
 import { ContactSection, GeneralSection, HoursSection, SecuritySection, ServiceSection } from './sections';
+import { BackupsCard } from './BackupsCard';
 import './settings.css';
 
 const SECTIONS: Array<{ id: SectionId; path: string; label: string }> = [
@@ -81,6 +82,7 @@ function NoPartnerSettings({ scope }: { scope: string | null }) {
           verification are on your profile.
         </EmptyState>
       )}
+      {scope === 'system' ? <BackupsCard /> : null}
     </>
   );
 }
