@@ -1,38 +1,10 @@
-import { useEffect, type JSX } from 'react';
+import { useEffect } from 'react';
 import { navigate, useRouter } from '../lib/router';
 import { useSession, type SessionStatus } from '../lib/session';
 import { startLive, stopLive } from '../lib/live/socket';
-import { sectionFor } from './sections';
+import { PUBLIC_PATHS, bareRouteFor, sectionFor } from './routes';
 import { Shell } from './Shell';
-import { LoginPage } from '../pages/LoginPage';
-import { SetupPage } from '../pages/SetupPage';
-import { MfaEnrollPage } from '../pages/MfaEnrollPage';
-import { HomePage } from '../pages/HomePage';
-import { ProfilePage } from '../pages/ProfilePage';
 import { BootScreen, NotFoundPage, PlaceholderPage, UnreachableScreen } from './screens';
-import { TenantsPage } from '../pages/tenants/TenantsPage';
-import { PeoplePage } from '../pages/people/PeoplePage';
-import { SettingsPage } from '../pages/settings/SettingsPage';
-import { KeysPage } from '../pages/keys/KeysPage';
-import { DevicesSection } from '../pages/devices/DevicesSection';
-import { ApprovalsSection } from '../pages/approvals/ApprovalsSection';
-import { PamPolicySection } from '../pages/pam-policy/PamPolicySection';
-import { FiltersPage } from '../pages/filters/FiltersPage';
-import { RegisterPage } from '../pages/public/RegisterPage';
-import { VerifyEmailPage } from '../pages/public/VerifyEmailPage';
-import { AcceptInvitePage } from '../pages/public/AcceptInvitePage';
-import { ForgotPasswordPage } from '../pages/public/ForgotPasswordPage';
-import { ResetPasswordPage } from '../pages/public/ResetPasswordPage';
-
-/** Pages for people who are not signed in: sign-in, first run, and the links that arrive by email. */
-const PUBLIC_PAGES: Record<string, () => JSX.Element> = {
-  '/register': RegisterPage,
-  '/verify-email': VerifyEmailPage,
-  '/accept-invite': AcceptInvitePage,
-  '/forgot-password': ForgotPasswordPage,
-  '/reset-password': ResetPasswordPage,
-};
-const PUBLIC_PATHS = new Set(['/login', '/setup', ...Object.keys(PUBLIC_PAGES)]);
 
 /** Where the current location must send the user, or null to stay. */
 function redirectFor(status: SessionStatus, setupRequired: boolean, pathname: string): string | null {
@@ -78,26 +50,17 @@ export function App() {
   if (status === 'unreachable') return <UnreachableScreen onRetry={() => void boot()} />;
   if (target) return null;
 
-  if (pathname === '/login') return <LoginPage />;
-  // Keyed by the fragment: a new #token=… link (same page) starts the form afresh with that token.
-  if (pathname === '/setup') return <SetupPage key={hash} />;
-  if (pathname === '/mfa/enroll') return <MfaEnrollPage />;
-  const PublicPage = PUBLIC_PAGES[pathname];
-  if (PublicPage) return <PublicPage />;
+  const bare = bareRouteFor(pathname);
+  if (bare) {
+    const Page = bare.component;
+    return <Page key={bare.keyByHash ? hash : undefined} />;
+  }
 
   const section = sectionFor(pathname);
+  const Page = section?.component;
   let page;
-  if (!section || (section.path !== pathname && !section.ready)) page = <NotFoundPage />;
-  else if (section.id === 'home') page = <HomePage />;
-  else if (section.id === 'profile') page = <ProfilePage />;
-  else if (section.id === 'tenants') page = <TenantsPage />;
-  else if (section.id === 'users') page = <PeoplePage />;
-  else if (section.id === 'keys') page = <KeysPage />;
-  else if (section.id === 'settings') page = <SettingsPage />;
-  else if (section.id === 'devices') page = <DevicesSection />;
-  else if (section.id === 'filters') page = <FiltersPage />;
-  else if (section.id === 'approvals') page = <ApprovalsSection />;
-  else if (section.id === 'pam-policy') page = <PamPolicySection />;
+  if (!section || (section.path !== pathname && !Page)) page = <NotFoundPage />;
+  else if (Page) page = <Page />;
   else page = <PlaceholderPage section={section} />;
   return <Shell>{page}</Shell>;
 }

@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link, navigate, usePathname } from '../lib/router';
 import { useSession } from '../lib/session';
 import { useMeta } from '../lib/meta';
-import { SECTIONS, sectionFor } from './sections';
+import { SECTIONS, sectionFor } from './routes';
 import { desktopBridge } from '../lib/bridge';
 import { initials, scopeLabel } from '../lib/format';
 import { ConnectionIndicator } from './ConnectionIndicator';
@@ -36,7 +36,7 @@ function Sidebar() {
               >
                 <Icon name={s.icon} />
                 <span className="nav-label">{s.label}</span>
-                {s.ready ? null : (
+                {s.component ? null : (
                   <span className="nav-soon" title="Arrives in a later release">
                     soon
                   </span>

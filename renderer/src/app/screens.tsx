@@ -1,4 +1,4 @@
-import type { Section } from './sections';
+import type { Section } from './routes';
 import { Link } from '../lib/router';
 import { Icon, Logo } from '../ui/Icon';
 import { Spinner } from '../ui/basics';

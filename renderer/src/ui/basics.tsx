@@ -129,15 +129,10 @@ export function Facts({ rows }: { rows: Array<[string, ReactNode, string?]> }) {
   );
 }
 
-export function StatusPill({
-  tone,
-  children,
-  testId,
-}: {
-  tone: 'ok' | 'warn' | 'bad' | 'muted';
-  children: ReactNode;
-  testId?: string;
-}) {
+/** The four tones of status colour: fine, needs a look, wrong, not applicable. */
+export type Tone = 'ok' | 'warn' | 'bad' | 'muted';
+
+export function StatusPill({ tone, children, testId }: { tone: Tone; children: ReactNode; testId?: string }) {
   return (
     <span className={`pill pill-${tone}`} data-testid={testId}>
       <span className="pill-dot" aria-hidden="true" />

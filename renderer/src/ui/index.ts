@@ -15,3 +15,4 @@ export * from './MfaFacts';
 export * from './RecoveryCodes';
 export * from './states';
 export * from './table';
+export * from './VirtualTable';

@@ -77,7 +77,12 @@ export function Pager({
   const to = Math.min(total, page * limit);
   const buttons = (
     <>
-      <button type="button" className="btn btn-ghost btn-sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm"
+        disabled={page <= 1}
+        onClick={() => onPage(page - 1)}
+      >
         Previous
       </button>
       {noun ? (

@@ -1,0 +1,203 @@
+import type { ComponentType } from 'react';
+import type { IconName } from '../ui';
+import { ApprovalsSection } from '../features/approvals';
+import {
+  AcceptInvitePage,
+  ForgotPasswordPage,
+  LoginPage,
+  MfaEnrollPage,
+  RegisterPage,
+  ResetPasswordPage,
+  SetupPage,
+  VerifyEmailPage,
+} from '../features/auth';
+import { DevicesSection } from '../features/devices';
+import { FiltersPage } from '../features/filters';
+import { HomePage } from '../features/home';
+import { KeysPage } from '../features/keys';
+import { PamPolicySection } from '../features/pam-policy';
+import { PeoplePage } from '../features/people';
+import { ProfilePage } from '../features/profile';
+import { SettingsPage } from '../pages/settings/SettingsPage';
+import { TenantsPage } from '../features/tenants';
+
+// The one route table: every page is declared here once. The sidebar draws its groups from it, the top bar its
+// title, and App renders the page whose path matches. A section without a component is announced ("arrives in
+// a later release") until it ships. `permission` is what the section's main list asks of the caller; the nav
+// still shows the section (the page explains a refusal itself).
+
+export interface Section {
+  id: string;
+  label: string;
+  /** The section owns this path and every path below it. */
+  path: string;
+  icon: IconName;
+  group: string;
+  /** What the section is for; the placeholder page says it plainly until it ships. */
+  summary: string;
+  /** The page; none yet for a section still to come. */
+  component?: ComponentType;
+  permission?: string;
+}
+
+/** A page outside the console frame: sign-in, first run, email links and MFA enrollment. */
+export interface BareRoute {
+  path: string;
+  component: ComponentType;
+  /** Reachable without a session. */
+  public: boolean;
+  /** Start afresh when only the fragment changes (a new `#token=` link on the same page). */
+  keyByHash?: boolean;
+}
+
+export const SECTIONS: Section[] = [
+  {
+    id: 'home',
+    label: 'Overview',
+    path: '/',
+    icon: 'home',
+    group: 'Console',
+    summary: '',
+    component: HomePage,
+  },
+  {
+    id: 'approvals',
+    label: 'Approvals',
+    path: '/approvals',
+    icon: 'approvals',
+    group: 'Operations',
+    summary:
+      'Privileged-access elevation requests raised by agents and technicians, decided here with a platform-authenticator step-up.',
+    component: ApprovalsSection,
+    permission: 'devices:read',
+  },
+  {
+    id: 'pam-policy',
+    label: 'Elevation policy',
+    path: '/pam',
+    icon: 'lock',
+    group: 'Operations',
+    summary:
+      'Rules that decide elevation requests at once, signer groups, the organization default and the elevation audit export.',
+    component: PamPolicySection,
+    permission: 'pam:manage_policy',
+  },
+  {
+    id: 'devices',
+    label: 'Devices',
+    path: '/devices',
+    icon: 'devices',
+    group: 'Operations',
+    summary:
+      'Enrolled devices across organizations and sites: heartbeat, health, posture and live event logs.',
+    component: DevicesSection,
+    permission: 'devices:read',
+  },
+  {
+    id: 'filters',
+    label: 'Saved filters',
+    path: '/filters',
+    icon: 'search',
+    group: 'Operations',
+    summary: 'Reusable device filters: conditions on inventory, state and hierarchy, with a live count.',
+    component: FiltersPage,
+    permission: 'devices:read',
+  },
+  {
+    id: 'audit',
+    label: 'Audit',
+    path: '/audit',
+    icon: 'audit',
+    group: 'Operations',
+    summary: 'The hash-chained audit log of every change, per organization, with chain verification.',
+    permission: 'audit:read',
+  },
+  {
+    id: 'webhooks',
+    label: 'Webhooks',
+    path: '/webhooks',
+    icon: 'webhooks',
+    group: 'Automation',
+    summary: 'Outbound webhooks for elevation, device and review events, with delivery history and retries.',
+  },
+  {
+    id: 'access-reviews',
+    label: 'Access reviews',
+    path: '/access-reviews',
+    icon: 'reviews',
+    group: 'Governance',
+    summary: 'Periodic reviews of who holds which role, item by item, with approve and revoke decisions.',
+  },
+  {
+    id: 'tenants',
+    label: 'Tenants',
+    path: '/tenants',
+    icon: 'tenants',
+    group: 'Administration',
+    summary: 'Partners, organizations and sites within your scope.',
+    component: TenantsPage,
+    permission: 'organizations:read',
+  },
+  {
+    id: 'users',
+    label: 'Users & roles',
+    path: '/users',
+    icon: 'users',
+    group: 'Administration',
+    summary: 'Invite technicians, assign roles and permissions, and manage account status.',
+    component: PeoplePage,
+    permission: 'users:read',
+  },
+  {
+    id: 'keys',
+    label: 'Keys',
+    path: '/keys',
+    icon: 'keys',
+    group: 'Administration',
+    summary: 'API keys and agent enrollment keys: create, rotate and revoke.',
+    component: KeysPage,
+  },
+  {
+    id: 'settings',
+    label: 'Settings',
+    path: '/settings',
+    icon: 'settings',
+    group: 'Administration',
+    summary: 'Security policy, approval step-up, single sign-on and notification settings.',
+    component: SettingsPage,
+  },
+  {
+    id: 'profile',
+    label: 'Profile',
+    path: '/profile',
+    icon: 'profile',
+    group: 'Account',
+    summary: '',
+    component: ProfilePage,
+  },
+];
+
+export const BARE_ROUTES: BareRoute[] = [
+  { path: '/login', component: LoginPage, public: true },
+  { path: '/setup', component: SetupPage, public: true, keyByHash: true },
+  { path: '/register', component: RegisterPage, public: true },
+  { path: '/verify-email', component: VerifyEmailPage, public: true },
+  { path: '/accept-invite', component: AcceptInvitePage, public: true },
+  { path: '/forgot-password', component: ForgotPasswordPage, public: true },
+  { path: '/reset-password', component: ResetPasswordPage, public: true },
+  { path: '/mfa/enroll', component: MfaEnrollPage, public: false },
+];
+
+export const PUBLIC_PATHS: ReadonlySet<string> = new Set(
+  BARE_ROUTES.filter((r) => r.public).map((r) => r.path),
+);
+
+export function bareRouteFor(pathname: string): BareRoute | undefined {
+  return BARE_ROUTES.find((r) => r.path === pathname);
+}
+
+export function sectionFor(pathname: string): Section | undefined {
+  return SECTIONS.find((s) =>
+    s.path === '/' ? pathname === '/' : pathname === s.path || pathname.startsWith(`${s.path}/`),
+  );
+}

@@ -1,0 +1,199 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { InvitationInfo, TokenPair } from '../../../../server/contract';
+import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { Link, navigate } from '../../lib/router';
+import { useSession } from '../../lib/session';
+import { AuthLayout, Alert, Facts, Field, Spinner } from '../../ui/basics';
+import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
+import { useDocumentTitle } from '../../lib/hooks';
+import { NewPasswordFields, newPasswordReady } from '../../ui/password';
+import { NoticeHead, useLinkToken } from './notice';
+import { formatDateTime } from '../../lib/format';
+
+type Load =
+  | { kind: 'loading' }
+  | { kind: 'invalid' }
+  | { kind: 'failed'; message: string }
+  | { kind: 'ready'; info: InvitationInfo };
+
+export function AcceptInvitePage() {
+  useDocumentTitle('Accept invitation');
+  const token = useLinkToken();
+  const [load, setLoad] = useState<Load>(() => (token ? { kind: 'loading' } : { kind: 'invalid' }));
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    if (!token) return;
+    let cancelled = false;
+    api<InvitationInfo>(`/auth/invitation?token=${encodeURIComponent(token)}`, { auth: false })
+      .then((info) => {
+        if (!cancelled) setLoad({ kind: 'ready', info });
+      })
+      .catch((err: unknown) => {
+        if (cancelled) return;
+        if (err instanceof ApiError && (err.status === 400 || err.status === 404))
+          setLoad({ kind: 'invalid' });
+        else setLoad({ kind: 'failed', message: errorMessage(err) });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [token, attempt]);
+
+  if (load.kind === 'loading') {
+    return (
+      <AuthLayout>
+        <div className="enroll-loading">
+          <Spinner label="Opening your invitation…" />
+        </div>
+      </AuthLayout>
+    );
+  }
+
+  if (load.kind === 'invalid') return <InvalidInvitation />;
+
+  if (load.kind === 'failed') {
+    return (
+      <AuthLayout>
+        <h1 className="auth-title">Could not open the invitation</h1>
+        <Alert testId="accept-invite-error">{load.message}</Alert>
+        <button
+          type="button"
+          className="btn btn-secondary btn-block"
+          onClick={() => {
+            setLoad({ kind: 'loading' });
+            setAttempt((n) => n + 1);
+          }}
+        >
+          Try again
+        </button>
+      </AuthLayout>
+    );
+  }
+
+  return <AcceptForm token={token} info={load.info} onInvalid={() => setLoad({ kind: 'invalid' })} />;
+}
+
+function InvalidInvitation() {
+  return (
+    <AuthLayout>
+      <NoticeHead icon="alert" tone="bad" testId="accept-invite-invalid">
+        This invitation no longer works
+      </NoticeHead>
+      <p className="auth-lead">
+        The link is invalid or has expired, or the invitation was already accepted. Ask the person who invited
+        you to send a new invitation. If you already set your password, sign in.
+      </p>
+      <Link to="/login" className="btn btn-primary btn-block">
+        Go to sign in
+      </Link>
+    </AuthLayout>
+  );
+}
+
+function AcceptForm({
+  token,
+  info,
+  onInvalid,
+}: {
+  token: string;
+  info: InvitationInfo;
+  onInvalid: () => void;
+}) {
+  const acceptTokens = useSession((s) => s.acceptTokens);
+  const [name, setName] = useState(info.name);
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const nameProblem = name.trim() ? null : 'Enter your name.';
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (busy || nameProblem || !newPasswordReady(password, confirm, info.email)) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const pair = await api<TokenPair>('/auth/accept-invite', {
+        method: 'POST',
+        body: { token, password, ...(name.trim() !== info.name ? { name: name.trim() } : {}) },
+        auth: false,
+      });
+      acceptTokens(pair);
+      // A new technician's next step is their second factor; the enrollment page returns to the overview.
+      navigate(pair.user.mfaEnabled ? '/' : `/mfa/enroll?from=invite&returnTo=${encodeURIComponent('/')}`, {
+        replace: true,
+      });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400 && err.code === 'INVALID_TOKEN') {
+        onInvalid();
+        return;
+      }
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout wide>
+      <div className="steps" aria-label="Progress">
+        <span className="step current">1 · Password</span>
+        <span className="step">2 · Authenticator</span>
+        <span className="step">3 · Recovery codes</span>
+      </div>
+      <h1 className="auth-title" data-testid="accept-invite-title">
+        Join {info.tenantName}
+      </h1>
+      <p className="auth-lead">
+        {info.invitedByName ? `${info.invitedByName} invited you` : 'You have been invited'} to work in{' '}
+        <strong>{info.tenantName}</strong> on Gatehouse. Choose a password to activate your account.
+      </p>
+      <div className="pub-invite" data-testid="accept-invite-details">
+        <Facts
+          rows={[
+            ['Account', <span className="mono">{info.email}</span>, 'accept-invite-email'],
+            ['Joining', info.tenantName, 'accept-invite-tenant'],
+            ['Role', info.roleName || '—', 'accept-invite-role'],
+            ['Link expires', formatDateTime(info.expiresAt, { seconds: false })],
+          ]}
+        />
+      </div>
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <Field label="Your name" htmlFor="accept-invite-name" error={touched ? nameProblem : null}>
+          <input
+            id="accept-invite-name"
+            type="text"
+            autoComplete="name"
+            maxLength={255}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            data-testid="accept-invite-name"
+          />
+        </Field>
+        <div className="form-row">
+          <NewPasswordFields
+            idPrefix="accept-invite"
+            password={password}
+            confirm={confirm}
+            onPassword={setPassword}
+            onConfirm={setConfirm}
+            email={info.email}
+            touched={touched}
+            labels={['Password', 'Repeat the password']}
+            autoFocus
+          />
+        </div>
+        <AuthFormSubmit testIdPrefix="accept-invite" error={error} busy={busy} busyLabel="Activating…">
+          Set password and continue
+        </AuthFormSubmit>
+        <p className="small muted">
+          Next you set up two-step verification with an authenticator app: administrative changes in Gatehouse
+          need it.
+        </p>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,86 @@
+import { useState, type FormEvent } from 'react';
+import type { AcceptedResponse } from '../../../../server/contract';
+import { api, errorMessage } from '../../lib/api/client';
+import { Link } from '../../lib/router';
+import { AuthLayout, Field } from '../../ui/basics';
+import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
+import { useDocumentTitle } from '../../lib/hooks';
+import { isEmail } from '../../ui/password';
+import { BackToSignIn, NoticeHead } from './notice';
+
+// The answer is the same whether or not the address has an account, so this page never hints at which.
+export function ForgotPasswordPage() {
+  useDocumentTitle('Reset your password');
+  const [email, setEmail] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const problem = isEmail(email) ? null : 'Enter the email address you sign in with.';
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (busy || problem) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api<AcceptedResponse>('/auth/forgot-password', {
+        method: 'POST',
+        body: { email: email.trim() },
+        auth: false,
+      });
+      setSentTo(email.trim());
+    } catch (err) {
+      // Only failures that say nothing about the account reach here: rate limits and an unreachable server.
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (sentTo) {
+    return (
+      <AuthLayout>
+        <NoticeHead icon="mail" testId="forgot-password-sent">
+          Check your email
+        </NoticeHead>
+        <p className="auth-lead">
+          If an account exists for <span className="pub-email">{sentTo}</span>, we have sent it a link to
+          reset the password. The link works once and is valid for 1 hour.
+        </p>
+        <p className="small muted">
+          Accounts that sign in through single sign-on have no Gatehouse password; use your company sign-in
+          instead.
+        </p>
+        <Link to="/login" className="btn btn-primary btn-block" data-testid="forgot-password-back">
+          Back to sign in
+        </Link>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout>
+      <h1 className="auth-title">Reset your password</h1>
+      <p className="auth-lead">Enter the email address of your account and we will send you a reset link.</p>
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <Field label="Email" htmlFor="forgot-password-email" error={touched ? problem : null}>
+          <input
+            id="forgot-password-email"
+            type="email"
+            autoComplete="username"
+            autoFocus
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            data-testid="forgot-password-email"
+          />
+        </Field>
+        <AuthFormSubmit testIdPrefix="forgot-password" error={error} busy={busy} busyLabel="Sending…">
+          Send reset link
+        </AuthFormSubmit>
+      </form>
+      <BackToSignIn />
+    </AuthLayout>
+  );
+}

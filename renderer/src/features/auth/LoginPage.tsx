@@ -1,0 +1,312 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { LoginResponse, MfaChallenge, TokenPair } from '../../../../server/contract';
+import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { Link, navigate, useRouter } from '../../lib/router';
+import { useSession } from '../../lib/session';
+import { AuthLayout, Alert, Field, TotpCodeInput } from '../../ui/basics';
+import { Icon } from '../../ui/Icon';
+import { useMeta } from '../../lib/meta';
+import { useDocumentTitle } from '../../lib/hooks';
+
+function isChallenge(res: LoginResponse): res is MfaChallenge {
+  return (res as MfaChallenge).mfaRequired === true;
+}
+
+export function LoginPage() {
+  useDocumentTitle('Sign in');
+  const acceptTokens = useSession((s) => s.acceptTokens);
+  const notice = useSession((s) => s.notice);
+  const search = useRouter((s) => s.search);
+  // The registration page sends people here when the server answers that registration is turned off.
+  const disabledReason = new URLSearchParams(search).get('reason') === 'registration-disabled';
+  const registrationEnabled = useMeta((s) => s.health?.registrationEnabled);
+  const registrationDisabled = disabledReason || registrationEnabled === false;
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const finish = (pair: TokenPair) => {
+    const target = useSession.getState().returnTo;
+    acceptTokens(pair);
+    useSession.getState().setReturnTo(null);
+    navigate(target && target !== '/login' ? target : '/', { replace: true });
+  };
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await api<LoginResponse>('/auth/login', {
+        method: 'POST',
+        body: { email: email.trim(), password },
+        auth: false,
+      });
+      if (isChallenge(res)) {
+        setChallenge(res);
+        setPassword('');
+      } else {
+        finish(res);
+      }
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (challenge) {
+    return (
+      <AuthLayout>
+        <MfaStep
+          challenge={challenge}
+          email={email.trim()}
+          onDone={finish}
+          onRestart={(message) => {
+            setChallenge(null);
+            setError(message);
+          }}
+        />
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout>
+      <h1 className="auth-title">Sign in</h1>
+      <p className="auth-lead">Use your Gatehouse operator account.</p>
+      {notice && !error ? (
+        <Alert tone="info" testId="login-notice">
+          {notice}
+        </Alert>
+      ) : null}
+      {disabledReason && !error ? (
+        <Alert tone="info" testId="login-registration-disabled">
+          Self-registration is turned off on this server. Ask an administrator to invite you.
+        </Alert>
+      ) : null}
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <Field label="Email" htmlFor="login-email">
+          <input
+            id="login-email"
+            type="email"
+            autoComplete="username"
+            autoFocus
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            data-testid="login-email"
+          />
+        </Field>
+        <Field label="Password" htmlFor="login-password">
+          <input
+            id="login-password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            data-testid="login-password"
+          />
+        </Field>
+        {error ? (
+          <Alert testId="login-error">
+            <span data-testid="login-error-message">{error}</span>
+          </Alert>
+        ) : null}
+        <button
+          type="submit"
+          className="btn btn-primary btn-block"
+          disabled={busy || !email.trim() || !password}
+          data-testid="login-submit"
+        >
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <div className="auth-links">
+        <Link to="/forgot-password" className="link" data-testid="login-forgot-password">
+          Forgot password?
+        </Link>
+        {registrationDisabled ? null : (
+          <Link to="/register" className="link" data-testid="login-register">
+            Create a partner account
+          </Link>
+        )}
+      </div>
+    </AuthLayout>
+  );
+}
+
+function MfaStep({
+  challenge,
+  email,
+  onDone,
+  onRestart,
+}: {
+  challenge: MfaChallenge;
+  email: string;
+  onDone: (pair: TokenPair) => void;
+  onRestart: (message: string | null) => void;
+}) {
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  /** Masked number the last text went to, once one was sent. */
+  const [smsSentTo, setSmsSentTo] = useState<string | null>(null);
+  const [smsBusy, setSmsBusy] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    inputRef.current?.focus();
+  }, [useRecovery]);
+
+  const normalized = useRecovery ? code.trim() : code.replace(/\D/g, '');
+  const ready = useRecovery ? normalized.length >= 6 : normalized.length === 6;
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy || !ready) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const pair = await api<TokenPair>('/auth/mfa/verify', {
+        method: 'POST',
+        body: { tempToken: challenge.tempToken, code: normalized },
+        auth: false,
+      });
+      onDone(pair);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'MFA_SESSION_EXPIRED') {
+        onRestart('The sign-in took too long. Enter your password again.');
+        return;
+      }
+      setError(errorMessage(err));
+      setCode('');
+      inputRef.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const sendSms = async () => {
+    if (smsBusy) return;
+    setError(null);
+    setSmsBusy(true);
+    try {
+      const res = await api<{ sentTo?: string }>('/auth/mfa/sms/send', {
+        method: 'POST',
+        body: { tempToken: challenge.tempToken },
+        auth: false,
+      });
+      setSmsSentTo(res.sentTo ?? 'your phone');
+      inputRef.current?.focus();
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'MFA_SESSION_EXPIRED') {
+        onRestart('The sign-in took too long. Enter your password again.');
+        return;
+      }
+      setError(errorMessage(err));
+    } finally {
+      setSmsBusy(false);
+    }
+  };
+
+  const sms = challenge.mfaMethod === 'sms';
+
+  return (
+    <>
+      <div className="auth-step-icon">
+        <Icon name="lock" size={20} />
+      </div>
+      <h1 className="auth-title">Two-step verification</h1>
+      <p className="auth-lead">
+        {useRecovery
+          ? 'Enter one of the recovery codes you saved when you set up two-step verification. Each code works once.'
+          : sms
+            ? smsSentTo
+              ? `Enter the 6-digit code we texted to ${smsSentTo}. It is valid for 10 minutes.`
+              : 'Your account uses text messages. Send a code to your phone, then enter it here.'
+            : 'Enter the 6-digit code from your authenticator app.'}
+        <br />
+        <span className="muted">Signing in as {email}</span>
+      </p>
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="mfa-step">
+        {sms && !useRecovery && !smsSentTo ? (
+          <button
+            type="button"
+            className="btn btn-secondary btn-block"
+            onClick={() => void sendSms()}
+            disabled={smsBusy}
+            data-testid="mfa-send-sms"
+          >
+            <Icon name="phone" />
+            {smsBusy ? 'Sending…' : 'Send code by text'}
+          </button>
+        ) : null}
+        {useRecovery ? (
+          <Field label="Recovery code" htmlFor="mfa-code">
+            <input
+              ref={inputRef}
+              id="mfa-code"
+              className="mono"
+              autoComplete="off"
+              spellCheck={false}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              data-testid="mfa-code"
+            />
+          </Field>
+        ) : (
+          <Field label={sms ? 'Code from the text message' : 'Authentication code'} htmlFor="mfa-code">
+            <TotpCodeInput ref={inputRef} id="mfa-code" value={code} onChange={setCode} />
+          </Field>
+        )}
+        {error ? (
+          <Alert testId="mfa-error">
+            <span data-testid="mfa-error-message">{error}</span>
+          </Alert>
+        ) : null}
+        <button
+          type="submit"
+          className="btn btn-primary btn-block"
+          disabled={busy || !ready}
+          data-testid="mfa-submit"
+        >
+          {busy ? 'Verifying…' : 'Verify'}
+        </button>
+      </form>
+      <div className="auth-links">
+        <button
+          type="button"
+          className="link"
+          onClick={() => {
+            setUseRecovery((v) => !v);
+            setCode('');
+            setError(null);
+          }}
+          data-testid="mfa-use-recovery"
+        >
+          {useRecovery ? 'Use an authentication code' : 'Use a recovery code'}
+        </button>
+        {sms && !useRecovery && smsSentTo ? (
+          <button
+            type="button"
+            className="link"
+            onClick={() => void sendSms()}
+            disabled={smsBusy}
+            data-testid="mfa-send-sms-again"
+          >
+            {smsBusy ? 'Sending…' : 'Text me another code'}
+          </button>
+        ) : null}
+        <button type="button" className="link" onClick={() => onRestart(null)} data-testid="mfa-back">
+          Use a different account
+        </button>
+      </div>
+    </>
+  );
+}

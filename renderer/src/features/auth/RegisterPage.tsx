@@ -1,0 +1,186 @@
+import { useState, type FormEvent } from 'react';
+import type { AcceptedResponse } from '../../../../server/contract';
+import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { Link, navigate } from '../../lib/router';
+import { AuthLayout, Field } from '../../ui/basics';
+import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
+import { useDocumentTitle } from '../../lib/hooks';
+import { MIN_PASSWORD, StrengthMeter, isEmail, passwordStrength } from '../../ui/password';
+import { BackToSignIn, NoticeHead } from './notice';
+
+/** Where the registration page sends people when the server has registration turned off (spec 1). */
+export const REGISTRATION_DISABLED_PATH = '/login?reason=registration-disabled';
+export function RegisterPage() {
+  useDocumentTitle('Create a partner account');
+  const [companyName, setCompanyName] = useState('');
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [acceptTerms, setAcceptTerms] = useState(false);
+  const [touched, setTouched] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  const strength = passwordStrength(password, email);
+  const problems = {
+    companyName:
+      companyName.trim().length >= 2
+        ? companyName.trim().length <= 255
+          ? null
+          : 'At most 255 characters.'
+        : 'Enter your company name (at least 2 characters).',
+    name: name.trim() ? null : 'Enter your name.',
+    email: isEmail(email) ? null : 'Enter a valid email address.',
+    password: strength.problem,
+    acceptTerms: acceptTerms ? null : 'Accept the terms to continue.',
+  };
+  const show = (key: keyof typeof problems) => (touched ? problems[key] : null);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (busy || Object.values(problems).some(Boolean)) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api<AcceptedResponse>('/auth/register-partner', {
+        method: 'POST',
+        body: {
+          companyName: companyName.trim(),
+          name: name.trim(),
+          email: email.trim(),
+          password,
+          acceptTerms,
+        },
+        auth: false,
+      });
+      setSentTo(email.trim());
+      setPassword('');
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) {
+        navigate(REGISTRATION_DISABLED_PATH, { replace: true });
+        return;
+      }
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (sentTo) {
+    return (
+      <AuthLayout>
+        <NoticeHead icon="mail" testId="register-sent">
+          Check your email
+        </NoticeHead>
+        <p className="auth-lead">
+          We sent a confirmation link to <span className="pub-email">{sentTo}</span>. Open it on this computer
+          and press <strong>Confirm</strong> to create {companyName.trim() || 'your company'}&apos;s partner
+          account. The link works once.
+        </p>
+        <p className="small muted">
+          Nothing arrived after a few minutes? Check the spam folder, then try again with the same details. If
+          the address already has an account, sign in or reset its password instead.
+        </p>
+        <BackToSignIn>
+          <button
+            type="button"
+            className="link"
+            onClick={() => {
+              setSentTo(null);
+              setTouched(false);
+            }}
+            data-testid="register-again"
+          >
+            Use a different email
+          </button>
+        </BackToSignIn>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout wide>
+      <h1 className="auth-title">Create a partner account</h1>
+      <p className="auth-lead">
+        For managed service providers and IT teams. You become the administrator of your company&apos;s
+        partner account and can add organizations and technicians afterwards.
+      </p>
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <Field label="Company name" htmlFor="register-company" error={show('companyName')}>
+          <input
+            id="register-company"
+            type="text"
+            autoComplete="organization"
+            autoFocus
+            maxLength={255}
+            value={companyName}
+            onChange={(e) => setCompanyName(e.target.value)}
+            data-testid="register-company"
+          />
+        </Field>
+        <div className="form-row">
+          <Field label="Your name" htmlFor="register-name" error={show('name')}>
+            <input
+              id="register-name"
+              type="text"
+              autoComplete="name"
+              maxLength={255}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              data-testid="register-name"
+            />
+          </Field>
+          <Field label="Work email" htmlFor="register-email" error={show('email')}>
+            <input
+              id="register-email"
+              type="email"
+              autoComplete="email"
+              maxLength={255}
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              data-testid="register-email"
+            />
+          </Field>
+        </div>
+        <Field
+          label="Password"
+          htmlFor="register-password"
+          error={touched || password.length >= MIN_PASSWORD ? problems.password : null}
+          hint={`At least ${MIN_PASSWORD} characters. A passphrase of a few words works well.`}
+          aside={<StrengthMeter strength={strength} testId="register-strength" />}
+        >
+          <input
+            id="register-password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            data-testid="register-password"
+          />
+        </Field>
+        <label className="check pub-terms" htmlFor="register-terms">
+          <input
+            id="register-terms"
+            type="checkbox"
+            checked={acceptTerms}
+            onChange={(e) => setAcceptTerms(e.target.checked)}
+            data-testid="register-terms"
+          />
+          <span>I accept the terms of service and the acceptable use policy of this Gatehouse service.</span>
+        </label>
+        {show('acceptTerms') ? <div className="field-error">{problems.acceptTerms}</div> : null}
+        <AuthFormSubmit testIdPrefix="register" error={error} busy={busy} busyLabel="Sending…">
+          Create account
+        </AuthFormSubmit>
+      </form>
+      <div className="auth-links">
+        <span className="muted">Already have an account?</span>
+        <Link to="/login" className="link" data-testid="register-sign-in">
+          Sign in
+        </Link>
+      </div>
+    </AuthLayout>
+  );
+}

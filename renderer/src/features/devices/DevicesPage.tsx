@@ -1,0 +1,484 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type {
+  FilterConditionGroup,
+  Paginated,
+  SavedFilter,
+  DeviceSummary,
+} from '../../../../server/contract';
+import { api } from '../../lib/api/client';
+import { Icon } from '../../ui/Icon';
+import { useDocumentTitle } from '../../lib/hooks';
+import { Link, navigate, useRouter } from '../../lib/router';
+import { EmptyState, LoadFailure, LoadingBlock, PageHeader, SearchBox } from '../../ui';
+import { useResource } from '../../lib/resource';
+import { FilterPanel, useFilterState } from '../filters';
+import { SaveFilterDialog } from '../filters';
+import { fromConditions, newGroup, countConditions, type GroupNode } from '../filters';
+import { useLookups } from '../../lib/lookups';
+import { summarize } from '../filters';
+import { ChoiceSelect, nameChoices } from '../../ui';
+import { DeviceTable, SORT_LABELS, type SortKey } from './DeviceTable';
+import { SimulatorPanel, useSimulatorStatus } from './SimulatorPanel';
+import { useDebounced } from '../../lib/hooks';
+import { useDeviceEvents, useDeviceList } from './useDeviceList';
+import { formatCount } from '../../lib/format';
+import './devices.css';
+
+// /devices: the fleet in one virtualized table. Everything that shapes the list lives in the URL (search,
+// status, organization, sort, a saved filter or ad-hoc conditions), so reloads and shared links show the same.
+
+const STATUS_CHIPS = [
+  { value: '', label: 'All' },
+  { value: 'online', label: 'Online' },
+  { value: 'offline', label: 'Offline' },
+] as const;
+
+interface UrlState {
+  q: string;
+  status: string;
+  orgId: string;
+  sort: SortKey;
+  order: 'asc' | 'desc';
+  filterId: string;
+  conditions: string;
+}
+
+function readUrl(search: string): UrlState {
+  const p = new URLSearchParams(search);
+  const sort = p.get('sort') as SortKey | null;
+  return {
+    q: p.get('q') ?? '',
+    status: p.get('status') ?? '',
+    orgId: p.get('orgId') ?? '',
+    sort: sort && sort in SORT_LABELS ? sort : 'hostname',
+    order: p.get('order') === 'desc' ? 'desc' : 'asc',
+    filterId: p.get('filterId') ?? '',
+    conditions: p.get('conditions') ?? '',
+  };
+}
+
+function writeUrl(next: UrlState): void {
+  const p = new URLSearchParams();
+  if (next.q) p.set('q', next.q);
+  if (next.status) p.set('status', next.status);
+  if (next.orgId) p.set('orgId', next.orgId);
+  if (next.sort !== 'hostname') p.set('sort', next.sort);
+  if (next.order !== 'asc') p.set('order', next.order);
+  if (next.filterId) p.set('filterId', next.filterId);
+  if (next.conditions) p.set('conditions', next.conditions);
+  const text = p.toString();
+  navigate(text ? `/devices?${text}` : '/devices', { replace: true });
+}
+
+function parseConditions(raw: string): FilterConditionGroup | null {
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as FilterConditionGroup;
+    return value && Array.isArray(value.conditions) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The list query without paging: what GET /devices filters and sorts by. */
+function listQuery(u: UrlState, overrides: Partial<Record<'status', string>> = {}): string {
+  const p = new URLSearchParams();
+  const status = overrides.status ?? u.status;
+  if (u.q.trim()) p.set('search', u.q.trim());
+  if (status) p.set('status', status);
+  if (u.orgId) p.set('orgId', u.orgId);
+  if (u.filterId) p.set('filterId', u.filterId);
+  if (u.conditions && parseConditions(u.conditions)) p.set('conditions', u.conditions);
+  p.set('sort', u.sort);
+  p.set('order', u.order);
+  return `?${p.toString()}`;
+}
+
+/** Online / offline / all totals for the chips, under the same search and filters. */
+function useStatusCounts(u: UrlState, refreshKey: number): Record<string, number | null> {
+  const [counts, setCounts] = useState<Record<string, number | null>>({});
+  const base = { ...u, sort: 'hostname' as SortKey, order: 'asc' as const };
+  const key = listQuery(base, { status: '' });
+  useEffect(() => {
+    let cancelled = false;
+    const statuses = STATUS_CHIPS.map((c) => c.value);
+    Promise.all(
+      statuses.map((s) =>
+        api<Paginated<DeviceSummary>>(
+          `/devices${key.replace(/^\?/, `?${s ? `status=${s}&` : ''}`)}&limit=1`,
+        ).then(
+          (r) => r.pagination.total,
+          () => null,
+        ),
+      ),
+    ).then(
+      (totals) => {
+        if (!cancelled) setCounts(Object.fromEntries(statuses.map((s, i) => [s, totals[i] ?? null])));
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [key, refreshKey]);
+  return counts;
+}
+
+export function DevicesPage() {
+  useDocumentTitle('Devices');
+  const search = useRouter((s) => s.search);
+  const url = useMemo(() => readUrl(search), [search]);
+  const set = useCallback(
+    (patch: Partial<UrlState>) => writeUrl({ ...readUrl(window.location.search), ...patch }),
+    [],
+  );
+  const lookups = useLookups();
+  const sim = useSimulatorStatus();
+
+  const [q, setQ] = useState(url.q);
+  const debouncedQ = useDebounced(q, 300);
+  useEffect(() => {
+    if (debouncedQ !== readUrl(window.location.search).q) set({ q: debouncedQ });
+  }, [debouncedQ, set]);
+
+  const query = listQuery(url);
+  const list = useDeviceList(query);
+  const [countsTick, setCountsTick] = useState(0);
+  useDeviceEvents((event) => {
+    if (event !== 'device.updated') setCountsTick((t) => t + 1);
+  });
+  const debouncedTick = useDebounced(countsTick, 1000);
+  const counts = useStatusCounts(url, debouncedTick);
+
+  const savedFilter = useResource<SavedFilter>(
+    url.filterId ? `/filters/${encodeURIComponent(url.filterId)}` : null,
+  );
+  const applied = parseConditions(url.conditions);
+
+  const [builderOpen, setBuilderOpen] = useState(false);
+  const [root, setRoot] = useState<GroupNode>(() => (applied ? fromConditions(applied) : newGroup()));
+  const [tried, setTried] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [savedNotice, setSavedNotice] = useState<SavedFilter | null>(null);
+  const state = useFilterState(root);
+
+  const orgName = useCallback(
+    (id: string) =>
+      lookups.orgs.find((o) => o.id === id)?.name ?? (lookups.loaded ? 'Unknown organization' : '…'),
+    [lookups],
+  );
+  const names = useCallback(
+    (id: string) =>
+      lookups.orgs.find((o) => o.id === id)?.name ?? lookups.sites.find((s) => s.id === id)?.name ?? null,
+    [lookups],
+  );
+
+  const openBuilder = () => {
+    // Start from what filters the list now: the saved filter's or the applied conditions.
+    if (!builderOpen) {
+      const source = savedFilter.data?.conditions ?? applied;
+      if (source) setRoot(fromConditions(source));
+    }
+    setBuilderOpen((o) => !o);
+  };
+
+  const apply = () => {
+    setTried(true);
+    if (!state.conditions) return;
+    set({ conditions: JSON.stringify(state.conditions), filterId: '' });
+    setBuilderOpen(false);
+  };
+
+  const clearFilters = () => {
+    set({ conditions: '', filterId: '' });
+    setRoot(newGroup());
+    setTried(false);
+  };
+
+  const onSort = (key: SortKey) => {
+    if (key === url.sort) set({ order: url.order === 'asc' ? 'desc' : 'asc' });
+    else
+      set({
+        sort: key,
+        order: key === 'lastSeenAt' || key === 'cpuPercent' || key === 'enrolledAt' ? 'desc' : 'asc',
+      });
+  };
+
+  const filtered = Boolean(url.q || url.status || url.orgId || url.filterId || applied);
+  const demo = sim.status?.available === true;
+  const activeConditions = savedFilter.data?.conditions ?? applied;
+
+  return (
+    <div className="page dv-page adm">
+      <PageHeader
+        title="Devices"
+        sub={
+          list.loading
+            ? 'Enrolled devices across your organizations.'
+            : `${formatCount(counts[''] ?? list.total)} ${filtered ? 'matching ' : ''}devices across ${
+                lookups.orgs.length === 1 ? '1 organization' : `${lookups.orgs.length} organizations`
+              }.`
+        }
+        actions={
+          <Link to="/filters" className="btn btn-ghost btn-sm" data-testid="devices-saved-filters">
+            <Icon name="search" size={14} />
+            Saved filters
+          </Link>
+        }
+      />
+
+      {demo && sim.status ? (
+        <SimulatorPanel status={sim.status} orgs={lookups.orgs} onChanged={sim.refresh} />
+      ) : null}
+
+      <div className="adm-toolbar dv-toolbar">
+        <SearchBox
+          value={q}
+          onChange={setQ}
+          placeholder="Search hostname, name or user"
+          testId="device-search"
+        />
+        <div className="ui-chips" role="radiogroup" aria-label="Status">
+          {STATUS_CHIPS.map((c) => (
+            <button
+              key={c.value}
+              type="button"
+              role="radio"
+              aria-checked={url.status === c.value}
+              className={`ui-chip${url.status === c.value ? ' on' : ''}`}
+              onClick={() => set({ status: c.value })}
+              data-testid={`device-status-${c.value || 'all'}`}
+            >
+              {c.value ? <span className={`dv-dot tone-${c.value === 'online' ? 'ok' : 'muted'}`} /> : null}
+              {c.label}
+              <span className="ui-chip-count">
+                {counts[c.value] === undefined || counts[c.value] === null
+                  ? ''
+                  : formatCount(counts[c.value]!)}
+              </span>
+            </button>
+          ))}
+        </div>
+        {lookups.orgs.length > 1 ? (
+          <ChoiceSelect
+            value={url.orgId}
+            onChange={(orgId) => set({ orgId })}
+            ariaLabel="Organization"
+            emptyLabel="All organizations"
+            options={nameChoices(lookups.orgs)}
+            testId="device-org-filter"
+          />
+        ) : null}
+        <span className="grow" />
+        <select
+          value={`${url.sort}:${url.order}`}
+          onChange={(e) => {
+            const [sort, order] = e.target.value.split(':') as [SortKey, 'asc' | 'desc'];
+            set({ sort, order });
+          }}
+          aria-label="Sort by"
+          data-testid="device-sort"
+        >
+          {(Object.keys(SORT_LABELS) as SortKey[]).flatMap((k) => [
+            <option key={`${k}:asc`} value={`${k}:asc`}>
+              {SORT_LABELS[k]} ↑
+            </option>,
+            <option key={`${k}:desc`} value={`${k}:desc`}>
+              {SORT_LABELS[k]} ↓
+            </option>,
+          ])}
+        </select>
+        <button
+          type="button"
+          className={`btn btn-sm ${builderOpen ? 'btn-primary' : 'btn-secondary'}`}
+          onClick={openBuilder}
+          aria-expanded={builderOpen}
+          data-testid="device-filter-toggle"
+        >
+          <Icon name="plus" size={13} />
+          Filter
+          {activeConditions ? (
+            <span className="dv-badge">{countConditions(fromConditions(activeConditions))}</span>
+          ) : null}
+        </button>
+      </div>
+
+      {url.filterId || applied ? (
+        <div className="dv-active" data-testid="device-active-filter">
+          <Icon name="search" size={14} />
+          {url.filterId ? (
+            <span>
+              Saved filter{' '}
+              <Link to={`/filters/${url.filterId}`} className="dv-active-name">
+                {savedFilter.data?.name ?? (savedFilter.error ? 'unavailable' : '…')}
+              </Link>
+            </span>
+          ) : (
+            <span>Conditions</span>
+          )}
+          {activeConditions ? (
+            <span className="dv-active-summary" title={summarize(activeConditions, names)}>
+              {summarize(activeConditions, names)}
+            </span>
+          ) : null}
+          <span className="fb-grow" />
+          {!builderOpen ? (
+            <button type="button" className="btn btn-ghost btn-sm" onClick={openBuilder}>
+              Edit
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={clearFilters}
+            data-testid="device-filter-clear"
+          >
+            <Icon name="close" size={13} />
+            Clear
+          </button>
+        </div>
+      ) : null}
+
+      {savedNotice ? (
+        <div className="dv-active dv-saved" role="status" data-testid="filter-saved">
+          <Icon name="check" size={14} />
+          <span>
+            Saved as <Link to={`/filters/${savedNotice.id}`}>{savedNotice.name}</Link>.
+          </span>
+          <span className="fb-grow" />
+          <button
+            type="button"
+            className="btn btn-ghost btn-sm"
+            onClick={() => setSavedNotice(null)}
+            aria-label="Dismiss"
+          >
+            <Icon name="close" size={13} />
+          </button>
+        </div>
+      ) : null}
+
+      {builderOpen ? (
+        <div className="dv-builder" data-testid="filter-builder">
+          <FilterPanel
+            root={root}
+            onChange={setRoot}
+            lookups={lookups}
+            showIncomplete={tried}
+            actions={({ refused }) => (
+              <>
+                <button
+                  type="button"
+                  className="btn btn-primary btn-sm"
+                  onClick={apply}
+                  disabled={refused}
+                  title={refused ? 'The server refused a condition: fix it first' : undefined}
+                  data-testid="filter-apply"
+                >
+                  Apply to list
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-sm"
+                  onClick={() => {
+                    setTried(true);
+                    if (state.conditions) setSaving(true);
+                  }}
+                  disabled={refused}
+                  data-testid="filter-save"
+                >
+                  Save as filter…
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-sm"
+                  onClick={() => {
+                    setRoot(newGroup());
+                    setTried(false);
+                  }}
+                  data-testid="filter-reset"
+                >
+                  Start over
+                </button>
+              </>
+            )}
+          />
+        </div>
+      ) : null}
+
+      {list.error && list.rows.length === 0 ? (
+        <LoadFailure
+          error={list.error}
+          onRetry={list.reload}
+          forbiddenTitle="Devices are not available to you"
+          forbiddenText="Your account cannot list devices."
+        />
+      ) : list.loading ? (
+        <LoadingBlock label="Loading devices…" />
+      ) : list.rows.length === 0 && !list.switching ? (
+        filtered ? (
+          <EmptyState
+            icon="search"
+            title="No device matches"
+            testId="devices-no-match"
+            action={
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                onClick={() => {
+                  setQ('');
+                  set({ q: '', status: '', orgId: '', conditions: '', filterId: '' });
+                }}
+              >
+                Clear search and filters
+              </button>
+            }
+          >
+            Nothing matches the search, status and filters above.
+          </EmptyState>
+        ) : (
+          <EmptyState icon="devices" title="No devices yet" testId="devices-empty">
+            Devices appear here as soon as their agent enrolls with an{' '}
+            <Link to="/keys/enrollment">enrollment key</Link>.
+            {demo ? ' On this demo server you can also start simulated agents with the simulator above.' : ''}
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <DeviceTable
+            rows={list.rows}
+            total={list.total}
+            orgName={orgName}
+            sort={url.sort}
+            order={url.order}
+            onSort={onSort}
+            onNearEnd={list.loadMore}
+            loadingMore={list.loadingMore}
+            dim={list.switching}
+            resetKey={query}
+          />
+          <div className="dv-foot muted small" data-testid="device-count">
+            {list.rows.length < list.total
+              ? `${formatCount(list.rows.length)} of ${formatCount(list.total)} loaded · scroll for more`
+              : `${formatCount(list.total)} ${list.total === 1 ? 'device' : 'devices'}`}
+            {list.error ? <span className="tone-bad"> · refresh failed, showing the last answer</span> : null}
+          </div>
+        </>
+      )}
+
+      <SaveFilterDialog
+        key={saving ? 'open' : 'closed'}
+        open={saving}
+        conditions={state.conditions}
+        lookups={lookups}
+        defaultOrgId={url.orgId || (lookups.orgs.length === 1 ? lookups.orgs[0]?.id : undefined)}
+        onClose={() => setSaving(false)}
+        onSaved={(f) => {
+          setSaving(false);
+          setSavedNotice(f);
+          set({ filterId: f.id, conditions: '' });
+          setBuilderOpen(false);
+        }}
+      />
+    </div>
+  );
+}

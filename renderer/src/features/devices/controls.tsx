@@ -1,0 +1,30 @@
+import { useState } from 'react';
+
+/**
+ * Filter values and the page of a filtered, paged log. Every filter change and `clear()` go back to page 1;
+ * `onChange` runs after any change of filters or page (e.g. to drop a selection that belongs to the old rows).
+ */
+export function useLogFilters<T extends object>(initial: T, onChange?: () => void) {
+  const [values, setValues] = useState(initial);
+  const [page, setPageNumber] = useState(1);
+  const set = <K extends keyof T>(key: K, value: T[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setPageNumber(1);
+    onChange?.();
+  };
+  const setPage = (next: number) => {
+    setPageNumber(next);
+    onChange?.();
+  };
+  const clear = () => {
+    setValues(initial);
+    setPageNumber(1);
+    onChange?.();
+  };
+  /** `value` + `onChange` for a control bound to one filter. */
+  const bind = <K extends keyof T>(key: K) => ({
+    value: values[key],
+    onChange: (value: T[K]) => set(key, value),
+  });
+  return { values, set, bind, page, setPage, clear };
+}

@@ -1,0 +1,3 @@
+// The public surface of the devices feature: what the route table and other features may import.
+
+export { DevicesSection } from './DevicesSection';

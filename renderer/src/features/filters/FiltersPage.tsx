@@ -1,0 +1,402 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import type { SavedFilter } from '../../../../server/contract';
+import { ApiError, api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { ConfirmAction } from '../../ui/DialogActions';
+import { Icon } from '../../ui/Icon';
+import { Field } from '../../ui/basics';
+import { useAsyncAction } from '../../lib/action';
+import { useDocumentTitle } from '../../lib/hooks';
+import { Link, navigate, usePathname } from '../../lib/router';
+import { useSession } from '../../lib/session';
+import { EmptyState, LoadFailure, LoadingBlock, PageHeader, RowMenu, SearchBox } from '../../ui';
+import { formatDate } from '../../lib/format';
+import { qs } from '../../lib/forms';
+import { useResource } from '../../lib/resource';
+import { useTarget } from '../../lib/hooks';
+import { FilterPanel, useFilterState } from './FilterPanel';
+import { fromConditions, newGroup, toConditions, type GroupNode } from './model';
+import { nameOf, useLookups, type Lookups } from '../../lib/lookups';
+import { FilterNameField, FilterOrgField, useFilterMeta } from './FilterMeta';
+import { summarize } from './summary';
+import { useDebounced } from '../../lib/hooks';
+import './filters.css';
+
+// /filters: saved filters across the organizations in scope; /filters/new and /filters/:id: one filter in the
+// builder with its live preview, "Show devices", save and delete.
+
+interface FilterList {
+  data: SavedFilter[];
+  total: number;
+}
+
+export function FiltersPage() {
+  const pathname = usePathname();
+  const rest = pathname.slice('/filters'.length).replace(/^\/+/, '');
+  const lookups = useLookups();
+  if (rest === 'new') return <FilterEditor key="new" filterId={null} lookups={lookups} />;
+  if (rest) return <FilterEditor key={rest} filterId={decodeURIComponent(rest)} lookups={lookups} />;
+  return <FilterListView lookups={lookups} />;
+}
+
+export function devicesLinkFor(filterId: string): string {
+  return `/devices?filterId=${encodeURIComponent(filterId)}`;
+}
+
+function useNames(lookups: Lookups) {
+  return useMemo(() => {
+    const names = new Map<string, string>();
+    for (const o of lookups.orgs) names.set(o.id, o.name);
+    for (const s of lookups.sites) names.set(s.id, s.name);
+    return (id: string) => names.get(id) ?? null;
+  }, [lookups]);
+}
+
+function FilterListView({ lookups }: { lookups: Lookups }) {
+  useDocumentTitle('Saved filters');
+  const [search, setSearch] = useState('');
+  const query = useDebounced(search, 250);
+  const list = useResource<FilterList>(`/filters${qs({ search: query.trim() })}`);
+  const deleting = useTarget<SavedFilter>();
+  const names = useNames(lookups);
+  const rows = list.data?.data ?? [];
+
+  const remove = async () => {
+    if (!deleting.target) return;
+    await api(`/filters/${deleting.target.id}`, { method: 'DELETE' });
+    deleting.close();
+    list.reload();
+  };
+
+  return (
+    <div className="page sf-page adm">
+      <PageHeader
+        title="Saved filters"
+        sub="Reusable device filters. Open one to see its conditions and how many devices match right now."
+        actions={
+          <Link to="/filters/new" className="btn btn-primary btn-sm" data-testid="filter-new">
+            <Icon name="plus" size={14} />
+            New filter
+          </Link>
+        }
+      />
+      <div className="adm-toolbar">
+        <SearchBox
+          value={search}
+          onChange={setSearch}
+          placeholder="Search name or description"
+          testId="filters-search"
+        />
+        <span className="grow" />
+        {list.data ? (
+          <span className="muted small" data-testid="filters-count">
+            {list.data.total} {list.data.total === 1 ? 'filter' : 'filters'}
+          </span>
+        ) : null}
+      </div>
+      {list.error && !list.data ? (
+        <LoadFailure
+          error={list.error}
+          onRetry={list.reload}
+          forbiddenTitle="Saved filters are not available to you"
+          forbiddenText="Your account cannot read saved filters."
+        />
+      ) : !list.data ? (
+        <LoadingBlock label="Loading saved filters…" />
+      ) : rows.length === 0 ? (
+        <EmptyState
+          icon="search"
+          title={query ? 'No filter matches this search' : 'No saved filters yet'}
+          testId="filters-empty"
+          action={
+            query ? null : (
+              <Link to="/filters/new" className="btn btn-secondary btn-sm">
+                Build a filter
+              </Link>
+            )
+          }
+        >
+          {query
+            ? 'Try another word, or clear the search.'
+            : 'Build a filter on the device list (Filter → Save as filter) or here, and reuse it whenever you need that set of devices.'}
+        </EmptyState>
+      ) : (
+        <div className="adm-table-card">
+          <div className="adm-table-scroll">
+            <table className="adm-table sf-table">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Organization</th>
+                  <th>Conditions</th>
+                  <th>Updated</th>
+                  <th className="actions" aria-label="Actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((f) => (
+                  <tr
+                    key={f.id}
+                    className="clickable"
+                    onClick={() => navigate(`/filters/${f.id}`)}
+                    data-testid="filter-row"
+                  >
+                    <td>
+                      <div className="adm-cell-main">
+                        <Link
+                          to={`/filters/${f.id}`}
+                          className="sf-name"
+                          onClick={(e) => e.stopPropagation()}
+                        >
+                          {f.name}
+                        </Link>
+                        {f.description ? <span className="sf-desc">{f.description}</span> : null}
+                      </div>
+                    </td>
+                    <td className="nowrap">
+                      {nameOf(lookups.orgs, f.orgId) ?? <span className="muted">—</span>}
+                    </td>
+                    <td>
+                      <div className="sf-summary" title={summarize(f.conditions, names)}>
+                        {summarize(f.conditions, names)}
+                      </div>
+                    </td>
+                    <td className="nowrap muted">{formatDate(f.updatedAt)}</td>
+                    <td className="actions" onClick={(e) => e.stopPropagation()}>
+                      <RowMenu
+                        label={`Actions for ${f.name}`}
+                        testId="filter-row-menu"
+                        items={[
+                          {
+                            label: 'Show devices',
+                            icon: 'devices',
+                            onSelect: () => navigate(devicesLinkFor(f.id)),
+                            testId: 'filter-row-devices',
+                          },
+                          {
+                            label: 'Edit',
+                            icon: 'edit',
+                            onSelect: () => navigate(`/filters/${f.id}`),
+                            testId: 'filter-row-edit',
+                          },
+                          {
+                            label: 'Delete',
+                            icon: 'trash',
+                            danger: true,
+                            onSelect: () => deleting.open(f),
+                            testId: 'filter-row-delete',
+                          },
+                        ]}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      )}
+      <ConfirmAction
+        open={deleting.target !== null}
+        title="Delete saved filter"
+        confirmLabel="Delete filter"
+        testId="filter-delete-dialog"
+        onCancel={deleting.close}
+        onConfirm={remove}
+        action={deleting.action}
+      >
+        <p>
+          Delete <strong>{deleting.target?.name}</strong>? Everyone in its organization loses it. Devices are
+          not affected.
+        </p>
+      </ConfirmAction>
+    </div>
+  );
+}
+
+function FilterEditor({ filterId, lookups }: { filterId: string | null; lookups: Lookups }) {
+  const loaded = useResource<SavedFilter>(filterId ? `/filters/${encodeURIComponent(filterId)}` : null);
+  if (filterId && loaded.error && !loaded.data)
+    return (
+      <div className="page sf-page adm">
+        <PageHeader title="Saved filter" back={{ to: '/filters', label: 'Saved filters' }} />
+        {loaded.error instanceof ApiError && loaded.error.status === 404 ? (
+          <EmptyState icon="search" title="No such filter" testId="filter-not-found">
+            It was deleted, or it belongs to an organization outside your access.
+          </EmptyState>
+        ) : (
+          <LoadFailure
+            error={loaded.error}
+            onRetry={loaded.reload}
+            forbiddenTitle="This filter is not available to you"
+            forbiddenText="It belongs to an organization outside your access."
+          />
+        )}
+      </div>
+    );
+  if (filterId && !loaded.data)
+    return (
+      <div className="page sf-page adm">
+        <PageHeader title="Saved filter" back={{ to: '/filters', label: 'Saved filters' }} />
+        <LoadingBlock label="Loading filter…" />
+      </div>
+    );
+  return <EditorForm key={loaded.data?.updatedAt ?? 'new'} filter={loaded.data ?? null} lookups={lookups} />;
+}
+
+function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: Lookups }) {
+  useDocumentTitle(filter ? filter.name : 'New filter');
+  const scope = useSession((s) => s.user?.scope ?? 'organization');
+  const needsOrg = !filter && scope !== 'organization';
+  const [root, setRoot] = useState<GroupNode>(() =>
+    filter ? fromConditions(filter.conditions) : newGroup(),
+  );
+  const [savedAt, setSavedAt] = useState<SavedFilter | null>(filter);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const save = useAsyncAction();
+  const meta = useFilterMeta({
+    name: filter?.name,
+    description: filter?.description ?? '',
+    needsOrg,
+    error: save.error,
+  });
+  const state = useFilterState(root);
+
+  const savedJson = savedAt ? JSON.stringify(savedAt.conditions) : null;
+  const currentJson = JSON.stringify(toConditions(root));
+  const dirty =
+    !savedAt ||
+    savedJson !== currentJson ||
+    meta.name.trim() !== savedAt.name ||
+    (meta.description.trim() || null) !== (savedAt.description ?? null);
+
+  const submit = (e?: FormEvent) => {
+    e?.preventDefault();
+    const conditions = state.conditions;
+    if (!meta.ready(conditions)) return;
+    void save.run(async () => {
+      const body = meta.body(conditions);
+      if (savedAt) {
+        const updated = await api<SavedFilter>(`/filters/${savedAt.id}`, { method: 'PATCH', body });
+        setSavedAt(updated);
+      } else {
+        const created = await api<SavedFilter>('/filters', { method: 'POST', body });
+        navigate(`/filters/${created.id}`, { replace: true });
+      }
+    });
+  };
+
+  const showDevices = () => {
+    if (savedAt && !dirty) navigate(devicesLinkFor(savedAt.id));
+    else if (state.conditions)
+      navigate(`/devices?conditions=${encodeURIComponent(JSON.stringify(state.conditions))}`);
+    else meta.setTried(true);
+  };
+
+  const remove = async () => {
+    if (!savedAt) return;
+    await api(`/filters/${savedAt.id}`, { method: 'DELETE' });
+    navigate('/filters', { replace: true });
+  };
+
+  return (
+    <div className="page sf-page adm sf-editor">
+      <PageHeader
+        title={filter ? filter.name : 'New filter'}
+        back={{ to: '/filters', label: 'Saved filters' }}
+        sub={
+          filter ? (
+            <>
+              {nameOf(lookups.orgs, filter.orgId) ?? 'Organization'} · updated{' '}
+              {formatDate(savedAt?.updatedAt ?? filter.updatedAt)}
+              {dirty ? <span className="sf-dirty"> · unsaved changes</span> : null}
+            </>
+          ) : (
+            'Describe a set of devices with conditions; the preview counts matches as you go.'
+          )
+        }
+        actions={
+          savedAt ? (
+            <button
+              type="button"
+              className="btn btn-danger btn-sm"
+              onClick={() => setConfirmDelete(true)}
+              data-testid="filter-delete"
+            >
+              <Icon name="trash" size={14} />
+              Delete
+            </button>
+          ) : null
+        }
+      />
+      <form className="sf-card sf-meta" onSubmit={submit} noValidate id="filter-edit-form">
+        <FilterNameField id="filter-name" value={meta.name} onChange={meta.setName} error={meta.nameError} />
+        <Field label="Description" htmlFor="filter-description" error={meta.descError}>
+          <input
+            id="filter-description"
+            type="text"
+            value={meta.description}
+            onChange={(e) => meta.setDescription(e.target.value)}
+            placeholder="Optional"
+            data-testid="filter-description"
+          />
+        </Field>
+        {needsOrg ? (
+          <FilterOrgField
+            id="filter-org"
+            value={meta.orgId}
+            onChange={meta.setOrgId}
+            error={meta.orgError}
+            hint="Everyone with access to it can use the filter."
+            lookups={lookups}
+          />
+        ) : null}
+      </form>
+      <FilterPanel
+        root={root}
+        onChange={setRoot}
+        lookups={lookups}
+        showIncomplete={meta.tried}
+        actions={({ refused }) => (
+          <>
+            <button
+              type="submit"
+              form="filter-edit-form"
+              className="btn btn-primary btn-sm"
+              disabled={save.busy || refused || (savedAt !== null && !dirty)}
+              data-testid="filter-update"
+            >
+              {save.busy ? 'Saving…' : savedAt ? (dirty ? 'Save changes' : 'Saved') : 'Create filter'}
+            </button>
+            <button
+              type="button"
+              className="btn btn-secondary btn-sm"
+              onClick={showDevices}
+              data-testid="filter-show-devices"
+            >
+              <Icon name="devices" size={14} />
+              Show devices
+            </button>
+            {savedAt && dirty ? (
+              <span className="muted small">Shows the devices for the conditions as edited here.</span>
+            ) : null}
+          </>
+        )}
+      />
+      <ActionError error={meta.generalError} />
+      <ConfirmAction
+        open={confirmDelete}
+        title="Delete saved filter"
+        confirmLabel="Delete filter"
+        testId="filter-delete-dialog"
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={remove}
+      >
+        <p>
+          Delete <strong>{savedAt?.name}</strong>? Everyone in its organization loses it. Devices are not
+          affected.
+        </p>
+      </ConfirmAction>
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'react';
+import type { DemoSeedResponse, Paginated, Partner } from '../../../../server/contract';
+import { api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Card, CopyButton, Facts } from '../../ui/basics';
+import { copyText } from '../../lib/clipboard';
+
+// First-run convenience for platform administrators (DESIGN §2: setup offers demo data): while the install has
+// no partner yet, offer the demo tenant. The technicians' password and the fleet key are shown once.
+
+export function DemoDataCard() {
+  const [visible, setVisible] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [result, setResult] = useState<DemoSeedResponse | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    api<Paginated<Partner>>('/orgs/partners?limit=1')
+      .then((page) => {
+        if (!cancelled) setVisible(page.pagination.total === 0);
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  if (!visible && !result) return null;
+
+  const load = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setResult(await api<DemoSeedResponse>('/demo/seed', { method: 'POST', body: {} }));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const command = result
+    ? `npm run agent-sim -- --server ${window.location.origin} --enrollment-key ${result.enrollmentKey.key} --count 25`
+    : '';
+
+  return (
+    <Card title="Demo data" icon="tenants" testId="demo-card">
+      {result ? (
+        <div data-testid="demo-result">
+          <p>
+            Northwind IT Services is ready: four customer organizations, their sites and five technicians. The
+            password and the enrollment key below are shown only now.
+          </p>
+          <Facts
+            rows={[
+              ['Technicians', result.technicians.map((t) => t.email).join(', ')],
+              [
+                'Their password',
+                result.password ? (
+                  <span className="mono">
+                    {result.password}{' '}
+                    <CopyButton onCopy={() => copyText(result.password ?? '')} label="Copy" />
+                  </span>
+                ) : (
+                  'unchanged'
+                ),
+                'demo-password',
+              ],
+              ['Simulated fleet', <span className="mono demo-command">{command}</span>, 'demo-command'],
+            ]}
+          />
+          <CopyButton onCopy={() => copyText(command)} label="Copy simulator command" />
+        </div>
+      ) : (
+        <>
+          <p>
+            This install has no partners yet. Load a demo MSP with customers, sites and technicians to explore
+            the console or run a training room. You can delete it later from Tenants.
+          </p>
+          <ActionError error={error} />
+          <button
+            type="button"
+            className="btn btn-primary"
+            onClick={() => void load()}
+            disabled={busy}
+            data-testid="demo-load"
+          >
+            {busy ? 'Loading…' : 'Load demo tenant'}
+          </button>
+        </>
+      )}
+    </Card>
+  );
+}

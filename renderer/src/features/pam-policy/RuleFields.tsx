@@ -1,0 +1,474 @@
+import { useMemo, type ReactNode } from 'react';
+import type { AiToolCatalogEntry, ElevationRequest, SignerGroup } from '../../../../server/contract';
+import { Field } from '../../ui/basics';
+import { Link } from '../../lib/router';
+import { timeZones } from '../../lib/dates';
+import { compactTime } from '../../lib/format';
+import { plural } from '../../lib/format';
+import { requestPath } from '../approvals';
+import {
+  DAY_SHORT,
+  RISK_TIERS,
+  WEEK_ORDER,
+  listTiers,
+  prefillItems,
+  toolOf,
+  type Crit,
+  type FieldKey,
+  type PrefillKey,
+  type RuleDraft,
+} from './model';
+import { CardHead, Segmented } from '../../ui';
+import { FLOW_LABEL } from './RulePreview';
+
+// The rule editor's field groups: a criterion with its "is / is not" switch, the executable and AI-tool criteria,
+// the time window, and the checklist of a request's values when the rule is made from one.
+
+// ---- Criterion fields -------------------------------------------------------------------------------------------
+
+export type Msg = (key: FieldKey) => string | undefined;
+/** The draft's criterion fields (a value with its "is not" switch). */
+export type CritKey = { [K in keyof RuleDraft]: RuleDraft[K] extends Crit ? K : never }[keyof RuleDraft] &
+  FieldKey;
+export type SetCrit = (key: CritKey, value: Partial<Crit>) => void;
+
+/** What every criterion field reads and writes: the draft, its setter and the messages on screen. */
+export interface CritBinding {
+  draft: RuleDraft;
+  setCrit: SetCrit;
+  msg: Msg;
+}
+
+export interface CritSpec {
+  field: CritKey;
+  /** The control's id and test id; the "is not" switch is `rule-negate-<id without rule-match->`. */
+  id: string;
+  label: string;
+  placeholder?: string;
+  hint?: ReactNode;
+  mono?: boolean;
+  ops?: [string, string];
+  list?: string;
+  /** A select of these <option>s instead of the text input. */
+  options?: ReactNode;
+}
+
+/** A criterion: label, the "is / is not" switch (matchNegate) and the value. */
+export function CritField({
+  bind,
+  field,
+  id,
+  label,
+  placeholder,
+  hint,
+  mono,
+  ops = ['is', 'is not'],
+  list,
+  options,
+}: CritSpec & { bind: CritBinding }) {
+  const crit = bind.draft[field];
+  const onChange = (value: Partial<Crit>) => bind.setCrit(field, value);
+  const testKey = id.replace(/^rule-match-/, '');
+  return (
+    <Field label={label} htmlFor={id} error={bind.msg(field)} hint={hint}>
+      <div className={`ep-crit${crit.negate ? ' negated' : ''}`}>
+        <button
+          type="button"
+          className="ep-op"
+          aria-pressed={crit.negate}
+          aria-label={`${label}: ${crit.negate ? ops[1] : ops[0]} (switch to “${crit.negate ? ops[0] : ops[1]}”)`}
+          title={
+            crit.negate ? `Match when the ${label.toLowerCase()} ${ops[1]} this` : `Switch to “${ops[1]}”`
+          }
+          onClick={() => onChange({ negate: !crit.negate })}
+          data-testid={`rule-negate-${testKey}`}
+        >
+          {crit.negate ? ops[1] : ops[0]}
+        </button>
+        {options ? (
+          <select
+            id={id}
+            value={crit.value}
+            onChange={(e) => onChange({ value: e.target.value })}
+            data-testid={id}
+          >
+            {options}
+          </select>
+        ) : (
+          <input
+            id={id}
+            type="text"
+            className={mono ? 'mono' : undefined}
+            value={crit.value}
+            placeholder={placeholder}
+            list={list}
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(e) => onChange({ value: e.target.value })}
+            data-testid={id}
+          />
+        )}
+      </div>
+    </Field>
+  );
+}
+
+/** Criterion fields side by side. */
+export function CritGrid({ bind, specs }: { bind: CritBinding; specs: CritSpec[] }) {
+  return (
+    <div className="adm-form-grid">
+      {specs.map((spec) => (
+        <CritField key={spec.id} bind={bind} {...spec} />
+      ))}
+    </div>
+  );
+}
+
+const EXECUTABLE_CRITERIA: CritSpec[] = [
+  {
+    field: 'pathGlob',
+    id: 'rule-match-path',
+    label: 'Path',
+    placeholder: 'C:\\Program Files\\Contoso\\**',
+    ops: ['matches', 'does not match'],
+    hint: (
+      <>
+        Glob: <code>*</code> within a folder, <code>**</code> across folders.
+      </>
+    ),
+  },
+  {
+    field: 'hash',
+    id: 'rule-match-hash',
+    label: 'SHA-256 hash',
+    placeholder: '64 hex characters',
+    mono: true,
+    hint: 'Pins one exact build of the file.',
+  },
+  {
+    field: 'parentImage',
+    id: 'rule-match-parent',
+    label: 'Parent process',
+    placeholder: 'C:\\Windows\\explorer.exe',
+  },
+  {
+    field: 'commandLine',
+    id: 'rule-match-command-line',
+    label: 'Command line',
+    placeholder: '/quiet',
+    ops: ['contains', 'does not contain'],
+    hint: 'Case-insensitive; matches anywhere in the command line.',
+  },
+];
+
+/** Who asks: the user and the AD group, for every shape of rule. */
+export const SUBJECT_CRITERIA: CritSpec[] = [
+  { field: 'user', id: 'rule-match-user', label: 'User', placeholder: 'CONTOSO\\jdoe' },
+  {
+    field: 'adGroup',
+    id: 'rule-match-ad-group',
+    label: 'AD group',
+    placeholder: 'CONTOSO\\Developers',
+    ops: ['is member of', 'not member of'],
+  },
+];
+
+const SIGNER_MODES = [
+  ['signer', 'By name'],
+  ['group', 'Signer group'],
+] as const;
+
+export function ExecutableCriteria({
+  bind,
+  groups,
+  groupsLink,
+  set,
+}: {
+  bind: CritBinding;
+  groups: SignerGroup[] | null;
+  groupsLink: string;
+  set: (next: Partial<RuleDraft>, field?: FieldKey) => void;
+}) {
+  const { draft, msg } = bind;
+  const group = groups?.find((g) => g.id === draft.signerGroup.value);
+  return (
+    <>
+      <div className="ep-sub-head">
+        Signer
+        <Segmented
+          small
+          label="Signer by"
+          options={SIGNER_MODES}
+          value={draft.signerMode}
+          onChange={(signerMode) => set({ signerMode })}
+          testId={(mode) => `rule-signer-mode-${mode}`}
+        />
+      </div>
+      {draft.signerMode === 'group' ? (
+        <CritField
+          bind={bind}
+          field="signerGroup"
+          id="rule-match-signer-group"
+          label="Signer group"
+          ops={['is in', 'is not in']}
+          hint={
+            groups && groups.length === 0 ? (
+              <>
+                No signer groups yet. <Link to={groupsLink}>Create one</Link> to match a list of signers.
+              </>
+            ) : group ? (
+              `${plural(group.signers.length, 'signer')}: ${group.signers.slice(0, 4).join(', ')}${group.signers.length > 4 ? ', …' : ''}`
+            ) : (
+              'A rule uses a signer name or a signer group, never both.'
+            )
+          }
+          options={
+            <>
+              <option value="">{groups === null ? 'Loading…' : 'Any signer (no group)'}</option>
+              {draft.signerGroup.value && groups && !group ? (
+                <option value={draft.signerGroup.value}>Deleted group</option>
+              ) : null}
+              {(groups ?? []).map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.name} ({g.signers.length})
+                </option>
+              ))}
+            </>
+          }
+        />
+      ) : (
+        <div className="adm-form-grid">
+          <CritField
+            bind={bind}
+            field="signer"
+            id="rule-match-signer"
+            label="Signer name"
+            placeholder="Microsoft Corporation"
+            hint="The code-signing subject, as the agent reports it."
+          />
+          <Field
+            label="Certificate thumbprint"
+            htmlFor="rule-match-thumbprint"
+            error={msg('thumbprint')}
+            hint="Optional: pins the signing certificate (SHA-256)."
+          >
+            <input
+              id="rule-match-thumbprint"
+              type="text"
+              className="mono"
+              value={draft.thumbprint}
+              spellCheck={false}
+              autoComplete="off"
+              placeholder="64 hex characters"
+              onChange={(e) => set({ thumbprint: e.target.value }, 'thumbprint')}
+              data-testid="rule-match-thumbprint"
+            />
+          </Field>
+        </div>
+      )}
+
+      <div className="ep-sub-head">Executable</div>
+      <CritGrid bind={bind} specs={EXECUTABLE_CRITERIA} />
+    </>
+  );
+}
+
+export function ToolCriteria({
+  bind,
+  tools,
+  tierWarning,
+}: {
+  bind: CritBinding;
+  tools: AiToolCatalogEntry[];
+  /** A stale tier the rule already had: saved as it is, but it can never match. */
+  tierWarning: string | null;
+}) {
+  const { draft } = bind;
+  const tool = toolOf(tools, draft.toolName.value);
+  const named = draft.toolName.value.trim();
+  return (
+    <div className="adm-form-grid">
+      <CritField
+        bind={bind}
+        field="toolName"
+        id="rule-match-tool"
+        label="Tool"
+        placeholder="run_powershell"
+        mono
+        list="ep-ai-tools"
+        hint={
+          tool
+            ? `${tool.description}. Carries ${listTiers(tool.tiers)}.`
+            : named
+              ? 'Not a tool this server build knows: accepted, but its tiers cannot be checked.'
+              : 'Empty: any tool.'
+        }
+      />
+      <datalist id="ep-ai-tools">
+        {tools.map((t) => (
+          <option key={t.toolName} value={t.toolName}>
+            {t.description}
+          </option>
+        ))}
+      </datalist>
+      <CritField
+        bind={bind}
+        field="riskTier"
+        id="rule-match-tier"
+        label="Risk tier"
+        hint={
+          tierWarning ? (
+            <span className="tone-warn">{tierWarning}</span>
+          ) : (
+            'Set by the server build per tool: 0-1 low, 2 medium, 3 high, 4 critical.'
+          )
+        }
+        options={
+          <>
+            <option value="">Any tier</option>
+            {RISK_TIERS.map((t) => {
+              const unreachable = tool !== null && !tool.tiers.includes(t);
+              return (
+                <option key={t} value={String(t)}>
+                  Tier {t} · {t <= 1 ? 'low' : t === 2 ? 'medium' : t === 3 ? 'high' : 'critical'}
+                  {unreachable ? ` (never for ${tool.toolName})` : ''}
+                </option>
+              );
+            })}
+          </>
+        }
+      />
+    </div>
+  );
+}
+
+const TIMES = [
+  ['windowStart', 'From', 'rule-window-start'],
+  ['windowEnd', 'to', 'rule-window-end'],
+] as const;
+
+export function WindowFields({
+  draft,
+  set,
+  error,
+}: {
+  draft: RuleDraft;
+  set: (next: Partial<RuleDraft>, field?: FieldKey) => void;
+  error?: string;
+}) {
+  const zones = useMemo(() => {
+    const list = timeZones();
+    return list.includes(draft.windowTimezone) ? list : [draft.windowTimezone, ...list];
+  }, [draft.windowTimezone]);
+  const overnight = draft.windowEnd < draft.windowStart;
+  return (
+    <div className={`ep-window${error ? ' has-error' : ''}`} data-testid="rule-window-fields">
+      <div className="ep-window-row">
+        {TIMES.map(([key, label, testId]) => (
+          <label key={key} className="ep-inline">
+            <span className="muted small">{label}</span>
+            <input
+              type="time"
+              value={draft[key]}
+              onChange={(e) => set({ [key]: e.target.value }, 'window')}
+              data-testid={testId}
+            />
+          </label>
+        ))}
+        <label className="ep-inline ep-zone">
+          <span className="muted small">in</span>
+          <select
+            value={draft.windowTimezone}
+            onChange={(e) => set({ windowTimezone: e.target.value }, 'window')}
+            aria-label="Time zone"
+            data-testid="rule-window-timezone"
+          >
+            {zones.map((z) => (
+              <option key={z} value={z}>
+                {z}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div className="ep-days" role="group" aria-label="Days">
+        {WEEK_ORDER.map((d) => {
+          const on = draft.windowDays.includes(d);
+          return (
+            <button
+              key={d}
+              type="button"
+              aria-pressed={on}
+              className={`ep-day${on ? ' on' : ''}`}
+              onClick={() =>
+                set(
+                  { windowDays: on ? draft.windowDays.filter((x) => x !== d) : [...draft.windowDays, d] },
+                  'window',
+                )
+              }
+              data-testid={`rule-window-day-${d}`}
+            >
+              {DAY_SHORT[d]}
+            </button>
+          );
+        })}
+        <span className="muted small ep-days-hint">
+          {overnight ? 'Ends before it starts: runs over midnight, counted from the start day.' : null}
+        </span>
+      </div>
+      {error ? <div className="field-error">{error}</div> : null}
+    </div>
+  );
+}
+
+// ---- Prefill from a request --------------------------------------------------------------------------------------
+
+export function PrefillCard({
+  request,
+  checked,
+  onToggle,
+}: {
+  request: ElevationRequest;
+  checked: ReadonlySet<PrefillKey>;
+  onToggle: (key: PrefillKey, on: boolean) => void;
+}) {
+  const items = prefillItems(request);
+  return (
+    <section className="card ep-card ep-prefill" data-testid="rule-prefill">
+      <CardHead title="From request">
+        <Link to={requestPath(request.id)} className="small">
+          {request.deviceHostname} · {FLOW_LABEL[request.flowType]} · {compactTime(request.requestedAt)}
+        </Link>
+      </CardHead>
+      <p className="muted small ep-card-lead">
+        Keep what identifies what should be decided the same way next time. Fewer criteria match more
+        requests: watch the preview.
+      </p>
+      {items.length === 0 ? (
+        <p className="muted small">The request carries nothing a rule could match on.</p>
+      ) : (
+        <ul className="ep-prefill-list">
+          {items.map((item) => (
+            <li key={item.key}>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={checked.has(item.key)}
+                  onChange={(e) => onToggle(item.key, e.target.checked)}
+                  data-testid={`rule-prefill-${item.key}`}
+                />
+                <span className="ep-prefill-label">{item.label}</span>
+                <span
+                  className={`ep-prefill-value${item.key === 'hash' || item.key === 'thumbprint' ? ' mono' : ''}`}
+                  title={item.display}
+                >
+                  {item.display}
+                </span>
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

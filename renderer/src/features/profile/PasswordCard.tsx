@@ -1,0 +1,92 @@
+import { useState, type FormEvent } from 'react';
+import { api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Card, Field } from '../../ui/basics';
+import { navigate } from '../../lib/router';
+import { useSession } from '../../lib/session';
+import { NewPasswordFields, newPasswordReady } from '../../ui/password';
+
+export const PASSWORD_CHANGED_NOTICE =
+  'Your password was changed and every session signed out. Sign in with the new password.';
+
+/** Change password. The server ends every session of the account, this one included, so the console signs out. */
+export function PasswordCard({
+  email,
+  passwordChangedAt,
+}: {
+  email: string;
+  passwordChangedAt: string | null;
+}) {
+  const [current, setCurrent] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (busy || !current || !newPasswordReady(password, confirm, email)) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api('/auth/change-password', {
+        method: 'POST',
+        body: { currentPassword: current, newPassword: password },
+      });
+      useSession.getState().clear(PASSWORD_CHANGED_NOTICE);
+      navigate('/login', { replace: true });
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title="Password" icon="lock" testId="profile-password">
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <p className="small muted">
+          {passwordChangedAt
+            ? `Last changed ${new Date(passwordChangedAt).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })}. `
+            : ''}
+          Changing it signs you out everywhere, including this window; sign in again with the new password.
+        </p>
+        <Field
+          label="Current password"
+          htmlFor="profile-current-password"
+          error={touched && !current ? 'Enter your current password.' : null}
+        >
+          <input
+            id="profile-current-password"
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+            data-testid="profile-current-password"
+          />
+        </Field>
+        <NewPasswordFields
+          idPrefix="profile-new"
+          password={password}
+          confirm={confirm}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
+          email={email}
+          touched={touched}
+        />
+        <ActionError error={error} testId="profile-password-error" />
+        <div className="pf-actions pf-actions-end">
+          <button
+            type="submit"
+            className="btn btn-secondary btn-sm"
+            disabled={busy}
+            data-testid="profile-change-password"
+          >
+            {busy ? 'Changing…' : 'Change password and sign out'}
+          </button>
+        </div>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,157 @@
+import { Field } from './basics';
+import './password.css';
+
+// Password strength as the server judges it (server/modules/auth/passwords.ts passwordProblem), mirrored here
+// so the form can say "too weak" before the round trip. The server stays the authority: its 400 message is
+// shown verbatim when the two ever disagree.
+
+export const MIN_PASSWORD = 8;
+
+const COMMON = new Set([
+  'password',
+  'password1',
+  'password123',
+  '12345678',
+  '123456789',
+  '1234567890',
+  'qwertyuiop',
+  'qwerty123',
+  'iloveyou',
+  'letmein1',
+  'welcome1',
+  'admin123',
+  'administrator',
+  'changeme',
+  'passw0rd',
+  'p@ssw0rd',
+]);
+
+export interface Strength {
+  /** 0 empty, 1 refused, 2 fair, 3 good, 4 strong. */
+  level: 0 | 1 | 2 | 3 | 4;
+  label: string;
+  /** Why the server would refuse it, or null. */
+  problem: string | null;
+}
+
+export function passwordStrength(password: string, email = ''): Strength {
+  if (!password) return { level: 0, label: '', problem: `Use at least ${MIN_PASSWORD} characters.` };
+  if (password.length < MIN_PASSWORD)
+    return {
+      level: 1,
+      label: 'Too short',
+      problem: `Use at least ${MIN_PASSWORD} characters (${password.length} so far).`,
+    };
+  if (password.length > 256) return { level: 1, label: 'Too long', problem: 'Use at most 256 characters.' };
+  const lower = password.toLowerCase();
+  const local = email.split('@')[0]?.toLowerCase() ?? '';
+  if (COMMON.has(lower)) return { level: 1, label: 'Too weak', problem: 'This password is too common.' };
+  if (new Set(password).size < 4)
+    return { level: 1, label: 'Too weak', problem: 'Use more different characters.' };
+  if (local.length >= 4 && lower.includes(local))
+    return { level: 1, label: 'Too weak', problem: 'Do not include your email name in the password.' };
+  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(password)).length;
+  if (classes < 2 && password.length < 16)
+    return {
+      level: 1,
+      label: 'Too weak',
+      problem: 'Mix letters with digits, capitals or symbols, or use 16 or more characters.',
+    };
+  const score = (password.length >= 12 ? 1 : 0) + (password.length >= 16 ? 1 : 0) + (classes >= 3 ? 1 : 0);
+  if (score >= 2) return { level: 4, label: 'Strong', problem: null };
+  if (score === 1) return { level: 3, label: 'Good', problem: null };
+  return { level: 2, label: 'Fair', problem: null };
+}
+
+/** The meter under a new-password field. */
+export function StrengthMeter({ strength, testId }: { strength: Strength; testId?: string }) {
+  if (strength.level === 0) return null;
+  return (
+    <div className={`pw-meter pw-l${strength.level}`} data-testid={testId} data-level={strength.level}>
+      <span className="pw-bars" aria-hidden="true">
+        <span />
+        <span />
+        <span />
+        <span />
+      </span>
+      <span className="pw-label">{strength.label}</span>
+    </div>
+  );
+}
+
+export function isEmail(value: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim());
+}
+
+/** New password plus confirmation, with the meter and inline problems (shown once the form was submitted). */
+export function NewPasswordFields({
+  idPrefix,
+  password,
+  confirm,
+  onPassword,
+  onConfirm,
+  email,
+  touched,
+  labels = ['New password', 'Repeat the new password'],
+  autoFocus,
+}: {
+  idPrefix: string;
+  password: string;
+  confirm: string;
+  onPassword: (value: string) => void;
+  onConfirm: (value: string) => void;
+  email?: string;
+  touched: boolean;
+  labels?: [string, string];
+  autoFocus?: boolean;
+}) {
+  const strength = passwordStrength(password, email);
+  // Only once the repeat is as long as the original: no red while the technician is still typing.
+  const mismatch = confirm.length > 0 && confirm.length >= password.length && confirm !== password;
+  return (
+    <>
+      <Field
+        label={labels[0]}
+        htmlFor={`${idPrefix}-password`}
+        error={touched || password.length >= MIN_PASSWORD ? strength.problem : null}
+        hint={`At least ${MIN_PASSWORD} characters. A passphrase of a few words works well.`}
+        aside={<StrengthMeter strength={strength} testId={`${idPrefix}-strength`} />}
+      >
+        <input
+          id={`${idPrefix}-password`}
+          type="password"
+          autoComplete="new-password"
+          autoFocus={autoFocus}
+          value={password}
+          onChange={(e) => onPassword(e.target.value)}
+          data-testid={`${idPrefix}-password`}
+        />
+      </Field>
+      <Field
+        label={labels[1]}
+        htmlFor={`${idPrefix}-password-confirm`}
+        error={
+          mismatch || (touched && confirm !== password)
+            ? 'The passwords do not match.'
+            : touched && !confirm
+              ? 'Repeat the password.'
+              : null
+        }
+      >
+        <input
+          id={`${idPrefix}-password-confirm`}
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => onConfirm(e.target.value)}
+          data-testid={`${idPrefix}-password-confirm`}
+        />
+      </Field>
+    </>
+  );
+}
+
+/** Both fields acceptable: strong enough and repeated. */
+export function newPasswordReady(password: string, confirm: string, email?: string): boolean {
+  return passwordStrength(password, email).problem === null && confirm === password;
+}
