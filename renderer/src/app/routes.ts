@@ -18,7 +18,7 @@ import { KeysPage } from '../features/keys';
 import { PamPolicySection } from '../features/pam-policy';
 import { PeoplePage } from '../features/people';
 import { ProfilePage } from '../features/profile';
-import { SettingsPage } from '../pages/settings/SettingsPage';
+import { SettingsPage } from '../features/settings';
 import { TenantsPage } from '../features/tenants';
 
 // The one route table: every page is declared here once. The sidebar draws its groups from it, the top bar its

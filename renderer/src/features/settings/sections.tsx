@@ -4,7 +4,7 @@ import { Icon } from '../../ui/Icon';
 import { Alert, Card, Facts, Field, StatusPill } from '../../ui/basics';
 import { RadioCards } from '../../ui';
 import { timeZones } from '../../lib/dates';
-import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from '../../features/tenants';
+import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from '../tenants';
 import { checkEntry } from './ip-allowlist';
 import { DAYS, cleanAllowlist, type Day, type DayDraft, type Draft, type Preset } from './model';
 
