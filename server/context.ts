@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { SecretBox } from './crypto';
 import type { Db } from './db/connection';
 import type { EventBus } from './events/bus';
+import type { SecretGuard } from './http/guard';
 import type { RateLimiter } from './http/rate-limit';
 import type { TenantGuard } from './http/tenant-guard';
 import type { AgentHub } from './hub/agent-hub';
@@ -22,6 +23,8 @@ export interface AppContext {
   users: UserStore;
   tokens: TokenService;
   limiter: RateLimiter;
+  /** The one limiter for secret guesses: every password, code, key and token check goes through it. */
+  guard: SecretGuard;
   secretBox: SecretBox;
   mailer: Mailer;
   tenantGuard: TenantGuard;

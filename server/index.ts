@@ -15,6 +15,7 @@ import { authenticator, mfaGuard, permissionGuard } from './http/authenticate';
 import { clientResolver } from './http/client-info';
 import { allowedHostnames, HostPolicy, upgradeHostCheck } from './http/host';
 import { HttpError } from './http/errors';
+import { SecretGuard } from './http/guard';
 import { RateLimiter } from './http/rate-limit';
 import { TenantGuard } from './http/tenant-guard';
 import { AGENT_SOCKET_PATH, AgentHub } from './hub/agent-hub';
@@ -159,20 +160,23 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
 
   const bus = new EventBus(log);
   const limiter = new RateLimiter(db);
+  const audit = new AuditWriter(db, bus, log);
+  const guard = new SecretGuard(db, audit);
   // The agent hub needs the context it belongs to; it is attached right after the literal.
   const ctx = {
     config,
     db,
     log,
     bus,
-    audit: new AuditWriter(db, bus, log),
+    audit,
     users: new UserStore(db, (userId) => bus.emit('user.sessions_revoked', null, { userId })),
     tokens: new TokenService(db, secrets.jwtSecret),
     limiter,
+    guard,
     secretBox: new SecretBox(secrets.appEncryptionKey),
     mailer: new Mailer(config.mailOutboxDir, config.smtpUrl, log),
     tenantGuard: new TenantGuard(db),
-    apiKeys: new ApiKeyAuthenticator(db, limiter),
+    apiKeys: new ApiKeyAuthenticator(db, limiter, guard),
     enrollmentKeyPepper: secrets.enrollmentKeyPepper,
     publicOrigin: config.publicUrl ?? '',
   } as AppContext;

@@ -68,3 +68,28 @@ export class IpRanges {
     return this.list.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6');
   }
 }
+
+/**
+ * The block one client controls, for counting failures per address: an IPv4 address itself, an IPv6 address's
+ * /64 (one subscriber gets a whole /64, so counting single IPv6 addresses would let them rotate for free).
+ * `unknown` when the address is missing or unreadable, so such callers share one budget.
+ */
+export function addressBlock(ip: string | null): string {
+  const address = ip ? normalizeIp(ip.split('%')[0] ?? '') : null;
+  if (!address) return 'unknown';
+  if (isIP(address) === 4) return address;
+  const [head = '', tail] = address.split('::');
+  const groups = (part: string): string[] =>
+    part ? part.split(':').flatMap((g) => (g.includes('.') ? ipv4AsGroups(g) : [g])) : [];
+  const left = groups(head);
+  const right = groups(tail ?? '');
+  const fill = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
+  const all = [...left, ...fill, ...right].map((g) => parseInt(g, 16).toString(16));
+  return `${all.slice(0, 4).join(':')}::/64`;
+}
+
+/** `192.0.2.1` inside an IPv6 address (`::ffff:…`, `64:ff9b::…`) as its two 16-bit groups. */
+function ipv4AsGroups(v4: string): string[] {
+  const [a = 0, b = 0, c = 0, d = 0] = v4.split('.').map(Number);
+  return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
+}

@@ -2,7 +2,9 @@ import type { Db } from '../db/connection';
 import { HttpError } from './errors';
 
 // Fixed-window counters in SQLite: shared by every request of the process and kept across restarts, so
-// restarting the server does not hand an attacker a fresh budget.
+// restarting the server does not hand an attacker a fresh budget. These limit how often something may be asked
+// for (registrations, reset emails, SMS codes, an API key's hourly budget). Guesses at secrets are not limited
+// here but by the secret guard (guard.ts), which counts failures only.
 
 export interface LimitRule {
   /** Counter namespace, e.g. `login:ip`. */
@@ -131,17 +133,11 @@ export class RateLimiter {
   }
 }
 
-/** Login and MFA limits (spec 1 leaves the numbers open; these stop guessing without bothering a technician). */
+/** Request limits of the public account endpoints (sign-in guesses are the secret guard's, see guard.ts). */
 export const AUTH_LIMITS = {
-  loginPerIp: { bucket: 'login:ip', limit: 30, windowSeconds: 15 * 60 },
-  loginPerEmail: { bucket: 'login:email', limit: 10, windowSeconds: 15 * 60 },
-  mfaPerIp: { bucket: 'mfa:ip', limit: 30, windowSeconds: 15 * 60 },
-  mfaPerUser: { bucket: 'mfa:user', limit: 10, windowSeconds: 15 * 60 },
-  setupPerIp: { bucket: 'setup:ip', limit: 10, windowSeconds: 15 * 60 },
-  // Spec 1 limits: 3 partner and 5 user registrations per IP per hour; verify-email gets its own limit.
+  // Spec 1 limits: 3 partner and 5 user registrations per IP per hour.
   registerPartnerPerIp: { bucket: 'register-partner:ip', limit: 3, windowSeconds: 3600 },
   registerUserPerIp: { bucket: 'register-user:ip', limit: 5, windowSeconds: 3600 },
-  verifyEmailPerIp: { bucket: 'verify-email:ip', limit: 20, windowSeconds: 3600 },
   passwordResetPerIp: { bucket: 'password-reset:ip', limit: 10, windowSeconds: 3600 },
   passwordResetPerEmail: { bucket: 'password-reset:email', limit: 3, windowSeconds: 3600 },
   smsSendPerUser: { bucket: 'sms-send:user', limit: 5, windowSeconds: 15 * 60 },

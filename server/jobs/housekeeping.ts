@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 
 // Removes rows that can no longer be used: expired MFA challenges and setups, refresh tokens, emailed tokens and
-// SMS codes past their expiry, and rate-limit windows long over. Runs at start and then every ten minutes, and
+// SMS codes past their expiry, rate-limit windows long over and known-good sign-in addresses long unused. Runs at start and then every ten minutes, and
 // keeps the query planner's statistics fresh: saved filters over tens of thousands of devices pick their index
 // from them.
 
@@ -19,6 +19,7 @@ export function runHousekeeping(ctx: AppContext, now = new Date()): void {
     db.prepare('DELETE FROM rate_limits WHERE window_start < ?').run(
       Math.floor(now.getTime() / 1000) - 24 * 3600,
     );
+    ctx.guard.prune(now.getTime());
   })();
   db.pragma('optimize');
 }

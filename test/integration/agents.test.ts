@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../server/crypto';
 import { runOffboardingReaper } from '../../server/jobs/offboarding-reaper';
-import { ENROLL_LIMITS } from '../../server/modules/agents/service';
+import { SECRET_POLICIES } from '../../server/http/guard';
 import { queueCommand } from '../../server/modules/agents/commands';
 import {
   enrollmentBody,
@@ -222,7 +222,7 @@ describe('enrollment', () => {
   });
 
   it('rate-limits refused enrollments per address', async () => {
-    const limit = ENROLL_LIMITS.refusedPerIp.limit;
+    const limit = SECRET_POLICIES.enrollment.perAddress.failures;
     for (let i = 0; i < limit; i++) expect((await enroll('0'.repeat(64))).status).toBe(401);
     const key = mintEnrollmentKey(server, orgId);
     const blocked = await enroll(key.key);

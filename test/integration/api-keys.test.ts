@@ -507,7 +507,7 @@ describe('GET, PATCH, DELETE and rotate', () => {
   it('rotation discards uses of the old key that were counted but not yet written', async () => {
     const k = await createKey({ orgId: ids.a1, name: 'Race' });
     // Authenticate directly, then rotate in the same turn of the event loop, before the usage flush runs.
-    const req = { get: (h: string) => (h.toLowerCase() === 'x-api-key' ? k.key : undefined) };
+    const req = { get: (h: string) => (h.toLowerCase() === 'x-api-key' ? k.key : undefined), socket: {} };
     const res = { set: () => undefined };
     server.context.apiKeys.authenticate(req as never, res as never);
     server.context.apiKeys.authenticate(req as never, res as never);

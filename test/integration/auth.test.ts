@@ -130,7 +130,7 @@ describe('logout', () => {
 });
 
 describe('rate limits', () => {
-  it('limits login attempts per email with 429 and Retry-After', async () => {
+  it('limits failed logins per account and address with 429 and Retry-After', async () => {
     for (let i = 0; i < 10; i++)
       expect((await server.api.login(ADMIN.email, 'wrong-password')).status).toBe(401);
     const limited = await server.api.login(ADMIN.email, ADMIN.password);

@@ -56,10 +56,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.dispose();
 });
-// Every acceptance here comes from one address: give each test the per-IP budget afresh (the limit itself is
-// tested on its own server below).
+// Every request here comes from one address: give each test the budget of failed links afresh (the limit itself
+// is tested on its own server below).
 beforeEach(() => {
-  server.context.db.prepare("DELETE FROM rate_limits WHERE bucket = 'accept-invite:ip'").run();
+  server.context.db.prepare("DELETE FROM rate_limits WHERE bucket LIKE 'secret:email_token:%'").run();
 });
 
 describe('organization invitation', () => {

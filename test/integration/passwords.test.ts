@@ -270,23 +270,25 @@ describe('change-password', () => {
     for (const entry of audit) expect(entry.details).not.toMatch(/Meadow|Horse/);
   });
 
-  it('limits wrong current-password guesses per user', async () => {
+  it('limits wrong current-password guesses per user and address', async () => {
     const email = 'guessed@contoso.test';
     await newUser(email);
     const token = (await server.api.login(email, PASSWORD)).body.accessToken as string;
+    const ip = freshIp();
     for (let i = 0; i < 10; i++) {
       const res = await post(
         '/auth/change-password',
         { currentPassword: `guess-${i}`, newPassword: NEW_PASSWORD },
-        { token },
+        { token, ip },
       );
       expect(res.status).toBe(400);
     }
     const refused = await post(
       '/auth/change-password',
       { currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
-      { token },
+      { token, ip },
     );
     expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 });

@@ -18,17 +18,18 @@ import { agentStore, LOG_CHUNK, type AgentStore } from './store';
 // scope resolution and no audit entry per heartbeat.
 
 /**
- * Enrollment limits per client address. Refused attempts (bad key, bad secret) are what guessing looks like, so
- * they have a tight budget. Every attempt also counts against a generous ceiling: a fleet rollout behind one NAT
- * address, the bundled simulator and the benchmark enroll thousands of devices from a single address, so the
- * ceiling only stops a runaway script from turning enrollment into a write storm.
+ * Every enrollment counts against a generous ceiling per address: a fleet rollout behind one NAT address, the
+ * bundled simulator and the benchmark enroll thousands of devices from a single address, so the ceiling only stops
+ * a runaway script from turning enrollment into a write storm. Guesses (a wrong enrollment secret, a key that
+ * matches nothing) go through the secret guard (kind `enrollment`), which counts failures only.
  */
-export const ENROLL_LIMITS = {
-  refusedPerIp: { bucket: 'agent-enroll-refused:ip', limit: 30, windowSeconds: 60 },
-  attemptsPerIp: { bucket: 'agent-enroll:ip', limit: 3000, windowSeconds: 60 },
-} satisfies Record<string, LimitRule>;
+export const ENROLL_ATTEMPTS_PER_IP: LimitRule = {
+  bucket: 'agent-enroll:ip',
+  limit: 3000,
+  windowSeconds: 60,
+};
 
-const RATE_LIMITED = 'Too many enrollment attempts. Try again later.';
+const RATE_LIMITED = 'Too many enrollment attempts';
 
 const PARTNER_INACTIVE_MESSAGES: Record<string, string> = {
   pending: 'Partner account is pending activation',
@@ -58,41 +59,20 @@ export function newAgentToken(): { token: string; hash: string } {
   return { token, hash: sha256Hex(token) };
 }
 
-function refusedBudgetExhausted(store: AgentStore, ip: string, nowMs: number): HttpError | null {
-  const rule = ENROLL_LIMITS.refusedPerIp;
-  const row = store.enrollFailures.get(rule.bucket, ip.toLowerCase());
-  const now = Math.floor(nowMs / 1000);
-  if (!row || row.window_start <= now - rule.windowSeconds || row.count < rule.limit) return null;
-  const retry = Math.max(1, row.window_start + rule.windowSeconds - now);
-  return new HttpError(
-    429,
-    RATE_LIMITED,
-    'RATE_LIMITED',
-    { retryAfterSeconds: retry },
-    { 'Retry-After': String(retry) },
-  );
+/** The server-wide enrollment secret, when one is configured. */
+function secretMatches(secret: string | null, given: string | undefined): boolean {
+  if (secret === null) return true;
+  // Compared as digests so the comparison takes the same time whatever the lengths.
+  return Boolean(given) && safeEqual(sha256Hex(given ?? ''), sha256Hex(secret));
 }
+
+const unknownKey = (err: unknown): err is HttpError =>
+  err instanceof HttpError && err.extra.reason === 'enrollment_key_not_found';
 
 export function enroll(ctx: AppContext, req: Request, body: EnrollBody): EnrollResponse {
   const store = agentStore(ctx.db);
   const client = clientInfo(req);
-  const ip = client.ipAddress ?? 'unknown';
-  const blocked = refusedBudgetExhausted(store, ip, Date.now());
-  if (blocked) throw blocked;
-  ctx.limiter.enforce([[ENROLL_LIMITS.attemptsPerIp, ip]], RATE_LIMITED);
-  const refused = (err: HttpError): HttpError => {
-    ctx.limiter.hit(ENROLL_LIMITS.refusedPerIp, ip);
-    return err;
-  };
-
-  const secret = ctx.config.enrollmentSecret;
-  if (secret !== null) {
-    // Compared as digests so the comparison takes the same time whatever the lengths.
-    const given = body.enrollmentSecret ?? '';
-    if (!given || !safeEqual(sha256Hex(given), sha256Hex(secret))) {
-      throw refused(new HttpError(403, 'Invalid enrollment secret'));
-    }
-  }
+  ctx.limiter.enforce([[ENROLL_ATTEMPTS_PER_IP, client.ipAddress ?? 'unknown']], RATE_LIMITED);
 
   const { token, hash } = newAgentToken();
   const deviceId = randomUUID();
@@ -158,13 +138,25 @@ export function enroll(ctx: AppContext, req: Request, body: EnrollBody): EnrollR
     return { orgId: target.org_id, siteId: redeemed.key.siteId, keyId: redeemed.key.id };
   });
 
-  let outcome: ReturnType<typeof placed>;
-  try {
-    outcome = placed();
-  } catch (err) {
-    if (err instanceof HttpError && err.status === 401) throw refused(err);
-    throw err;
-  }
+  // A wrong secret and a key that matches nothing are guesses. Expired and exhausted keys are real keys, and the
+  // other refusals (partner inactive, device caps) are not about the secret at all: they count nothing.
+  const attempt = ctx.guard.check(
+    { kind: 'enrollment', req },
+    (): { placed: ReturnType<typeof placed> } | { refused: HttpError } => {
+      if (!secretMatches(ctx.config.enrollmentSecret, body.enrollmentSecret)) {
+        return { refused: new HttpError(403, 'Invalid enrollment secret') };
+      }
+      try {
+        return { placed: placed() };
+      } catch (err) {
+        if (unknownKey(err)) return { refused: err };
+        throw err;
+      }
+    },
+    (found) => 'placed' in found,
+  );
+  if ('refused' in attempt) throw attempt.refused;
+  const outcome = attempt.placed;
 
   const device = { id: deviceId, hostname: body.hostname, org_id: outcome.orgId, site_id: outcome.siteId };
   emitDeviceEvent(ctx, 'device.enrolled', device, 'online');

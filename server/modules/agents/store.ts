@@ -172,7 +172,6 @@ export class AgentStore {
   readonly latestVersion: Statement<[AgentPlatform, AgentArch], LatestVersionRow>;
   readonly deleteSoftware: Statement<[string]>;
   readonly insertSoftware: Statement<[string, string, string | null, string | null]>;
-  readonly enrollFailures: Statement<[string, string], { window_start: number; count: number }>;
   /** The heartbeat's write and its command claim, committed together. */
   readonly heartbeatTx: (update: HeartbeatUpdate, narrowed: boolean) => ClaimedCommand[];
   private readonly diagnosticChunks = new Map<number, Statement<unknown[]>>();
@@ -275,9 +274,6 @@ export class AgentStore {
       this.heartbeat.run(update);
       return (narrowed ? this.claimUninstall : this.claimAll).all({ deviceId: update.id, at: update.at });
     });
-    this.enrollFailures = db.prepare(
-      'SELECT window_start, count FROM rate_limits WHERE bucket = ? AND subject = ?',
-    );
   }
 
   /** A multi-row INSERT for `rows` diagnostic log lines (at most LOG_CHUNK), prepared once per size. */

@@ -3,10 +3,13 @@ import type { Db } from '../../db/connection';
 import { sha256Hex } from '../../crypto';
 import type { ApiKeyAuth } from '../../http/auth-context';
 import { HttpError, unauthorized } from '../../http/errors';
+import type { SecretGuard } from '../../http/guard';
 import type { RateLimiter } from '../../http/rate-limit';
 
 // X-API-Key authentication in the order spec 1 gives: header, `svc_` prefix, hash lookup, status, expiry (written
-// to storage), the hourly sliding window, asynchronous usage, then the organization context.
+// to storage), the hourly sliding window, asynchronous usage, then the organization context. The hash lookup goes
+// through the secret guard: keys that match nothing are guesses, counted per address; revoked and expired keys
+// are real keys and are not.
 
 export const API_KEY_HEADER = 'x-api-key';
 export const API_KEY_PREFIX = 'svc_';
@@ -33,6 +36,7 @@ export class ApiKeyAuthenticator {
   constructor(
     private readonly db: Db,
     private readonly limiter: RateLimiter,
+    private readonly guard: SecretGuard,
   ) {
     // A key dies with its organization: after a soft delete it matches nothing, like a key never issued.
     this.lookup =
@@ -50,7 +54,10 @@ export class ApiKeyAuthenticator {
     const raw = req.get(API_KEY_HEADER);
     if (!raw) throw unauthorized('Missing X-API-Key header');
     if (!raw.startsWith(API_KEY_PREFIX)) throw unauthorized('Invalid API key format');
-    const key = this.lookup.get(sha256Hex(raw)) as KeyRow | undefined;
+    const key = this.guard.check(
+      { kind: 'api_key', req },
+      () => this.lookup.get(sha256Hex(raw)) as KeyRow | undefined,
+    );
     if (!key) throw unauthorized('Invalid API key');
     if (key.status === 'revoked') throw unauthorized('API key is revoked');
     if (key.status === 'expired') throw unauthorized('API key is expired');

@@ -20,7 +20,10 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Sign in with email and password; answers an MFA challenge for MFA users',
       auth: 'public',
       body: z.object({ email, password: z.string().min(1, 'Password is required').max(1024) }),
-      responses: { 401: 'Invalid email or password', 429: 'Too many login attempts' },
+      responses: {
+        401: 'Invalid email or password',
+        429: 'Too many failed password attempts (Retry-After says when to try again)',
+      },
       handler: ({ req, res, body }) => login(ctx, req, res, body.email, body.password),
     }),
     defineRoute({
@@ -37,7 +40,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       responses: {
         401: 'Invalid MFA code or expired MFA session',
         403: 'SMS multi-factor authentication is not allowed by your organization',
-        429: 'Too many verification attempts',
+        429: 'Too many failed verification codes',
       },
       handler: ({ req, res, body, auth }) => {
         if (body.tempToken) return verifyLoginChallenge(ctx, req, res, body.tempToken, body.code);

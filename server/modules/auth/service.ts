@@ -4,8 +4,8 @@ import type { AppContext } from '../../context';
 import { randomToken, sha256Hex } from '../../crypto';
 import { clientInfo } from '../../http/client-info';
 import { HttpError, unauthorized } from '../../http/errors';
-import { AUTH_LIMITS } from '../../http/rate-limit';
-import { consumeSecondFactor } from '../mfa/service';
+import type { AuditSubject, GuardAccount } from '../../http/guard';
+import { checkSecondFactor } from '../mfa/service';
 import type { UserRow } from '../users/store';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
 import {
@@ -35,6 +35,19 @@ function userChain(ctx: AppContext, userId: string): { orgId: string | null; par
   return { orgId: null, partnerId: membership?.partnerId ?? null };
 }
 
+/** A user as the actor and resource of their own events, in their own chain. */
+function userSubject(ctx: AppContext, user: Pick<UserRow, 'id' | 'email'>): AuditSubject {
+  return {
+    ...userChain(ctx, user.id),
+    actorType: 'user',
+    actorId: user.id,
+    actorEmail: user.email,
+    resourceType: 'user',
+    resourceId: user.id,
+    resourceName: user.email,
+  };
+}
+
 export function auditUser(
   ctx: AppContext,
   req: Request,
@@ -46,18 +59,47 @@ export function auditUser(
     errorMessage?: string;
   } = {},
 ): void {
-  ctx.audit.record({
-    ...userChain(ctx, user.id),
-    actorType: 'user',
-    actorId: user.id,
-    actorEmail: user.email,
-    action,
-    resourceType: 'user',
-    resourceId: user.id,
-    resourceName: user.email,
-    ...clientInfo(req),
-    ...extra,
-  });
+  ctx.audit.record({ ...userSubject(ctx, user), action, ...clientInfo(req), ...extra });
+}
+
+/** A user's secrets (password, MFA codes) are counted and audited under their account in the secret guard. */
+export function guardAccount(ctx: AppContext, user: Pick<UserRow, 'id' | 'email'>): GuardAccount {
+  return { key: user.id, audit: userSubject(ctx, user) };
+}
+
+/**
+ * A sign-in to an address without an account is counted like one with an account, under the address itself, so
+ * the answers do not tell which addresses have accounts.
+ */
+function unknownAccount(email: string): GuardAccount {
+  const address = email.trim().toLowerCase();
+  return {
+    key: `email:${address}`,
+    audit: {
+      orgId: null,
+      partnerId: null,
+      actorType: 'system',
+      actorId: 'anonymous',
+      actorEmail: address,
+      resourceType: 'user',
+      resourceName: address,
+    },
+  };
+}
+
+/**
+ * The account's password, checked through the secret guard (change-password, re-authentication). Accounts without
+ * a password (single sign-on) never match.
+ */
+export function checkPassword(
+  ctx: AppContext,
+  req: Request,
+  user: UserRow,
+  password: string,
+): Promise<boolean> {
+  return ctx.guard.check({ kind: 'password', req, account: guardAccount(ctx, user) }, () =>
+    user.password_hash ? verifyPassword(user.password_hash, password) : verifyAgainstDummy(password),
+  );
 }
 
 export async function login(
@@ -68,19 +110,19 @@ export async function login(
   password: string,
 ): Promise<LoginResponse> {
   const { ipAddress } = clientInfo(req);
-  ctx.limiter.enforce(
-    [
-      [AUTH_LIMITS.loginPerIp, ipAddress],
-      [AUTH_LIMITS.loginPerEmail, email],
-    ],
-    'Too many login attempts. Try again later.',
-  );
   const user = ctx.users.byEmail(email);
-  const passwordOk = user?.password_hash
-    ? await verifyPassword(user.password_hash, password)
-    : await verifyAgainstDummy(password);
   const membership = user ? ctx.users.membership(user.id) : null;
-  if (!user || !passwordOk || user.status !== 'active' || !membership) {
+  // One failure whatever was wrong, so a disabled or unknown account answers and counts like a wrong password.
+  const accepted = await ctx.guard.check(
+    { kind: 'password', req, account: user ? guardAccount(ctx, user) : unknownAccount(email) },
+    async () => {
+      const passwordOk = user?.password_hash
+        ? await verifyPassword(user.password_hash, password)
+        : await verifyAgainstDummy(password);
+      return passwordOk && user?.status === 'active' && membership !== null;
+    },
+  );
+  if (!user || !accepted || !membership) {
     if (user)
       auditUser(ctx, req, user, 'user.login.failed', {
         result: 'failure',
@@ -162,17 +204,9 @@ export async function verifyLoginChallenge(
   tempToken: string,
   code: string,
 ): Promise<TokenPair> {
-  const { ipAddress } = clientInfo(req);
   const challenge = ctx.db
     .prepare('SELECT * FROM mfa_challenges WHERE token_hash = ?')
     .get(sha256Hex(tempToken)) as ChallengeRow | undefined;
-  ctx.limiter.enforce(
-    [
-      [AUTH_LIMITS.mfaPerIp, ipAddress],
-      [AUTH_LIMITS.mfaPerUser, challenge?.user_id],
-    ],
-    'Too many verification attempts. Try again later.',
-  );
   if (!challenge || challenge.consumed_at || Date.parse(challenge.expires_at) <= Date.now()) {
     throw unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
   }
@@ -180,7 +214,7 @@ export async function verifyLoginChallenge(
   if (!user || user.status !== 'active' || user.mfa_enabled !== 1) {
     throw unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
   }
-  const method = await consumeSecondFactor(ctx, user, code);
+  const method = await checkSecondFactor(ctx, req, user, code);
   if (!method) {
     const failures = challenge.failed_attempts + 1;
     ctx.db

@@ -24,7 +24,7 @@ export function mfaRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Confirm TOTP enrollment with a code; returns recovery codes and an MFA-verified session',
       auth: 'user',
       body: z.object({ code }),
-      responses: { 409: 'MFA is already enabled' },
+      responses: { 409: 'MFA is already enabled', 429: 'Too many failed verification codes' },
       handler: ({ req, res, auth, body }) => enable(ctx, req, res, auth.userId, body.code, auth.mfa),
     }),
     defineRoute({
@@ -37,6 +37,7 @@ export function mfaRoutes(ctx: AppContext): AnyRoute[] {
       body: z.object({ code }),
       responses: {
         403: 'Your organization requires multi-factor authentication (MFA_REQUIRED_BY_ORGANIZATION)',
+        429: 'Too many failed verification codes',
       },
       handler: ({ req, auth, body }) => disable(ctx, req, auth.userId, body.code),
     }),

@@ -3,7 +3,7 @@ import type { MfaEnableResponse, MfaSetupResponse } from '../../contract';
 import type { AppContext } from '../../context';
 import { MFA_REQUIRED_MESSAGE } from '../../http/authenticate';
 import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors';
-import { auditUser } from '../auth/service';
+import { auditUser, guardAccount } from '../auth/service';
 import { issueSession } from '../auth/session';
 import type { UserRow } from '../users/store';
 import { assertSmsAllowed, mfaPolicyFor, mfaRequiredByOrganization } from './policy';
@@ -31,17 +31,30 @@ export function requireMfaFeature(ctx: AppContext): void {
     throw badRequest('Multi-factor authentication is disabled on this server', 'MFA_DISABLED');
 }
 
+export type SecondFactor = 'totp' | 'sms' | 'recovery_code';
+
 /**
- * Checks a second factor for an MFA-enabled user and consumes it: a TOTP code moves the user's last accepted
- * time step forward, an SMS code is spent, a recovery code is marked used. Returns the method that matched, or
- * null. Six digits are the code of the user's own method; recovery codes work whatever the method. An SMS code
- * is refused with 403 when the user's organization disallows SMS (a recovery code still gets them in).
+ * Checks a second factor for an MFA-enabled user through the secret guard, and consumes it: a TOTP code moves the
+ * user's last accepted time step forward, an SMS code is spent, a recovery code is marked used. Returns the method
+ * that matched, or null. Six digits are the code of the user's own method; recovery codes work whatever the method.
+ * An SMS code is refused with 403 when the user's organization disallows SMS (a recovery code still gets them in).
  */
-export async function consumeSecondFactor(
+export async function checkSecondFactor(
+  ctx: AppContext,
+  req: Request,
+  user: UserRow,
+  code: string,
+): Promise<SecondFactor | null> {
+  return ctx.guard.check({ kind: 'mfa_code', req, account: guardAccount(ctx, user) }, () =>
+    consumeSecondFactor(ctx, user, code),
+  );
+}
+
+async function consumeSecondFactor(
   ctx: AppContext,
   user: UserRow,
   code: string,
-): Promise<'totp' | 'sms' | 'recovery_code' | null> {
+): Promise<SecondFactor | null> {
   const trimmed = code.trim();
   if (isTotpFormat(trimmed) && user.mfa_method === 'sms') {
     assertSmsAllowed(ctx, user.id);
@@ -130,7 +143,9 @@ export async function enable(
   if (!setup || Date.parse(setup.expires_at) <= Date.now()) {
     throw badRequest('MFA setup expired or not started. Start the setup again.', 'MFA_SETUP_EXPIRED');
   }
-  const step = await verifyTotp(ctx.secretBox.open(setup.secret), code.trim(), null);
+  const step = await ctx.guard.check({ kind: 'mfa_code', req, account: guardAccount(ctx, user) }, () =>
+    verifyTotp(ctx.secretBox.open(setup.secret), code.trim(), null),
+  );
   if (step === null) throw badRequest('Invalid MFA code', 'INVALID_MFA_CODE');
   const recoveryCodes = JSON.parse(ctx.secretBox.open(setup.recovery_codes)) as string[];
   ctx.db.transaction(() => {
@@ -167,7 +182,8 @@ export async function disable(
   const user = requireUser(ctx, userId);
   if (user.mfa_enabled !== 1) throw badRequest('MFA is not enabled', 'MFA_NOT_ENABLED');
   if (mfaPolicyFor(ctx, user.id).requireMfa) throw mfaRequiredByOrganization();
-  if (!(await consumeSecondFactor(ctx, user, code))) throw badRequest('Invalid MFA code', 'INVALID_MFA_CODE');
+  if (!(await checkSecondFactor(ctx, req, user, code)))
+    throw badRequest('Invalid MFA code', 'INVALID_MFA_CODE');
   ctx.db.transaction(() => {
     ctx.db
       .prepare(

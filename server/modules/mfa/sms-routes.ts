@@ -35,7 +35,10 @@ export function smsRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Confirm the phone with the code: sets phoneNumber and phoneVerified',
       auth: 'user',
       body: z.object({ code: smsCode }),
-      responses: { 400: 'Invalid verification code, or no live code (5 tries per code)' },
+      responses: {
+        400: 'Invalid verification code, or no live code (5 tries per code)',
+        429: 'Too many failed verification codes',
+      },
       handler: ({ req, auth, body }) => confirmPhone(ctx, req, auth, body.code),
     }),
     defineRoute({

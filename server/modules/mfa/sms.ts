@@ -7,7 +7,7 @@ import { MFA_REQUIRED_MESSAGE } from '../../http/authenticate';
 import type { UserAuth } from '../../http/auth-context';
 import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors';
 import { AUTH_LIMITS, type LimitRule } from '../../http/rate-limit';
-import { auditUser, challengeUser } from '../auth/service';
+import { auditUser, challengeUser, guardAccount } from '../auth/service';
 import { issueSession } from '../auth/session';
 import type { UserRow } from '../users/store';
 import { assertSmsAllowed } from './policy';
@@ -23,7 +23,7 @@ export const SMS_CODE_TTL_SECONDS = 10 * 60;
 export const SMS_CODE_MAX_ATTEMPTS = 5;
 /** One number cannot be flooded through many accounts (AUTH_LIMITS.smsSendPerUser covers one account). */
 const SMS_SEND_PER_PHONE: LimitRule = { bucket: 'sms-send:phone', limit: 10, windowSeconds: 3600 };
-const TOO_MANY_SMS = 'Too many SMS codes requested. Try again later.';
+const TOO_MANY_SMS = 'Too many SMS codes requested';
 
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
@@ -143,7 +143,11 @@ export function confirmPhone(
 ): { success: true; phoneNumber: string; phoneVerified: true } {
   const user = requireUser(ctx, auth.userId);
   assertMayChangePhone(ctx, user, auth);
-  const check = checkSmsCode(ctx, user.id, 'phone_verify', code);
+  const check = ctx.guard.check(
+    { kind: 'mfa_code', req, account: guardAccount(ctx, user) },
+    () => checkSmsCode(ctx, user.id, 'phone_verify', code),
+    (found) => found.ok,
+  );
   if (!check.ok) {
     if (check.reason === 'none') {
       throw badRequest('Verification code expired or not requested. Ask for a new code.', 'SMS_CODE_EXPIRED');

@@ -59,6 +59,7 @@ interface Assurance {
  */
 async function stepUp(
   ctx: AppContext,
+  req: Request,
   auth: AuthContext,
   user: UserRow | null,
   row: ElevationRow,
@@ -85,7 +86,7 @@ async function stepUp(
     );
   }
   // A deny is never blocked: re-authentication is only checked (and only counted) when approving.
-  const reauthenticated = approving && user ? await checkReauth(ctx, user, body) : false;
+  const reauthenticated = approving && user ? await checkReauth(ctx, req, user, body) : false;
   if (approving && row.risk_level === 'critical' && !reauthenticated) {
     throw new HttpError(
       401,
@@ -140,7 +141,7 @@ export async function respond(
   if (row.status !== 'pending') throw conflict(NOT_PENDING, 'NOT_PENDING');
   assertStillDecidable(ctx, row);
   const user = auth.kind === 'user' ? (ctx.users.byId(auth.userId) ?? null) : null;
-  const proof = await stepUp(ctx, auth, user, row, body);
+  const proof = await stepUp(ctx, req, auth, user, row, body);
 
   const approving = body.decision === 'approve';
   const refusal = approving ? refusalOf(row) : null;

@@ -212,7 +212,7 @@ export function pamRoutes(ctx: AppContext): AnyRoute[] {
       handler: async ({ req, auth, body }) => {
         // A stolen session alone must not be able to add an authenticator that then proves presence (L2).
         const user = requireUser(ctx, auth.userId);
-        if (!(await checkReauth(ctx, user, body))) {
+        if (!(await checkReauth(ctx, req, user, body))) {
           throw new HttpError(
             401,
             user.password_hash

@@ -25,7 +25,7 @@ export function passwordRoutes(ctx: AppContext): AnyRoute[] {
       body: z.object({ token: z.string(), password: newPasswordField }),
       responses: {
         400: 'invalid or expired token, or the password is too weak',
-        429: 'Too many password reset attempts',
+        429: 'Too many invalid or expired links from this address',
       },
       handler: ({ req, res, body }) => resetPassword(ctx, req, res, body.token, body.password),
     }),
@@ -41,7 +41,7 @@ export function passwordRoutes(ctx: AppContext): AnyRoute[] {
       }),
       responses: {
         400: 'Current password is incorrect, or the new password is too weak',
-        429: 'Too many password change attempts',
+        429: 'Too many failed password attempts',
       },
       handler: ({ req, res, auth, body }) =>
         changePassword(ctx, req, res, auth.userId, body.currentPassword, body.newPassword),

@@ -3,9 +3,9 @@ import type { AppContext } from '../../context';
 import type { AcceptedResponse } from '../../contract/registration';
 import { clientInfo } from '../../http/client-info';
 import { badRequest, HttpError, unauthorized } from '../../http/errors';
-import { AUTH_LIMITS, type LimitRule } from '../../http/rate-limit';
-import { hashPassword, passwordProblem, verifyPassword } from '../auth/passwords';
-import { auditUser } from '../auth/service';
+import { AUTH_LIMITS } from '../../http/rate-limit';
+import { hashPassword, passwordProblem } from '../auth/passwords';
+import { auditUser, checkPassword } from '../auth/service';
 import { clearSessionCookies } from '../auth/session';
 import {
   consumeEmailToken,
@@ -16,14 +16,10 @@ import {
 
 // Forgot, reset and change password (spec 1, /auth). Every password change ends every session of the user:
 // refresh tokens are revoked, the token version is bumped (so access tokens die at once), pending MFA sign-in
-// challenges (which proved the old password) are dropped and unused reset links are retired.
+// challenges (which proved the old password) are dropped and unused reset links are retired. The current password
+// and reset links are checked through the secret guard; asking for a link is limited per address and email.
 
 export const PASSWORD_RESET_TTL_SECONDS = 3600;
-
-/** Submitting a reset link; tokens are 256-bit, this only stops a client from hammering the endpoint. */
-const RESET_SUBMIT_PER_IP: LimitRule = { bucket: 'password-reset-submit:ip', limit: 20, windowSeconds: 3600 };
-/** Guessing the current password with a stolen access token. */
-const CHANGE_PER_USER: LimitRule = { bucket: 'password-change:user', limit: 10, windowSeconds: 15 * 60 };
 
 export const RESET_REQUESTED: AcceptedResponse = {
   success: true,
@@ -56,7 +52,7 @@ export function forgotPassword(ctx: AppContext, req: Request, email: string): Ac
       [AUTH_LIMITS.passwordResetPerIp, client.ipAddress],
       [AUTH_LIMITS.passwordResetPerEmail, email],
     ],
-    'Too many password reset requests. Try again later.',
+    'Too many password reset requests',
   );
   // The link is issued after the answer has gone out: the response takes the same time whether or not the
   // address has an account, so its timing does not tell.
@@ -106,13 +102,13 @@ export async function resetPassword(
   token: string,
   password: string,
 ): Promise<AcceptedResponse> {
-  ctx.limiter.enforce(
-    [[RESET_SUBMIT_PER_IP, clientInfo(req).ipAddress]],
-    'Too many password reset attempts. Try again later.',
-  );
-  const row = findUsableEmailToken(ctx.db, token, ['password_reset']);
-  const user = row?.user_id ? ctx.users.byId(row.user_id) : undefined;
-  if (!row || !user || user.status !== 'active') throw new HttpError(400, INVALID_TOKEN);
+  const row = ctx.guard.check({ kind: 'email_token', req }, () => {
+    const found = findUsableEmailToken(ctx.db, token, ['password_reset']);
+    const owner = found?.user_id ? ctx.users.byId(found.user_id) : undefined;
+    return found && owner?.status === 'active' ? { ...found, user: owner } : null;
+  });
+  if (!row) throw new HttpError(400, INVALID_TOKEN);
+  const { user } = row;
   // A refused password leaves the link usable, so the technician can try a stronger one.
   assertStrongPassword(password, user.email);
   const hash = await hashPassword(password);
@@ -135,13 +131,12 @@ export async function changePassword(
   currentPassword: string,
   newPassword: string,
 ): Promise<{ success: true }> {
-  ctx.limiter.enforce([[CHANGE_PER_USER, userId]], 'Too many password change attempts. Try again later.');
   const user = ctx.users.byId(userId);
   if (!user) throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
   if (!user.password_hash) {
     throw badRequest('This account has no password: it signs in through single sign-on', 'PASSWORD_NOT_SET');
   }
-  if (!(await verifyPassword(user.password_hash, currentPassword))) {
+  if (!(await checkPassword(ctx, req, user, currentPassword))) {
     auditUser(ctx, req, user, 'user.password.change', {
       result: 'failure',
       errorMessage: 'current password incorrect',

@@ -69,7 +69,7 @@ export function registrationRoutes(ctx: AppContext): AnyRoute[] {
       body: verifyEmailBody,
       responses: {
         400: 'invalid or expired token',
-        429: 'Too many verification attempts',
+        429: 'Too many invalid or expired verification links from this address',
         500: 'Unable to generate unique company identifier',
         503: 'Service temporarily unavailable',
       },

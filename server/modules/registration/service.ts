@@ -196,15 +196,15 @@ export async function verifyEmail(
   token: string,
 ): Promise<VerifyEmailResponse> {
   const client = clientInfo(req);
-  ctx.limiter.enforce(
-    [[AUTH_LIMITS.verifyEmailPerIp, client.ipAddress]],
-    'Too many verification attempts. Try again later.',
-  );
-  // With registration switched off, links sent before the switch no longer create accounts either.
-  if (!ctx.config.enableRegistration) throw invalidToken();
   let outcome: Completed;
   try {
-    outcome = completeRegistration(ctx, token);
+    // With registration switched off, links sent before the switch no longer create accounts either.
+    outcome = ctx.guard.check(
+      { kind: 'verify_email', req },
+      (): Completed =>
+        ctx.config.enableRegistration ? completeRegistration(ctx, token) : { kind: 'invalid' },
+      (found) => found.kind !== 'invalid',
+    );
   } catch (err) {
     if (err instanceof SlugsExhausted) {
       throw new HttpError(500, 'Unable to generate unique company identifier');

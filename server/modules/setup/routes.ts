@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { SetupStatusResponse, TokenPair } from '../../contract';
-import { clientInfo } from '../../http/client-info';
 import { conflict, forbidden } from '../../http/errors';
-import { AUTH_LIMITS } from '../../http/rate-limit';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { auditUser } from '../auth/service';
 import { issueSession } from '../auth/session';
@@ -32,15 +30,15 @@ export function setupRoutes(ctx: AppContext, firstRun: FirstRun): AnyRoute[] {
         email: z.email('Invalid email address').max(255),
         password: z.string().max(256),
       }),
-      responses: { 403: 'Invalid setup token', 409: 'Setup already completed', 429: 'Too many attempts' },
+      responses: {
+        403: 'Invalid setup token',
+        409: 'Setup already completed',
+        429: 'Too many failed setup attempts',
+      },
       handler: async ({ req, res, body }): Promise<TokenPair> => {
-        ctx.limiter.enforce(
-          [[AUTH_LIMITS.setupPerIp, clientInfo(req).ipAddress]],
-          'Too many setup attempts. Try again later.',
-        );
         if (!firstRun.required) throw conflict('Setup already completed', 'SETUP_COMPLETE');
         firstRun.assertPasswordAcceptable(body);
-        if (!firstRun.consumeToken(body.setupToken))
+        if (!ctx.guard.check({ kind: 'setup_token', req }, () => firstRun.consumeToken(body.setupToken)))
           throw forbidden('Invalid setup token', 'INVALID_SETUP_TOKEN');
         const user = await firstRun.createAdministrator(body);
         auditUser(ctx, req, user, 'setup.admin.create');

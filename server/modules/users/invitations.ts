@@ -2,9 +2,7 @@ import type { Request, Response } from 'express';
 import type { InvitationInfo, TokenPair } from '../../contract';
 import type { AppContext } from '../../context';
 import { sha256Hex } from '../../crypto';
-import { clientInfo } from '../../http/client-info';
 import { badRequest, type HttpError } from '../../http/errors';
-import { AUTH_LIMITS, type LimitRule } from '../../http/rate-limit';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { auditUser } from '../auth/service';
 import { hashPassword, passwordProblem } from '../auth/passwords';
@@ -14,11 +12,10 @@ import type { Membership, UserRow } from './store';
 
 // Accepting an invitation (public): the emailed link opens the console's acceptance page, which shows who invited
 // the person where (GET /auth/invitation) and lets them choose a password (POST /auth/accept-invite). The token
-// is single use; every failure answers the same 400 so a probe learns nothing about which part was wrong.
+// is single use; every failure answers the same 400 so a probe learns nothing about which part was wrong. Tokens
+// are checked through the secret guard: failures count per address, like password reset links.
 
 const INVALID = 'invalid or expired token';
-/** The verify-email limit, counted separately so acceptances and verifications do not share one budget. */
-const ACCEPT_LIMIT: LimitRule = { ...AUTH_LIMITS.verifyEmailPerIp, bucket: 'accept-invite:ip' };
 
 interface InviteTokenRow {
   token_hash: string;
@@ -36,24 +33,27 @@ interface Invitation {
   invitedByName: string | null;
 }
 
-function limit(ctx: AppContext, req: Request): void {
-  ctx.limiter.enforce([[ACCEPT_LIMIT, clientInfo(req).ipAddress]], 'Too many attempts. Try again later.');
-}
-
 function invalid(): HttpError {
   return badRequest(INVALID, 'INVALID_TOKEN');
 }
 
+/** A pending invitation, checked through the secret guard; every failure is the same 400. */
+function loadInvitation(ctx: AppContext, req: Request, token: string): Invitation {
+  const invitation = ctx.guard.check({ kind: 'email_token', req }, () => findInvitation(ctx, token));
+  if (!invitation) throw invalid();
+  return invitation;
+}
+
 /** A pending invitation: unconsumed, unexpired, for an account still invited and still attached to a tenant. */
-function loadInvitation(ctx: AppContext, token: string): Invitation {
+function findInvitation(ctx: AppContext, token: string): Invitation | null {
   const row = ctx.db
     .prepare("SELECT * FROM email_tokens WHERE token_hash = ? AND purpose = 'invite'")
     .get(sha256Hex(token)) as InviteTokenRow | undefined;
-  if (!row?.user_id || row.consumed_at || Date.parse(row.expires_at) <= Date.now()) throw invalid();
+  if (!row?.user_id || row.consumed_at || Date.parse(row.expires_at) <= Date.now()) return null;
   const user = ctx.users.byId(row.user_id);
-  if (!user || user.status !== 'invited') throw invalid();
+  if (!user || user.status !== 'invited') return null;
   const membership = ctx.users.membership(user.id);
-  if (!membership) throw invalid();
+  if (!membership) return null;
   const invitedBy = (JSON.parse(row.payload) as { invitedBy?: string }).invitedBy;
   const inviter = invitedBy ? ctx.users.byId(invitedBy) : undefined;
   return {
@@ -80,8 +80,7 @@ async function accept(
   res: Response,
   body: { token: string; password: string; name?: string | undefined },
 ): Promise<TokenPair> {
-  limit(ctx, req);
-  const invitation = loadInvitation(ctx, body.token);
+  const invitation = loadInvitation(ctx, req, body.token);
   const { user, membership } = invitation;
   const problem = passwordProblem(body.password, { email: user.email });
   if (problem) throw badRequest(problem, 'WEAK_PASSWORD');
@@ -132,10 +131,9 @@ export function invitationRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Who invited the holder of this token where, for the acceptance page',
       auth: 'public',
       query: invitationQuery,
-      responses: { 400: INVALID, 429: 'Too many attempts' },
+      responses: { 400: INVALID, 429: 'Too many invalid or expired links from this address' },
       handler: ({ req, query }): InvitationInfo => {
-        limit(ctx, req);
-        const { user, membership, expiresAt, invitedByName } = loadInvitation(ctx, query.token);
+        const { user, membership, expiresAt, invitedByName } = loadInvitation(ctx, req, query.token);
         return {
           email: user.email,
           name: user.name,
@@ -153,7 +151,10 @@ export function invitationRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Accept an invitation: set a password, activate the account and sign in',
       auth: 'public',
       body: acceptInviteBody,
-      responses: { 400: `${INVALID}, or the password is too weak`, 429: 'Too many attempts' },
+      responses: {
+        400: `${INVALID}, or the password is too weak`,
+        429: 'Too many invalid or expired links from this address',
+      },
       handler: ({ req, res, body }) => accept(ctx, req, res, body),
     }),
   ];
