@@ -2,6 +2,15 @@
 
 export type ApiKeyStatus = 'active' | 'expired' | 'revoked';
 
+/**
+ * API-key scopes that `*` does not include: a key holds them only when they are granted by name. Spec 1 lets `*`
+ * pass every scope check; deciding elevation requests (respond, revoke, actuate) is carved out, because a
+ * wildcard key minted for reading or provisioning automation must not silently become an approver of
+ * administrator rights on every device of its organization. Granting one still needs the creator to hold it.
+ */
+export const EXPLICIT_API_KEY_SCOPES = ['pam:approve'] as const;
+export type ExplicitApiKeyScope = (typeof EXPLICIT_API_KEY_SCOPES)[number];
+
 export interface ApiKey {
   id: string;
   orgId: string;

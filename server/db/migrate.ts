@@ -66,15 +66,33 @@ export function migrationStatus(db: Db, migrations: Migration[]): MigrationStatu
   return { current, latest, pending: migrations.filter((m) => m.version > current) };
 }
 
-/** Applies pending migrations; returns the versions applied. */
+/**
+ * Applies pending migrations; returns the versions applied. Foreign-key enforcement is off while they run, as
+ * SQLite's table-rebuild procedure requires (dropping a parent table would otherwise cascade into its
+ * children); instead each migration must leave no dangling reference behind before it commits.
+ */
 export function migrate(db: Db, migrations: Migration[]): number[] {
   const { pending } = migrationStatus(db, migrations);
+  if (pending.length === 0) return [];
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-  for (const m of pending) {
-    db.transaction(() => {
-      db.exec(m.sql);
-      record.run(m.version, m.name, new Date().toISOString());
-    })();
+  const enforced = db.pragma('foreign_keys', { simple: true }) === 1;
+  // A no-op inside a transaction, so it is switched here, around them.
+  db.pragma('foreign_keys = OFF');
+  try {
+    for (const m of pending) {
+      db.transaction(() => {
+        db.exec(m.sql);
+        const dangling = db.pragma('foreign_key_check') as unknown[];
+        if (dangling.length > 0) {
+          throw new MigrationError(
+            `Migration ${m.version}_${m.name} leaves ${dangling.length} broken foreign key reference(s)`,
+          );
+        }
+        record.run(m.version, m.name, new Date().toISOString());
+      })();
+    }
+  } finally {
+    if (enforced) db.pragma('foreign_keys = ON');
   }
   return pending.map((m) => m.version);
 }

@@ -1,3 +1,4 @@
+import { EXPLICIT_API_KEY_SCOPES } from '../contract/keys';
 import type { Db } from '../db/connection';
 import type { AuthContext } from './auth-context';
 import { forbidden } from './errors';
@@ -132,9 +133,17 @@ export function effectivePermissions(
   return out;
 }
 
-/** Whether the caller holds the permission: a user through its role chain, an API key through its scopes. */
+const explicitOnly = (permission: Permission): boolean =>
+  (EXPLICIT_API_KEY_SCOPES as readonly string[]).includes(permission);
+
+/**
+ * Whether the caller holds the permission: a user through its role chain, an API key through its scopes (`*`
+ * passes every check except the scopes a key must be granted by name, EXPLICIT_API_KEY_SCOPES).
+ */
 export function callerHolds(db: Db, auth: AuthContext, required: Permission): boolean {
-  if (auth.kind === 'api_key') return auth.scopes.includes('*') || auth.scopes.includes(required);
+  if (auth.kind === 'api_key') {
+    return auth.scopes.includes(required) || (auth.scopes.includes('*') && !explicitOnly(required));
+  }
   if (!auth.roleId) return false;
   return grantsPermission(effectivePermissions(db, auth.roleId), required);
 }
@@ -148,6 +157,15 @@ export function heldPermissions(db: Db, roleId: string | null): Permission[] {
 
 export function assertPermission(db: Db, auth: AuthContext, required: Permission): void {
   if (callerHolds(db, auth, required)) return;
-  if (auth.kind === 'api_key') throw forbidden('API key does not have required permissions');
+  if (auth.kind === 'api_key') {
+    // The spec's message; for a scope `*` does not cover, say which one and why, or the key looks sufficient.
+    if (explicitOnly(required)) {
+      throw forbidden('API key does not have required permissions', 'API_KEY_SCOPE_REQUIRED', {
+        required,
+        detail: `This action needs the ${required} scope granted by name; * does not include it.`,
+      });
+    }
+    throw forbidden('API key does not have required permissions');
+  }
   throw forbidden('Insufficient permissions', 'PERMISSION_DENIED', { required });
 }

@@ -38,6 +38,36 @@ describe('migrations', () => {
     db.close();
   });
 
+  it('rebuild a parent table without cascading into its children, and refuse dangling references', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-mig-'));
+    writeFileSync(
+      join(dir, '0001_tables.sql'),
+      `CREATE TABLE parent (id TEXT PRIMARY KEY, level INTEGER CHECK (level BETWEEN 1 AND 3)) STRICT;
+       CREATE TABLE child (id TEXT PRIMARY KEY, parent_id TEXT NOT NULL REFERENCES parent(id) ON DELETE CASCADE) STRICT;
+       INSERT INTO parent VALUES ('p', 1);
+       INSERT INTO child VALUES ('c', 'p');`,
+    );
+    writeFileSync(
+      join(dir, '0002_widen.sql'),
+      `CREATE TABLE parent_next (id TEXT PRIMARY KEY, level INTEGER CHECK (level BETWEEN 0 AND 3)) STRICT;
+       INSERT INTO parent_next SELECT * FROM parent;
+       DROP TABLE parent;
+       ALTER TABLE parent_next RENAME TO parent;`,
+    );
+    const db = openDatabase(join(dir, 'g.db'));
+    expect(migrate(db, loadMigrations(dir))).toEqual([1, 2]);
+    expect(db.prepare('SELECT parent_id FROM child').all()).toEqual([{ parent_id: 'p' }]);
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    db.prepare("INSERT INTO parent VALUES ('q', 0)").run();
+
+    writeFileSync(join(dir, '0003_dangling.sql'), "INSERT INTO child VALUES ('d', 'nowhere');");
+    expect(() => migrate(db, loadMigrations(dir))).toThrow(MigrationError);
+    expect(currentVersion(db)).toBe(2);
+    expect(db.prepare("SELECT id FROM child WHERE id = 'd'").get()).toBeUndefined();
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    db.close();
+  });
+
   it('refuse gaps in the numbering', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-mig-'));
     writeFileSync(join(dir, '0001_a.sql'), 'SELECT 1;');

@@ -12,6 +12,7 @@ import type {
 } from '../../contract';
 import type { AuthContext } from '../../http/auth-context';
 import { conflict, forbidden, HttpError, notFound } from '../../http/errors';
+import { assertPermission, PERMISSIONS } from '../../http/permissions';
 import { auditCaller } from '../audit/caller';
 import { requireDevice } from '../devices/access';
 import type { UserRow } from '../users/store';
@@ -28,7 +29,13 @@ import { expirePending } from './enforcement';
 import { logEvent, publish, userActor } from './events';
 import { requireRequest, REQUEST_NOT_FOUND } from './requests';
 import type { RespondBody } from './schemas';
-import { assurance, checkReauth, stepUpPolicyFor } from './step-up';
+import {
+  assurance,
+  AUTOMATED_ASSURANCE,
+  automationCannotApproveCritical,
+  checkReauth,
+  stepUpPolicyFor,
+} from './step-up';
 import { approvalOf, requestRow, transition, type ElevationRow } from './store';
 import { verifyApprovalProof } from './webauthn';
 
@@ -43,6 +50,10 @@ function callerName(ctx: AppContext, auth: AuthContext): string {
 }
 
 const callerId = (auth: AuthContext) => (auth.kind === 'user' ? auth.userId : auth.apiKeyId);
+
+/** Audit details naming the API key behind an automated change (its id is the audit actor). */
+const automationDetails = (auth: AuthContext) =>
+  auth.kind === 'api_key' ? { automated: true, apiKeyName: auth.keyName } : {};
 
 interface Assurance {
   level: AssuranceLevel;
@@ -59,7 +70,6 @@ interface Assurance {
  */
 async function stepUp(
   ctx: AppContext,
-  req: Request,
   auth: AuthContext,
   user: UserRow | null,
   row: ElevationRow,
@@ -85,8 +95,10 @@ async function stepUp(
       body.proof as unknown as AuthenticationResponseJSON,
     );
   }
+  const automated = auth.kind === 'api_key';
+  if (approving && automated && row.risk_level === 'critical') throw automationCannotApproveCritical();
   // A deny is never blocked: re-authentication is only checked (and only counted) when approving.
-  const reauthenticated = approving && user ? await checkReauth(ctx, req, user, body) : false;
+  const reauthenticated = approving && user ? await checkReauth(ctx, user, body) : false;
   if (approving && row.risk_level === 'critical' && !reauthenticated) {
     throw new HttpError(
       401,
@@ -96,13 +108,15 @@ async function stepUp(
       'reauth_required',
     );
   }
-  const { level, method } = assurance(device !== null, reauthenticated);
+  const { level, method } = automated ? AUTOMATED_ASSURANCE : assurance(device !== null, reauthenticated);
   const policy = stepUpPolicyFor(ctx, row.org_id);
   const requiredLevel = policy.floors[row.risk_level];
   const below = approving && policy.mode !== 'off' && level < requiredLevel;
   if (below && policy.mode === 'enforce') {
     throw forbidden(
-      `This ${row.risk_level}-risk request needs assurance level ${requiredLevel}; your approval has level ${level}`,
+      automated
+        ? `This ${row.risk_level}-risk request needs assurance level ${requiredLevel}; an API key's approval has level 0 (automation) and the partner enforces step-up`
+        : `This ${row.risk_level}-risk request needs assurance level ${requiredLevel}; your approval has level ${level}`,
       'step_up_required',
       { requiredLevel, level },
     );
@@ -141,7 +155,7 @@ export async function respond(
   if (row.status !== 'pending') throw conflict(NOT_PENDING, 'NOT_PENDING');
   assertStillDecidable(ctx, row);
   const user = auth.kind === 'user' ? (ctx.users.byId(auth.userId) ?? null) : null;
-  const proof = await stepUp(ctx, req, auth, user, row, body);
+  const proof = await stepUp(ctx, auth, user, row, body);
 
   const approving = body.decision === 'approve';
   const refusal = approving ? refusalOf(row) : null;
@@ -220,6 +234,7 @@ export async function respond(
       assuranceFlagged: proof.flagged,
       ...(duration ? { durationMinutes: duration } : {}),
       ...(refusal ? { refusalReason: refusal } : {}),
+      ...automationDetails(auth),
     },
   });
   return {
@@ -285,7 +300,7 @@ export function revoke(
     resourceType: 'elevation_request',
     resourceId: row.id,
     resourceName: row.target_executable_path ?? row.tool_name ?? row.device_hostname,
-    details: { deviceId: row.device_id, reason, previousStatus: row.status },
+    details: { deviceId: row.device_id, reason, previousStatus: row.status, ...automationDetails(auth) },
   });
   return { success: true, id: row.id, status: 'revoked', enforcementStatus: 'cleanup_pending' };
 }
@@ -301,6 +316,9 @@ export function actuate(
   deviceId: string,
   input: { elevationRequestId: string; timeoutMs: number },
 ): ActuateResponse {
+  // The route asks devices:execute of everyone; a key also needs the explicit pam:approve scope, since
+  // sending a grant to a device is part of deciding it.
+  if (auth.kind === 'api_key') assertPermission(ctx.db, auth, PERMISSIONS.PAM_APPROVE);
   const device = requireDevice(ctx, auth, deviceId);
   const row = requireRequest(ctx, auth, input.elevationRequestId, 'write');
   if (row.device_id !== device.id) throw notFound(REQUEST_NOT_FOUND);
@@ -341,7 +359,7 @@ export function actuate(
     resourceType: 'elevation_request',
     resourceId: row.id,
     resourceName: row.target_executable_path ?? row.tool_name ?? row.device_hostname,
-    details: { deviceId: row.device_id, commandId },
+    details: { deviceId: row.device_id, commandId, ...automationDetails(auth) },
   });
   return { success: true, commandId, elevationRequestId: row.id };
 }

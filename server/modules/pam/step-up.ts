@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import type { AppContext } from '../../context';
 import { statement } from '../../db/connection';
 import type {
@@ -9,8 +8,9 @@ import type {
   StepUpRequirement,
 } from '../../contract';
 import { HttpError } from '../../http/errors';
-import { checkPassword } from '../auth/service';
-import { checkSecondFactor } from '../mfa/service';
+import type { LimitRule } from '../../http/rate-limit';
+import { verifyPassword } from '../auth/passwords';
+import { consumeSecondFactor } from '../mfa/service';
 import type { UserRow } from '../users/store';
 import { isSubject } from './approvers';
 import { hasApproverDevice } from './webauthn';
@@ -19,6 +19,14 @@ import { hasApproverDevice } from './webauthn';
 // request; L3 = L2 plus fresh re-authentication. The partner's policy (settings.security.approvalStepUp) sets a
 // floor per request risk; under `enforce` an approve below it is 403, under `grace` it passes and is flagged.
 // Critical requests always need the re-authentication part (401 `reauth_required`), whatever the mode.
+//
+// Automation: an API key decides only with the explicit `pam:approve` scope (`*` does not include it, see
+// EXPLICIT_API_KEY_SCOPES). Its decision is level 0, method `automation`: no person, device or password stands
+// behind it, so it sits below every floor. Under `enforce` its approve is always 403 `step_up_required` (floors
+// are at least 1), under `grace` it passes flagged, under `off` it passes. A critical request is never approved
+// by a key: 403 `step_up_required` with requiredLevel 3, whatever the mode. 403 rather than the 401
+// `reauth_required` a person gets, because no re-authentication can help: the key itself is valid and stays so,
+// it just may not do this. A deny by a key is never blocked.
 
 export type StepUpMode = 'off' | 'grace' | 'enforce';
 export interface StepUpPolicy {
@@ -73,31 +81,51 @@ export function stepUpRequirement(
   };
 }
 
+/** Every re-authentication counts (a technician approves a few critical requests an hour, not thirty). */
+const REAUTH_LIMIT: LimitRule = { bucket: 'pam-reauth:user', limit: 30, windowSeconds: 15 * 60 };
+
 const reauthFailed = () => new HttpError(401, 'Re-authentication failed', 'reauth_failed');
 
 /**
  * Checks the fresh re-authentication given with a decision: the account's password, or for accounts without a
- * password an MFA code (consumed like at sign-in). Returns false when none was given. Both go through the secret
- * guard under the user's account, sharing its budgets with sign-in, so respond cannot be used to guess either.
- * A wrong one is 401 `reauth_failed` and never ends the session.
+ * password an MFA code (consumed like at sign-in). Returns false when none was given. Attempts are rate
+ * limited, so respond cannot be used to guess a password.
  */
 export async function checkReauth(
   ctx: AppContext,
-  req: Request,
   user: UserRow,
   input: { reauthPassword?: string | undefined; reauthMfaCode?: string | undefined },
 ): Promise<boolean> {
   if (user.password_hash) {
     if (input.reauthPassword === undefined) return false;
-    if (!(await checkPassword(ctx, req, user, input.reauthPassword))) throw reauthFailed();
+    ctx.limiter.enforce([[REAUTH_LIMIT, user.id]], 'Too many re-authentication attempts');
+    if (!(await verifyPassword(user.password_hash, input.reauthPassword))) throw reauthFailed();
     return true;
   }
   if (input.reauthMfaCode === undefined) return false;
   if (!user.mfa_enabled) throw reauthFailed();
-  if (!(await checkSecondFactor(ctx, req, user, input.reauthMfaCode))) throw reauthFailed();
+  ctx.limiter.enforce([[REAUTH_LIMIT, user.id]], 'Too many re-authentication attempts');
+  if (!(await consumeSecondFactor(ctx, user, input.reauthMfaCode))) throw reauthFailed();
   return true;
 }
 
+/** What an API key's decision records: level 0, below every floor. */
+export const AUTOMATED_ASSURANCE = { level: 0, method: 'automation' } as const satisfies {
+  level: AssuranceLevel;
+  method: AssuranceMethod;
+};
+
+/** A critical request needs a person (level 3): an API key is refused outright, whatever the policy mode. */
+export function automationCannotApproveCritical(): HttpError {
+  return new HttpError(
+    403,
+    'Critical requests need a person with an approver device and a fresh re-authentication; API keys cannot approve them',
+    'step_up_required',
+    { requiredLevel: 3, level: AUTOMATED_ASSURANCE.level },
+  );
+}
+
+/** The assurance a person's decision reached. */
 export function assurance(
   proved: boolean,
   reauthenticated: boolean,
