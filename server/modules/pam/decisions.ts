@@ -70,6 +70,7 @@ interface Assurance {
  */
 async function stepUp(
   ctx: AppContext,
+  req: Request,
   auth: AuthContext,
   user: UserRow | null,
   row: ElevationRow,
@@ -98,7 +99,7 @@ async function stepUp(
   const automated = auth.kind === 'api_key';
   if (approving && automated && row.risk_level === 'critical') throw automationCannotApproveCritical();
   // A deny is never blocked: re-authentication is only checked (and only counted) when approving.
-  const reauthenticated = approving && user ? await checkReauth(ctx, user, body) : false;
+  const reauthenticated = approving && user ? await checkReauth(ctx, req, user, body) : false;
   if (approving && row.risk_level === 'critical' && !reauthenticated) {
     throw new HttpError(
       401,
@@ -155,7 +156,7 @@ export async function respond(
   if (row.status !== 'pending') throw conflict(NOT_PENDING, 'NOT_PENDING');
   assertStillDecidable(ctx, row);
   const user = auth.kind === 'user' ? (ctx.users.byId(auth.userId) ?? null) : null;
-  const proof = await stepUp(ctx, auth, user, row, body);
+  const proof = await stepUp(ctx, req, auth, user, row, body);
 
   const approving = body.decision === 'approve';
   const refusal = approving ? refusalOf(row) : null;

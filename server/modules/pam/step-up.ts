@@ -1,3 +1,4 @@
+import type { Request } from 'express';
 import type { AppContext } from '../../context';
 import { statement } from '../../db/connection';
 import type {
@@ -8,9 +9,8 @@ import type {
   StepUpRequirement,
 } from '../../contract';
 import { HttpError } from '../../http/errors';
-import type { LimitRule } from '../../http/rate-limit';
-import { verifyPassword } from '../auth/passwords';
-import { consumeSecondFactor } from '../mfa/service';
+import { checkPassword } from '../auth/service';
+import { checkSecondFactor } from '../mfa/service';
 import type { UserRow } from '../users/store';
 import { isSubject } from './approvers';
 import { hasApproverDevice } from './webauthn';
@@ -81,31 +81,28 @@ export function stepUpRequirement(
   };
 }
 
-/** Every re-authentication counts (a technician approves a few critical requests an hour, not thirty). */
-const REAUTH_LIMIT: LimitRule = { bucket: 'pam-reauth:user', limit: 30, windowSeconds: 15 * 60 };
-
 const reauthFailed = () => new HttpError(401, 'Re-authentication failed', 'reauth_failed');
 
 /**
  * Checks the fresh re-authentication given with a decision: the account's password, or for accounts without a
- * password an MFA code (consumed like at sign-in). Returns false when none was given. Attempts are rate
- * limited, so respond cannot be used to guess a password.
+ * password an MFA code (consumed like at sign-in). Returns false when none was given. Both go through the secret
+ * guard under the user's account, sharing its budgets with sign-in, so respond cannot be used to guess either.
+ * A wrong one is 401 `reauth_failed` and never ends the session.
  */
 export async function checkReauth(
   ctx: AppContext,
+  req: Request,
   user: UserRow,
   input: { reauthPassword?: string | undefined; reauthMfaCode?: string | undefined },
 ): Promise<boolean> {
   if (user.password_hash) {
     if (input.reauthPassword === undefined) return false;
-    ctx.limiter.enforce([[REAUTH_LIMIT, user.id]], 'Too many re-authentication attempts');
-    if (!(await verifyPassword(user.password_hash, input.reauthPassword))) throw reauthFailed();
+    if (!(await checkPassword(ctx, req, user, input.reauthPassword))) throw reauthFailed();
     return true;
   }
   if (input.reauthMfaCode === undefined) return false;
   if (!user.mfa_enabled) throw reauthFailed();
-  ctx.limiter.enforce([[REAUTH_LIMIT, user.id]], 'Too many re-authentication attempts');
-  if (!(await consumeSecondFactor(ctx, user, input.reauthMfaCode))) throw reauthFailed();
+  if (!(await checkSecondFactor(ctx, req, user, input.reauthMfaCode))) throw reauthFailed();
   return true;
 }
 
