@@ -29,6 +29,10 @@ import { addressBlock } from './ip';
 // every budget reached is audited as a security event (auth.secret.throttled, auth.secret.limit_reached). The
 // counters live in `rate_limits`, so a restart hands nobody a fresh budget; without them the guard answers 503
 // rather than let guesses through (spec 1).
+//
+// Not counted: agent credentials, refresh tokens and MFA tempTokens. They are 256-bit random values no guess can
+// find; guarding them would put a lookup on every heartbeat and let a few stale agents behind one NAT address
+// lock a whole site's fleet out.
 
 export type SecretKind =
   | 'password'
