@@ -4,8 +4,68 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import path from 'node:path';
 
 const electronBan = { name: 'electron', message: 'Only main/ and preload/ may import electron.' };
+/** The top-level app/ folder (the composing entries), not any folder named app (renderer/src/app). */
+const topLevelApp = '^(\\.\\./)+app/';
+
+/**
+ * DESIGN §1 inside the console (renderer/src): a feature imports another feature only through its index.ts
+ * public surface; ui/ (the kit) and lib/ never import features/ or app/; ui/ does not use lib's data layer (API
+ * client, query cache, live socket); features never import app/ (the route table imports them).
+ */
+const rendererSrc = path.resolve(import.meta.dirname, 'renderer/src');
+const LIB_DATA = /^lib\/(api|live|query|queries|resource|lookups)(\/|\.|$)/;
+const rendererBoundaries = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      featureInternals:
+        "features/{{from}} imports '{{spec}}', an internal of features/{{to}}: import it from features/{{to}} (its index.ts), or move it to ui/ or lib/.",
+      kitImportsFeature:
+        "{{from}}/ is shared by every feature; it must not import features/ or app/ ('{{spec}}').",
+      kitImportsData: "ui/ draws; it does not fetch: '{{spec}}' is lib's data layer (pass data in as props).",
+      featureImportsApp: "A feature never imports app/ ('{{spec}}'): the route table imports the features.",
+    },
+  },
+  create(context) {
+    const own = path.relative(rendererSrc, context.filename).split(path.sep);
+    if (own[0] === '..' || own.length < 2) return {};
+    const [top, feature] = own;
+    const check = (node, spec) => {
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const target = path
+        .relative(rendererSrc, path.resolve(path.dirname(context.filename), spec))
+        .split(path.sep);
+      if (target[0] === '..') return;
+      const joined = target.join('/');
+      const data = { from: top === 'features' ? feature : top, to: target[1], spec };
+      if ((top === 'ui' || top === 'lib') && (target[0] === 'features' || target[0] === 'app'))
+        context.report({ node, messageId: 'kitImportsFeature', data });
+      else if (top === 'ui' && LIB_DATA.test(joined))
+        context.report({ node, messageId: 'kitImportsData', data });
+      else if (top === 'features' && target[0] === 'app')
+        context.report({ node, messageId: 'featureImportsApp', data });
+      else if (
+        top === 'features' &&
+        target[0] === 'features' &&
+        target[1] !== feature &&
+        target.length > 2 &&
+        !(target.length === 3 && /^index(\.tsx?)?$/.test(target[2]))
+      )
+        context.report({ node, messageId: 'featureInternals', data });
+    };
+    const fromSource = (node) => node.source && check(node.source, node.source.value);
+    return {
+      ImportDeclaration: fromSource,
+      ExportNamedDeclaration: fromSource,
+      ExportAllDeclaration: fromSource,
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node.source, node.source.value),
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', '.tmp/**'] },
@@ -27,8 +87,14 @@ export default tseslint.config(
           paths: [electronBan],
           patterns: [
             {
-              group: ['**/renderer/**', '**/main/**', '**/preload/**', '**/agent-sim/**'],
+              group: ['**/renderer/**', '**/main/**', '**/preload/**'],
               message: 'server/ stands alone.',
+            },
+            { regex: topLevelApp, message: 'server/ stands alone: app/ composes it, never the reverse.' },
+            {
+              group: ['**/agent-sim/**'],
+              message:
+                'server/ never imports agent-sim/: the demo fleet is plugged in through ServerOptions.demoFleet (app/demo-fleet.ts).',
             },
           ],
         },
@@ -36,15 +102,87 @@ export default tseslint.config(
     },
   },
   {
-    // The demo panel runs a simulated fleet in-process; the simulator still never imports server/.
-    files: ['server/modules/demo/simulator.ts'],
+    // The processes that compose server/ with agent-sim/ (headless serve, the desktop's server process). The
+    // server process runs as an Electron utilityProcess or a Node child: it talks to main over its parent port.
+    files: ['app/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [electronBan],
+          paths: [
+            {
+              name: 'electron',
+              message: 'app/ runs in Node or a utility process; it talks to main over its parent port.',
+            },
+          ],
           patterns: [
-            { group: ['**/renderer/**', '**/main/**', '**/preload/**'], message: 'server/ stands alone.' },
+            {
+              group: ['**/renderer/**', '**/main/**', '**/preload/**'],
+              message:
+                'app/ composes the server and the simulator; the desktop shell reaches it over the parent port.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Electron main: lifecycle, window, security, safeStorage. It forks the server process and speaks the
+    // protocol in app/server-child-protocol.ts (types only); it never loads server, simulator or console code.
+    files: ['main/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!electron$|node:|\\.)',
+              message: 'main/ imports electron, node:* and its own files only.',
+            },
+            {
+              // server/http/csp.ts is a constant without imports: the one console CSP that main's window sends too.
+              regex: '(^|/)(agent-sim/|server/(?!http/csp$))',
+              message:
+                'main/ never loads server code: it forks app/server-child.ts (main/server-process.ts).',
+            },
+            {
+              group: ['**/renderer/**', '**/preload/**'],
+              message: 'main/ reaches the console only through its window.',
+            },
+            {
+              regex: topLevelApp,
+              allowTypeImports: true,
+              message: 'main/ may import only the types of the server-process protocol from app/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The sandboxed preload: one narrow contextBridge namespace (DESIGN §1), nothing else.
+    files: ['preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              allowImportNames: ['contextBridge', 'ipcRenderer'],
+              message: 'preload/ uses only contextBridge and ipcRenderer from electron.',
+            },
+          ],
+          patterns: [
+            { regex: '^(?!electron$|\\.)', message: 'preload/ imports electron and its own files only.' },
+            {
+              group: ['**/server/**', '**/agent-sim/**', '**/renderer/**', '**/main/**'],
+              message: 'preload/ stands alone: the page gets facts from it, never code from elsewhere.',
+            },
+            {
+              regex: topLevelApp,
+              message: 'preload/ stands alone: the page gets facts from it, never code from elsewhere.',
+            },
           ],
         },
       ],
@@ -70,9 +208,13 @@ export default tseslint.config(
   {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
-    plugins: { 'react-hooks': reactHooks },
+    plugins: {
+      'react-hooks': reactHooks,
+      gatehouse: { rules: { 'renderer-boundaries': rendererBoundaries } },
+    },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      'gatehouse/renderer-boundaries': 'error',
       'no-restricted-imports': [
         'error',
         {
