@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IpRanges, normalizeIp, parseRange } from '../../server/http/ip';
+import { addressBlock, IpRanges, normalizeIp, parseRange } from '../../server/http/ip';
 
 describe('normalizeIp', () => {
   it('turns IPv4-mapped IPv6 into plain IPv4 and lowercases IPv6', () => {
@@ -107,5 +107,23 @@ describe('IpRanges', () => {
     expect(ranges.has(null)).toBe(false);
     expect(ranges.has('not-an-ip')).toBe(false);
     expect(new IpRanges(['0.0.0.0/0']).has('2001:db8::1')).toBe(false);
+  });
+});
+
+describe('addressBlock', () => {
+  it('counts an IPv4 address alone and an IPv6 address by its /64', () => {
+    expect(addressBlock('192.0.2.7')).toBe('192.0.2.7');
+    expect(addressBlock('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(addressBlock('2001:DB8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(addressBlock('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(addressBlock('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressBlock('::1')).toBe('0:0:0:0::/64');
+    expect(addressBlock('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+    expect(addressBlock('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+  });
+
+  it('puts missing and unreadable addresses in one shared block', () => {
+    expect(addressBlock(null)).toBe('unknown');
+    expect(addressBlock('not-an-address')).toBe('unknown');
   });
 });
