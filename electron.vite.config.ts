@@ -5,7 +5,7 @@ import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // The server reads its numbered .sql migrations from a `migrations/` folder beside its code; in the bundled
-// main process that folder is out/main/migrations, so the build emits the files there.
+// server process (out/main/server-child.js) that folder is out/main/migrations, so the build emits the files there.
 function bundleMigrations(): Plugin {
   const dir = resolve(__dirname, 'server/db/migrations');
   return {
@@ -27,7 +27,13 @@ export default defineConfig({
     plugins: [bundleMigrations()],
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'main/index.ts'),
+          // The embedded server's own process (utilityProcess.fork in main/server-process.ts): out/main/server-child.js.
+          'server-child': resolve(__dirname, 'app/server-child.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -1,21 +1,21 @@
-// Electron main process: lifecycle only. It starts the embedded server (the same createServer that `serve` runs
-// headless), opens one console window on it, and closes the server before the app exits. Everything the console
-// does goes over HTTP/WebSocket to that server; main holds no business logic.
+// Electron main process: lifecycle only. It forks the embedded server into its own process (the same createServer
+// that `serve` runs headless; main/server-process.ts), opens one console window on it, and stops the server before
+// the app exits. Everything the console does goes over HTTP/WebSocket to that server; main holds no business
+// logic and never loads server code.
 import { resolve } from 'node:path';
 import { app, dialog, session, type BrowserWindow } from 'electron';
-import { createServer } from '../server/index';
 import { MissingNativeBindingError, requireNativeBinding } from './native';
 import { createSealedSecretStore } from './secret-store';
 import { installAppGuards, installSessionPolicies } from './security';
+import { ServerStartError, type ServerHost } from './server-host';
+import { forkServerProcess } from './server-process';
 import { createConsoleWindow, focusWindow, rendererDir } from './window';
 
-type RunningServer = Awaited<ReturnType<typeof createServer>>;
-
 const DEFAULT_PORT = 4600;
-/** Upper bound for closing the server on quit; a stuck socket must not keep the app alive forever. */
+/** Upper bound for stopping the server on quit; a stuck socket must not keep the app alive forever. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
-let server: RunningServer | null = null;
+let server: ServerHost | null = null;
 let consoleOrigin: string | null = null;
 let consoleUrl: string | null = null;
 let mainWindow: BrowserWindow | null = null;
@@ -67,21 +67,28 @@ async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
   const nativeBinding = requireNativeBinding();
   installSessionPolicies(session.defaultSession, () => consoleOrigin);
+  // Unsealed here, handed over the parent port: the server process never touches safeStorage.
+  const secretStore = createSealedSecretStore(dataDir);
+  const secrets = secretStore.read();
 
-  server = await createServer({
+  server = forkServerProcess({
+    keepSecrets: (generated) => secretStore.write(generated),
+    onUnexpectedExit: serverDied,
+  });
+  const started = await server.start({
     dataDir,
     host: '127.0.0.1',
     port: requestedPort(process.argv, process.env),
     portFallback: true,
     staticDir: rendererDir(),
-    secretStore: createSealedSecretStore(dataDir),
     nativeBinding,
+    secrets,
   });
 
   // Always `localhost`, whatever the server reports: WebAuthn rejects an IP address as RP ID.
-  consoleOrigin = `http://localhost:${server.port}`;
-  consoleUrl = server.setupToken
-    ? `${consoleOrigin}/setup#token=${encodeURIComponent(server.setupToken)}`
+  consoleOrigin = `http://localhost:${started.port}`;
+  consoleUrl = started.setupToken
+    ? `${consoleOrigin}/setup#token=${encodeURIComponent(started.setupToken)}`
     : `${consoleOrigin}/`;
   console.log(`gatehouse: console at ${consoleOrigin}/`);
   showConsole();
@@ -107,20 +114,24 @@ async function stopServer(): Promise<void> {
   const running = server;
   server = null;
   if (!running) return;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolveTimeout) => {
-    timer = setTimeout(() => {
-      console.error(`gatehouse: server did not close within ${SHUTDOWN_TIMEOUT_MS} ms; exiting anyway`);
-      resolveTimeout();
-    }, SHUTDOWN_TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([running.close(), timeout]);
-  } catch (error) {
-    console.error('gatehouse: error while closing the server:', error);
-  } finally {
-    clearTimeout(timer);
-  }
+  const { graceful, killed, code } = await running.stop(SHUTDOWN_TIMEOUT_MS);
+  if (killed) console.error(`gatehouse: server did not stop within ${SHUTDOWN_TIMEOUT_MS} ms; it was killed`);
+  else if (!graceful) console.error(`gatehouse: server process exited with code ${code} while stopping`);
+}
+
+/**
+ * The server process ended on its own. The window would only show connection errors, and restarting it
+ * automatically could loop on a fault that repeats (a full disk, a corrupt database), so say so and quit.
+ */
+function serverDied(code: number): void {
+  server = null;
+  console.error(`gatehouse: the server process exited unexpectedly (code ${code})`);
+  dialog.showErrorBox(
+    'Gatehouse stopped',
+    `The embedded server stopped unexpectedly (exit code ${code}). Gatehouse will close; start it again.\n\n` +
+      `Data directory: ${app.getPath('userData')}`,
+  );
+  app.exit(1);
 }
 
 function failStartup(error: unknown): void {
@@ -130,8 +141,9 @@ function failStartup(error: unknown): void {
       ? detail
       : `The embedded server could not start:\n\n${detail}\n\nData directory: ${app.getPath('userData')}`;
   console.error(`gatehouse: startup failed: ${detail}`);
-  if (error instanceof Error && error.stack && !(error instanceof MissingNativeBindingError))
-    console.error(error.stack);
+  // The server process printed its own stack; main's would only show this file.
+  const local = !(error instanceof MissingNativeBindingError || error instanceof ServerStartError);
+  if (local && error instanceof Error && error.stack) console.error(error.stack);
   dialog.showErrorBox('Gatehouse could not start', message);
   void stopServer().finally(() => app.exit(1));
 }

@@ -1,13 +1,20 @@
 // Where the desktop keeps the secrets the server generates on first start (APP_ENCRYPTION_KEY, JWT_SECRET).
 // DESIGN §2: in DATA_DIR, 0600, and on the desktop sealed with the OS keychain through safeStorage, so a copied
-// data directory is useless without the operator's login session.
+// data directory is useless without the operator's login session. Main unseals them and hands them to the server
+// process over its parent port; the server process never touches safeStorage.
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { safeStorage } from 'electron';
-import type { SecretStore } from '../server/options';
-import { fileSecretStore } from '../server/secrets';
-
 export const SEALED_FILE = 'secrets.sealed';
+/** The headless server's plain key file (server/secrets.ts, `fileSecretStore`): same name, same JSON object. */
+export const PLAIN_FILE = 'secrets.json';
+
+/** The stored secrets of a data directory; the same shape as the server's SecretStore. */
+export interface SecretStore {
+  /** Returns the stored secrets, or null when none were stored yet. */
+  read(): Record<string, string> | null;
+  write(secrets: Record<string, string>): void;
+}
 
 type Warn = (message: string) => void;
 
@@ -17,6 +24,19 @@ function writePrivate(file: string, data: Buffer): void {
   writeFileSync(tmp, data, { mode: 0o600 });
   chmodSync(tmp, 0o600); // the mode above is masked by umask on some systems
   renameSync(tmp, file);
+}
+
+/** The plain 0600 file a headless run keeps (used when no keychain is available, and to migrate from). */
+function plainSecretStore(dataDir: string): SecretStore {
+  const file = join(dataDir, PLAIN_FILE);
+  return {
+    read: () =>
+      existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : null,
+    write(secrets) {
+      mkdirSync(dataDir, { recursive: true });
+      writePrivate(file, Buffer.from(JSON.stringify(secrets, null, 2)));
+    },
+  };
 }
 
 /**
@@ -30,14 +50,15 @@ function writePrivate(file: string, data: Buffer): void {
  * - A sealed file that cannot be opened (keychain locked, different OS user) is an error, never a silent
  *   regeneration: new keys would make every encrypted MFA secret and signed session unreadable.
  *
- * safeStorage's synchronous calls are deprecated in favour of async ones in recent Electron, but the server's
- * SecretStore contract is synchronous (secrets are loaded inside createServer); sealed data is compatible with
- * decryptStringAsync, so a later move to an async store needs no migration.
+ * safeStorage's synchronous calls are deprecated in favour of async ones in recent Electron. Main reads once before
+ * the server process starts and seals once when it generates keys, both off the request path, so the synchronous
+ * calls cost nothing here; sealed data is compatible with decryptStringAsync, so a later move to the async calls
+ * needs no migration.
  */
 export function createSealedSecretStore(dataDir: string, warn: Warn = (m) => console.warn(m)): SecretStore {
   const sealedFile = join(dataDir, SEALED_FILE);
-  const plain = fileSecretStore(dataDir);
-  const plainFile = join(dataDir, 'secrets.json');
+  const plain = plainSecretStore(dataDir);
+  const plainFile = join(dataDir, PLAIN_FILE);
 
   if (!safeStorage.isEncryptionAvailable()) {
     if (existsSync(sealedFile)) {

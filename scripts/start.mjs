@@ -5,7 +5,7 @@
 //    built console from out/renderer too, so this happens either way).
 // 2. Runs Electron when its binary is installed (checked on disk: requiring the electron package would start its
 //    lazy download), a display is available and the Electron-ABI better-sqlite3 build exists.
-// 3. Otherwise prints one line saying why and runs `server/cli.ts serve` in Node.
+// 3. Otherwise prints one line saying why and runs `app/serve.ts` in Node.
 // Arguments after `--` are forwarded (`npm start -- --port 4700`); SIGINT/SIGTERM are passed to the child and
 // this process exits with the child's code.
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,9 +19,19 @@ const headless = process.argv.includes('--headless');
 const args = process.argv.slice(2).filter((arg) => arg !== '--headless');
 
 // ---------------------------------------------------------------------------------------------------- build
-const SOURCES = ['main', 'preload', 'renderer', 'server', 'electron.vite.config.ts', 'package.json'];
+const SOURCES = [
+  'main',
+  'preload',
+  'renderer',
+  'server',
+  'app',
+  'agent-sim',
+  'electron.vite.config.ts',
+  'package.json',
+];
 const OUTPUTS = [
   ['out/main/index.js'],
+  ['out/main/server-child.js'],
   ['out/preload/index.cjs', 'out/preload/index.js', 'out/preload/index.mjs'],
   ['out/renderer/index.html'],
 ];
@@ -124,9 +134,9 @@ if (decision.electron) {
   runChild(decision.electron, ['.', ...args], env);
 } else {
   if (decision.reason) console.log(`gatehouse: ${decision.reason}; serving headless instead`);
-  if (!existsSync(join(ROOT, 'server', 'cli.ts'))) {
-    console.error('gatehouse: server/cli.ts is missing');
+  if (!existsSync(join(ROOT, 'app', 'serve.ts'))) {
+    console.error('gatehouse: app/serve.ts is missing');
     process.exit(1);
   }
-  runChild(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'serve', ...args]);
+  runChild(process.execPath, ['--import', 'tsx', 'app/serve.ts', ...args]);
 }

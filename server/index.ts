@@ -46,7 +46,7 @@ import { warnStaleTierRules } from './modules/pam/policy/stale-tiers';
 import { pamRoutes } from './modules/pam/routes';
 import { searchRoutes } from './modules/search/routes';
 import { seedDemo } from './modules/demo/seed';
-import { demoSimulator, selfUrl, startDemoFleet } from './modules/demo/simulator';
+import { demoSimulator, installDemoSimulator, selfUrl, startDemoFleet } from './modules/demo/simulator';
 import { enrollmentKeyRoutes } from './modules/enrollment-keys/routes';
 import { smsRoutes } from './modules/mfa/sms-routes';
 import { passwordRoutes } from './modules/passwords/routes';
@@ -197,6 +197,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   registerEnforcementResults();
   const hub = new ConsoleHub(ctx);
   teardown.push(() => hub.close());
+  installDemoSimulator(ctx, options.demoFleet ?? null);
   const backups = new BackupScheduler(ctx, portableSecrets(secrets), options.nativeBinding);
 
   const routes = [

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { DemoFleetLauncher } from './modules/demo/fleet';
 
 /** Where secrets generated on first start are kept. The desktop seals them with safeStorage; headless uses a 0600 file. */
 export interface SecretStore {
@@ -32,4 +33,10 @@ export interface ServerOptions {
   };
   /** The PAM expiry sweep interval, for tests (default 5 s). */
   pamExpirySweepMs?: number;
+  /**
+   * Simulated agents for demo mode (`serve --demo --agents N`, the console's simulator panel), supplied by the
+   * entry that composes the app (app/) so that server/ never imports agent-sim/. Without it the simulator is
+   * unavailable.
+   */
+  demoFleet?: DemoFleetLauncher;
 }

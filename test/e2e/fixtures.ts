@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generate } from 'otplib';
 import { expect, type Page } from '@playwright/test';
+import { simulatedDemoFleet } from '../../app/demo-fleet';
 import { createServer } from '../../server/index';
 
 export type RunningServer = Awaited<ReturnType<typeof createServer>>;
@@ -27,6 +28,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     // Absolute: the server hands this path to res.sendFile for the history fallback.
     staticDir: resolve('out/renderer'),
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    demoFleet: simulatedDemoFleet,
   });
   return {
     server,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Fleet, type FleetOptions } from '../../agent-sim/fleet';
 import { agentIdentity } from '../../agent-sim/identity';
+import { simulatedDemoFleet } from '../../app/demo-fleet';
 import { createServer } from '../../server/index';
 import { insertEnrollmentKey } from '../../server/modules/enrollment-keys/service';
 import {
@@ -40,6 +41,7 @@ async function boot(env: Record<string, string> = {}): Promise<TestServer> {
     },
     agentTimings: AGENT_TIMINGS,
     pamExpirySweepMs: 300,
+    demoFleet: simulatedDemoFleet,
   });
   return {
     ...server,

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Fleet, type FleetOptions } from '../../agent-sim/fleet';
 import { getScenario, type Scenario } from '../../agent-sim/scenarios';
 import { agentIdentity, type AgentIdentity } from '../../agent-sim/identity';
+import { simulatedDemoFleet } from '../../app/demo-fleet';
 import { createServer } from '../../server/index';
 import { insertEnrollmentKey } from '../../server/modules/enrollment-keys/service';
 import { writeAgentBinary } from '../support/agent-binaries';
@@ -43,6 +44,7 @@ async function boot(
       ...options.env,
     },
     agentTimings: AGENT_TIMINGS,
+    demoFleet: simulatedDemoFleet,
   });
   return {
     ...server,

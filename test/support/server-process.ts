@@ -3,7 +3,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-// The server as `npm run serve` runs it (`server/cli.ts serve` under Node with tsx), in its own OS process: for
+// The server as `npm run serve` runs it (`app/serve.ts` under Node with tsx), in its own OS process: for
 // tests that must kill it outright (the crash suite) and for benchmarks that read its memory from /proc and keep
 // the simulated fleet off its event loop.
 
@@ -32,7 +32,7 @@ export async function freePort(): Promise<number> {
 const STDERR_TAIL = 8192;
 
 /**
- * Starts `server/cli.ts serve` on `dataDir` and resolves once /health answers. `port` restarts a server where its
+ * Starts `app/serve.ts` on `dataDir` and resolves once /health answers. `port` restarts a server where its
  * agents expect it; otherwise a free port is taken. The caller's `env` goes over the current environment.
  */
 export async function startServerProcess(
@@ -42,7 +42,7 @@ export async function startServerProcess(
   const port = options.port ?? (await freePort());
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'server/cli.ts', 'serve', '--port', String(port), '--data-dir', dataDir],
+    ['--import', 'tsx', 'app/serve.ts', '--port', String(port), '--data-dir', dataDir],
     {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'pipe'],

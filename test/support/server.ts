@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'otplib';
+import { simulatedDemoFleet } from '../../app/demo-fleet';
 import { createServer, type RunningServer } from '../../server/index';
 
 // Test harness: a real server on a real SQLite file in a fresh temporary directory, reached over real HTTP.
@@ -31,6 +32,8 @@ export async function startServer(
     host: '127.0.0.1',
     env,
     staticDir: options.staticDir ?? null,
+    // As `npm run serve` composes it: demo mode runs the bundled simulator.
+    demoFleet: simulatedDemoFleet,
   });
   return {
     ...server,

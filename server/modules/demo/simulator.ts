@@ -1,25 +1,16 @@
 import { createHash } from 'node:crypto';
-import { renameSync } from 'node:fs';
 import { join } from 'node:path';
-// The server may run the simulator (DESIGN §1 forbids only the reverse); the lint rule's blanket ban on
-// agent-sim imports in server/ is lifted for this one module.
-import { ElevationRaiseError, Fleet } from '../../../agent-sim/fleet';
-import type { ElevationStats } from '../../../agent-sim/pam';
-import type { ElevationKind } from '../../../agent-sim/pam-catalog';
-import { FileCredentialStore } from '../../../agent-sim/state';
-import type {
-  SimulatedElevationKind,
-  SimulatorElevationResponse,
-  SimulatorElevationStats,
-  SimulatorStatus,
-} from '../../contract';
+import type { SimulatedElevationKind, SimulatorElevationResponse, SimulatorStatus } from '../../contract';
 import type { AppContext } from '../../context';
 import { conflict, HttpError, notFound } from '../../http/errors';
 import { insertEnrollmentKey } from '../enrollment-keys/service';
+import type { DemoFleet, DemoFleetLauncher } from './fleet';
 
-// The demo fleet: the bundled agent simulator run inside the server process against the server's own address
+// The demo fleet: simulated agents run inside the server process against the server's own address
 // (`serve --demo --agents N`, and the console's simulator panel). The agents still speak only the public agent
 // protocol over real HTTP and WebSocket; running them in-process just spares the demo room a second terminal.
+// The agents themselves come from the launcher the composing entry plugs in (./fleet.ts); this module keeps the
+// demo rules: which organizations, one run at a time, and the enrollment keys.
 //
 // Credentials are kept per organization in DATA_DIR/demo-simulator/, so restarting the demo server brings back
 // the same devices instead of enrolling new ones. Enrollment keys are minted only for the agents that need one,
@@ -30,38 +21,16 @@ export const FLEET_ORG_SLUG = 'contoso-dental';
 export const MAX_SIMULATED_AGENTS = 2000;
 const KEY_NAME = 'Demo simulator';
 const KEY_TTL_MS = 60 * 60_000;
-/** The credential store's fleet key: stable across ports, so a server on another port finds its agents. */
-const STORE_LABEL = 'gatehouse-demo';
-
 export const SIMULATOR_UNAVAILABLE = () =>
   new HttpError(409, 'The simulator runs only in demo mode', 'SIMULATOR_UNAVAILABLE');
+/** Demo mode in a process composed without the simulator (an embedder that passed no `demoFleet`). */
+const NO_FLEET = () =>
+  new HttpError(409, 'This server process was started without simulated agents', 'SIMULATOR_UNAVAILABLE');
 const NOT_RUNNING = () =>
   conflict('No simulated agent is running in this organization', 'SIMULATOR_NOT_RUNNING');
 
-// The contract's kinds are the simulator's kinds (the simulator cannot import the contract): a kind added on one
-// side only fails to compile here.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const KINDS_AGREE: Same<SimulatedElevationKind, ElevationKind> = true;
-void KINDS_AGREE;
-
-function elevationStats(e: ElevationStats): SimulatorElevationStats {
-  return {
-    raised: e.raised,
-    pending: e.pending,
-    autoApproved: e.autoApproved,
-    denied: e.denied,
-    ignored: e.ignored,
-    notReported: e.rateLimited + e.rejected + e.failed,
-    grantsActive: e.grantsActive,
-    actuated: e.actuated,
-    actuationsFailed: e.actuationsFailed,
-    cleanedUp: e.cleanedUp,
-    expiredLocally: e.expiredLocally,
-  };
-}
-
 interface Running {
-  fleet: Fleet;
+  fleet: DemoFleet;
   orgId: string;
   startedAt: Date;
 }
@@ -85,10 +54,14 @@ export class DemoSimulator {
   /** Serializes start and stop: a double click must not run two fleets. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly launcher: DemoFleetLauncher | null,
+  ) {}
 
+  /** Demo mode, in a process that was given simulated agents to run. */
   get available(): boolean {
-    return this.ctx.config.seedDemo;
+    return this.ctx.config.seedDemo && this.launcher !== null;
   }
 
   /** A failure outside a request (the start beside `serve`), shown on the panel. */
@@ -103,7 +76,7 @@ export class DemoSimulator {
 
   status(): SimulatorStatus {
     const run = this.running;
-    const stats = run?.fleet.stats();
+    const stats = run?.fleet.counts();
     return {
       available: this.available,
       running: run !== null,
@@ -114,7 +87,7 @@ export class DemoSimulator {
       heartbeats: stats?.heartbeats ?? 0,
       startedAt: run?.startedAt.toISOString() ?? null,
       lastError: stats?.lastError ?? this.lastError,
-      ...(stats ? { elevation: elevationStats(stats.elevation) } : {}),
+      ...(stats ? { elevation: stats.elevation } : {}),
     };
   }
 
@@ -130,30 +103,22 @@ export class DemoSimulator {
     if (!this.available) throw SIMULATOR_UNAVAILABLE();
     const run = this.running;
     if (!run || (input.orgId !== undefined && run.orgId !== input.orgId)) throw NOT_RUNNING();
-    try {
-      const raised = await run.fleet.raiseElevation({ kind: input.kind });
-      return {
-        success: true,
-        id: raised.id,
-        status: raised.status,
-        deviceId: raised.deviceId,
-        hostname: raised.hostname,
-        orgId: run.orgId,
-      };
-    } catch (err) {
-      if (!(err instanceof ElevationRaiseError)) throw err;
-      if (err.reason === 'no_agent') throw NOT_RUNNING();
-      if (err.reason === 'rate_limited') {
-        const seconds = Math.max(1, Math.ceil((err.retryAfterMs ?? 1000) / 1000));
-        throw new HttpError(429, 'Too many elevation requests from this device', 'RATE_LIMITED', undefined, {
-          'Retry-After': String(seconds),
-        });
-      }
-      throw conflict(
-        `The simulated agent's request was not taken: ${err.message}`,
-        'SIMULATOR_REQUEST_FAILED',
-      );
+    const raised = await run.fleet.raiseElevation(input.kind);
+    if (raised.ok) {
+      const { ok: _ok, ...answer } = raised;
+      return { success: true, ...answer, orgId: run.orgId };
     }
+    if (raised.reason === 'no_agent') throw NOT_RUNNING();
+    if (raised.reason === 'rate_limited') {
+      const seconds = Math.max(1, Math.ceil((raised.retryAfterMs ?? 1000) / 1000));
+      throw new HttpError(429, 'Too many elevation requests from this device', 'RATE_LIMITED', undefined, {
+        'Retry-After': String(seconds),
+      });
+    }
+    throw conflict(
+      `The simulated agent's request was not taken: ${raised.message}`,
+      'SIMULATOR_REQUEST_FAILED',
+    );
   }
 
   /** The demo partner's fleet organization (Contoso Dental), or null when the demo tenant is missing. */
@@ -193,7 +158,9 @@ export class DemoSimulator {
     startedBy?: string | undefined;
   }): Promise<SimulatorStatus> {
     return this.serialized(async () => {
-      if (!this.available) throw SIMULATOR_UNAVAILABLE();
+      if (!this.ctx.config.seedDemo) throw SIMULATOR_UNAVAILABLE();
+      const launcher = this.launcher;
+      if (!launcher) throw NO_FLEET();
       if (!this.url) throw new HttpError(503, 'The server is still starting', 'SIMULATOR_NOT_READY');
       const count = input.count;
       if (!Number.isInteger(count) || count < 1 || count > MAX_SIMULATED_AGENTS)
@@ -204,51 +171,23 @@ export class DemoSimulator {
       if (!this.isDemoOrg(orgId)) throw notFound('Organization not found');
       await this.stopRunning();
 
-      const seed = seedForOrg(orgId);
-      const credentials = this.credentialStore(orgId, seed);
-      // In a demo the panel's count is what runs: machines removed from the console come back as new devices.
-      const needKey: number[] = [];
-      for (let index = 0; index < count; index++) {
-        const slot = credentials.get(index);
-        if (slot?.state !== 'active') {
-          if (slot) credentials.set(index, null);
-          needKey.push(index);
-        }
-      }
-      const keyFor = this.mintKeys(orgId, needKey, input.startedBy ?? 'system');
-      const fleet = new Fleet({
-        server: this.url,
-        enrollmentKey: (index) => keyFor.get(index),
+      const fleet = launcher.launch({
+        serverUrl: this.url,
         count,
-        seed,
-        credentials,
+        seed: seedForOrg(orgId),
         scenario: this.ctx.config.demoScenario,
-        onEvent: (agent, event) => {
-          if (event.kind === 'failed') this.lastError = `${agent.identity.hostname}: ${event.reason}`;
+        stateFile: join(this.ctx.config.dataDir, 'demo-simulator', `${orgId}.json`),
+        enrollmentKeys: (indexes) => this.mintKeys(orgId, indexes, input.startedBy ?? 'system'),
+        onAgentFailed: (hostname, reason) => {
+          this.lastError = `${hostname}: ${reason}`;
         },
+        warn: (message, details) => this.ctx.log.warn(details, message),
       });
       this.lastError = null;
-      fleet.start();
-      this.running = { fleet, orgId, startedAt: fleet.startedAt ?? new Date() };
-      this.ctx.log.info({ orgId, count, seed }, 'demo simulator started');
+      this.running = { fleet, orgId, startedAt: fleet.startedAt };
+      this.ctx.log.info({ orgId, count }, 'demo simulator started');
       return this.status();
     });
-  }
-
-  /** The organization's saved agents; an unreadable file is set aside rather than blocking the demo. */
-  private credentialStore(orgId: string, seed: number): FileCredentialStore {
-    const path = join(this.ctx.config.dataDir, 'demo-simulator', `${orgId}.json`);
-    try {
-      return new FileCredentialStore(path, STORE_LABEL, seed);
-    } catch (err) {
-      const aside = `${path}.unreadable-${Date.now()}`;
-      this.ctx.log.warn(
-        { err: err instanceof Error ? err.message : String(err), aside },
-        'demo simulator state set aside',
-      );
-      renameSync(path, aside);
-      return new FileCredentialStore(path, STORE_LABEL, seed);
-    }
   }
 
   /** Stops the fleet; resolves with the organization it ran in (null when nothing ran). */
@@ -260,7 +199,7 @@ export class DemoSimulator {
     const run = this.running;
     if (!run) return null;
     this.running = null;
-    const stats = run.fleet.stats();
+    const stats = run.fleet.counts();
     this.lastError = stats.lastError;
     await run.fleet.stop();
     this.ctx.log.info({ orgId: run.orgId, agents: stats.agents }, 'demo simulator stopped');
@@ -277,7 +216,7 @@ export class DemoSimulator {
    * One key per site for the agents that must enroll (round-robin over the organization's sites, so the demo
    * fleet is spread like a real one), replacing the previous simulator keys of the organization.
    */
-  private mintKeys(orgId: string, indexes: number[], createdBy: string): Map<number, string> {
+  private mintKeys(orgId: string, indexes: readonly number[], createdBy: string): Map<number, string> {
     const keys = new Map<number, string>();
     const { db } = this.ctx;
     const sites = (
@@ -315,14 +254,16 @@ export class DemoSimulator {
 
 const simulators = new WeakMap<AppContext, DemoSimulator>();
 
-/** The server's one demo simulator (created on first use). */
-export function demoSimulator(ctx: AppContext): DemoSimulator {
-  let sim = simulators.get(ctx);
-  if (!sim) {
-    sim = new DemoSimulator(ctx);
-    simulators.set(ctx, sim);
-  }
+/** Gives the server its one demo simulator, with the fleet the composing entry supplied (if any). */
+export function installDemoSimulator(ctx: AppContext, launcher: DemoFleetLauncher | null): DemoSimulator {
+  const sim = new DemoSimulator(ctx, launcher);
+  simulators.set(ctx, sim);
   return sim;
+}
+
+/** The server's one demo simulator (one without a fleet when none was installed). */
+export function demoSimulator(ctx: AppContext): DemoSimulator {
+  return simulators.get(ctx) ?? installDemoSimulator(ctx, null);
 }
 
 /**
