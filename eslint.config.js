@@ -7,6 +7,8 @@ import globals from 'globals';
 import path from 'node:path';
 
 const electronBan = { name: 'electron', message: 'Only main/ and preload/ may import electron.' };
+/** The top-level app/ folder (the composing entries), not any folder named app (renderer/src/app). */
+const topLevelApp = '^(\\.\\./)+app/';
 
 /**
  * DESIGN §1 inside the console (renderer/src): a feature imports another feature only through its index.ts
@@ -85,8 +87,14 @@ export default tseslint.config(
           paths: [electronBan],
           patterns: [
             {
-              group: ['**/renderer/**', '**/main/**', '**/preload/**', '**/agent-sim/**'],
+              group: ['**/renderer/**', '**/main/**', '**/preload/**'],
               message: 'server/ stands alone.',
+            },
+            { regex: topLevelApp, message: 'server/ stands alone: app/ composes it, never the reverse.' },
+            {
+              group: ['**/agent-sim/**'],
+              message:
+                'server/ never imports agent-sim/: the demo fleet is plugged in through ServerOptions.demoFleet (app/demo-fleet.ts).',
             },
           ],
         },
@@ -94,15 +102,87 @@ export default tseslint.config(
     },
   },
   {
-    // The demo panel runs a simulated fleet in-process; the simulator still never imports server/.
-    files: ['server/modules/demo/simulator.ts'],
+    // The processes that compose server/ with agent-sim/ (headless serve, the desktop's server process). The
+    // server process runs as an Electron utilityProcess or a Node child: it talks to main over its parent port.
+    files: ['app/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: [electronBan],
+          paths: [
+            {
+              name: 'electron',
+              message: 'app/ runs in Node or a utility process; it talks to main over its parent port.',
+            },
+          ],
           patterns: [
-            { group: ['**/renderer/**', '**/main/**', '**/preload/**'], message: 'server/ stands alone.' },
+            {
+              group: ['**/renderer/**', '**/main/**', '**/preload/**'],
+              message:
+                'app/ composes the server and the simulator; the desktop shell reaches it over the parent port.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Electron main: lifecycle, window, security, safeStorage. It forks the server process and speaks the
+    // protocol in app/server-child-protocol.ts (types only); it never loads server, simulator or console code.
+    files: ['main/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!electron$|node:|\\.)',
+              message: 'main/ imports electron, node:* and its own files only.',
+            },
+            {
+              // server/http/csp.ts is a constant without imports: the one console CSP that main's window sends too.
+              regex: '(^|/)(agent-sim/|server/(?!http/csp$))',
+              message:
+                'main/ never loads server code: it forks app/server-child.ts (main/server-process.ts).',
+            },
+            {
+              group: ['**/renderer/**', '**/preload/**'],
+              message: 'main/ reaches the console only through its window.',
+            },
+            {
+              regex: topLevelApp,
+              allowTypeImports: true,
+              message: 'main/ may import only the types of the server-process protocol from app/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The sandboxed preload: one narrow contextBridge namespace (DESIGN §1), nothing else.
+    files: ['preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              allowImportNames: ['contextBridge', 'ipcRenderer'],
+              message: 'preload/ uses only contextBridge and ipcRenderer from electron.',
+            },
+          ],
+          patterns: [
+            { regex: '^(?!electron$|\\.)', message: 'preload/ imports electron and its own files only.' },
+            {
+              group: ['**/server/**', '**/agent-sim/**', '**/renderer/**', '**/main/**'],
+              message: 'preload/ stands alone: the page gets facts from it, never code from elsewhere.',
+            },
+            {
+              regex: topLevelApp,
+              message: 'preload/ stands alone: the page gets facts from it, never code from elsewhere.',
+            },
           ],
         },
       ],
