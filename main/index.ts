@@ -135,6 +135,7 @@ function serverDied(code: number): void {
 }
 
 function failStartup(error: unknown): void {
+  if (shuttingDown) return; // quit while starting: the stopped server is no failure to report
   const detail = error instanceof Error ? error.message : String(error);
   const message =
     error instanceof MissingNativeBindingError
