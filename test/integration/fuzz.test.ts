@@ -52,7 +52,7 @@ import { startServer, type TestServer } from '../support/server';
 // in (the fixture's hostname prefix, tag and posture product, required dates) and with forbidden ids in it; on
 // every route, gzip, deflate and br claimed over a plain body, by a caller that gets past authentication.
 //
-// Budget: FUZZ_RUNS random cases per operation and caller (default 1 in `npm test`, about 7,000 requests in all;
+// Budget: FUZZ_RUNS random cases per operation and caller (default 1 in `npm test`, about 5,000 requests in all;
 // 20 in `npm run fuzz`). FUZZ_SEED replays a run (the seed is printed on failure); FUZZ_OPS (a regular expression
 // over "METHOD /path") narrows it.
 
