@@ -123,3 +123,4 @@ export * from './filters';
 export * from './agent-versions';
 export * from './pam';
 export * from './backups';
+export * from './events';

@@ -2,6 +2,8 @@ import { useEffect } from 'react';
 import { navigate, useRouter } from '../lib/router';
 import { useSession, type SessionStatus } from '../lib/session';
 import { startLive, stopLive } from '../lib/live/socket';
+import { queryClient } from '../lib/query';
+import { registerDeviceLiveCache } from '../features/devices';
 import { PUBLIC_PATHS, bareRouteFor, sectionFor } from './routes';
 import { Shell } from './Shell';
 import { BootScreen, NotFoundPage, PlaceholderPage, UnreachableScreen } from './screens';
@@ -42,8 +44,14 @@ export function App() {
   }, [target, status, pathname, search]);
 
   useEffect(() => {
+    registerDeviceLiveCache();
+  }, []);
+
+  useEffect(() => {
     if (status === 'signedIn') startLive();
     else stopLive();
+    // The cache belongs to the signed-in user: nothing of it survives a sign-out.
+    if (status === 'signedOut') queryClient.clear();
   }, [status]);
 
   if (status === 'booting') return <BootScreen />;

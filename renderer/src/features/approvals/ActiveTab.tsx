@@ -30,6 +30,7 @@ import {
 import { RevokeDialog } from './RevokeDialog';
 import { dispatch } from './actions';
 import { useLiveList, type Patch } from './useLiveList';
+import { approvalsApi } from './api';
 
 // Elevations in force: approved, auto-approved or being actuated, each counting down to its end, with Revoke.
 
@@ -69,7 +70,7 @@ function Countdown({ expiresAt, now }: { expiresAt: string | null; now: number }
 }
 
 export function ActiveTab({ canApprove }: { canApprove: boolean }) {
-  const list = useLiveList('/pam/active', selectActive, patchActive);
+  const list = useLiveList(approvalsApi.active(), selectActive, patchActive);
   const now = useNow(1000);
   const [revoking, setRevoking] = useState<ElevationRequest | null>(null);
   const [sending, setSending] = useState<string | null>(null);

@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
-import type { ElevationRequestList } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import { useQuery } from '@tanstack/react-query';
+import { approvalsApi } from './api';
 import { Icon } from '../../ui/Icon';
 import { useDocumentTitle } from '../../lib/hooks';
 import { PageHeader, Tabs } from '../../ui';
@@ -22,25 +21,14 @@ const TABS: Array<{ id: ApprovalsTab; label: string; path: string; title: string
   { id: 'devices', label: 'Approver devices', path: '/approvals/devices', title: 'Approver devices' },
 ];
 
-/** How many requests wait for a decision (the Pending tab's badge), kept current by live events. */
+/** How many requests wait for a decision (the Pending tab's badge), re-counted after a burst of pushes. */
 function usePendingCount(): number | null {
-  const [count, setCount] = useState<number | null>(null);
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    let cancelled = false;
-    api<ElevationRequestList>('/pam/elevation-requests?status=pending&limit=1').then(
-      (r) => {
-        if (!cancelled) setCount(r.pagination.total);
-      },
-      () => undefined,
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [version]);
-  const recount = useDebouncedCallback(() => setVersion((v) => v + 1), 400);
+  const read = approvalsApi.pendingCount();
+  const query = useQuery({ queryKey: read.key, queryFn: read.fetch });
+  const { refetch } = query;
+  const recount = useDebouncedCallback(() => void refetch(), 400);
   useElevationEvents(recount);
-  return count;
+  return query.data ?? null;
 }
 
 function NotificationPrompt() {

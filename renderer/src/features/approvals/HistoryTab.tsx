@@ -20,6 +20,7 @@ import {
 } from './parts';
 import { compactTime } from '../../lib/format';
 import { selectRequests, useLiveList, type Patch } from './useLiveList';
+import { approvalsApi } from './api';
 
 // Every request, newest first, filtered by status and flow type; the filters and page live in the URL.
 
@@ -72,14 +73,17 @@ export function HistoryTab() {
     [filters],
   );
 
-  const path = `/pam/elevation-requests${qs({
-    status: filters.status,
-    flowType: filters.flowType,
-    order: 'newest',
-    limit: LIMIT,
-    page: filters.page,
-  })}`;
-  const list = useLiveList(path, selectRequests, patch);
+  const list = useLiveList(
+    approvalsApi.requests({
+      status: filters.status || undefined,
+      flowType: filters.flowType || undefined,
+      order: 'newest',
+      limit: LIMIT,
+      page: filters.page,
+    }),
+    selectRequests,
+    patch,
+  );
   const filtered = Boolean(filters.status || filters.flowType);
 
   return (

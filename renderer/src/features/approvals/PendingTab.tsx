@@ -16,6 +16,7 @@ import {
   UserCell,
 } from './parts';
 import { selectRequests, useLiveList, type Patch } from './useLiveList';
+import { approvalsApi } from './api';
 
 // The inbox: requests waiting for a decision, the longest-waiting first, each with a ticking wait time.
 
@@ -27,7 +28,7 @@ const patchPending: Patch = (rows, _event, request) =>
 export function PendingTab() {
   const [page, setPage] = useState(1);
   const list = useLiveList(
-    `/pam/elevation-requests?status=pending&order=oldest&limit=${LIMIT}&page=${page}`,
+    approvalsApi.requests({ status: 'pending', order: 'oldest', limit: LIMIT, page }),
     selectRequests,
     patchPending,
   );

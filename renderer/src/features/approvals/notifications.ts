@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ElevationRequest } from '../../../../server/contract';
-import { useLive } from '../../lib/live/socket';
+import { onLiveEvent } from '../../lib/live/socket';
 import { navigate } from '../../lib/router';
 import { canApproveNow } from './capability';
 import { FLOW_LABEL, RISK_LABEL, requestPath, subjectOf } from './format';
-import { drainElevationEvents } from './live';
 
 // Desktop notifications for new elevation requests (a native notification inside Electron). The notifier runs
 // for the whole signed-in session, whatever page is open: it starts when this module is first imported (the
@@ -62,11 +61,8 @@ let started = false;
 export function startElevationNotifier(): void {
   if (started || typeof window === 'undefined') return;
   started = true;
-  let last = useLive.getState().events[0]?.seq ?? 0;
-  useLive.subscribe((state) => {
-    last = drainElevationEvents(state.events, last, (event, request) => {
-      if (event === 'elevation.requested' && request.status === 'pending') notify(request);
-    });
+  onLiveEvent('elevation.requested', ({ data: request }) => {
+    if (request.status === 'pending') notify(request);
   });
 }
 

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { ElevationRequest, ElevationRequestList, Pagination } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import { queryClient } from '../../lib/query';
+import type { Read } from './api';
 import { useDebouncedCallback } from '../../lib/hooks';
 import { useElevationEvents } from './live';
 
@@ -31,51 +33,20 @@ export type Patch = (
 export const selectRequests = (r: ElevationRequestList) => ({ rows: r.requests, pagination: r.pagination });
 
 export function useLiveList<R>(
-  path: string | null,
+  read: Read<R> | null,
   select: (response: R) => { rows: ElevationRequest[]; pagination: Pagination | null },
   patch: Patch,
 ): LiveList {
-  const [rows, setRows] = useState<ElevationRequest[] | null>(null);
-  const [pagination, setPagination] = useState<Pagination | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [version, setVersion] = useState(0);
-  const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
-  const selectRef = useRef(select);
-  useEffect(() => {
-    selectRef.current = select;
+  const query = useQuery({
+    queryKey: read?.key ?? ['disabled'],
+    queryFn: read?.fetch ?? (() => Promise.reject(new Error('no read'))),
+    enabled: read !== null,
   });
-
-  useEffect(() => {
-    if (path === null) return;
-    let cancelled = false;
-    api<R>(path).then(
-      (response) => {
-        if (cancelled) return;
-        const picked = selectRef.current(response);
-        setRows(picked.rows);
-        setPagination(picked.pagination);
-        setError(null);
-      },
-      (err: unknown) => {
-        if (!cancelled) setError(err);
-      },
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [path, version]);
-
-  // Another query: forget the old rows so the table does not show them under the new filters.
-  const [shownPath, setShownPath] = useState(path);
-  if (shownPath !== path) {
-    setShownPath(path);
-    setRows(null);
-    setPagination(null);
-    setError(null);
-  }
-
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
-
+  const picked = query.data === undefined ? null : select(query.data);
+  const rows = picked?.rows ?? null;
+  const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
+  const { refetch } = query;
+  const reload = useCallback(() => void refetch(), [refetch]);
   const scheduleReload = useDebouncedCallback(reload, REFETCH_AFTER_EVENT_MS);
 
   // Events of one burst arrive in one synchronous loop: the ref lets each patch build on the previous one.
@@ -96,18 +67,40 @@ export function useLiveList<R>(
     );
   }, []);
 
+  // A push patches the cached answer in place (every screen showing this list sees it at once); the list is
+  // re-read shortly after only when the patch could not know the whole truth (totals, rows from elsewhere).
+  const selectRef = useRef(select);
+  useEffect(() => {
+    selectRef.current = select;
+  });
   useElevationEvents((event, request) => {
     const current = rowsRef.current;
-    if (current === null) return;
+    if (current === null || read === null) return;
     const next = patch(current, event, request);
     if (next !== 'refetch' && next !== null && next !== current) {
       rowsRef.current = next;
-      setRows(next);
+      queryClient.setQueryData<R>(read.key, (old) =>
+        old === undefined ? old : replaceRows(old, selectRef.current(old).rows, next),
+      );
       if (!current.some((r) => r.id === request.id) && next.some((r) => r.id === request.id))
         markFresh(request.id);
     }
     if (next !== null) scheduleReload();
   });
 
-  return { rows, pagination, error, reload, fresh };
+  return {
+    rows,
+    pagination: picked?.pagination ?? null,
+    error: query.isFetching ? null : query.error,
+    reload,
+    fresh,
+  };
+}
+
+/** `response` with the array `old` (found among its fields) replaced by `rows`. */
+function replaceRows<R>(response: R, old: ElevationRequest[], rows: ElevationRequest[]): R {
+  if (typeof response !== 'object' || response === null) return response;
+  const copy: Record<string, unknown> = { ...(response as Record<string, unknown>) };
+  for (const [field, value] of Object.entries(copy)) if (value === old) copy[field] = rows;
+  return copy as R;
 }

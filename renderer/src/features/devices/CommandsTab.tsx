@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { AgentVersion, CommandStatus, DeviceCommand, DeviceDetail } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import { devicesApi } from './api';
 import { FormDialog } from '../../ui/FormDialog';
 import { Icon } from '../../ui/Icon';
 import { Field, StatusPill } from '../../ui/basics';
@@ -39,7 +39,7 @@ function useQueueCommand({ device, onQueued }: CommandDialogProps) {
   const action = useAsyncAction();
   const queue = (type: string, payload: Record<string, unknown>) =>
     void action.run(async () => {
-      await api(`/devices/${device.id}/commands`, { method: 'POST', body: { type, payload } });
+      await devicesApi.command(device.id, type, payload);
       onQueued();
     });
   return { action, queue };

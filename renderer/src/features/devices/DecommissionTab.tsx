@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { DeviceDetail } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import { devicesApi } from './api';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { navigate } from '../../lib/router';
 import { deviceName } from './format';
@@ -15,7 +15,7 @@ export function DecommissionTab({ device }: { device: DeviceDetail }) {
   const matches = typed.trim().toLowerCase() === device.hostname.toLowerCase();
 
   const decommission = async () => {
-    await api(`/devices/${device.id}`, { method: 'DELETE' });
+    await devicesApi.decommission(device.id);
     setConfirming(false);
     navigate('/devices', { replace: true });
   };

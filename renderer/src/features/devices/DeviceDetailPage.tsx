@@ -1,13 +1,11 @@
-import { useEffect, useState } from 'react';
-import type { DeviceDetail } from '../../../../server/contract';
+import { useQuery } from '@tanstack/react-query';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
 import { Link, useRouter } from '../../lib/router';
 import { StatusPill } from '../../ui/basics';
 import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Tabs } from '../../ui';
-import { useResource } from '../../lib/resource';
 import { ApiError } from '../../lib/api/client';
 import { STATUS_LABEL, STATUS_TONE, ago, deviceName } from './format';
-import { useDeviceEvents, deviceIdOf } from './useDeviceList';
+import { devicesApi, devicesKeys } from './api';
 import { OverviewTab } from './OverviewTab';
 import { EventLogsTab } from './EventLogsTab';
 import { DiagnosticLogsTab } from './DiagnosticLogsTab';
@@ -36,37 +34,17 @@ export function DeviceDetailPage({ deviceId }: { deviceId: string }) {
   const search = useRouter((s) => s.search);
   const requested = new URLSearchParams(search).get('tab');
   const tab: TabId = TABS.some((t) => t.id === requested) ? (requested as TabId) : 'overview';
-  const device = useResource<DeviceDetail>(`/devices/${encodeURIComponent(deviceId)}`);
-  const [live, setLive] = useState<Partial<DeviceDetail>>({});
+  // Pushes patch this query's data in place (api.ts, registerDeviceLiveCache); metrics and "last seen" change
+  // with every heartbeat, which sends no console event, so the detail is also re-read now and then.
+  const query = useQuery({
+    queryKey: devicesKeys.detail(deviceId),
+    queryFn: () => devicesApi.detail(deviceId),
+    refetchInterval: DETAIL_REFRESH_MS,
+  });
+  const device = { data: query.data, error: query.error, reload: () => void query.refetch() };
   const now = useNow(10_000);
 
-  // Status changes arrive on the console socket: show them at once, then refetch the detail (debounced).
-  const [refetchAt, setRefetchAt] = useState(0);
-  useDeviceEvents((event, data) => {
-    if (deviceIdOf(data) !== deviceId) return;
-    if (event === 'device.online') setLive((l) => ({ ...l, status: 'online', connected: true }));
-    if (event === 'device.offline') setLive((l) => ({ ...l, status: 'offline', connected: false }));
-    setRefetchAt((n) => n + 1);
-  });
-  const { reload } = device;
-  useEffect(() => {
-    if (refetchAt === 0) return;
-    const timer = setTimeout(() => {
-      reload();
-      setLive({});
-    }, 800);
-    return () => clearTimeout(timer);
-  }, [refetchAt, reload]);
-
-  // Metrics and "last seen" change with every heartbeat, which sends no console event: re-read now and then.
-  useEffect(() => {
-    const id = setInterval(() => {
-      if (document.visibilityState === 'visible') reload();
-    }, DETAIL_REFRESH_MS);
-    return () => clearInterval(id);
-  }, [reload]);
-
-  const d = device.data ? { ...device.data, ...live } : null;
+  const d = device.data ?? null;
   useDocumentTitle(d ? deviceName(d) : 'Device');
 
   if (!d) {

@@ -1,11 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type {
-  FilterConditionGroup,
-  Paginated,
-  SavedFilter,
-  DeviceSummary,
-} from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import type { FilterConditionGroup, SavedFilter } from '../../../../server/contract';
 import { Icon } from '../../ui/Icon';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate, useRouter } from '../../lib/router';
@@ -14,13 +8,13 @@ import { useResource } from '../../lib/resource';
 import { FilterPanel, useFilterState } from '../filters';
 import { SaveFilterDialog } from '../filters';
 import { fromConditions, newGroup, countConditions, type GroupNode } from '../filters';
-import { useLookups } from '../../lib/lookups';
+import { useLookups } from '../../lib/directory';
 import { summarize } from '../filters';
 import { ChoiceSelect, nameChoices } from '../../ui';
 import { DeviceTable, SORT_LABELS, type SortKey } from './DeviceTable';
 import { SimulatorPanel, useSimulatorStatus } from './SimulatorPanel';
 import { useDebounced } from '../../lib/hooks';
-import { useDeviceEvents, useDeviceList } from './useDeviceList';
+import { useDeviceList, useStatusCounts } from './api';
 import { formatCount } from '../../lib/format';
 import './devices.css';
 
@@ -94,36 +88,6 @@ function listQuery(u: UrlState, overrides: Partial<Record<'status', string>> = {
   return `?${p.toString()}`;
 }
 
-/** Online / offline / all totals for the chips, under the same search and filters. */
-function useStatusCounts(u: UrlState, refreshKey: number): Record<string, number | null> {
-  const [counts, setCounts] = useState<Record<string, number | null>>({});
-  const base = { ...u, sort: 'hostname' as SortKey, order: 'asc' as const };
-  const key = listQuery(base, { status: '' });
-  useEffect(() => {
-    let cancelled = false;
-    const statuses = STATUS_CHIPS.map((c) => c.value);
-    Promise.all(
-      statuses.map((s) =>
-        api<Paginated<DeviceSummary>>(
-          `/devices${key.replace(/^\?/, `?${s ? `status=${s}&` : ''}`)}&limit=1`,
-        ).then(
-          (r) => r.pagination.total,
-          () => null,
-        ),
-      ),
-    ).then(
-      (totals) => {
-        if (!cancelled) setCounts(Object.fromEntries(statuses.map((s, i) => [s, totals[i] ?? null])));
-      },
-      () => undefined,
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [key, refreshKey]);
-  return counts;
-}
-
 export function DevicesPage() {
   useDocumentTitle('Devices');
   const search = useRouter((s) => s.search);
@@ -143,12 +107,10 @@ export function DevicesPage() {
 
   const query = listQuery(url);
   const list = useDeviceList(query);
-  const [countsTick, setCountsTick] = useState(0);
-  useDeviceEvents((event) => {
-    if (event !== 'device.updated') setCountsTick((t) => t + 1);
-  });
-  const debouncedTick = useDebounced(countsTick, 1000);
-  const counts = useStatusCounts(url, debouncedTick);
+  const counts = useStatusCounts(
+    listQuery({ ...url, sort: 'hostname', order: 'asc' }, { status: '' }),
+    STATUS_CHIPS.map((c) => c.value),
+  );
 
   const savedFilter = useResource<SavedFilter>(
     url.filterId ? `/filters/${encodeURIComponent(url.filterId)}` : null,

@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { DeviceDetail } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import { devicesApi } from './api';
 import { ActionError } from '../../ui/ActionError';
 import { Card, Facts } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
@@ -46,9 +46,9 @@ function LabelsCard({ device, onSaved }: { device: DeviceDetail; onSaved: () => 
     if (!dirty || tooLong || nameTooLong) return;
     setDone(false);
     void action.run(async () => {
-      await api(`/devices/${device.id}`, {
-        method: 'PATCH',
-        body: { displayName: displayName.trim() ? displayName.trim() : null, tags },
+      await devicesApi.update(device.id, {
+        displayName: displayName.trim() ? displayName.trim() : null,
+        tags,
       });
       setDone(true);
       onSaved();

@@ -22,7 +22,7 @@ import {
   type GroupNode,
   type Problem,
 } from './model';
-import type { Lookups } from '../../lib/lookups';
+import type { Lookups } from '../../lib/directory';
 import { ValueEditor } from './ValueEditor';
 import './filters.css';
 

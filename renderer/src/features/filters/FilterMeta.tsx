@@ -3,7 +3,7 @@ import type { FilterConditionGroup } from '../../../../server/contract';
 import { Field } from '../../ui/basics';
 import { fieldErrors } from '../../lib/forms';
 import { ChoiceSelect, nameChoices } from '../../ui';
-import type { Lookups } from '../../lib/lookups';
+import type { Lookups } from '../../lib/directory';
 
 // What a saved filter is called and whose it is (spec 2): name 1-200, description up to 1000 and, for partner and
 // system callers creating one, the organization it belongs to. Shared by "Save as filter" and the filter editor.

@@ -6,7 +6,7 @@ import { Link } from '../../lib/router';
 import { formatTime } from '../../lib/format';
 import { FilterBuilder } from './FilterBuilder';
 import { placeServerError, problemsOf, toConditions, type GroupNode } from './model';
-import type { Lookups } from '../../lib/lookups';
+import type { Lookups } from '../../lib/directory';
 import { useFilterPreview } from './usePreview';
 
 // Builder + live preview, shared by the device list and the saved-filters screen. The preview runs only while

@@ -16,7 +16,7 @@ import { useResource } from '../../lib/resource';
 import { useTarget } from '../../lib/hooks';
 import { FilterPanel, useFilterState } from './FilterPanel';
 import { fromConditions, newGroup, toConditions, type GroupNode } from './model';
-import { nameOf, useLookups, type Lookups } from '../../lib/lookups';
+import { nameOf, useLookups, type Lookups } from '../../lib/directory';
 import { FilterNameField, FilterOrgField, useFilterMeta } from './FilterMeta';
 import { summarize } from './summary';
 import { useDebounced } from '../../lib/hooks';

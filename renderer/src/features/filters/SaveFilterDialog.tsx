@@ -6,7 +6,7 @@ import { Field } from '../../ui/basics';
 import { useSession } from '../../lib/session';
 import { useAsyncAction } from '../../lib/action';
 import { DESCRIPTION_MAX, FilterNameField, FilterOrgField, NAME_MAX, useFilterMeta } from './FilterMeta';
-import type { Lookups } from '../../lib/lookups';
+import type { Lookups } from '../../lib/directory';
 
 // "Save as filter" from the device list: name, description and, for partner and system callers, the organization
 // the filter belongs to (spec 2: required for them, ignored for organization scope).

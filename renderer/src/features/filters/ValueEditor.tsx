@@ -3,7 +3,7 @@ import { Icon } from '../../ui/Icon';
 import { nameChoices } from '../../ui';
 import { DURATION_UNITS, type FieldDef, type Option, type ValueShape } from './fields';
 import type { Draft, Duration, Range } from './model';
-import type { Lookups } from '../../lib/lookups';
+import type { Lookups } from '../../lib/directory';
 
 // One editor per value shape of spec 2: text, number, yes/no, date, enum, lists as chips, {from,to} ranges and
 // {amount,unit} durations. The primary input of each carries data-testid="filter-value".

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import type { AuditCreatedEvent, MeResponse } from '../../../../server/contract';
+import type { MeResponse } from '../../../../server/contract';
 import { api, errorMessage } from '../../lib/api/client';
 import { Link } from '../../lib/router';
 import { useSession } from '../../lib/session';
@@ -205,15 +205,13 @@ function eventTone(name: string): string {
 
 /** An audit entry reads as "who · what · outcome"; other events show their identifying fields. */
 function summarize(event: LiveEvent): string {
-  const { data } = event;
   if (event.event === 'audit.created') {
-    const entry = data as AuditCreatedEvent;
+    const entry = event.data;
     return [entry.action, entry.actorEmail ?? 'system', entry.result === 'success' ? null : entry.result]
       .filter(Boolean)
       .join(' · ');
   }
-  if (data === null || typeof data !== 'object') return data === undefined ? '' : String(data);
-  const record = data as Record<string, unknown>;
+  const record: Record<string, unknown> = { ...event.data };
   const parts: string[] = [];
   for (const key of ['hostname', 'deviceName', 'status', 'action', 'subjectUsername', 'name', 'id']) {
     const value = record[key];

@@ -1,22 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import type { ApiKey, ApiKeyCreated, ApiKeyStatus, Organization } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
 import { ConfirmAction, FormButtons } from '../../ui/DialogActions';
 import { Field, StatusPill } from '../../ui/basics';
-import { usePagedList } from '../../lib/paged';
+import { keysApi, useApiKeys } from './api';
 import { useNow } from '../../lib/hooks';
 import { ScopeEditor, WILDCARD } from './ScopeEditor';
-import {
-  CopySnippet,
-  KeyListFrame,
-  OrgSelect,
-  RevealDialog,
-  RowAction,
-  defaultOrgOf,
-  orgName,
-} from './shared';
+import { CopySnippet, KeyListFrame, OrgSelect, RevealDialog, RowAction, defaultOrgOf } from './shared';
+import { orgName } from '../../lib/directory';
 import { Segmented } from '../../ui';
 import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
 import { isoFromNow, toLocalInput } from '../../lib/dates';
@@ -45,15 +37,17 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
   const { modal, setModal, close, closeFor } = useModal<Modal>();
   const now = useNow(30_000);
 
-  const params = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) });
-  if (orgFilter) params.set('orgId', orgFilter);
-  if (status !== 'all') params.set('status', status);
   const {
     rows,
     pagination,
     error: loadError,
     reload,
-  } = usePagedList<ApiKey>(`/api-keys?${params.toString()}`);
+  } = useApiKeys({
+    page,
+    limit: PAGE_SIZE,
+    orgId: orgFilter || undefined,
+    status: status === 'all' ? undefined : status,
+  });
 
   const showOrg = !orgFilter && orgs.length > 1;
   const create = () => setModal({ kind: 'create' });
@@ -357,9 +351,12 @@ function CreateApiKeyForm({
           : expiry === 'custom'
             ? new Date(customMs).toISOString()
             : isoFromNow(EXPIRY_DAYS[expiry] * 86_400_000);
-      const created = await api<ApiKeyCreated>('/api-keys', {
-        method: 'POST',
-        body: { orgId, name: name.trim(), scopes, rateLimit: rate, ...(exp ? { expiresAt: exp } : {}) },
+      const created = await keysApi.createApiKey({
+        orgId,
+        name: name.trim(),
+        scopes,
+        rateLimit: rate,
+        ...(exp ? { expiresAt: exp } : {}),
       });
       onCreated(created);
     } catch (err) {
@@ -492,7 +489,7 @@ function EditApiKeyDialog({
     setBusy(true);
     setError(null);
     try {
-      await api<ApiKey>(`/api-keys/${apiKey.id}`, { method: 'PATCH', body: changes });
+      await keysApi.updateApiKey(apiKey.id, changes);
       onSaved();
     } catch (err) {
       setError(err);
@@ -564,9 +561,7 @@ function RotateApiKeyDialog({
     <ConfirmAction
       title={`Rotate “${apiKey.name}”?`}
       confirmLabel="Rotate key"
-      onConfirm={async () =>
-        onRotated(await api<ApiKeyCreated>(`/api-keys/${apiKey.id}/rotate`, { method: 'POST', body: {} }))
-      }
+      onConfirm={async () => onRotated(await keysApi.rotateApiKey(apiKey.id))}
       onCancel={onClose}
       testId="api-key-rotate-dialog"
       errorTestId="api-key-rotate-error"
@@ -596,7 +591,7 @@ function RevokeApiKeyDialog({
       title={`Revoke “${apiKey.name}”?`}
       confirmLabel="Revoke key"
       onConfirm={async () => {
-        await api(`/api-keys/${apiKey.id}`, { method: 'DELETE' });
+        await keysApi.deleteApiKey(apiKey.id);
         onRevoked();
       }}
       onCancel={onClose}

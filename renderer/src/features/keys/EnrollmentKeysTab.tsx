@@ -1,27 +1,15 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import type {
-  EnrollmentKey,
-  EnrollmentKeyCreated,
-  Organization,
-  Paginated,
-  Site,
-} from '../../../../server/contract';
-import { api, errorMessage } from '../../lib/api/client';
+import { useMemo, useState, type FormEvent } from 'react';
+import type { EnrollmentKey, EnrollmentKeyCreated, Organization, Site } from '../../../../server/contract';
+import { errorMessage } from '../../lib/errors';
 import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
 import { ConfirmAction, FormButtons } from '../../ui/DialogActions';
 import { Alert, Field, StatusPill } from '../../ui/basics';
-import { usePagedList } from '../../lib/paged';
+import { keysApi, useEnrollmentKeys } from './api';
+import { useSites } from '../../lib/directory';
 import { useNow } from '../../lib/hooks';
-import {
-  CopySnippet,
-  KeyListFrame,
-  OrgSelect,
-  RevealDialog,
-  RowAction,
-  defaultOrgOf,
-  orgName,
-} from './shared';
+import { CopySnippet, KeyListFrame, OrgSelect, RevealDialog, RowAction, defaultOrgOf } from './shared';
+import { orgName } from '../../lib/directory';
 import { Segmented } from '../../ui';
 import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
 import { parseWhole } from '../../lib/forms';
@@ -39,24 +27,9 @@ type Modal =
   | { kind: 'reveal'; key: EnrollmentKeyCreated; rotated: boolean };
 
 /** Sites of the organizations in view, for names in the table and the site picker. */
-function useSites(orgId: string, tick: number): Map<string, Site> {
-  const [sites, setSites] = useState<Map<string, Site>>(new Map());
-  useEffect(() => {
-    const params = new URLSearchParams({ limit: '100' });
-    if (orgId) params.set('orgId', orgId);
-    let cancelled = false;
-    api<Paginated<Site>>(`/orgs/sites?${params.toString()}`)
-      .then((res) => {
-        if (!cancelled) setSites(new Map(res.data.map((s) => [s.id, s])));
-      })
-      .catch(() => {
-        // Names fall back to a short id; the table itself still works.
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [orgId, tick]);
-  return sites;
+function useSiteNames(orgId: string): Map<string, Site> {
+  const sites = useSites(orgId || null);
+  return useMemo(() => new Map((sites.data ?? []).map((s) => [s.id, s])), [sites.data]);
 }
 
 export function simulatorCommand(key: string): string {
@@ -69,17 +42,18 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
   const { modal, setModal, close, closeFor } = useModal<Modal>();
   const now = useNow(30_000);
 
-  const params = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) });
-  if (orgFilter) params.set('orgId', orgFilter);
-  if (filter !== 'all') params.set('expired', filter === 'expired' ? 'true' : 'false');
   const {
     rows,
     pagination,
     error: loadError,
     reload,
-    reloadTick,
-  } = usePagedList<EnrollmentKey>(`/enrollment-keys?${params.toString()}`);
-  const sites = useSites(orgFilter, reloadTick);
+  } = useEnrollmentKeys({
+    page,
+    limit: PAGE_SIZE,
+    orgId: orgFilter || undefined,
+    expired: filter === 'all' ? undefined : filter === 'expired' ? 'true' : 'false',
+  });
+  const sites = useSiteNames(orgFilter);
 
   const showOrg = !orgFilter && orgs.length > 1;
 
@@ -410,33 +384,15 @@ function CreateEnrollmentKeyForm({
 }) {
   const [orgId, setOrgId] = useState(defaultOrg);
   const [siteId, setSiteId] = useState('');
-  const [sites, setSites] = useState<Site[] | null>(null);
-  const [sitesError, setSitesError] = useState<string | null>(null);
+  const siteQuery = useSites(orgId, orgId !== '');
+  const sites = orgId && !siteQuery.isPending ? (siteQuery.data ?? []) : null;
+  const sitesError = siteQuery.error ? errorMessage(siteQuery.error) : null;
   const [name, setName] = useState('');
   const [maxUsage, setMaxUsage] = useState('1');
   const expiry = useExpiry('1h');
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (!orgId) return;
-    let cancelled = false;
-    api<Paginated<Site>>(`/orgs/sites?orgId=${encodeURIComponent(orgId)}&limit=100`)
-      .then((res) => {
-        if (cancelled) return;
-        setSites(res.data);
-        setSitesError(null);
-      })
-      .catch((err: unknown) => {
-        if (cancelled) return;
-        setSites([]);
-        setSitesError(errorMessage(err));
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [orgId]);
 
   const usage = parseWhole(maxUsage, 1, 100_000, 'a maximum');
   const problems = {
@@ -454,15 +410,12 @@ function CreateEnrollmentKeyForm({
     setBusy(true);
     setError(null);
     try {
-      const created = await api<EnrollmentKeyCreated>('/enrollment-keys', {
-        method: 'POST',
-        body: {
-          orgId,
-          ...(siteId ? { siteId } : {}),
-          name: name.trim(),
-          maxUsage: usage,
-          expiresAt: expiry.resolve(),
-        },
+      const created = await keysApi.createEnrollmentKey({
+        orgId,
+        ...(siteId ? { siteId } : {}),
+        name: name.trim(),
+        maxUsage: usage,
+        expiresAt: expiry.resolve(),
       });
       onCreated(created);
     } catch (err) {
@@ -483,7 +436,6 @@ function CreateEnrollmentKeyForm({
             onChange={(id) => {
               setOrgId(id);
               setSiteId('');
-              setSites(null);
             }}
             testId="enrollment-key-org"
           />
@@ -586,16 +538,13 @@ function RotateEnrollmentKeyDialog({
     if (busy || usageProblem || expiry.problem) return;
     setBusy(true);
     setError(null);
-    const body: Record<string, unknown> = {};
+    const body: { maxUsage?: number | null; expiresAt?: string } = {};
     if (maxMode === 'unlimited') body.maxUsage = null;
     if (maxMode === 'limit' && typeof usage === 'number') body.maxUsage = usage;
     const exp = expiry.resolve();
     if (exp) body.expiresAt = exp;
     try {
-      const res = await api<EnrollmentKeyCreated>(`/enrollment-keys/${enrollmentKey.id}/rotate`, {
-        method: 'POST',
-        body,
-      });
+      const res = await keysApi.rotateEnrollmentKey(enrollmentKey.id, body);
       onRotated(res);
     } catch (err) {
       setError(err);
@@ -691,7 +640,7 @@ function DeleteEnrollmentKeyDialog({
       title={`Delete “${enrollmentKey.name}”?`}
       confirmLabel="Delete permanently"
       onConfirm={async () => {
-        await api(`/enrollment-keys/${enrollmentKey.id}`, { method: 'DELETE' });
+        await keysApi.deleteEnrollmentKey(enrollmentKey.id);
         onDeleted();
       }}
       onCancel={onClose}

@@ -5,7 +5,7 @@ import { Icon } from '../../ui/Icon';
 import { useDocumentTitle } from '../../lib/hooks';
 import { ApiKeysTab } from './ApiKeysTab';
 import { EnrollmentKeysTab } from './EnrollmentKeysTab';
-import { useOrganizations } from './shared';
+import { useOrganizations } from '../../lib/directory';
 import './keys.css';
 
 type Tab = 'api' | 'enrollment';

@@ -1,42 +1,12 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Pager } from '../../ui';
-import type { Organization, OrganizationListResponse, Pagination } from '../../../../server/contract';
-import { api, errorMessage } from '../../lib/api/client';
+import type { Organization, Pagination } from '../../../../server/contract';
 import { Dialog } from '../../ui/Dialog';
 import { Alert, CopyButton, Spinner } from '../../ui/basics';
 import { Icon, type IconName } from '../../ui/Icon';
 import { copyText } from '../../lib/clipboard';
 
 // Pieces shared by the API-key and enrollment-key tabs.
-
-export interface OrgsState {
-  orgs: Organization[];
-  loading: boolean;
-  error: string | null;
-}
-
-/** Organizations in the caller's scope (GET /orgs/), ordered by name by the server. */
-export function useOrganizations(): OrgsState {
-  const [state, setState] = useState<OrgsState>({ orgs: [], loading: true, error: null });
-  useEffect(() => {
-    let cancelled = false;
-    api<OrganizationListResponse>('/orgs/')
-      .then((res) => {
-        if (!cancelled) setState({ orgs: res.data, loading: false, error: null });
-      })
-      .catch((err: unknown) => {
-        if (!cancelled) setState({ orgs: [], loading: false, error: errorMessage(err) });
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, []);
-  return state;
-}
-
-export function orgName(orgs: Organization[], id: string): string {
-  return orgs.find((o) => o.id === id)?.name ?? 'Unknown organization';
-}
 
 /** A secret shown exactly once: big, monospace, copyable, with the warning that it will not come back. */
 export function SecretReveal({

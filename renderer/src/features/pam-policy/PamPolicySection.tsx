@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, navigate, usePathname } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
 import { EmptyState, LabelOptions, LoadingBlock, PageHeader, Tabs } from '../../ui';
-import { useLookups } from '../../lib/lookups';
+import { useLookups } from '../../lib/directory';
 import { usePolicyOrg, type PolicyOrg } from './org';
 import { nameChoices } from '../../ui';
 import { RulesView } from './RulesView';

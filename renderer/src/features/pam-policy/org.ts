@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import type { Organization, Scope, Site } from '../../../../server/contract';
 import { navigate, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import type { Lookups } from '../../lib/lookups';
+import type { Lookups } from '../../lib/directory';
 
 // Which organization the policy screens show. Rules, signer groups and the default verdict belong to one
 // organization each (rule priorities only make sense within one), so partner and system callers work on one

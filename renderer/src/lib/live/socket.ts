@@ -2,18 +2,74 @@
 // Reconnects with exponential backoff and full jitter (capped at 15 s), with a fresh ticket every time.
 
 import { create } from 'zustand';
-import type { ConsoleServerMessage, Scope, WsTicketResponse } from '../../../../server/contract';
+import type {
+  ConsoleEventMap,
+  ConsoleEventName,
+  ConsoleSocketMessage,
+  Scope,
+  WsTicketResponse,
+} from '../../../../server/contract';
 import { api } from '../api/client';
 
 export type ConnectionState = 'connecting' | 'live' | 'offline';
 
-export interface LiveEvent {
-  seq: number;
-  receivedAt: number;
-  event: string;
-  orgId: string | null;
-  data: unknown;
+/** One received push, typed by its event name (ConsoleEventMap in the contract). */
+export type LiveEvent = {
+  [K in ConsoleEventName]: {
+    seq: number;
+    receivedAt: number;
+    event: K;
+    orgId: string | null;
+    data: ConsoleEventMap[K];
+  };
+}[ConsoleEventName];
+
+/** A family of events: `elevation.*`, `device.*`, `audit.*`. */
+export type LiveFamily = `${ConsoleEventName extends `${infer F}.${string}` ? F : never}.*`;
+/** The event names an exact name or a family stands for. */
+export type EventsOf<P extends ConsoleEventName | LiveFamily> = P extends `${infer F}.*`
+  ? Extract<ConsoleEventName, `${F}.${string}`>
+  : Extract<P, ConsoleEventName>;
+export type LiveEventOf<K extends ConsoleEventName> = Extract<LiveEvent, { event: K }>;
+
+type Listener = (event: LiveEvent) => void;
+const listeners = new Set<{ pattern: string; listener: Listener }>();
+
+function matches(pattern: string, event: string): boolean {
+  return pattern.endsWith('.*') ? event.startsWith(pattern.slice(0, -1)) : pattern === event;
 }
+
+/**
+ * Calls `listener` for every push of `pattern` (an event name or a family such as `elevation.*`) from now on,
+ * in arrival order; returns the unsubscribe function.
+ */
+export function onLiveEvent<P extends ConsoleEventName | LiveFamily>(
+  pattern: P,
+  listener: (event: LiveEventOf<EventsOf<P>>) => void,
+): () => void {
+  const entry = { pattern, listener: listener as Listener };
+  listeners.add(entry);
+  return () => listeners.delete(entry);
+}
+
+/** The event names the console knows (the contract's ConsoleEventMap, checked complete); others are dropped. */
+const KNOWN: Record<ConsoleEventName, true> = {
+  'audit.created': true,
+  'device.enrolled': true,
+  'device.online': true,
+  'device.offline': true,
+  'device.updated': true,
+  'device.decommissioned': true,
+  'elevation.requested': true,
+  'elevation.auto_approved': true,
+  'elevation.approved': true,
+  'elevation.denied': true,
+  'elevation.actuating': true,
+  'elevation.enforcement_changed': true,
+  'elevation.revoked': true,
+  'elevation.expired': true,
+};
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(Object.keys(KNOWN));
 
 interface LiveState {
   state: ConnectionState;
@@ -74,9 +130,10 @@ function scheduleReconnect(reason: string): void {
 
 function handleMessage(raw: unknown): void {
   if (typeof raw !== 'string') return;
-  let message: ConsoleServerMessage;
+  let message: ConsoleSocketMessage;
   try {
-    message = JSON.parse(raw) as ConsoleServerMessage;
+    // The hub is the only sender on this same-origin socket, and it sends ConsoleSocketMessage.
+    message = JSON.parse(raw) as ConsoleSocketMessage;
   } catch {
     return;
   }
@@ -84,16 +141,24 @@ function handleMessage(raw: unknown): void {
     useLive.setState({ identity: { userId: message.userId, scope: message.scope } });
     return;
   }
-  if (message.type === 'event' && typeof message.event === 'string') {
+  if (message.type === 'event' && KNOWN_EVENTS.has(message.event)) {
     seq += 1;
-    const entry: LiveEvent = {
+    const entry = {
       seq,
       receivedAt: Date.now(),
       event: message.event,
       orgId: message.orgId ?? null,
       data: message.data,
-    };
+    } as LiveEvent;
     useLive.setState((s) => ({ events: [entry, ...s.events].slice(0, LIVE_EVENT_BUFFER) }));
+    for (const { pattern, listener } of [...listeners]) {
+      if (!matches(pattern, entry.event)) continue;
+      try {
+        listener(entry);
+      } catch (err) {
+        console.error('live event listener failed', err);
+      }
+    }
   }
 }
 

@@ -1,0 +1,114 @@
+import { useQuery } from '@tanstack/react-query';
+import type {
+  Organization,
+  OrganizationListResponse,
+  Paginated,
+  Partner,
+  Site,
+} from '../../../server/contract';
+import { api } from './api/client';
+import { errorMessage } from './errors';
+import { qs } from './forms';
+
+// The tenancy directory every screen names things from: organizations, sites and device groups in the caller's
+// scope. One typed endpoint function each and one cached query each, so the console asks GET /orgs/ once
+// however many screens show organization names; writes to tenancy invalidate `['directory']`.
+
+/** The fields of a device group (GET /groups) the screens need. */
+export interface GroupRef {
+  id: string;
+  orgId: string;
+  name: string;
+}
+
+const SITE_PAGE = 100;
+
+export const directoryApi = {
+  organizations: () => api<OrganizationListResponse>('/orgs/'),
+  sites: (query: { orgId?: string; page?: number; limit?: number } = {}) =>
+    api<Paginated<Site>>(`/orgs/sites${qs({ orgId: query.orgId, limit: query.limit, page: query.page })}`),
+  groups: () => api<Paginated<GroupRef>>('/groups?limit=500'),
+  partners: (limit = 100) => api<Paginated<Partner>>(`/orgs/partners?limit=${limit}`),
+  ownPartner: () => api<Partner>('/orgs/partners/me'),
+  /** Every site in scope (pages of 100, at most 2,000). */
+  async allSites(): Promise<Site[]> {
+    const out: Site[] = [];
+    for (let page = 1; page <= 20; page += 1) {
+      const res = await directoryApi.sites({ limit: SITE_PAGE, page });
+      out.push(...res.data);
+      if (out.length >= res.pagination.total || res.data.length === 0) break;
+    }
+    return out;
+  },
+};
+
+export const directoryKeys = {
+  all: ['directory'] as const,
+  organizations: ['directory', 'organizations'] as const,
+  sites: (orgId: string | null) => ['directory', 'sites', orgId ?? 'any'] as const,
+  groups: ['directory', 'groups'] as const,
+  everySite: ['directory', 'sites', 'every'] as const,
+};
+
+export interface OrgsState {
+  orgs: Organization[];
+  loading: boolean;
+  error: string | null;
+}
+
+/** Organizations in the caller's scope (GET /orgs/), ordered by name by the server. */
+export function useOrganizations(): OrgsState {
+  const q = useQuery({ queryKey: directoryKeys.organizations, queryFn: directoryApi.organizations });
+  return {
+    orgs: q.data?.data ?? [],
+    loading: q.isPending,
+    error: q.error ? errorMessage(q.error) : null,
+  };
+}
+
+/** Sites of one organization (or of every organization in scope), up to 100; null until loaded. */
+export function useSites(orgId: string | null, enabled = true) {
+  return useQuery({
+    queryKey: directoryKeys.sites(orgId),
+    queryFn: () => directoryApi.sites({ orgId: orgId ?? undefined, limit: 100 }).then((r) => r.data),
+    enabled,
+  });
+}
+
+export function orgName(orgs: Organization[], id: string): string {
+  return orgs.find((o) => o.id === id)?.name ?? 'Unknown organization';
+}
+
+export interface Lookups {
+  orgs: Organization[];
+  sites: Site[];
+  groups: GroupRef[];
+  loaded: boolean;
+}
+
+/**
+ * Organizations, sites and device groups: names for ids in tables, and the choices of the Hierarchy fields. A
+ * failure leaves a list empty (ids are then shown as they are).
+ */
+export function useLookups(): Lookups {
+  const orgs = useQuery({
+    queryKey: directoryKeys.organizations,
+    queryFn: directoryApi.organizations,
+  });
+  const sites = useQuery({ queryKey: directoryKeys.everySite, queryFn: directoryApi.allSites });
+  const groups = useQuery({ queryKey: directoryKeys.groups, queryFn: directoryApi.groups });
+  return {
+    orgs: orgs.data?.data ?? [],
+    sites: sites.data ?? [],
+    groups: groups.data?.data ?? [],
+    loaded: !orgs.isPending && !sites.isPending && !groups.isPending,
+  };
+}
+
+export function nameOf(
+  list: Array<{ id: string; name: string }>,
+  id: string | null | undefined,
+): string | null {
+  if (!id) return null;
+  return list.find((x) => x.id === id)?.name ?? null;
+}

@@ -1,0 +1,45 @@
+import type { AuditCreatedEvent, Scope } from './index';
+import type { ElevationRequest } from './pam';
+
+// Console live events (DESIGN §4, §7): the `{type:'event', event, data, orgId}` messages the console hub pushes,
+// typed by event name. The hub forwards only these families (`elevation.*`, `device.*`, `audit.*`; webhook
+// delivery and access-review events join this map when those modules emit them), each to the consoles whose
+// scope covers its organization. Payloads are what server/events/bus.ts emits for the same names.
+
+/** Data of a `device.*` event: the device after the change (same shape as the bus's DeviceEvent). */
+export interface DeviceLiveEvent {
+  deviceId: string;
+  hostname: string;
+  orgId: string;
+  siteId: string | null;
+  status: string;
+}
+
+/** Event name -> the `data` of that event on the console socket. */
+export interface ConsoleEventMap {
+  'audit.created': AuditCreatedEvent;
+  'device.enrolled': DeviceLiveEvent;
+  'device.online': DeviceLiveEvent;
+  'device.offline': DeviceLiveEvent;
+  'device.updated': DeviceLiveEvent;
+  'device.decommissioned': DeviceLiveEvent;
+  /** The request as it stands after the change. */
+  'elevation.requested': ElevationRequest;
+  'elevation.auto_approved': ElevationRequest;
+  'elevation.approved': ElevationRequest;
+  'elevation.denied': ElevationRequest;
+  'elevation.actuating': ElevationRequest;
+  'elevation.enforcement_changed': ElevationRequest;
+  'elevation.revoked': ElevationRequest;
+  'elevation.expired': ElevationRequest;
+}
+
+export type ConsoleEventName = keyof ConsoleEventMap;
+
+/** One pushed event on the wire, discriminated by `event`. */
+export type ConsoleEventMessage = {
+  [K in ConsoleEventName]: { type: 'event'; event: K; data: ConsoleEventMap[K]; orgId: string | null };
+}[ConsoleEventName];
+
+/** Every message on the console socket, as the console reads it. */
+export type ConsoleSocketMessage = { type: 'connected'; userId: string; scope: Scope } | ConsoleEventMessage;
