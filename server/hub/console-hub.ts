@@ -8,6 +8,7 @@ import type { BusMessage, DeviceEvent } from '../events/bus';
 import type { UserAuth } from '../http/auth-context';
 import { callerHolds, PERMISSIONS, type Permission } from '../http/permissions';
 import { scopeCovers } from '../http/scope';
+import { auditEntryVisible } from '../modules/audit/visibility';
 import { canSeeDevice, deviceVisibility, type DeviceVisibility } from '../modules/devices/access';
 
 // Console sockets (DESIGN §4). A signed-in console trades its JWT for a single-use ticket valid 30 seconds
@@ -163,6 +164,10 @@ export class ConsoleHub {
     if (!scopeCovers(client.visibility.scope, message.orgId)) return false;
     const gate = EVENT_PERMISSIONS.find(([prefix]) => message.event.startsWith(prefix));
     if (gate && !client.readable.has(gate[0])) return false;
+    if (message.event === 'audit.created') {
+      const { resourceType, resourceId } = message.data as { resourceType: string; resourceId: string | null };
+      return auditEntryVisible(this.ctx.db, client.visibility, { resourceType, resourceId });
+    }
     if (!DEVICE_SCOPED_PREFIXES.some((prefix) => message.event.startsWith(prefix))) return true;
     // DeviceEvent and ElevationRequest both name the device this way.
     const { deviceId, orgId, siteId } = message.data as Pick<DeviceEvent, 'deviceId' | 'orgId' | 'siteId'>;

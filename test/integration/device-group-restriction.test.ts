@@ -478,6 +478,39 @@ describe('console pushes', () => {
   });
 });
 
+describe('audit log', () => {
+  type Entry = { resource: { type: string; id: string | null } };
+  const deviceEntries = async (token: string) => {
+    const res = await get('/audit-logs/logs?limit=100', token);
+    expect(res.status).toBe(200);
+    return (res.body.data as Entry[]).filter((e) => e.resource.type === 'device').map((e) => e.resource.id);
+  };
+
+  it('hides entries about devices outside the groups, in the list and in the pushes', async () => {
+    const groupAdmin = await consoleSocketFor(server.url, tok.groupAdmin);
+    try {
+      const isAudit = (deviceId: string) => (m: ConsoleServerMessage) =>
+        m.type === 'event' &&
+        m.event === 'audit.created' &&
+        (m.data as { resourceId: string | null }).resourceId === deviceId;
+      // Outside first: once the inside entry is pushed, the outside one would have been pushed before it.
+      await patch(`/devices/${dev.outNorth}`, { displayName: 'Audited outside' }, tok.orgAdmin);
+      await patch(`/devices/${dev.inNorth}`, { displayName: 'Audited inside' }, tok.orgAdmin);
+      await groupAdmin.next(isAudit(dev.inNorth));
+      expect(groupAdmin.messages.some(isAudit(dev.outNorth))).toBe(false);
+
+      expect(await deviceEntries(tok.orgAdmin)).toContain(dev.outNorth);
+      const seen = await deviceEntries(tok.groupAdmin);
+      expect(seen).toContain(dev.inNorth);
+      expect(seen.filter((id) => id !== null && ![dev.inNorth, dev.inSouth, dev.spare].includes(id))).toEqual(
+        [],
+      );
+    } finally {
+      groupAdmin.socket.close();
+    }
+  });
+});
+
 describe('administration', () => {
   const invite = (body: Record<string, unknown>, token: string) =>
     post(

@@ -52,8 +52,6 @@ export interface WorldCaller {
   name: string;
   headers: Record<string, string>;
   forbidden: ReadonlySet<string>;
-  /** The same for organization scope alone, before site and device-group restrictions narrow it. */
-  forbiddenByOrganization: ReadonlySet<string>;
 }
 
 export interface ScopeWorld {
@@ -325,7 +323,6 @@ export async function seedScopeWorld(server: TestServer): Promise<ScopeWorld> {
       name: c.name,
       headers: c.headers,
       forbidden: forbiddenFor(c.sees),
-      forbiddenByOrganization: forbiddenFor({ ...c.sees, sites: null, groups: null }),
     })),
     ids: [
       a1,

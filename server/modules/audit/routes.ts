@@ -4,14 +4,15 @@ import { notFound } from '../../http/errors';
 import { paginated, paginationQuery } from '../../http/pagination';
 import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
-import { requireFullPartnerAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
+import { requireFullPartnerAccess, resolveOrgScope, restrictionsOf, scopeCovers } from '../../http/scope';
 import type { AuthContext } from '../../http/auth-context';
 import { allChainRefs, verifyChain, type ChainRef, type ChainVerification } from './chain';
 import { listAuditEntries, type AuditScope } from './store';
 
 /**
  * What audit a caller reads: the organizations in scope, plus, for partner administrators with full organization
- * access, their partner's own chain (partner settings, partner users and roles).
+ * access, their partner's own chain (partner settings, partner users and roles); an organization user limited to
+ * sites or device groups does not read entries about devices outside them (audit/visibility.ts).
  */
 function auditScope(ctx: AppContext, auth: AuthContext): AuditScope {
   const orgs = resolveOrgScope(ctx.db, auth);
@@ -24,7 +25,7 @@ function auditScope(ctx: AppContext, auth: AuthContext): AuditScope {
       // A partner user limited to some organizations reads those organizations' entries only.
     }
   }
-  return { orgs, partnerId };
+  return { orgs, partnerId, restrictions: restrictionsOf(ctx.db, auth) };
 }
 
 const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });

@@ -1,7 +1,8 @@
 import type { Db } from '../../db/connection';
 import { pageOffset, type PageRequest } from '../../http/pagination';
-import type { OrgScope } from '../../http/scope';
+import type { OrgScope, Restrictions } from '../../http/scope';
 import { likeContains } from '../../db/like';
+import { auditRestrictionClause } from './visibility';
 
 // Reading the audit log in the full format of spec 2 (`GET /audit-logs/logs`).
 
@@ -65,6 +66,8 @@ const containsLower = (value: string) => likeContains(value.toLowerCase());
 export interface AuditScope {
   orgs: OrgScope;
   partnerId: string | null;
+  /** An organization user's sites and device groups: entries about devices outside them stay hidden. */
+  restrictions: Restrictions;
 }
 
 export function listAuditEntries(
@@ -80,6 +83,11 @@ export function listAuditEntries(
     // nothing.
     where.push(`(a.org_id IN (SELECT value FROM json_each(?)) OR (a.org_id IS NULL AND a.partner_id = ?))`);
     params.push(JSON.stringify([...scope.orgs.orgIds]), scope.partnerId);
+  }
+  const restricted = auditRestrictionClause(scope.restrictions);
+  if (restricted) {
+    where.push(restricted.sql);
+    params.push(...restricted.params);
   }
   if (filters.user) {
     where.push(`(lower(a.actor_email) LIKE ? ESCAPE '\\' OR lower(u.name) LIKE ? ESCAPE '\\')`);
