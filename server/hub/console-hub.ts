@@ -165,7 +165,10 @@ export class ConsoleHub {
     const gate = EVENT_PERMISSIONS.find(([prefix]) => message.event.startsWith(prefix));
     if (gate && !client.readable.has(gate[0])) return false;
     if (message.event === 'audit.created') {
-      const { resourceType, resourceId } = message.data as { resourceType: string; resourceId: string | null };
+      const { resourceType, resourceId } = message.data as {
+        resourceType: string;
+        resourceId: string | null;
+      };
       return auditEntryVisible(this.ctx.db, client.visibility, { resourceType, resourceId });
     }
     if (!DEVICE_SCOPED_PREFIXES.some((prefix) => message.event.startsWith(prefix))) return true;

@@ -16,10 +16,7 @@ export function auditRestrictionClause(r: Restrictions): { sql: string; params: 
   const onDevice = restrictionClauses(r, onDevices('d'));
   const onRequest = restrictionClauses(r, onDeviceRows('r'));
   const where = (clauses: typeof onDevice) => clauses.map((c) => c.sql).join(' AND ');
-  const params: unknown[] = [
-    ...onDevice.flatMap((c) => c.params),
-    ...onRequest.flatMap((c) => c.params),
-  ];
+  const params: unknown[] = [...onDevice.flatMap((c) => c.params), ...onRequest.flatMap((c) => c.params)];
   // A group-restricted caller reads only their groups' entries; a site-restricted one the groups of their sites.
   const groupTest = r.deviceGroups
     ? 'a.resource_id IN (SELECT value FROM json_each(?))'
@@ -46,7 +43,6 @@ export function auditEntryVisible(
   // The clause's placeholders come first in the statement text, the entry's two after them.
   const sql = `SELECT ${clause.sql} AS ok FROM (SELECT ? AS resource_type, ? AS resource_id) a`;
   const row = statement(db, sql).get(...clause.params, entry.resourceType, entry.resourceId) as
-    | { ok: number }
-    | undefined;
+    { ok: number } | undefined;
   return row?.ok === 1;
 }
