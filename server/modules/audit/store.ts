@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection';
-import { pageOffset, type PageRequest } from '../../http/pagination';
+import { pagedQuery } from '../../db/paged';
+import type { PageRequest } from '../../http/pagination';
 import type { OrgScope, Restrictions } from '../../http/scope';
 import { likeContains } from '../../db/like';
 import { auditRestrictionClause } from './visibility';
@@ -109,12 +110,14 @@ export function listAuditEntries(
     where.push('a.timestamp <= ?');
     params.push(new Date(filters.to).toISOString());
   }
-  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const from = 'FROM audit_logs a LEFT JOIN users u ON u.id = a.actor_id';
-  const total = (db.prepare(`SELECT COUNT(*) AS n ${from} ${clause}`).get(...params) as { n: number }).n;
-  const rows = db
-    .prepare(`SELECT a.*, u.name AS actor_name ${from} ${clause} ORDER BY a.seq DESC LIMIT ? OFFSET ?`)
-    .all(...params, page.limit, pageOffset(page)) as Row[];
+  const { rows, total } = pagedQuery<Row>(db, {
+    select: 'a.*, u.name AS actor_name',
+    from: 'audit_logs a LEFT JOIN users u ON u.id = a.actor_id',
+    where,
+    params,
+    orderBy: 'a.seq DESC',
+    page,
+  });
   return {
     total,
     rows: rows.map((r) => ({
