@@ -25,23 +25,25 @@ import {
   NAME_MAX,
   VERDICTS,
   VERDICT_LABEL,
-  applyPrefill,
   bodyOf,
   changedFields,
   criteriaOf,
-  defaultPrefill,
-  prefillChecked,
   draftOf,
   emptyDraft,
   listTiers,
+  validate,
+  type FieldKey,
+  type RuleDraft,
+} from './model';
+import {
+  applyPrefill,
+  defaultPrefill,
+  prefillChecked,
   prefillItems,
   prefillName,
   prefillOne,
-  validate,
-  type FieldKey,
   type PrefillKey,
-  type RuleDraft,
-} from './model';
+} from './prefill';
 import type { PolicyOrg } from './org';
 import { RulePreview } from './RulePreview';
 import { CardHead, Segmented, SelectField, nameChoices } from '../../ui';

@@ -11,13 +11,12 @@ import {
   RISK_TIERS,
   WEEK_ORDER,
   listTiers,
-  prefillItems,
   toolOf,
   type Crit,
   type FieldKey,
-  type PrefillKey,
   type RuleDraft,
 } from './model';
+import { prefillItems, type PrefillKey } from './prefill';
 import { CardHead, Segmented } from '../../ui';
 import { FLOW_LABEL } from './RulePreview';
 

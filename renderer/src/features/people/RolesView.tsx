@@ -8,7 +8,7 @@ import { EmptyState, LoadFailure, LoadingBlock, PageHeader, RowMenu, SearchBox }
 import { asList, useResource } from '../../lib/resource';
 import { useScope } from '../../lib/session';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
-import { CloneRoleDialog, deleteProblem } from './RoleEditor';
+import { CloneRoleDialog, deleteProblem } from './RoleDialogs';
 
 export function RolesView({ tabs }: { tabs: ReactNode }) {
   const scope = useScope();

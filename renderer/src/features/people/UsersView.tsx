@@ -1,7 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type {
   InviteResendResponse,
-  RoleListResponse,
   UserListResponse,
   UserStatus,
   UserSummary,
@@ -11,15 +10,16 @@ import { useSession } from '../../lib/session';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmDialog, Dialog } from '../../ui/Dialog';
 import { Icon } from '../../ui/Icon';
-import { Alert, Field, StatusPill } from '../../ui/basics';
+import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime, initials, relativeTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Pager, RowMenu, SearchBox } from '../../ui';
 import { asList, paginationOf, useResource } from '../../lib/resource';
 import { qs } from '../../lib/forms';
 import { useScope } from '../../lib/session';
-import { accessSummary, tenantQueryOf, useDirectory, type Directory } from './directory';
+import { accessSummary, useDirectory, type Directory } from './directory';
 import { InviteDialog } from './InviteDialog';
+import { ChangeRoleDialog } from './ChangeRoleDialog';
 
 const PAGE_SIZE = 50;
 
@@ -452,77 +452,5 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
         ) : null}
       </ConfirmDialog>
     </>
-  );
-}
-
-function ChangeRoleDialog({
-  user,
-  busy,
-  error,
-  onClose,
-  onSave,
-}: {
-  user: UserSummary;
-  busy: boolean;
-  error: unknown;
-  onClose: () => void;
-  onSave: (roleId: string, roleName: string) => void;
-}) {
-  const roles = useResource<RoleListResponse>(`/users/roles${qs(tenantQueryOf(user.association))}`);
-  const [roleId, setRoleId] = useState(user.association.roleId);
-  const list = asList(roles.data);
-  const chosen = list.find((r) => r.id === roleId);
-  const unchanged = roleId === user.association.roleId;
-
-  return (
-    <Dialog
-      open
-      title={`Change role of ${user.name || user.email}`}
-      onClose={onClose}
-      testId="user-role-dialog"
-      footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={busy || unchanged || !chosen}
-            onClick={() => chosen && onSave(chosen.id, chosen.name)}
-            data-testid="user-role-save"
-          >
-            {busy ? 'Saving…' : 'Change role'}
-          </button>
-        </>
-      }
-    >
-      <div className="adm-dialog-form">
-        <Field
-          label="Role"
-          htmlFor="user-role-select"
-          hint={chosen?.description ?? 'The new role applies from the user’s next request.'}
-        >
-          <select
-            id="user-role-select"
-            value={roleId}
-            disabled={roles.loading}
-            onChange={(e) => setRoleId(e.target.value)}
-            data-testid="user-role-select"
-          >
-            {roles.loading ? <option value={roleId}>Loading roles…</option> : null}
-            {list.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.name}
-                {r.isSystem ? ' (built-in)' : ''}
-                {r.id === user.association.roleId ? ' · current' : ''}
-              </option>
-            ))}
-          </select>
-        </Field>
-        {roles.error ? <ActionError error={roles.error} testId="roles-load-error" /> : null}
-        <ActionError error={error} />
-      </div>
-    </Dialog>
   );
 }

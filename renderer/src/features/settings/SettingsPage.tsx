@@ -20,7 +20,9 @@ import {
   type Draft,
   type SectionId,
 } from './model';
-import { ContactSection, GeneralSection, HoursSection, SecuritySection, ServiceSection } from './sections';
+import { ContactSection, HoursSection } from './HoursSection';
+import { GeneralSection, ServiceSection } from './sections';
+import { SecuritySection } from './SecuritySection';
 import { BackupsCard } from './BackupsCard';
 import './settings.css';
 

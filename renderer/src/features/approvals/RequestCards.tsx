@@ -1,0 +1,467 @@
+import { useState, type ReactNode } from 'react';
+import type { ElevationEvent, ElevationRequest } from '../../../../server/contract';
+import { ActionError } from '../../ui/ActionError';
+import { Icon } from '../../ui/Icon';
+import { Alert, Card, CopyButton } from '../../ui/basics';
+import { copyText } from '../../lib/clipboard';
+import { formatDateTime, relativeTime } from '../../lib/format';
+import { useNow } from '../../lib/hooks';
+import { Link } from '../../lib/router';
+import { compactTime } from '../../lib/format';
+import { dispatch } from './actions';
+import { type Notice } from './DecisionPanel';
+import {
+  DECISION_SOURCE_LABEL,
+  EVENT_LABEL,
+  FLOW_LABEL,
+  STATUS_LABEL,
+  assuranceText,
+  awaitsDispatch,
+  deciderOf,
+  elapsedText,
+  minutesText,
+  msUntil,
+  requestPath,
+} from './format';
+import { ACTIVE_STATUSES } from './live';
+import { DispatchButton, EnforcementPill, RequestStatus, RiskPill } from './parts';
+import { RevokeDialog } from './RevokeDialog';
+
+// The request view's cards: what is asking, who asked, how it was decided, the outcome, timeline and history.
+
+/** A label/value list whose values wrap (paths, hashes, command lines). */
+export function KV({ rows }: { rows: Array<[string, ReactNode, string?] | null | false> }) {
+  return (
+    <dl className="ap-kv">
+      {rows
+        .filter((r): r is [string, ReactNode, string?] => Boolean(r))
+        .map(([label, value, testId]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd data-testid={testId}>{value}</dd>
+          </div>
+        ))}
+    </dl>
+  );
+}
+
+export function Missing({ children = 'Not reported' }: { children?: ReactNode }) {
+  return <span className="muted">{children}</span>;
+}
+
+/** A command line as the agent reported it. */
+export function CommandLine({ value, testId }: { value: string | null; testId?: string }) {
+  if (!value) return <Missing />;
+  return (
+    <pre className="ap-cmd" data-testid={testId}>
+      {value}
+    </pre>
+  );
+}
+
+export function Hash({ value, testId }: { value: string; testId: string }) {
+  return (
+    <span className="ap-hash">
+      <code className="mono" data-testid={testId}>
+        {value}
+      </code>
+      <CopyButton
+        onCopy={() => copyText(value)}
+        label="Copy"
+        className="btn btn-ghost btn-sm ap-copy"
+        testId={`${testId}-copy`}
+      />
+    </span>
+  );
+}
+
+export function WhatCard({ r, pending }: { r: ElevationRequest; pending: boolean }) {
+  if (r.flowType === 'ai_tool_action') {
+    return (
+      <Card title="AI tool action" icon="activity" testId="request-what">
+        <KV
+          rows={[
+            ['Tool', <span className="mono">{r.toolName ?? '—'}</span>, 'request-tool'],
+            ['Risk tier', r.riskTier !== null ? `Tier ${r.riskTier} of 4` : <Missing />, 'request-tier'],
+            [
+              'Action digest',
+              r.actionDigest ? <Hash value={r.actionDigest} testId="request-digest" /> : <Missing />,
+            ],
+            ['Command line', <CommandLine value={r.commandLine} />],
+          ]}
+        />
+      </Card>
+    );
+  }
+  if (r.flowType === 'tech_jit_admin' && !r.targetExecutablePath) {
+    return (
+      <Card title="Technician admin session" icon="lock" testId="request-what">
+        <p className="muted small">
+          A technician asks for local administrator rights on this machine for a while, not for one
+          executable.
+        </p>
+        <KV
+          rows={[
+            ['Command line', <CommandLine value={r.commandLine} testId="request-command-line" />],
+            r.parentImage ? ['Parent process', <span className="mono ap-path">{r.parentImage}</span>] : false,
+            r.pid !== null ? ['Process id', <span className="mono">{r.pid}</span>] : false,
+          ]}
+        />
+      </Card>
+    );
+  }
+  return (
+    <Card title="What asks for elevation" icon="lock" testId="request-what">
+      <KV
+        rows={[
+          [
+            'Executable',
+            r.targetExecutablePath ? (
+              <span className="mono ap-path">{r.targetExecutablePath}</span>
+            ) : (
+              <Missing>
+                {r.flowType === 'tech_jit_admin' ? 'Admin session (no executable)' : 'Not reported'}
+              </Missing>
+            ),
+            'request-path',
+          ],
+          [
+            'Signer',
+            r.targetExecutableSigner ? (
+              <span className="ap-signed">
+                <Icon name="check" size={13} />
+                {r.targetExecutableSigner}
+              </span>
+            ) : r.targetExecutablePath ? (
+              <span className="ap-warnline" data-testid="request-unsigned">
+                <Icon name="alert" size={13} />
+                {pending
+                  ? 'Unsigned: nobody vouches for this file. Check the path and hash before approving.'
+                  : 'Unsigned'}
+              </span>
+            ) : (
+              <Missing />
+            ),
+            'request-signer',
+          ],
+          [
+            'SHA-256',
+            r.targetExecutableHash ? (
+              <Hash value={r.targetExecutableHash} testId="request-hash" />
+            ) : r.targetExecutablePath ? (
+              <span className="ap-warnline" data-testid="request-no-hash">
+                <Icon name="alert" size={13} />
+                No file hash reported: the server refuses to approve a specific executable without one.
+              </span>
+            ) : (
+              <Missing />
+            ),
+          ],
+          r.targetSignerThumbprint
+            ? ['Signer thumbprint', <Hash value={r.targetSignerThumbprint} testId="request-thumbprint" />]
+            : ['Signer thumbprint', <Missing />],
+          [
+            'Parent process',
+            r.parentImage ? <span className="mono ap-path">{r.parentImage}</span> : <Missing />,
+          ],
+          ['Command line', <CommandLine value={r.commandLine} testId="request-command-line" />],
+          ['Process id', r.pid !== null ? <span className="mono">{r.pid}</span> : <Missing />],
+        ]}
+      />
+    </Card>
+  );
+}
+
+export function WhoCard({ r }: { r: ElevationRequest }) {
+  return (
+    <Card title="Machine and user" icon="devices" testId="request-who">
+      <KV
+        rows={[
+          [
+            'Machine',
+            <Link to={`/devices/${encodeURIComponent(r.deviceId)}`} data-testid="request-device-link">
+              {r.deviceHostname}
+            </Link>,
+          ],
+          ['Site', r.siteName ?? <Missing>No site</Missing>],
+          [
+            'User',
+            r.subjectUsername ? <span className="mono">{r.subjectUsername}</span> : <Missing />,
+            'request-user',
+          ],
+          [
+            'AD groups',
+            r.subjectAdGroups.length > 0 ? (
+              <span className="ap-groups">
+                {r.subjectAdGroups.map((g) => (
+                  <span key={g} className="adm-tag">
+                    {g}
+                  </span>
+                ))}
+              </span>
+            ) : (
+              <Missing>None reported</Missing>
+            ),
+          ],
+          ['Observed', r.observedAt ? formatDateTime(r.observedAt) : <Missing />],
+          ['Requested', formatDateTime(r.requestedAt)],
+        ]}
+      />
+    </Card>
+  );
+}
+
+export function HowCard({ r }: { r: ElevationRequest }) {
+  return (
+    <Card title="Classification" icon="audit" testId="request-how">
+      <KV
+        rows={[
+          ['Flow', FLOW_LABEL[r.flowType], 'request-flow'],
+          ['Risk', <RiskPill risk={r.riskLevel} testId="request-risk" />],
+          [
+            'Decided by',
+            r.decisionSource ? DECISION_SOURCE_LABEL[r.decisionSource] : <Missing>Nobody yet</Missing>,
+            'request-decision-source',
+          ],
+          [
+            'Matched rule',
+            r.pamRuleName ? (
+              <span>
+                {r.pamRuleName}
+                {r.pamRuleId ? (
+                  <>
+                    {' '}
+                    <Link to={`/pam/rules/${encodeURIComponent(r.pamRuleId)}`} className="small">
+                      Open rule
+                    </Link>
+                  </>
+                ) : null}
+              </span>
+            ) : (
+              <Missing>None</Missing>
+            ),
+            'request-rule',
+          ],
+          r.matchedPolicyName ? ['Software policy', r.matchedPolicyName] : false,
+        ]}
+      />
+    </Card>
+  );
+}
+
+/** The outcome of a decided request: who, when, how assured, what the device did; Dispatch and Revoke. */
+export function Outcome({
+  r,
+  canApprove,
+  onChanged,
+}: {
+  r: ElevationRequest;
+  canApprove: boolean;
+  onChanged: (notice?: Notice) => void;
+}) {
+  const now = useNow(1000);
+  const [revoking, setRevoking] = useState(false);
+  const [dispatching, setDispatching] = useState(false);
+  const [dispatchError, setDispatchError] = useState<unknown>(null);
+  const left = msUntil(r.expiresAt, now);
+
+  const send = async () => {
+    setDispatching(true);
+    setDispatchError(null);
+    try {
+      const outcome = await dispatch(r);
+      onChanged(
+        outcome.kind === 'sent'
+          ? { tone: 'success', testId: 'dispatch-done', text: `Sent to ${r.deviceHostname}.` }
+          : outcome.kind === 'actuator_off'
+            ? { tone: 'warning', testId: 'dispatch-off', text: outcome.message }
+            : { tone: 'info', testId: 'dispatch-already', text: outcome.message },
+      );
+    } catch (err) {
+      setDispatchError(err);
+    } finally {
+      setDispatching(false);
+    }
+  };
+
+  return (
+    <div className="ap-outcome" data-testid="request-outcome">
+      {r.enforcementStatus === 'refused' && r.refusalReason ? (
+        <Alert tone="danger" testId="request-refused">
+          Refused: {r.refusalReason}
+        </Alert>
+      ) : null}
+      <KV
+        rows={[
+          ['Decision', decisionText(r), 'request-decider'],
+          ['When', r.decidedAt ? formatDateTime(r.decidedAt) : <Missing>—</Missing>],
+          (r.assuranceLevel !== null || r.assuranceMethod !== null) && [
+            'Assurance',
+            <span className="ap-assurance">
+              <span data-testid="assurance">{assuranceText(r.assuranceLevel, r.assuranceMethod)}</span>
+              {r.assuranceFlagged ? (
+                <span
+                  className="ap-badge ap-badge-flag"
+                  title="Approved below the partner's step-up floor while the policy is in grace mode"
+                  data-testid="assurance-flagged"
+                >
+                  <Icon name="alert" size={12} />
+                  Flagged: under grace
+                </span>
+              ) : null}
+            </span>,
+          ],
+          r.durationMinutes !== null && ['Window', minutesText(r.durationMinutes)],
+          r.expiresAt !== null && [
+            r.status === 'expired' ? 'Expired' : 'Ends',
+            <span>
+              {formatDateTime(r.expiresAt)}
+              {left !== null && left > 0 && ACTIVE_STATUSES.has(r.status) ? (
+                <span className="ap-left" data-testid="request-time-left">
+                  {' '}
+                  · {elapsedText(left)} left
+                </span>
+              ) : null}
+            </span>,
+          ],
+          ['On the device', <EnforcementPill value={r.enforcementStatus} testId="request-enforcement" />],
+          r.decisionReason ? ['Reason', <span className="ap-wrap">{r.decisionReason}</span>] : false,
+          r.status === 'revoked' && [
+            'Revoked',
+            <span className="ap-wrap">
+              {r.revokedByName ? `by ${r.revokedByName}` : ''}
+              {r.revokeReason ? ` — “${r.revokeReason}”` : ''}
+            </span>,
+            'request-revoked',
+          ],
+        ]}
+      />
+      {canApprove && awaitsDispatch(r) ? (
+        <div className="ap-outcome-note">
+          <span className="small">Approved but not yet sent to the device.</span>
+          <DispatchButton busy={dispatching} onClick={() => void send()} />
+        </div>
+      ) : null}
+      <ActionError error={dispatchError} testId="dispatch-error" />
+      {canApprove && ACTIVE_STATUSES.has(r.status) ? (
+        <div className="ap-decide-actions">
+          <button
+            type="button"
+            className="btn btn-danger"
+            onClick={() => setRevoking(true)}
+            data-testid="revoke"
+          >
+            Revoke…
+          </button>
+          <span className="muted small">Ends the elevation now and removes it from the device.</span>
+        </div>
+      ) : null}
+      {revoking ? (
+        <RevokeDialog
+          request={r}
+          onClose={() => setRevoking(false)}
+          onRevoked={() => {
+            setRevoking(false);
+            onChanged({
+              tone: 'info',
+              testId: 'revoke-done',
+              text: 'Revoked. Cleanup was sent to the device.',
+            });
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/** "Approved by Dana", "Denied · Rule “Block unsigned”", "Expired without a decision". */
+export function decisionText(r: ElevationRequest): string {
+  const by = (name: string | null) => (name ? ` by ${name}` : '');
+  const rule =
+    r.decisionSource && r.decisionSource !== 'human'
+      ? deciderOf({ ...r, approvedByName: null, deniedByName: null, revokedByName: null })
+      : null;
+  if (r.enforcementStatus === 'refused') return `Approval${by(r.approvedByName)} refused by the server`;
+  if (r.status === 'auto_approved') return `Auto-approved${rule ? ` · ${rule}` : ''}`;
+  if (r.status === 'denied')
+    return r.deniedByName ? `Denied${by(r.deniedByName)}` : `Denied${rule ? ` · ${rule}` : ''}`;
+  if (r.approvedByName) return `Approved${by(r.approvedByName)}`;
+  if (r.decisionSource && r.decisionSource !== 'human') return `Auto-approved${rule ? ` · ${rule}` : ''}`;
+  if (r.status === 'expired') return 'Expired without a decision';
+  return STATUS_LABEL[r.status];
+}
+
+export function eventSummary(e: ElevationEvent): string | null {
+  const d = e.details;
+  for (const key of ['reason', 'refusalReason', 'error', 'revokeReason']) {
+    const value = d[key];
+    if (typeof value === 'string' && value) return value;
+  }
+  return null;
+}
+
+export function Timeline({ events }: { events: ElevationEvent[] }) {
+  if (events.length === 0) return <p className="muted small">No events recorded yet.</p>;
+  return (
+    <ol className="ap-timeline" data-testid="request-timeline">
+      {events.map((e) => {
+        const summary = eventSummary(e);
+        return (
+          <li key={e.id} data-event={e.eventType}>
+            <span className="ap-tl-dot" aria-hidden="true" />
+            <div className="ap-tl-main">
+              <div className="ap-tl-head">
+                <strong>{EVENT_LABEL[e.eventType] ?? e.eventType}</strong>
+                <time
+                  className="muted small mono"
+                  dateTime={e.occurredAt}
+                  title={formatDateTime(e.occurredAt)}
+                >
+                  {compactTime(e.occurredAt)}
+                </time>
+              </div>
+              <div className="ap-tl-sub">
+                {e.actorName ??
+                  (e.actorType === 'agent' ? 'Agent' : e.actorType === 'system' ? 'Gatehouse' : e.actorType)}
+                {' · '}
+                {STATUS_LABEL[e.status]}
+                {e.enforcementStatus ? ` · ${e.enforcementStatus.replace(/_/g, ' ')}` : ''}
+              </div>
+              {summary ? <div className="ap-tl-detail">{summary}</div> : null}
+            </div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+export function History({ rows, now, what }: { rows: ElevationRequest[]; now: number; what: string }) {
+  if (rows.length === 0)
+    return (
+      <p className="muted small" data-testid="request-history-empty">
+        First time this {what} is asking in this organization.
+      </p>
+    );
+  return (
+    <ul className="ap-prior" data-testid="request-history">
+      {rows.map((h) => (
+        <li key={h.id}>
+          <Link to={requestPath(h.id)} className="ap-prior-row" data-testid={`history-row-${h.id}`}>
+            <RequestStatus status={h.status} />
+            <span className="ap-prior-main">
+              <span>{deciderOf(h) ?? (h.status === 'pending' ? 'Waiting for a decision' : '—')}</span>
+              <span className="ap-sub">
+                {h.deviceHostname}
+                {h.subjectUsername ? ` · ${h.subjectUsername}` : ''}
+              </span>
+            </span>
+            <time className="muted small" dateTime={h.requestedAt} title={formatDateTime(h.requestedAt)}>
+              {relativeTime(Date.parse(h.requestedAt), now)}
+            </time>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

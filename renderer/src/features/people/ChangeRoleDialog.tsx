@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import type { RoleListResponse, UserSummary } from '../../../../server/contract';
+import { ActionError } from '../../ui/ActionError';
+import { Dialog } from '../../ui/Dialog';
+import { Field } from '../../ui/basics';
+import { asList, useResource } from '../../lib/resource';
+import { qs } from '../../lib/forms';
+import { tenantQueryOf } from './directory';
+
+// Changing a user's role.
+
+export function ChangeRoleDialog({
+  user,
+  busy,
+  error,
+  onClose,
+  onSave,
+}: {
+  user: UserSummary;
+  busy: boolean;
+  error: unknown;
+  onClose: () => void;
+  onSave: (roleId: string, roleName: string) => void;
+}) {
+  const roles = useResource<RoleListResponse>(`/users/roles${qs(tenantQueryOf(user.association))}`);
+  const [roleId, setRoleId] = useState(user.association.roleId);
+  const list = asList(roles.data);
+  const chosen = list.find((r) => r.id === roleId);
+  const unchanged = roleId === user.association.roleId;
+
+  return (
+    <Dialog
+      open
+      title={`Change role of ${user.name || user.email}`}
+      onClose={onClose}
+      testId="user-role-dialog"
+      footer={
+        <>
+          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={busy || unchanged || !chosen}
+            onClick={() => chosen && onSave(chosen.id, chosen.name)}
+            data-testid="user-role-save"
+          >
+            {busy ? 'Saving…' : 'Change role'}
+          </button>
+        </>
+      }
+    >
+      <div className="adm-dialog-form">
+        <Field
+          label="Role"
+          htmlFor="user-role-select"
+          hint={chosen?.description ?? 'The new role applies from the user’s next request.'}
+        >
+          <select
+            id="user-role-select"
+            value={roleId}
+            disabled={roles.loading}
+            onChange={(e) => setRoleId(e.target.value)}
+            data-testid="user-role-select"
+          >
+            {roles.loading ? <option value={roleId}>Loading roles…</option> : null}
+            {list.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.name}
+                {r.isSystem ? ' (built-in)' : ''}
+                {r.id === user.association.roleId ? ' · current' : ''}
+              </option>
+            ))}
+          </select>
+        </Field>
+        {roles.error ? <ActionError error={roles.error} testId="roles-load-error" /> : null}
+        <ActionError error={error} />
+      </div>
+    </Dialog>
+  );
+}

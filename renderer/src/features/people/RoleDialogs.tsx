@@ -1,0 +1,166 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import type { Role, RoleDetail, UserListResponse } from '../../../../server/contract';
+import { ApiError, api } from '../../lib/api/client';
+import { ActionError } from '../../ui/ActionError';
+import { Dialog } from '../../ui/Dialog';
+import { FormButtons } from '../../ui/DialogActions';
+import { Alert, Card, Field, StatusPill } from '../../ui/basics';
+import { initials } from '../../lib/format';
+import { LoadingBlock, Pager } from '../../ui';
+import { asList, paginationOf, useResource } from '../../lib/resource';
+import { fieldErrors, qs } from '../../lib/forms';
+import { useScope } from '../../lib/session';
+import { accessSummary, type Directory } from './directory';
+import { USER_STATUS } from './UsersView';
+
+// Around the role editor: the users holding a role, cloning a role, and why a delete was refused.
+
+export function RoleUsersCard({ role, dir }: { role: RoleDetail; dir: Directory }) {
+  const scope = useScope();
+  const [page, setPage] = useState(1);
+  const users = useResource<UserListResponse>(`/roles/${role.id}/users${qs({ page, limit: 20 })}`);
+  const list = asList(users.data);
+  const total = paginationOf(users.data)?.total ?? list.length;
+  return (
+    <Card
+      title={users.data ? `Users with this role · ${total}` : 'Users with this role'}
+      icon="users"
+      testId="role-users"
+      className="pp-users"
+    >
+      {users.loading ? (
+        <LoadingBlock label="Loading users…" />
+      ) : users.error && !users.data ? (
+        <ActionError error={users.error} />
+      ) : list.length === 0 ? (
+        <p className="muted small pp-none">
+          Nobody holds this role{scope === 'system' ? '' : ' in your tenant'} yet.
+        </p>
+      ) : (
+        <>
+          <ul className="pp-user-list">
+            {list.map((u) => (
+              <li
+                key={`${u.id}:${u.association.orgId ?? u.association.partnerId ?? ''}`}
+                data-testid="role-user"
+              >
+                <span className="avatar" aria-hidden="true">
+                  {initials(u.name, u.email)}
+                </span>
+                <span className="adm-cell-main">
+                  <span className="adm-cell-title">{u.name || u.email}</span>
+                  <span className="adm-cell-sub">
+                    {u.email} · {accessSummary(u.association, dir, scope)}
+                  </span>
+                </span>
+                <StatusPill tone={USER_STATUS[u.status].tone}>{USER_STATUS[u.status].label}</StatusPill>
+              </li>
+            ))}
+          </ul>
+          <Pager pagination={paginationOf(users.data)} onPage={setPage} testId="role-users-pager" />
+        </>
+      )}
+    </Card>
+  );
+}
+
+export function CloneRoleDialog({
+  role,
+  onClose,
+  onCloned,
+}: {
+  role: Role;
+  onClose: () => void;
+  onCloned: (id: string) => void;
+}) {
+  const [name, setName] = useState(`${role.name} (copy)`.slice(0, 100));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const localError = !name.trim()
+    ? 'Name is required'
+    : name.trim().length > 100
+      ? 'At most 100 characters'
+      : null;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (localError) return;
+    setBusy(true);
+    setError(null);
+    setNameError(null);
+    try {
+      const copy = await api<RoleDetail>(`/roles/${role.id}/clone`, {
+        method: 'POST',
+        body: { name: name.trim() },
+      });
+      onCloned(copy.id);
+    } catch (err) {
+      if (err instanceof ApiError && (err.code === 'ROLE_NAME_TAKEN' || fieldErrors(err).name))
+        setNameError(fieldErrors(err).name ?? err.message);
+      else setError(err);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      title={`Clone ${role.name}`}
+      onClose={onClose}
+      testId="role-clone-dialog"
+      footer={
+        <FormButtons
+          onCancel={onClose}
+          busy={busy}
+          label="Create copy"
+          busyLabel="Cloning…"
+          disabled={Boolean(localError)}
+          form="role-clone-form"
+          testId="role-clone-save"
+        />
+      }
+    >
+      <form id="role-clone-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>
+        <p className="muted">
+          The copy is a custom role with every permission {role.name} grants today, its own and inherited, and
+          no parent. Users keep their current roles.
+        </p>
+        <Field label="Name of the copy" htmlFor="role-clone-name" error={localError ?? nameError}>
+          <input
+            id="role-clone-name"
+            type="text"
+            maxLength={100}
+            autoFocus
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              setNameError(null);
+            }}
+            data-testid="role-clone-name"
+          />
+        </Field>
+        <ActionError error={error} />
+      </form>
+    </Dialog>
+  );
+}
+
+/** Why a role could not be deleted, with the counts the server gives. */
+export function deleteProblem(err: unknown): ReactNode {
+  if (err instanceof ApiError && (err.code === 'ROLE_IN_USE' || err.code === 'ROLE_HAS_CHILDREN')) {
+    const users = typeof err.body?.userCount === 'number' ? err.body.userCount : null;
+    const children = typeof err.body?.childRoleCount === 'number' ? err.body.childRoleCount : null;
+    const parts: string[] = [];
+    if (users) parts.push(`${users} user${users === 1 ? ' still holds' : 's still hold'} it`);
+    if (children) parts.push(`${children} role${children === 1 ? ' inherits' : 's inherit'} from it`);
+    return (
+      <Alert testId="role-delete-error">
+        {err.message}
+        {parts.length ? `: ${parts.join(' and ')}.` : '.'} Reassign{' '}
+        {users && children ? 'those users and roles' : users ? 'those users' : 'those roles'} first.
+      </Alert>
+    );
+  }
+  return <ActionError error={err} testId="role-delete-error" />;
+}
