@@ -1,3 +1,4 @@
+// Over 400 lines: approve and deny are one step-up state machine (platform assertion, re-authentication, reason, duration) whose steps share the request and the pending answer.
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import type { ElevationRequestDetail, RespondResponse } from '../../../../server/contract';

@@ -1,3 +1,4 @@
+// Over 400 lines: the request view's read-only cards, each small; split from RequestPage, they share its formatting helpers.
 import { useState, type ReactNode } from 'react';
 import type { ElevationEvent, ElevationRequest } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';

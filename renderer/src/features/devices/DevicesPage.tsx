@@ -1,3 +1,4 @@
+// Over 400 lines: one screen whose URL state drives the search, the filter builder, the status counts and the list together.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { FilterConditionGroup, SavedFilter } from '../../../../server/contract';
 import { Icon } from '../../ui/Icon';

@@ -1,3 +1,4 @@
+// Over 400 lines: one viewer (log picker, filters, pages fetched from the device, record detail) whose parts share the live query's state.
 import { useEffect, useState, type ReactNode } from 'react';
 import type {
   DeviceDetail,

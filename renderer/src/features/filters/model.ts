@@ -1,3 +1,4 @@
+// Over 400 lines: one data structure (the condition tree) with its edits and its conversions to and from the API's conditions.
 // The builder's working copy of a condition group: every node carries a stable id (React keys, focus) and values
 // are kept as the technician typed them (a half-typed number stays a string); `toConditions` turns the tree into
 // the wire shape of spec 2 and `problemsOf` says what still stops it from being sent.

@@ -1,3 +1,4 @@
+// Over 400 lines: one form (organization default verdict and the partner's step-up policy) with one save and one set of errors.
 import { useState, type FormEvent } from 'react';
 import type { Partner, PamConfig, PamConfigResponse } from '../../../../server/contract';
 import { api } from '../../lib/api/client';

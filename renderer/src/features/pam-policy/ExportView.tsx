@@ -1,3 +1,4 @@
+// Over 400 lines: one form and the export run it starts (progress, cancel, saved file); the window and paging model is in export-model.ts.
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ApiErrorBody } from '../../../../server/contract';
 import { API_BASE, ApiError } from '../../lib/api/client';

@@ -1,3 +1,4 @@
+// Over 400 lines: RuleForm is one form whose sections share one draft, its validation, the server's field errors and the live preview; its fields (RuleFields), preview (RulePreview), prefill (prefill.ts) and model live beside it.
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type {
   ElevationRequest,

@@ -1,3 +1,4 @@
+// Over 400 lines: the rule editor's field groups, each small, all bound to the same draft and error props.
 import { useMemo, type ReactNode } from 'react';
 import type { AiToolCatalogEntry, ElevationRequest, SignerGroup } from '../../../../server/contract';
 import { Field } from '../../ui/basics';

@@ -1,3 +1,4 @@
+// Over 400 lines: the rule draft model (criteria, validation, summaries); the prefill from a request is in prefill.ts.
 import type {
   AiToolCatalogEntry,
   NegatableCriterion,

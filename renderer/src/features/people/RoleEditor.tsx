@@ -1,3 +1,4 @@
+// Over 400 lines: RoleForm is one form (name, tenant, inheritance, permissions) over one draft with one save; the permission matrix, the role's users, clone and delete live beside it.
 import { useState, type FormEvent } from 'react';
 import type {
   AvailablePermissionsResponse,

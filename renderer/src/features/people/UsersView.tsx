@@ -1,3 +1,4 @@
+// Over 400 lines: one list screen whose toolbar, table, row actions and confirmations share the list's filters and pending action.
 import { useEffect, useState, type ReactNode } from 'react';
 import type {
   InviteResendResponse,
