@@ -9,6 +9,7 @@ import type {
 import { api } from './api/client';
 import { errorMessage } from './errors';
 import { qs } from './forms';
+import { useApiQuery, type QueryState } from './query';
 
 // The tenancy directory every screen names things from: organizations, sites and device groups in the caller's
 // scope. One typed endpoint function each and one cached query each, so the console asks GET /orgs/ once
@@ -48,6 +49,8 @@ export const directoryKeys = {
   sites: (orgId: string | null) => ['directory', 'sites', orgId ?? 'any'] as const,
   groups: ['directory', 'groups'] as const,
   everySite: ['directory', 'sites', 'every'] as const,
+  partners: ['directory', 'partners'] as const,
+  ownPartner: ['directory', 'partners', 'me'] as const,
 };
 
 export interface OrgsState {
@@ -111,4 +114,19 @@ export function nameOf(
 ): string | null {
   if (!id) return null;
   return list.find((x) => x.id === id)?.name ?? null;
+}
+
+/** GET /orgs/ as a cached read with its load state (null `when`: not needed by this caller). */
+export function useOrganizationList(when = true): QueryState<OrganizationListResponse> {
+  return useApiQuery(when ? directoryKeys.organizations : null, directoryApi.organizations);
+}
+
+/** The partners a system administrator sees (first 100). */
+export function usePartnerList(when = true): QueryState<Paginated<Partner>> {
+  return useApiQuery(when ? directoryKeys.partners : null, () => directoryApi.partners(100));
+}
+
+/** The caller's own partner (partner scope). */
+export function useOwnPartner(when = true): QueryState<Partner> {
+  return useApiQuery(when ? directoryKeys.ownPartner : null, directoryApi.ownPartner);
 }

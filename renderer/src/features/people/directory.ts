@@ -1,13 +1,7 @@
-import type {
-  Organization,
-  OrganizationListResponse,
-  Paginated,
-  Partner,
-  Role,
-  UserAssociation,
-} from '../../../../server/contract';
-import { asList, useResource } from '../../lib/resource';
+import type { Organization, Partner, Role, UserAssociation } from '../../../../server/contract';
+import { asList } from '../../lib/resource';
 import { useScope } from '../../lib/session';
+import { useOrganizationList, useOwnPartner, usePartnerList } from '../../lib/directory';
 
 // Names for the ids that users and roles carry (partner, organization), loaded once per screen from the lists the
 // caller can read. A caller who cannot read them still gets a working screen, with fewer names.
@@ -21,9 +15,9 @@ export interface Directory {
 
 export function useDirectory(): Directory {
   const scope = useScope();
-  const orgs = useResource<OrganizationListResponse>('/orgs/');
-  const partners = useResource<Paginated<Partner>>(scope === 'system' ? '/orgs/partners?limit=100' : null);
-  const own = useResource<Partner>(scope === 'partner' ? '/orgs/partners/me' : null);
+  const orgs = useOrganizationList();
+  const partners = usePartnerList(scope === 'system');
+  const own = useOwnPartner(scope === 'partner');
   const orgList = asList(orgs.data);
   const partnerList = own.data ? [own.data] : asList(partners.data);
   return {

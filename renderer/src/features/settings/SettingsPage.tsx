@@ -8,7 +8,7 @@ import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { useDocumentTitle } from '../../lib/hooks';
 import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Tabs } from '../../ui';
-import { useResource } from '../../lib/resource';
+
 import { useScope } from '../../lib/session';
 import {
   buildPatch,
@@ -25,6 +25,7 @@ import { GeneralSection, ServiceSection } from './sections';
 import { SecuritySection } from './SecuritySection';
 import { BackupsCard } from './BackupsCard';
 import './settings.css';
+import { useOwnPartner } from '../../lib/directory';
 
 const SECTIONS: Array<{ id: SectionId; path: string; label: string }> = [
   { id: 'general', path: '/settings', label: 'General' },
@@ -90,7 +91,7 @@ function NoPartnerSettings({ scope }: { scope: string | null }) {
 }
 
 function PartnerSettingsLoader() {
-  const me = useResource<Partner>('/orgs/partners/me');
+  const me = useOwnPartner();
   const [saved, setSaved] = useState<Partner | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const partner = saved && me.data && saved.updatedAt >= me.data.updatedAt ? saved : (me.data ?? saved);

@@ -1,11 +1,5 @@
 import { useState } from 'react';
-import type {
-  Organization,
-  OrganizationListResponse,
-  Paginated,
-  Partner,
-  Site,
-} from '../../../../server/contract';
+import type { Organization, Paginated, Partner, Site } from '../../../../server/contract';
 import { api } from '../../lib/api/client';
 import { navigate } from '../../lib/router';
 import { ConfirmAction } from '../../ui/DialogActions';
@@ -22,13 +16,14 @@ import { useTarget } from '../../lib/hooks';
 import { ORG_TYPES, labelOf, orgStatusOf } from './labels';
 import { DeleteOrganizationDialog, OrganizationDialog } from './OrganizationDialog';
 import { SiteDialog, addressLines, contactLine } from './SiteDialog';
+import { useOrganizationList } from '../../lib/directory';
 
 export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedded?: boolean }) {
   const scope = useScope();
   const canManageOrg = scope === 'system' || scope === 'partner';
   // Organization-scoped callers have no /orgs/organizations/:id; their own organization comes from GET /orgs/.
   const direct = useResource<Organization>(canManageOrg ? `/orgs/organizations/${orgId}` : null);
-  const listed = useResource<OrganizationListResponse>(canManageOrg ? null : '/orgs/');
+  const listed = useOrganizationList(!canManageOrg);
   const org = canManageOrg ? direct.data : asList(listed.data).find((o) => o.id === orgId);
   const loading = canManageOrg ? direct.loading : listed.loading;
   const loadError = canManageOrg ? direct.error : listed.error;

@@ -1,23 +1,24 @@
 import { useState, type ReactNode } from 'react';
-import type { Organization, OrganizationListResponse, Paginated, Partner } from '../../../../server/contract';
+import type { Organization } from '../../../../server/contract';
 import { api } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { Icon } from '../../ui/Icon';
 import { StatusPill } from '../../ui/basics';
 import { EmptyState, ErrorBlock, LoadingBlock, PageHeader, RowMenu, SearchBox } from '../../ui';
-import { asList, useResource } from '../../lib/resource';
+import { asList } from '../../lib/resource';
 import { formatDate } from '../../lib/format';
 import { useScope } from '../../lib/session';
 import { useTarget } from '../../lib/hooks';
 import { ORG_STATUSES, ORG_TYPES, labelOf, orgStatusOf } from './labels';
 import { DeleteOrganizationDialog, OrganizationDialog } from './OrganizationDialog';
 import { OrganizationDetail } from './OrganizationDetail';
+import { useOrganizationList, usePartnerList } from '../../lib/directory';
 
 export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
   const scope = useScope();
   const canManage = scope === 'system' || scope === 'partner';
-  const orgs = useResource<OrganizationListResponse>('/orgs/');
-  const partners = useResource<Paginated<Partner>>(scope === 'system' ? '/orgs/partners?limit=100' : null);
+  const orgs = useOrganizationList();
+  const partners = usePartnerList(scope === 'system');
   const partnerList = asList(partners.data);
   const partnerName = new Map(partnerList.map((p) => [p.id, p.name]));
 

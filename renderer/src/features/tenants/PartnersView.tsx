@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import type { OrganizationListResponse, Paginated, Partner } from '../../../../server/contract';
+import type { Paginated, Partner } from '../../../../server/contract';
 import { api } from '../../lib/api/client';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
@@ -12,13 +12,14 @@ import { formatDate } from '../../lib/format';
 import { useTarget } from '../../lib/hooks';
 import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from './labels';
 import { capsText, PartnerDialog, PartnerStatusDialog } from './PartnerDialogs';
+import { useOrganizationList } from '../../lib/directory';
 
 const PAGE_SIZE = 50;
 
 export function PartnersView({ tabs }: { tabs: ReactNode }) {
   const [page, setPage] = useState(1);
   const partners = useResource<Paginated<Partner>>(`/orgs/partners${qs({ page, limit: PAGE_SIZE })}`);
-  const orgs = useResource<OrganizationListResponse>('/orgs/');
+  const orgs = useOrganizationList();
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Partner | 'new' | null>(null);
   const [statusOf, setStatusOf] = useState<Partner | null>(null);
