@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { Organization, Paginated, Partner, Site } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import type { Organization, Site } from '../../../../server/contract';
+
 import { navigate } from '../../lib/router';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
@@ -8,27 +8,28 @@ import { Card, Facts, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
 import { EmptyState, ErrorBlock, LoadingBlock, PageHeader, Pager, RowMenu } from '../../ui';
-import { asList, paginationOf, useResource } from '../../lib/resource';
+import { asList, paginationOf } from '../../lib/resource';
 import { formatDate } from '../../lib/format';
-import { qs } from '../../lib/forms';
+
 import { useScope } from '../../lib/session';
 import { useTarget } from '../../lib/hooks';
 import { ORG_TYPES, labelOf, orgStatusOf } from './labels';
 import { DeleteOrganizationDialog, OrganizationDialog } from './OrganizationDialog';
 import { SiteDialog, addressLines, contactLine } from './SiteDialog';
 import { useOrganizationList } from '../../lib/directory';
+import { tenantsApi, useOrganization, usePartner, useSitePage } from './api';
 
 export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedded?: boolean }) {
   const scope = useScope();
   const canManageOrg = scope === 'system' || scope === 'partner';
   // Organization-scoped callers have no /orgs/organizations/:id; their own organization comes from GET /orgs/.
-  const direct = useResource<Organization>(canManageOrg ? `/orgs/organizations/${orgId}` : null);
+  const direct = useOrganization(canManageOrg ? orgId : null);
   const listed = useOrganizationList(!canManageOrg);
   const org = canManageOrg ? direct.data : asList(listed.data).find((o) => o.id === orgId);
   const loading = canManageOrg ? direct.loading : listed.loading;
   const loadError = canManageOrg ? direct.error : listed.error;
   const reloadOrg = canManageOrg ? direct.reload : listed.reload;
-  const partner = useResource<Partner>(scope === 'system' && org ? `/orgs/partners/${org.partnerId}` : null);
+  const partner = usePartner(scope === 'system' && org ? org.partnerId : null);
 
   const [editing, setEditing] = useState(false);
   const deleting = useTarget<Organization>();
@@ -59,7 +60,7 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
   const security = org.settings.security;
 
   const remove = async () => {
-    await api(`/orgs/organizations/${org.id}`, { method: 'DELETE' });
+    await tenantsApi.deleteOrganization(org.id);
     navigate('/tenants');
   };
 
@@ -158,14 +159,14 @@ const SITES_PAGE_SIZE = 50;
 
 function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
   const [page, setPage] = useState(1);
-  const sites = useResource<Paginated<Site>>(`/orgs/sites${qs({ orgId, page, limit: SITES_PAGE_SIZE })}`);
+  const sites = useSitePage({ orgId, page, limit: SITES_PAGE_SIZE });
   const list = asList(sites.data);
   const [editing, setEditing] = useState<Site | 'new' | null>(null);
   const deleting = useTarget<Site>();
 
   const remove = async () => {
     if (!deleting.target) return;
-    await api(`/orgs/sites/${deleting.target.id}`, { method: 'DELETE' });
+    await tenantsApi.deleteSite(deleting.target.id);
     deleting.close();
     sites.reload();
   };

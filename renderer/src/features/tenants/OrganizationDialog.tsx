@@ -6,7 +6,7 @@ import type {
   OrganizationType,
   Partner,
 } from '../../../../server/contract';
-import { ApiError, api } from '../../lib/api/client';
+import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
 import { ConfirmAction, FormButtons } from '../../ui/DialogActions';
@@ -17,6 +17,7 @@ import { SLUG_PATTERN, fieldErrors, slugify } from '../../lib/forms';
 import { dateInputToIso, isoToDateInput } from '../../lib/dates';
 import { useScope } from '../../lib/session';
 import { ORG_STATUSES, ORG_TYPES } from './labels';
+import { tenantsApi } from './api';
 
 interface Form {
   name: string;
@@ -140,12 +141,11 @@ export function OrganizationDialog({
         if (form.contractEnd) body.contractEnd = dateInputToIso(form.contractEnd);
         if (needsPartner) body.partnerId = form.partnerId;
         if (form.requireMfa || !form.smsAllowed) body.settings = settingsWith({}, form);
-        saved = await api<Organization>('/orgs/organizations', { method: 'POST', body });
+        saved = await tenantsApi.createOrganization(body);
         // Creation takes the fields the spec lists; the sign-in policy lives in settings, set right after.
         if (!securityMatches(saved, form)) {
-          saved = await api<Organization>(`/orgs/organizations/${saved.id}`, {
-            method: 'PATCH',
-            body: { settings: settingsWith(saved.settings, form) },
+          saved = await tenantsApi.updateOrganization(saved.id, {
+            settings: settingsWith(saved.settings, form),
           });
         }
       } else {
@@ -164,7 +164,7 @@ export function OrganizationDialog({
           onClose();
           return;
         }
-        saved = await api<Organization>(`/orgs/organizations/${org.id}`, { method: 'PATCH', body });
+        saved = await tenantsApi.updateOrganization(org.id, body);
       }
       onSaved(saved, creating);
     } catch (err) {

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { Organization } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+
 import { Link, navigate } from '../../lib/router';
 import { Icon } from '../../ui/Icon';
 import { StatusPill } from '../../ui/basics';
@@ -13,6 +13,7 @@ import { ORG_STATUSES, ORG_TYPES, labelOf, orgStatusOf } from './labels';
 import { DeleteOrganizationDialog, OrganizationDialog } from './OrganizationDialog';
 import { OrganizationDetail } from './OrganizationDetail';
 import { useOrganizationList, usePartnerList } from '../../lib/directory';
+import { tenantsApi } from './api';
 
 export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
   const scope = useScope();
@@ -39,7 +40,7 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
 
   const remove = async () => {
     if (!deleting.target) return;
-    await api(`/orgs/organizations/${deleting.target.id}`, { method: 'DELETE' });
+    await tenantsApi.deleteOrganization(deleting.target.id);
     deleting.close();
     orgs.reload();
   };

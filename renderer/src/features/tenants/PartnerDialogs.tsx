@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Partner, PartnerPlan, PartnerStatus, PartnerType } from '../../../../server/contract';
-import { ApiError, api } from '../../lib/api/client';
+import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
 import { FormButtons } from '../../ui/DialogActions';
@@ -8,6 +8,7 @@ import { Alert, Field } from '../../ui/basics';
 import { LabelOptions, RadioCards } from '../../ui';
 import { SLUG_PATTERN, fieldErrors, slugify } from '../../lib/forms';
 import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, partnerStatusOf } from './labels';
+import { tenantsApi } from './api';
 
 // The partner dialogs: create/edit a partner, and change its status.
 
@@ -101,7 +102,7 @@ export function PartnerDialog({
         if (num(form.maxOrganizations) !== null) body.maxOrganizations = num(form.maxOrganizations);
         if (num(form.maxDevices) !== null) body.maxDevices = num(form.maxDevices);
         if (form.billingEmail.trim()) body.billingEmail = form.billingEmail.trim();
-        await api('/orgs/partners', { method: 'POST', body });
+        await tenantsApi.createPartner(body);
       } else {
         const before = partnerForm(partner);
         const body: Record<string, unknown> = {};
@@ -118,7 +119,7 @@ export function PartnerDialog({
           onClose();
           return;
         }
-        await api(`/orgs/partners/${partner.id}`, { method: 'PATCH', body });
+        await tenantsApi.updatePartner(partner.id, body);
       }
       onSaved();
     } catch (err) {
@@ -283,7 +284,7 @@ export function PartnerStatusDialog({
     setBusy(true);
     setError(null);
     try {
-      await api(`/orgs/partners/${partner.id}`, { method: 'PATCH', body: { status } });
+      await tenantsApi.updatePartner(partner.id, { status });
       onSaved();
     } catch (err) {
       setError(err);

@@ -1,24 +1,25 @@
 import { useState, type ReactNode } from 'react';
-import type { Paginated, Partner } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import type { Partner } from '../../../../server/contract';
+
 import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { EmptyState, ErrorBlock, LoadingBlock, PageHeader, Pager, RowMenu, SearchBox } from '../../ui';
-import { qs } from '../../lib/forms';
-import { asList, paginationOf, useResource } from '../../lib/resource';
+
+import { asList, paginationOf } from '../../lib/resource';
 import { formatDate } from '../../lib/format';
 import { useTarget } from '../../lib/hooks';
 import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from './labels';
 import { capsText, PartnerDialog, PartnerStatusDialog } from './PartnerDialogs';
 import { useOrganizationList } from '../../lib/directory';
+import { tenantsApi, usePartnerPage } from './api';
 
 const PAGE_SIZE = 50;
 
 export function PartnersView({ tabs }: { tabs: ReactNode }) {
   const [page, setPage] = useState(1);
-  const partners = useResource<Paginated<Partner>>(`/orgs/partners${qs({ page, limit: PAGE_SIZE })}`);
+  const partners = usePartnerPage({ page, limit: PAGE_SIZE });
   const orgs = useOrganizationList();
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Partner | 'new' | null>(null);
@@ -35,7 +36,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
 
   const remove = async () => {
     if (!deleting.target) return;
-    await api(`/orgs/partners/${deleting.target.id}`, { method: 'DELETE' });
+    await tenantsApi.deletePartner(deleting.target.id);
     deleting.close();
     partners.reload();
   };

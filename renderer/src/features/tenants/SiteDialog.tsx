@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import type { Site } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+
 import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
 import { FormButtons } from '../../ui/DialogActions';
 import { Field } from '../../ui/basics';
 import { fieldErrors } from '../../lib/forms';
 import { timeZones } from '../../lib/dates';
+import { tenantsApi } from './api';
 
 // A site's address and contact are free-form objects in the API; the console keeps to a few plain keys and leaves
 // any other keys it finds untouched.
@@ -104,9 +105,12 @@ export function SiteDialog({
     try {
       let saved: Site;
       if (creating) {
-        saved = await api<Site>('/orgs/sites', {
-          method: 'POST',
-          body: { orgId, name: name.trim(), timezone, address: nextAddress, contact: nextContact },
+        saved = await tenantsApi.createSite({
+          orgId,
+          name: name.trim(),
+          timezone,
+          address: nextAddress,
+          contact: nextContact,
         });
       } else {
         const body: Record<string, unknown> = {};
@@ -118,7 +122,7 @@ export function SiteDialog({
           onClose();
           return;
         }
-        saved = await api<Site>(`/orgs/sites/${site.id}`, { method: 'PATCH', body });
+        saved = await tenantsApi.updateSite(site.id, body);
       }
       onSaved(saved);
     } catch (err) {
