@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import type { RoleListResponse, UserSummary } from '../../../../server/contract';
+import type { UserSummary } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
 import { Field } from '../../ui/basics';
-import { asList, useResource } from '../../lib/resource';
-import { qs } from '../../lib/forms';
+import { asList } from '../../lib/resource';
+
 import { tenantQueryOf } from './directory';
+import { useAssignableRoles } from './api';
 
 // Changing a user's role.
 
@@ -22,7 +23,7 @@ export function ChangeRoleDialog({
   onClose: () => void;
   onSave: (roleId: string, roleName: string) => void;
 }) {
-  const roles = useResource<RoleListResponse>(`/users/roles${qs(tenantQueryOf(user.association))}`);
+  const roles = useAssignableRoles(tenantQueryOf(user.association));
   const [roleId, setRoleId] = useState(user.association.roleId);
   const list = asList(roles.data);
   const chosen = list.find((r) => r.id === roleId);

@@ -1,16 +1,17 @@
 import { useState, type FormEvent } from 'react';
-import type { OrgAccess, Paginated, RoleListResponse, Site } from '../../../../server/contract';
-import { ApiError, api } from '../../lib/api/client';
+import type { OrgAccess } from '../../../../server/contract';
+import { ApiError } from '../../lib/api/client';
 import { useSession } from '../../lib/session';
 import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
 import { FormButtons } from '../../ui/DialogActions';
 import { Field } from '../../ui/basics';
 import { RadioCards, Toggle } from '../../ui';
-import { asList, useResource } from '../../lib/resource';
-import { fieldErrors, qs } from '../../lib/forms';
+import { asList } from '../../lib/resource';
+import { fieldErrors } from '../../lib/forms';
 import { useScope } from '../../lib/session';
 import { useDirectory } from './directory';
+import { peopleApi, useAssignableRoles, useOrgSites } from './api';
 
 // One dialog for both kinds of invitation. Where the invitee goes decides the fields: a partner user gets an
 // organization reach (all, selected, none); an organization user may be limited to some of its sites.
@@ -61,22 +62,18 @@ export function InviteDialog({
   const [serverFields, setServerFields] = useState<Record<string, string>>({});
 
   // Roles the chosen tenant may hold. A partner caller inviting into its own partner names no tenant.
-  const rolesPath =
+  const roles = useAssignableRoles(
     target === null
       ? null
-      : `/users/roles${qs(
-          target.kind === 'organization'
-            ? { orgId: target.orgId }
-            : target.partnerId
-              ? { partnerId: target.partnerId }
-              : {},
-        )}`;
-  const roles = useResource<RoleListResponse>(rolesPath);
+      : target.kind === 'organization'
+        ? { orgId: target.orgId }
+        : target.partnerId
+          ? { partnerId: target.partnerId }
+          : {},
+  );
   const expectedScope = target?.kind === 'organization' ? 'organization' : 'partner';
   const roleList = asList(roles.data).filter((r) => r.scope === expectedScope);
-  const sites = useResource<Paginated<Site>>(
-    target?.kind === 'organization' ? `/orgs/sites${qs({ orgId: target.orgId, limit: 100 })}` : null,
-  );
+  const sites = useOrgSites(target?.kind === 'organization' ? target.orgId : null);
   const siteList = asList(sites.data);
 
   const partnerOrgs =
@@ -128,7 +125,7 @@ export function InviteDialog({
       if (restrictSites) body.siteIds = siteIds;
     }
     try {
-      await api('/users/invite', { method: 'POST', body });
+      await peopleApi.invite(body);
       onInvited(email.trim());
     } catch (err) {
       const fields = fieldErrors(err);

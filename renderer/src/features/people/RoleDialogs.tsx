@@ -1,24 +1,25 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { Role, RoleDetail, UserListResponse } from '../../../../server/contract';
-import { ApiError, api } from '../../lib/api/client';
+import type { Role, RoleDetail } from '../../../../server/contract';
+import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
 import { FormButtons } from '../../ui/DialogActions';
 import { Alert, Card, Field, StatusPill } from '../../ui/basics';
 import { initials } from '../../lib/format';
 import { LoadingBlock, Pager } from '../../ui';
-import { asList, paginationOf, useResource } from '../../lib/resource';
-import { fieldErrors, qs } from '../../lib/forms';
+import { asList, paginationOf } from '../../lib/resource';
+import { fieldErrors } from '../../lib/forms';
 import { useScope } from '../../lib/session';
 import { accessSummary, type Directory } from './directory';
 import { USER_STATUS } from './UsersView';
+import { peopleApi, useRoleUsers } from './api';
 
 // Around the role editor: the users holding a role, cloning a role, and why a delete was refused.
 
 export function RoleUsersCard({ role, dir }: { role: RoleDetail; dir: Directory }) {
   const scope = useScope();
   const [page, setPage] = useState(1);
-  const users = useResource<UserListResponse>(`/roles/${role.id}/users${qs({ page, limit: 20 })}`);
+  const users = useRoleUsers(role.id, { page, limit: 20 });
   const list = asList(users.data);
   const total = paginationOf(users.data)?.total ?? list.length;
   return (
@@ -90,10 +91,7 @@ export function CloneRoleDialog({
     setError(null);
     setNameError(null);
     try {
-      const copy = await api<RoleDetail>(`/roles/${role.id}/clone`, {
-        method: 'POST',
-        body: { name: name.trim() },
-      });
+      const copy = await peopleApi.cloneRole(role.id, name.trim());
       onCloned(copy.id);
     } catch (err) {
       if (err instanceof ApiError && (err.code === 'ROLE_NAME_TAKEN' || fieldErrors(err).name))

@@ -1,13 +1,7 @@
 // Over 400 lines: RoleForm is one form (name, tenant, inheritance, permissions) over one draft with one save; the permission matrix, the role's users, clone and delete live beside it.
 import { useState, type FormEvent } from 'react';
-import type {
-  AvailablePermissionsResponse,
-  EffectivePermissionsResponse,
-  Role,
-  RoleDetail,
-  RoleListResponse,
-} from '../../../../server/contract';
-import { ApiError, api } from '../../lib/api/client';
+import type { AvailablePermissionsResponse, Role, RoleDetail } from '../../../../server/contract';
+import { ApiError } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmDialog } from '../../ui/Dialog';
@@ -15,13 +9,14 @@ import { Icon } from '../../ui/Icon';
 import { Alert, Card, Field } from '../../ui/basics';
 import { useDocumentTitle } from '../../lib/hooks';
 import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Toggle } from '../../ui';
-import { asList, useResource } from '../../lib/resource';
+import { asList } from '../../lib/resource';
 import { fieldErrors } from '../../lib/forms';
 import { useScope } from '../../lib/session';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
 import { PermissionMatrix } from './PermissionMatrix';
 import { keyOf } from './permissions';
 import { RoleUsersCard, CloneRoleDialog, deleteProblem } from './RoleDialogs';
+import { peopleApi, useAvailablePermissions, useEffectivePermissions, useRole, useRoles } from './api';
 
 // The role editor: details, a permission matrix over the role vocabulary (resources x actions), the named special
 // permissions and full administration. What the parent chain grants is shown checked and locked, with the role it
@@ -82,9 +77,9 @@ function tenantOfRole(role: Role): Tenant {
 }
 
 export function RoleEditor({ roleId }: { roleId: string | null }) {
-  const role = useResource<RoleDetail>(roleId ? `/roles/${roleId}` : null);
-  const roles = useResource<RoleListResponse>('/roles');
-  const available = useResource<AvailablePermissionsResponse>('/roles/permissions/available');
+  const role = useRole(roleId ?? null);
+  const roles = useRoles();
+  const available = useAvailablePermissions();
   useDocumentTitle(role.data ? role.data.name : roleId ? 'Role' : 'New role');
   const back = { to: '/users/roles', label: 'Roles' };
 
@@ -187,9 +182,7 @@ function RoleForm({
     .sort((a, b) => Number(b.isSystem) - Number(a.isSystem) || a.name.localeCompare(b.name));
   const parent = parentId ? byId.get(parentId) : undefined;
 
-  const parentEffective = useResource<EffectivePermissionsResponse>(
-    parentId ? `/roles/${parentId}/effective-permissions` : null,
-  );
+  const parentEffective = useEffectivePermissions(parentId || null);
   const cycleError =
     parent && inheritsFromThis(parent)
       ? `Circular inheritance: ${parent.name} already inherits from this role`
@@ -262,7 +255,7 @@ function RoleForm({
         if (parentId) body.parentRoleId = parentId;
         if (target.startsWith('p:')) body.partnerId = target.slice(2);
         if (target.startsWith('o:')) body.orgId = target.slice(2);
-        saved = await api<RoleDetail>('/roles', { method: 'POST', body });
+        saved = await peopleApi.createRole(body);
       } else {
         const body: Record<string, unknown> = {};
         if (name.trim() !== role.name) body.name = name.trim();
@@ -273,7 +266,7 @@ function RoleForm({
           setBusy(false);
           return;
         }
-        saved = await api<RoleDetail>(`/roles/${role.id}`, { method: 'PATCH', body });
+        saved = await peopleApi.updateRole(role.id, body);
       }
       onSaved(saved);
     } catch (err) {
@@ -299,7 +292,7 @@ function RoleForm({
     setBusy(true);
     setDeleteError(null);
     try {
-      await api(`/roles/${role.id}`, { method: 'DELETE' });
+      await peopleApi.deleteRole(role.id);
       navigate('/users/roles');
     } catch (err) {
       setDeleteError(err);

@@ -1,19 +1,20 @@
 import { useState, type ReactNode } from 'react';
-import type { Role, RoleListResponse } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import type { Role } from '../../../../server/contract';
+
 import { Link, navigate } from '../../lib/router';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Icon } from '../../ui/Icon';
 import { EmptyState, LoadFailure, LoadingBlock, PageHeader, RowMenu, SearchBox } from '../../ui';
-import { asList, useResource } from '../../lib/resource';
+import { asList } from '../../lib/resource';
 import { useScope } from '../../lib/session';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
 import { CloneRoleDialog, deleteProblem } from './RoleDialogs';
+import { peopleApi, useRoles } from './api';
 
 export function RolesView({ tabs }: { tabs: ReactNode }) {
   const scope = useScope();
   const dir = useDirectory();
-  const roles = useResource<RoleListResponse>('/roles');
+  const roles = useRoles();
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState<'' | 'system' | 'custom'>('');
   const [cloning, setCloning] = useState<Role | null>(null);
@@ -40,7 +41,7 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
     setBusy(true);
     setDeleteError(null);
     try {
-      await api(`/roles/${deleting.id}`, { method: 'DELETE' });
+      await peopleApi.deleteRole(deleting.id);
       setDeleting(null);
       roles.reload();
     } catch (err) {

@@ -1,12 +1,7 @@
 // Over 400 lines: one list screen whose toolbar, table, row actions and confirmations share the list's filters and pending action.
 import { useEffect, useState, type ReactNode } from 'react';
-import type {
-  InviteResendResponse,
-  UserListResponse,
-  UserStatus,
-  UserSummary,
-} from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import type { UserStatus, UserSummary } from '../../../../server/contract';
+
 import { useSession } from '../../lib/session';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmDialog, Dialog } from '../../ui/Dialog';
@@ -15,12 +10,13 @@ import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime, initials, relativeTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Pager, RowMenu, SearchBox } from '../../ui';
-import { asList, paginationOf, useResource } from '../../lib/resource';
-import { qs } from '../../lib/forms';
+import { asList, paginationOf } from '../../lib/resource';
+
 import { useScope } from '../../lib/session';
 import { accessSummary, useDirectory, type Directory } from './directory';
 import { InviteDialog } from './InviteDialog';
 import { ChangeRoleDialog } from './ChangeRoleDialog';
+import { peopleApi, useUsers } from './api';
 
 const PAGE_SIZE = 50;
 
@@ -69,7 +65,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
     return () => clearTimeout(id);
   }, [search]);
 
-  const users = useResource<UserListResponse>(`/users${qs({ q, status, page, limit: PAGE_SIZE })}`);
+  const users = useUsers({ q, status, page, limit: PAGE_SIZE });
   const list = asList(users.data);
   const filtered = q !== '' || status !== '';
 
@@ -96,10 +92,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
   const resend = async (u: UserSummary) => {
     setRowError(null);
     try {
-      const res = await api<InviteResendResponse>('/users/resend-invite', {
-        method: 'POST',
-        body: { userId: u.id },
-      });
+      const res = await peopleApi.resendInvite(u.id);
       setNotice(
         `A new invitation was sent to ${u.email}. The link is valid until ${formatDateTime(res.expiresAt)}.`,
       );
@@ -350,7 +343,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
           onClose={() => setPending(null)}
           onSave={(roleId, roleName) =>
             void run(
-              () => api(`/users/${pending.user.id}/role`, { method: 'POST', body: { roleId } }),
+              () => peopleApi.setRole(pending.user.id, roleId),
               `${pending.user.name || pending.user.email} now has the role ${roleName}.`,
             )
           }
@@ -366,7 +359,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
         onConfirm={() =>
           pending &&
           void run(
-            () => api(`/users/${pending.user.id}`, { method: 'PATCH', body: { status: 'disabled' } }),
+            () => peopleApi.setStatus(pending.user.id, 'disabled'),
             `${pending.user.email} is disabled.`,
           )
         }
@@ -404,7 +397,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
               onClick={() =>
                 pending &&
                 void run(
-                  () => api(`/users/${pending.user.id}`, { method: 'PATCH', body: { status: 'active' } }),
+                  () => peopleApi.setStatus(pending.user.id, 'active'),
                   `${pending.user.email} can sign in again.`,
                 )
               }
@@ -432,7 +425,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
         onConfirm={() =>
           pending &&
           void run(
-            () => api(`/users/${pending.user.id}`, { method: 'DELETE' }),
+            () => peopleApi.removeUser(pending.user.id),
             `${pending.user.email} was removed from ${tenantOf(pending.user, dir)}.`,
           )
         }
