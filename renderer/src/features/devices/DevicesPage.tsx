@@ -5,7 +5,7 @@ import { Icon } from '../../ui/Icon';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate, useRouter } from '../../lib/router';
 import { EmptyState, LoadFailure, LoadingBlock, PageHeader, SearchBox } from '../../ui';
-import { useResource } from '../../lib/resource';
+
 import { FilterPanel, useFilterState } from '../filters';
 import { SaveFilterDialog } from '../filters';
 import { fromConditions, newGroup, countConditions, type GroupNode } from '../filters';
@@ -18,6 +18,7 @@ import { useDebounced } from '../../lib/hooks';
 import { useDeviceList, useStatusCounts } from './api';
 import { formatCount } from '../../lib/format';
 import './devices.css';
+import { useSavedFilter } from '../filters';
 
 // /devices: the fleet in one virtualized table. Everything that shapes the list lives in the URL (search,
 // status, organization, sort, a saved filter or ad-hoc conditions), so reloads and shared links show the same.
@@ -113,9 +114,7 @@ export function DevicesPage() {
     STATUS_CHIPS.map((c) => c.value),
   );
 
-  const savedFilter = useResource<SavedFilter>(
-    url.filterId ? `/filters/${encodeURIComponent(url.filterId)}` : null,
-  );
+  const savedFilter = useSavedFilter(url.filterId || null);
   const applied = parseConditions(url.conditions);
 
   const [builderOpen, setBuilderOpen] = useState(false);

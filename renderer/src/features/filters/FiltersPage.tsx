@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SavedFilter } from '../../../../server/contract';
-import { ApiError, api } from '../../lib/api/client';
+import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
@@ -11,8 +11,7 @@ import { Link, navigate, usePathname } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { EmptyState, LoadFailure, LoadingBlock, PageHeader, RowMenu, SearchBox } from '../../ui';
 import { formatDate } from '../../lib/format';
-import { qs } from '../../lib/forms';
-import { useResource } from '../../lib/resource';
+
 import { useTarget } from '../../lib/hooks';
 import { FilterPanel, useFilterState } from './FilterPanel';
 import { fromConditions, newGroup, toConditions, type GroupNode } from './model';
@@ -21,14 +20,10 @@ import { FilterNameField, FilterOrgField, useFilterMeta } from './FilterMeta';
 import { summarize } from './summary';
 import { useDebounced } from '../../lib/hooks';
 import './filters.css';
+import { filtersApi, useFilterList, useSavedFilter } from './api';
 
 // /filters: saved filters across the organizations in scope; /filters/new and /filters/:id: one filter in the
 // builder with its live preview, "Show devices", save and delete.
-
-interface FilterList {
-  data: SavedFilter[];
-  total: number;
-}
 
 export function FiltersPage() {
   const pathname = usePathname();
@@ -56,14 +51,14 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
   useDocumentTitle('Saved filters');
   const [search, setSearch] = useState('');
   const query = useDebounced(search, 250);
-  const list = useResource<FilterList>(`/filters${qs({ search: query.trim() })}`);
+  const list = useFilterList(query.trim());
   const deleting = useTarget<SavedFilter>();
   const names = useNames(lookups);
   const rows = list.data?.data ?? [];
 
   const remove = async () => {
     if (!deleting.target) return;
-    await api(`/filters/${deleting.target.id}`, { method: 'DELETE' });
+    await filtersApi.remove(deleting.target.id);
     deleting.close();
     list.reload();
   };
@@ -215,7 +210,7 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
 }
 
 function FilterEditor({ filterId, lookups }: { filterId: string | null; lookups: Lookups }) {
-  const loaded = useResource<SavedFilter>(filterId ? `/filters/${encodeURIComponent(filterId)}` : null);
+  const loaded = useSavedFilter(filterId);
   if (filterId && loaded.error && !loaded.data)
     return (
       <div className="page sf-page adm">
@@ -277,10 +272,10 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
     void save.run(async () => {
       const body = meta.body(conditions);
       if (savedAt) {
-        const updated = await api<SavedFilter>(`/filters/${savedAt.id}`, { method: 'PATCH', body });
+        const updated = await filtersApi.update(savedAt.id, body);
         setSavedAt(updated);
       } else {
-        const created = await api<SavedFilter>('/filters', { method: 'POST', body });
+        const created = await filtersApi.create(body);
         navigate(`/filters/${created.id}`, { replace: true });
       }
     });
@@ -295,7 +290,7 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
 
   const remove = async () => {
     if (!savedAt) return;
-    await api(`/filters/${savedAt.id}`, { method: 'DELETE' });
+    await filtersApi.remove(savedAt.id);
     navigate('/filters', { replace: true });
   };
 

@@ -1,12 +1,13 @@
 import type { FormEvent } from 'react';
 import type { FilterConditionGroup, SavedFilter } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+
 import { FormDialog } from '../../ui/FormDialog';
 import { Field } from '../../ui/basics';
 import { useSession } from '../../lib/session';
 import { useAsyncAction } from '../../lib/action';
 import { DESCRIPTION_MAX, FilterNameField, FilterOrgField, NAME_MAX, useFilterMeta } from './FilterMeta';
 import type { Lookups } from '../../lib/directory';
+import { filtersApi } from './api';
 
 // "Save as filter" from the device list: name, description and, for partner and system callers, the organization
 // the filter belongs to (spec 2: required for them, ignored for organization scope).
@@ -35,7 +36,7 @@ export function SaveFilterDialog({
     e.preventDefault();
     if (!meta.ready(conditions)) return;
     void action.run(async () => {
-      const saved = await api<SavedFilter>('/filters', { method: 'POST', body: meta.body(conditions) });
+      const saved = await filtersApi.create(meta.body(conditions));
       onSaved(saved);
     });
   };

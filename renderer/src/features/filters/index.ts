@@ -7,3 +7,4 @@ export { ChipInput } from './ValueEditor';
 export { ROLE_OPTIONS } from './fields';
 export { countConditions, fromConditions, newGroup, type GroupNode } from './model';
 export { summarize } from './summary';
+export { useSavedFilter } from './api';

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { FilterConditionGroup, FilterPreview } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+
+import { filtersApi } from './api';
 
 // Live preview while the technician edits: POST /filters/preview, debounced, the latest edit wins (an answer
 // for an older edit is dropped). `conditions` null means "not sendable yet" and keeps the last answer on screen.
@@ -30,11 +31,7 @@ export function useFilterPreview(conditions: FilterConditionGroup | null, limit 
     if (key === null) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      api<FilterPreview>('/filters/preview', {
-        method: 'POST',
-        body: { conditions: JSON.parse(key) as FilterConditionGroup, limit },
-        signal: controller.signal,
-      }).then(
+      filtersApi.preview(JSON.parse(key) as FilterConditionGroup, limit, controller.signal).then(
         (res) => setAnswer({ key, data: res.data, error: null }),
         (error: unknown) => {
           if (controller.signal.aborted) return;
