@@ -1,12 +1,13 @@
 import type { Request, Response } from 'express';
 import type { LoginResponse, TokenPair } from '../../contract';
 import type { AppContext } from '../../context';
-import { randomToken, sha256Hex } from '../../crypto';
 import { clientInfo } from '../../http/client-info';
 import { HttpError, unauthorized } from '../../http/errors';
-import type { AuditSubject, GuardAccount } from '../../http/guard';
+import { auditUser, guardAccount } from '../../http/account';
+import type { GuardAccount } from '../../http/guard';
 import { checkSecondFactor } from '../mfa/service';
 import type { UserRow } from '../users/store';
+import { challengeExpired, liveChallenge, openLoginChallenge } from './challenge';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
 import {
   clearSessionCookies,
@@ -16,55 +17,16 @@ import {
   readCookie,
   REFRESH_COOKIE,
 } from './session';
+import { LoginChallengeStore } from './store';
 import { RefreshReuseError, type Rotation } from './tokens';
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
-export const MFA_CHALLENGE_TTL_SECONDS = 5 * 60;
 /** Wrong codes tolerated on one challenge before the technician must enter the password again. */
 const MFA_CHALLENGE_MAX_FAILURES = 5;
 
 /** The organization the user belongs to (null for partner and platform users): where their events are pushed. */
 function auditOrg(ctx: AppContext, userId: string): string | null {
   return ctx.users.membership(userId)?.orgId ?? null;
-}
-
-/** The audit chain of a user's own events: their organization's, their partner's, or the platform's. */
-function userChain(ctx: AppContext, userId: string): { orgId: string | null; partnerId: string | null } {
-  const membership = ctx.users.membership(userId);
-  if (membership?.orgId) return { orgId: membership.orgId, partnerId: null };
-  return { orgId: null, partnerId: membership?.partnerId ?? null };
-}
-
-/** A user as the actor and resource of their own events, in their own chain. */
-function userSubject(ctx: AppContext, user: Pick<UserRow, 'id' | 'email'>): AuditSubject {
-  return {
-    ...userChain(ctx, user.id),
-    actorType: 'user',
-    actorId: user.id,
-    actorEmail: user.email,
-    resourceType: 'user',
-    resourceId: user.id,
-    resourceName: user.email,
-  };
-}
-
-export function auditUser(
-  ctx: AppContext,
-  req: Request,
-  user: Pick<UserRow, 'id' | 'email'>,
-  action: string,
-  extra: {
-    details?: Record<string, unknown>;
-    result?: 'success' | 'failure' | 'denied';
-    errorMessage?: string;
-  } = {},
-): void {
-  ctx.audit.record({ ...userSubject(ctx, user), action, ...clientInfo(req), ...extra });
-}
-
-/** A user's secrets (password, MFA codes) are counted and audited under their account in the secret guard. */
-export function guardAccount(ctx: AppContext, user: Pick<UserRow, 'id' | 'email'>): GuardAccount {
-  return { key: user.id, audit: userSubject(ctx, user) };
 }
 
 /**
@@ -109,7 +71,6 @@ export async function login(
   email: string,
   password: string,
 ): Promise<LoginResponse> {
-  const { ipAddress } = clientInfo(req);
   const user = ctx.users.byEmail(email);
   const membership = user ? ctx.users.membership(user.id) : null;
   // One failure whatever was wrong, so a disabled or unknown account answers and counts like a wrong password.
@@ -133,21 +94,7 @@ export async function login(
   // Partner status and IP allowlist (401 IP_NOT_ALLOWED at login); platform administrators are exempt.
   if (membership.partnerId) ctx.tenantGuard.check(membership.partnerId, req, 'login');
   if (ctx.config.enable2fa && user.mfa_enabled === 1) {
-    const tempToken = `mfa_${randomToken(32)}`;
-    const now = new Date();
-    ctx.db
-      .prepare(
-        `INSERT INTO mfa_challenges (token_hash, user_id, created_at, expires_at, ip_address, user_agent)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        sha256Hex(tempToken),
-        user.id,
-        now.toISOString(),
-        new Date(now.getTime() + MFA_CHALLENGE_TTL_SECONDS * 1000).toISOString(),
-        ipAddress,
-        clientInfo(req).userAgent,
-      );
+    const tempToken = openLoginChallenge(ctx, req, user);
     return { mfaRequired: true, tempToken, mfaMethod: user.mfa_method ?? 'totp' };
   }
   return completeLogin(ctx, req, res, user, false, 'password');
@@ -170,32 +117,6 @@ export async function completeLogin(
   return pair;
 }
 
-interface ChallengeRow {
-  token_hash: string;
-  user_id: string;
-  expires_at: string;
-  failed_attempts: number;
-  consumed_at: string | null;
-}
-
-const challengeExpired = () => unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
-
-/**
- * The user behind a live login challenge (unconsumed, not expired, user still active with MFA), for steps that
- * act on it without answering it, such as sending the SMS code.
- */
-export function challengeUser(ctx: AppContext, tempToken: string): UserRow {
-  const challenge = ctx.db
-    .prepare('SELECT * FROM mfa_challenges WHERE token_hash = ?')
-    .get(sha256Hex(tempToken)) as ChallengeRow | undefined;
-  if (!challenge || challenge.consumed_at || Date.parse(challenge.expires_at) <= Date.now()) {
-    throw challengeExpired();
-  }
-  const user = ctx.users.byId(challenge.user_id);
-  if (!user || user.status !== 'active' || user.mfa_enabled !== 1) throw challengeExpired();
-  return user;
-}
-
 /** Second login step: the tempToken from login plus a TOTP, SMS or recovery code. */
 export async function verifyLoginChallenge(
   ctx: AppContext,
@@ -204,35 +125,21 @@ export async function verifyLoginChallenge(
   tempToken: string,
   code: string,
 ): Promise<TokenPair> {
-  const challenge = ctx.db
-    .prepare('SELECT * FROM mfa_challenges WHERE token_hash = ?')
-    .get(sha256Hex(tempToken)) as ChallengeRow | undefined;
-  if (!challenge || challenge.consumed_at || Date.parse(challenge.expires_at) <= Date.now()) {
-    throw unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
-  }
-  const user = ctx.users.byId(challenge.user_id);
-  if (!user || user.status !== 'active' || user.mfa_enabled !== 1) {
-    throw unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
-  }
+  const { challenge, user } = liveChallenge(ctx, tempToken);
   const method = await checkSecondFactor(ctx, req, user, code);
   if (!method) {
     const failures = challenge.failed_attempts + 1;
-    ctx.db
-      .prepare('UPDATE mfa_challenges SET failed_attempts = ?, consumed_at = ? WHERE token_hash = ?')
-      .run(
-        failures,
-        failures >= MFA_CHALLENGE_MAX_FAILURES ? new Date().toISOString() : null,
-        challenge.token_hash,
-      );
+    new LoginChallengeStore(ctx.db).recordFailure(
+      challenge.token_hash,
+      failures,
+      failures >= MFA_CHALLENGE_MAX_FAILURES ? new Date().toISOString() : null,
+    );
     auditUser(ctx, req, user, 'user.login.failed', { result: 'failure', errorMessage: 'invalid MFA code' });
     throw unauthorized('Invalid MFA code', 'INVALID_MFA_CODE');
   }
   // Single use: a second verify with the same tempToken finds it consumed.
-  const consumed = ctx.db
-    .prepare('UPDATE mfa_challenges SET consumed_at = ? WHERE token_hash = ? AND consumed_at IS NULL')
-    .run(new Date().toISOString(), challenge.token_hash);
-  if (consumed.changes !== 1)
-    throw unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
+  if (!new LoginChallengeStore(ctx.db).consume(challenge.token_hash, new Date().toISOString()))
+    throw challengeExpired();
   return completeLogin(ctx, req, res, ctx.users.byId(user.id)!, true, method);
 }
 

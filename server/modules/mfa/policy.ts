@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context';
-import { forbidden } from '../../http/errors';
+import { badRequest, forbidden } from '../../http/errors';
+import { MfaStore } from './store';
 
 // Organization MFA policy (spec 1 §5): `settings.security.requireMfa` stops users from disabling MFA, and
 // `settings.security.allowedMfaMethods.sms === false` refuses SMS as a second factor. Only organization members
@@ -15,16 +16,16 @@ const NO_POLICY: MfaPolicy = { requireMfa: false, smsAllowed: true };
 export function mfaPolicyFor(ctx: AppContext, userId: string): MfaPolicy {
   const orgId = ctx.users.membership(userId)?.orgId;
   if (!orgId) return NO_POLICY;
-  const row = ctx.db
-    .prepare(
-      `SELECT json_extract(settings, '$.security.requireMfa') AS require_mfa,
-              json_extract(settings, '$.security.allowedMfaMethods.sms') AS sms
-       FROM organizations WHERE id = ? AND deleted_at IS NULL`,
-    )
-    .get(orgId) as { require_mfa: unknown; sms: unknown } | undefined;
+  const row = new MfaStore(ctx.db).organizationPolicy(orgId);
   if (!row) return NO_POLICY;
   // JSON true / false come back as 1 / 0; anything but an explicit false leaves SMS allowed (the default).
   return { requireMfa: row.require_mfa === 1, smsAllowed: row.sms !== 0 };
+}
+
+/** ENABLE_2FA=false turns every MFA enrollment off (sign-in of already enrolled users is not affected). */
+export function requireMfaFeature(ctx: AppContext): void {
+  if (!ctx.config.enable2fa)
+    throw badRequest('Multi-factor authentication is disabled on this server', 'MFA_DISABLED');
 }
 
 export const smsNotAllowed = () =>

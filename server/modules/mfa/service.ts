@@ -2,12 +2,13 @@ import type { Request, Response } from 'express';
 import type { MfaEnableResponse, MfaSetupResponse } from '../../contract';
 import type { AppContext } from '../../context';
 import { MFA_REQUIRED_MESSAGE } from '../../http/authenticate';
-import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors';
-import { auditUser, guardAccount } from '../auth/service';
+import { badRequest, conflict, forbidden } from '../../http/errors';
+import { auditUser, guardAccount, requireUser } from '../../http/account';
 import { issueSession } from '../auth/session';
 import type { UserRow } from '../users/store';
-import { assertSmsAllowed, mfaPolicyFor, mfaRequiredByOrganization } from './policy';
+import { assertSmsAllowed, mfaPolicyFor, mfaRequiredByOrganization, requireMfaFeature } from './policy';
 import { checkSmsCode } from './sms';
+import { MfaStore } from './store';
 import {
   hashRecoveryCode,
   isTotpFormat,
@@ -19,17 +20,6 @@ import {
 } from './totp';
 
 export const MFA_SETUP_TTL_SECONDS = 10 * 60;
-
-export function requireUser(ctx: AppContext, userId: string): UserRow {
-  const user = ctx.users.byId(userId);
-  if (!user) throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
-  return user;
-}
-
-export function requireMfaFeature(ctx: AppContext): void {
-  if (!ctx.config.enable2fa)
-    throw badRequest('Multi-factor authentication is disabled on this server', 'MFA_DISABLED');
-}
 
 export type SecondFactor = 'totp' | 'sms' | 'recovery_code';
 
@@ -65,19 +55,14 @@ async function consumeSecondFactor(
     const step = await verifyTotp(ctx.secretBox.open(user.mfa_secret), trimmed, user.mfa_last_time_step);
     if (step === null) return null;
     // Compare-and-set so two concurrent requests cannot both spend the same code.
-    const won = ctx.db
-      .prepare(
-        'UPDATE users SET mfa_last_time_step = ? WHERE id = ? AND (mfa_last_time_step IS NULL OR mfa_last_time_step < ?)',
-      )
-      .run(step, user.id, step);
-    return won.changes === 1 ? 'totp' : null;
+    return new MfaStore(ctx.db).spendTotpStep(user.id, step) ? 'totp' : null;
   }
-  const used = ctx.db
-    .prepare(
-      'UPDATE mfa_recovery_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? AND used_at IS NULL',
-    )
-    .run(new Date().toISOString(), user.id, hashRecoveryCode(trimmed));
-  return used.changes === 1 ? 'recovery_code' : null;
+  const used = new MfaStore(ctx.db).spendRecoveryCode(
+    user.id,
+    hashRecoveryCode(trimmed),
+    new Date().toISOString(),
+  );
+  return used ? 'recovery_code' : null;
 }
 
 /**
@@ -102,13 +87,12 @@ export async function startSetup(
   const secret = newTotpSecret();
   const recoveryCodes = newRecoveryCodes();
   const expiresAt = new Date(Date.now() + MFA_SETUP_TTL_SECONDS * 1000).toISOString();
-  ctx.db
-    .prepare(
-      `INSERT INTO mfa_setups (user_id, secret, recovery_codes, expires_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (user_id) DO UPDATE SET secret = excluded.secret,
-         recovery_codes = excluded.recovery_codes, expires_at = excluded.expires_at`,
-    )
-    .run(user.id, ctx.secretBox.seal(secret), ctx.secretBox.seal(JSON.stringify(recoveryCodes)), expiresAt);
+  new MfaStore(ctx.db).saveSetup(
+    user.id,
+    ctx.secretBox.seal(secret),
+    ctx.secretBox.seal(JSON.stringify(recoveryCodes)),
+    expiresAt,
+  );
   const otpauth = otpAuthUrl(secret, user.email);
   auditUser(ctx, req, user, 'auth.mfa.setup', { details: { method: 'totp' } });
   return {
@@ -118,12 +102,6 @@ export async function startSetup(
     recoveryCodes,
     expiresAt,
   };
-}
-
-interface SetupRow {
-  secret: string;
-  recovery_codes: string;
-  expires_at: string;
 }
 
 /** Confirms a pending setup with a code from the app; the session it returns carries `mfa: true`. */
@@ -138,8 +116,7 @@ export async function enable(
   requireMfaFeature(ctx);
   const user = requireUser(ctx, userId);
   assertMayEnrollTotp(user, sessionMfa);
-  const setup = ctx.db.prepare('SELECT * FROM mfa_setups WHERE user_id = ?').get(user.id) as
-    SetupRow | undefined;
+  const setup = new MfaStore(ctx.db).pendingSetup(user.id);
   if (!setup || Date.parse(setup.expires_at) <= Date.now()) {
     throw badRequest('MFA setup expired or not started. Start the setup again.', 'MFA_SETUP_EXPIRED');
   }
@@ -148,29 +125,19 @@ export async function enable(
   );
   if (step === null) throw badRequest('Invalid MFA code', 'INVALID_MFA_CODE');
   const recoveryCodes = JSON.parse(ctx.secretBox.open(setup.recovery_codes)) as string[];
-  ctx.db.transaction(() => {
-    ctx.db
-      .prepare(
-        `UPDATE users SET mfa_enabled = 1, mfa_method = 'totp', mfa_secret = ?, mfa_last_time_step = ?, updated_at = ?
-         WHERE id = ?`,
-      )
-      .run(setup.secret, step, new Date().toISOString(), user.id);
-    replaceRecoveryCodes(ctx, user.id, recoveryCodes.map(hashRecoveryCode));
-    ctx.db.prepare('DELETE FROM mfa_setups WHERE user_id = ?').run(user.id);
-    ctx.db.prepare('DELETE FROM sms_codes WHERE user_id = ? AND purpose = ?').run(user.id, 'login');
-  })();
+  new MfaStore(ctx.db).enableTotp(
+    user.id,
+    setup.secret,
+    step,
+    recoveryCodes.map(hashRecoveryCode),
+    new Date().toISOString(),
+  );
   auditUser(ctx, req, user, 'auth.mfa.enable', {
     details: { method: 'totp', ...(user.mfa_enabled === 1 ? { previousMethod: user.mfa_method } : {}) },
   });
   // Spec 1: enable returns the recovery codes too, so the console shows them once the authenticator is proven.
   const pair = await issueSession(ctx, req, res, requireUser(ctx, user.id), true);
   return { success: true, recoveryCodes, ...pair };
-}
-
-export function replaceRecoveryCodes(ctx: AppContext, userId: string, hashes: string[]): void {
-  ctx.db.prepare('DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(userId);
-  const insert = ctx.db.prepare('INSERT INTO mfa_recovery_codes (user_id, code_hash) VALUES (?, ?)');
-  for (const hash of hashes) insert.run(userId, hash);
 }
 
 export async function disable(
@@ -184,16 +151,7 @@ export async function disable(
   if (mfaPolicyFor(ctx, user.id).requireMfa) throw mfaRequiredByOrganization();
   if (!(await checkSecondFactor(ctx, req, user, code)))
     throw badRequest('Invalid MFA code', 'INVALID_MFA_CODE');
-  ctx.db.transaction(() => {
-    ctx.db
-      .prepare(
-        `UPDATE users SET mfa_enabled = 0, mfa_method = NULL, mfa_secret = NULL, mfa_last_time_step = NULL,
-         phone_number = NULL, phone_verified = 0, updated_at = ? WHERE id = ?`,
-      )
-      .run(new Date().toISOString(), user.id);
-    ctx.db.prepare('DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(user.id);
-    ctx.db.prepare('DELETE FROM sms_codes WHERE user_id = ?').run(user.id);
-  })();
+  new MfaStore(ctx.db).disable(user.id, new Date().toISOString());
   auditUser(ctx, req, user, 'auth.mfa.disable', { details: { method: user.mfa_method } });
   return { success: true };
 }
@@ -206,7 +164,7 @@ export function regenerateRecoveryCodes(
   const user = requireUser(ctx, userId);
   if (user.mfa_enabled !== 1) throw badRequest('MFA is not enabled', 'MFA_NOT_ENABLED');
   const codes = newRecoveryCodes();
-  ctx.db.transaction(() => replaceRecoveryCodes(ctx, user.id, codes.map(hashRecoveryCode)))();
+  new MfaStore(ctx.db).replaceRecoveryCodes(user.id, codes.map(hashRecoveryCode));
   auditUser(ctx, req, user, 'auth.mfa.recovery_codes.rotate');
   return { recoveryCodes: codes };
 }

@@ -7,11 +7,12 @@ import { MFA_REQUIRED_MESSAGE } from '../../http/authenticate';
 import type { UserAuth } from '../../http/auth-context';
 import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors';
 import { AUTH_LIMITS, type LimitRule } from '../../http/rate-limit';
-import { auditUser, challengeUser, guardAccount } from '../auth/service';
+import { auditUser, guardAccount, requireUser } from '../../http/account';
+import { challengeUser } from '../auth/challenge';
 import { issueSession } from '../auth/session';
 import type { UserRow } from '../users/store';
-import { assertSmsAllowed } from './policy';
-import { replaceRecoveryCodes, requireMfaFeature, requireUser } from './service';
+import { assertSmsAllowed, requireMfaFeature } from './policy';
+import { MfaStore, type SmsCodeRow } from './store';
 import { hashRecoveryCode, newRecoveryCodes } from './totp';
 
 // SMS as a second factor (spec 1 §5). Codes are 6 digits, valid 10 minutes, 5 wrong tries, single use, and only
@@ -37,13 +38,6 @@ export const maskPhone = (phone: string): string =>
  */
 const hashSmsCode = (id: string, code: string): string => sha256Hex(`sms:${id}:${code}`);
 
-interface SmsCodeRow {
-  id: string;
-  phone_number: string;
-  code_hash: string;
-  failed_attempts: number;
-}
-
 /** Retires the user's earlier codes of this purpose, stores the new one and sends it. */
 function issueSmsCode(
   ctx: AppContext,
@@ -55,19 +49,15 @@ function issueSmsCode(
   const id = randomUUID();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + SMS_CODE_TTL_SECONDS * 1000).toISOString();
-  ctx.db.transaction(() => {
-    ctx.db
-      .prepare(
-        'UPDATE sms_codes SET consumed_at = ? WHERE user_id = ? AND purpose = ? AND consumed_at IS NULL',
-      )
-      .run(now.toISOString(), user.id, purpose);
-    ctx.db
-      .prepare(
-        `INSERT INTO sms_codes (id, user_id, purpose, phone_number, code_hash, created_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(id, user.id, purpose, phone, hashSmsCode(id, code), now.toISOString(), expiresAt);
-  })();
+  new MfaStore(ctx.db).replaceSmsCode({
+    id,
+    userId: user.id,
+    purpose,
+    phone,
+    codeHash: hashSmsCode(id, code),
+    createdAt: now.toISOString(),
+    expiresAt,
+  });
   const what = purpose === 'login' ? 'sign-in' : 'verification';
   ctx.mailer.send({
     kind: 'sms',
@@ -86,23 +76,16 @@ export type SmsCheck = { ok: true; phone: string } | { ok: false; reason: 'none'
  */
 export function checkSmsCode(ctx: AppContext, userId: string, purpose: SmsPurpose, code: string): SmsCheck {
   const now = new Date().toISOString();
+  const store = new MfaStore(ctx.db);
   return ctx.db.transaction((): SmsCheck => {
-    const row = ctx.db
-      .prepare(
-        `SELECT id, phone_number, code_hash, failed_attempts FROM sms_codes
-         WHERE user_id = ? AND purpose = ? AND consumed_at IS NULL AND expires_at > ? AND failed_attempts < ?
-         ORDER BY created_at DESC LIMIT 1`,
-      )
-      .get(userId, purpose, now, SMS_CODE_MAX_ATTEMPTS) as SmsCodeRow | undefined;
+    const row: SmsCodeRow | undefined = store.liveSmsCode(userId, purpose, now, SMS_CODE_MAX_ATTEMPTS);
     if (!row) return { ok: false, reason: 'none' };
     if (!safeEqual(hashSmsCode(row.id, code.trim()), row.code_hash)) {
       const failures = row.failed_attempts + 1;
-      ctx.db
-        .prepare('UPDATE sms_codes SET failed_attempts = ?, consumed_at = ? WHERE id = ?')
-        .run(failures, failures >= SMS_CODE_MAX_ATTEMPTS ? now : null, row.id);
+      store.recordSmsFailure(row.id, failures, failures >= SMS_CODE_MAX_ATTEMPTS ? now : null);
       return { ok: false, reason: 'wrong' };
     }
-    ctx.db.prepare('UPDATE sms_codes SET consumed_at = ? WHERE id = ?').run(now, row.id);
+    store.consumeSmsCode(row.id, now);
     return { ok: true, phone: row.phone_number };
   })();
 }
@@ -154,9 +137,7 @@ export function confirmPhone(
     }
     throw badRequest('Invalid verification code', 'INVALID_SMS_CODE');
   }
-  ctx.db
-    .prepare('UPDATE users SET phone_number = ?, phone_verified = 1, updated_at = ? WHERE id = ?')
-    .run(check.phone, new Date().toISOString(), user.id);
+  new MfaStore(ctx.db).setVerifiedPhone(user.id, check.phone, new Date().toISOString());
   auditUser(ctx, req, user, 'user.phone.verify', { details: { phoneNumber: maskPhone(check.phone) } });
   return { success: true, phoneNumber: check.phone, phoneVerified: true };
 }
@@ -182,16 +163,7 @@ export async function enableSms(
   }
   assertSmsAllowed(ctx, user.id);
   const recoveryCodes = newRecoveryCodes();
-  ctx.db.transaction(() => {
-    ctx.db
-      .prepare(
-        `UPDATE users SET mfa_enabled = 1, mfa_method = 'sms', mfa_secret = NULL, mfa_last_time_step = NULL,
-         updated_at = ? WHERE id = ?`,
-      )
-      .run(new Date().toISOString(), user.id);
-    replaceRecoveryCodes(ctx, user.id, recoveryCodes.map(hashRecoveryCode));
-    ctx.db.prepare('DELETE FROM mfa_setups WHERE user_id = ?').run(user.id);
-  })();
+  new MfaStore(ctx.db).enableSms(user.id, recoveryCodes.map(hashRecoveryCode), new Date().toISOString());
   const details = {
     method: 'sms',
     phoneNumber: maskPhone(user.phone_number),

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { auditCaller } from '../audit/caller';
-import { requireUser } from '../mfa/service';
+import { requireUser } from '../../http/account';
 import { HttpError } from '../../http/errors';
 import { checkReauth } from './step-up';
 import { actuate, mobileApprove, respond, revoke } from './decisions';

@@ -5,7 +5,8 @@ import { clientInfo } from '../../http/client-info';
 import { badRequest, HttpError, unauthorized } from '../../http/errors';
 import { AUTH_LIMITS } from '../../http/rate-limit';
 import { hashPassword, passwordProblem } from '../auth/passwords';
-import { auditUser, checkPassword } from '../auth/service';
+import { auditUser } from '../../http/account';
+import { checkPassword } from '../auth/service';
 import { clearSessionCookies } from '../auth/session';
 import {
   consumeEmailToken,

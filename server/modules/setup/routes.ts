@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import type { SetupStatusResponse, TokenPair } from '../../contract';
 import { conflict, forbidden } from '../../http/errors';
 import { defineRoute, type AnyRoute } from '../../http/route';
-import { auditUser } from '../auth/service';
+import { auditUser } from '../../http/account';
 import { issueSession } from '../auth/session';
 import type { FirstRun } from './service';
 

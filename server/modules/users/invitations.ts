@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { sha256Hex } from '../../crypto';
 import { badRequest, type HttpError } from '../../http/errors';
 import { defineRoute, type AnyRoute } from '../../http/route';
-import { auditUser } from '../auth/service';
+import { auditUser } from '../../http/account';
 import { hashPassword, passwordProblem } from '../auth/passwords';
 import { issueSession } from '../auth/session';
 import { acceptInviteBody, invitationQuery } from './schemas';

@@ -1,0 +1,54 @@
+import type { Request } from 'express';
+import type { AppContext } from '../../context';
+import { randomToken, sha256Hex } from '../../crypto';
+import { clientInfo } from '../../http/client-info';
+import { unauthorized } from '../../http/errors';
+import type { UserRow } from '../users/store';
+import { LoginChallengeStore, type ChallengeRow } from './store';
+
+// The login challenge: after the password of an MFA user, a tempToken stands for the half-finished sign-in until
+// the second factor answers it (service.ts verifyLoginChallenge) or it expires. Apart from service.ts so that the
+// SMS step can find the user behind a challenge without depending on the login flow that checks the code.
+
+export const MFA_CHALLENGE_TTL_SECONDS = 5 * 60;
+
+export const challengeExpired = () =>
+  unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
+
+/** Opens a challenge for a user whose password was accepted; returns the tempToken (shown once). */
+export function openLoginChallenge(ctx: AppContext, req: Request, user: Pick<UserRow, 'id'>): string {
+  const tempToken = `mfa_${randomToken(32)}`;
+  const now = new Date();
+  const client = clientInfo(req);
+  new LoginChallengeStore(ctx.db).insert({
+    tokenHash: sha256Hex(tempToken),
+    userId: user.id,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + MFA_CHALLENGE_TTL_SECONDS * 1000).toISOString(),
+    ipAddress: client.ipAddress,
+    userAgent: client.userAgent,
+  });
+  return tempToken;
+}
+
+/** A live challenge (unconsumed, not expired) and its user (still active with MFA), or 401 MFA_SESSION_EXPIRED. */
+export function liveChallenge(
+  ctx: AppContext,
+  tempToken: string,
+): { challenge: ChallengeRow; user: UserRow } {
+  const challenge = new LoginChallengeStore(ctx.db).byTokenHash(sha256Hex(tempToken));
+  if (!challenge || challenge.consumed_at || Date.parse(challenge.expires_at) <= Date.now()) {
+    throw challengeExpired();
+  }
+  const user = ctx.users.byId(challenge.user_id);
+  if (!user || user.status !== 'active' || user.mfa_enabled !== 1) throw challengeExpired();
+  return { challenge, user };
+}
+
+/**
+ * The user behind a live login challenge, for steps that act on it without answering it, such as sending the
+ * SMS code.
+ */
+export function challengeUser(ctx: AppContext, tempToken: string): UserRow {
+  return liveChallenge(ctx, tempToken).user;
+}

@@ -1,0 +1,56 @@
+import { statement, type Db } from '../../db/connection';
+
+// SQL for mfa_challenges: the pending second step of a password sign-in, keyed by the tempToken's hash.
+// Refresh tokens and sessions are TokenService's (tokens.ts), which signs and stores them together.
+
+export interface ChallengeRow {
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+  failed_attempts: number;
+  consumed_at: string | null;
+}
+
+export interface NewChallenge {
+  tokenHash: string;
+  userId: string;
+  createdAt: string;
+  expiresAt: string;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+export class LoginChallengeStore {
+  constructor(private readonly db: Db) {}
+
+  insert(challenge: NewChallenge): void {
+    statement(
+      this.db,
+      `INSERT INTO mfa_challenges (token_hash, user_id, created_at, expires_at, ip_address, user_agent)
+       VALUES (@tokenHash, @userId, @createdAt, @expiresAt, @ipAddress, @userAgent)`,
+    ).run(challenge);
+  }
+
+  byTokenHash(tokenHash: string): ChallengeRow | undefined {
+    return statement(this.db, 'SELECT * FROM mfa_challenges WHERE token_hash = ?').get(tokenHash) as
+      ChallengeRow | undefined;
+  }
+
+  /** Counts a wrong code; `consumedAt` set kills the challenge (too many wrong codes). */
+  recordFailure(tokenHash: string, failures: number, consumedAt: string | null): void {
+    statement(
+      this.db,
+      'UPDATE mfa_challenges SET failed_attempts = ?, consumed_at = ? WHERE token_hash = ?',
+    ).run(failures, consumedAt, tokenHash);
+  }
+
+  /** Spends the challenge; false when another request spent it first. */
+  consume(tokenHash: string, at: string): boolean {
+    return (
+      statement(
+        this.db,
+        'UPDATE mfa_challenges SET consumed_at = ? WHERE token_hash = ? AND consumed_at IS NULL',
+      ).run(at, tokenHash).changes === 1
+    );
+  }
+}
