@@ -1,6 +1,7 @@
 import type { ApiKey, ApiKeyStatus } from '../../contract/keys';
 import type { Db } from '../../db/connection';
-import { pageOffset, type PageRequest } from '../../http/pagination';
+import { pagedQuery } from '../../db/paged';
+import type { PageRequest } from '../../http/pagination';
 import type { OrgScope } from '../../http/scope';
 import { scopeFilter } from '../../http/scope';
 
@@ -126,16 +127,14 @@ export class ApiKeyStore {
     } else if (filter.status === 'revoked') {
       where.push("status = 'revoked'");
     }
-    const clause = where.join(' AND ');
-    const total = (
-      this.db.prepare(`SELECT COUNT(*) AS n FROM api_keys WHERE ${clause}`).get(...params) as { n: number }
-    ).n;
-    const rows = this.db
-      .prepare(
-        `SELECT ${COLUMNS} FROM api_keys WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      )
-      .all(...params, page.limit, pageOffset(page)) as ApiKeyRow[];
-    return { rows, total };
+    return pagedQuery<ApiKeyRow>(this.db, {
+      select: COLUMNS,
+      from: 'api_keys',
+      where,
+      params,
+      orderBy: 'created_at DESC, id DESC',
+      page,
+    });
   }
 
   insert(key: NewApiKey): void {

@@ -1,6 +1,7 @@
 import type { EnrollmentKey } from '../../contract/keys';
 import type { Db } from '../../db/connection';
-import { pageOffset, type PageRequest } from '../../http/pagination';
+import { pagedQuery } from '../../db/paged';
+import type { PageRequest } from '../../http/pagination';
 import { scopeFilter, type OrgScope } from '../../http/scope';
 
 // SQL for enrollment_keys. As with API keys, the hash column is never selected for display.
@@ -99,18 +100,14 @@ export class EnrollmentKeyStore {
       where.push(filter.expired ? 'expires_at <= ?' : 'expires_at > ?');
       params.push(new Date().toISOString());
     }
-    const clause = where.join(' AND ');
-    const total = (
-      this.db.prepare(`SELECT COUNT(*) AS n FROM enrollment_keys WHERE ${clause}`).get(...params) as {
-        n: number;
-      }
-    ).n;
-    const rows = this.db
-      .prepare(
-        `SELECT ${COLUMNS} FROM enrollment_keys WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      )
-      .all(...params, page.limit, pageOffset(page)) as EnrollmentKeyRow[];
-    return { rows, total };
+    return pagedQuery<EnrollmentKeyRow>(this.db, {
+      select: COLUMNS,
+      from: 'enrollment_keys',
+      where,
+      params,
+      orderBy: 'created_at DESC, id DESC',
+      page,
+    });
   }
 
   insert(key: NewEnrollmentKey): void {

@@ -11,7 +11,8 @@ import type {
   Site,
 } from '../../contract';
 import type { Db } from '../../db/connection';
-import { pageOffset, type PageRequest } from '../../http/pagination';
+import { pagedQuery } from '../../db/paged';
+import type { PageRequest } from '../../http/pagination';
 import { scopeFilter, type OrgScope } from '../../http/scope';
 
 // SQL of /orgs: partners, organizations and sites, and the revocations that partner offboarding and deletion
@@ -167,15 +168,13 @@ export class TenancyStore {
   // ---- partners -----------------------------------------------------------------------------------------------
 
   listPartners(page: PageRequest): { rows: PartnerRow[]; total: number } {
-    const rows = this.db
-      .prepare(
-        'SELECT * FROM partners WHERE deleted_at IS NULL ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?',
-      )
-      .all(page.limit, pageOffset(page)) as PartnerRow[];
-    const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM partners WHERE deleted_at IS NULL').get() as {
-      n: number;
-    };
-    return { rows, total: n };
+    return pagedQuery<PartnerRow>(this.db, {
+      select: '*',
+      from: 'partners',
+      where: ['deleted_at IS NULL'],
+      orderBy: 'name COLLATE NOCASE, id',
+      page,
+    });
   }
 
   /** A live partner (not soft-deleted). */
@@ -292,17 +291,14 @@ export class TenancyStore {
     page: PageRequest,
   ): { rows: OrganizationRow[]; total: number } {
     const filter = scopeFilter(scope, 'id');
-    const where = `deleted_at IS NULL AND ${filter.clause} AND (? IS NULL OR partner_id = ?)`;
-    const params = [...filter.params, partnerId ?? null, partnerId ?? null];
-    const rows = this.db
-      .prepare(`SELECT * FROM organizations WHERE ${where} ORDER BY name COLLATE NOCASE, id LIMIT ? OFFSET ?`)
-      .all(...params, page.limit, pageOffset(page)) as OrganizationRow[];
-    const { n } = this.db
-      .prepare(`SELECT COUNT(*) AS n FROM organizations WHERE ${where}`)
-      .get(...params) as {
-      n: number;
-    };
-    return { rows, total: n };
+    return pagedQuery<OrganizationRow>(this.db, {
+      select: '*',
+      from: 'organizations',
+      where: ['deleted_at IS NULL', filter.clause, '(? IS NULL OR partner_id = ?)'],
+      params: [...filter.params, partnerId ?? null, partnerId ?? null],
+      orderBy: 'name COLLATE NOCASE, id',
+      page,
+    });
   }
 
   organization(id: string): OrganizationRow | undefined {
@@ -397,17 +393,19 @@ export class TenancyStore {
   ): { rows: SiteRow[]; total: number } {
     const filter = scopeFilter(scope, 's.org_id');
     const only = onlySites ? JSON.stringify([...onlySites]) : null;
-    const where = `o.deleted_at IS NULL AND ${filter.clause} AND (? IS NULL OR s.org_id = ?)
-      AND (? IS NULL OR s.id IN (SELECT value FROM json_each(?)))`;
-    const params = [...filter.params, orgId ?? null, orgId ?? null, only, only];
-    const from = 'FROM sites s JOIN organizations o ON o.id = s.org_id';
-    const rows = this.db
-      .prepare(`SELECT s.* ${from} WHERE ${where} ORDER BY s.name COLLATE NOCASE, s.id LIMIT ? OFFSET ?`)
-      .all(...params, page.limit, pageOffset(page)) as SiteRow[];
-    const { n } = this.db.prepare(`SELECT COUNT(*) AS n ${from} WHERE ${where}`).get(...params) as {
-      n: number;
-    };
-    return { rows, total: n };
+    return pagedQuery<SiteRow>(this.db, {
+      select: 's.*',
+      from: 'sites s JOIN organizations o ON o.id = s.org_id',
+      where: [
+        'o.deleted_at IS NULL',
+        filter.clause,
+        '(? IS NULL OR s.org_id = ?)',
+        '(? IS NULL OR s.id IN (SELECT value FROM json_each(?)))',
+      ],
+      params: [...filter.params, orgId ?? null, orgId ?? null, only, only],
+      orderBy: 's.name COLLATE NOCASE, s.id',
+      page,
+    });
   }
 
   site(id: string): SiteRow | undefined {

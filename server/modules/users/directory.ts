@@ -2,7 +2,8 @@ import type { OrgAccess, Scope, UserAssociation, UserProfile, UserSummary } from
 import type { Db } from '../../db/connection';
 import type { UserAuth } from '../../http/auth-context';
 import { forbidden } from '../../http/errors';
-import { pageOffset, type PageRequest } from '../../http/pagination';
+import { pagedQuery } from '../../db/paged';
+import type { PageRequest } from '../../http/pagination';
 import { requireOrgAccess, resolveOrgScope, scopeFilter } from '../../http/scope';
 import type { UserRow } from './store';
 import { likeContains } from '../../db/like';
@@ -203,10 +204,14 @@ export function listUsers(
   page: PageRequest,
 ): { rows: DirectoryEntry[]; total: number } {
   const { sql, params } = query(visibility, filters);
-  const total = (db.prepare(`SELECT COUNT(*) AS n FROM (${sql})`).get(...params) as { n: number }).n;
-  const rows = db
-    .prepare(`${sql} ORDER BY u.name COLLATE NOCASE, u.email LIMIT ? OFFSET ?`)
-    .all(...params, page.limit, pageOffset(page)) as DirectoryRow[];
+  // The directory query starts with its own WITH clause, so it is paged as a subquery.
+  const { rows, total } = pagedQuery<DirectoryRow>(db, {
+    select: '*',
+    from: `(${sql}) AS d`,
+    params,
+    orderBy: 'd.name COLLATE NOCASE, d.email',
+    page,
+  });
   return { rows: rows.map(toEntry), total };
 }
 
