@@ -1,22 +1,28 @@
 // Devices, agents, logs, agent versions, saved filters and search (spec documents 2 and 3; DESIGN §3).
 
-export type OsType = 'windows' | 'macos' | 'linux';
+// The value lists below are the one source for the server's validation (zod enums, the filter compiler) and for
+// the types; the renderer may import only the types, so its option lists are typed against them.
+export const OS_TYPES = ['windows', 'macos', 'linux'] as const;
+export type OsType = (typeof OS_TYPES)[number];
 export type Architecture = 'x64' | 'x86' | 'arm64';
-export type DeviceStatus = 'online' | 'offline' | 'maintenance' | 'quarantined' | 'decommissioned';
+export const DEVICE_STATUSES = ['online', 'offline', 'maintenance', 'quarantined', 'decommissioned'] as const;
+export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 export type DeviceHealth = 'ok' | 'warning' | 'error';
-export type DeviceRole =
-  | 'workstation'
-  | 'server'
-  | 'printer'
-  | 'router'
-  | 'switch'
-  | 'firewall'
-  | 'access_point'
-  | 'phone'
-  | 'iot'
-  | 'camera'
-  | 'nas'
-  | 'unknown';
+export const DEVICE_ROLES = [
+  'workstation',
+  'server',
+  'printer',
+  'router',
+  'switch',
+  'firewall',
+  'access_point',
+  'phone',
+  'iot',
+  'camera',
+  'nas',
+  'unknown',
+] as const;
+export type DeviceRole = (typeof DEVICE_ROLES)[number];
 export type WatchdogStatus = 'connected' | 'failover' | 'offline';
 
 export interface DeviceHardware {

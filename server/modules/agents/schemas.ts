@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEVICE_ROLES, OS_TYPES } from '../../contract/devices';
 
 // Request bodies of the agent protocol (DESIGN §3; spec 2 for logs). Objects strip unknown keys: an agent newer
 // than the server may send fields we do not know, and that must not break its heartbeat.
@@ -27,27 +28,12 @@ export const enrollBody = z.object({
   enrollmentKey: z.string().min(1, 'enrollmentKey is required').max(200),
   enrollmentSecret: z.string().max(500).optional(),
   hostname: text(255).min(1, 'hostname is required'),
-  osType: z.enum(['windows', 'macos', 'linux']),
+  osType: z.enum(OS_TYPES),
   osVersion: text(255).min(1, 'osVersion is required'),
   architecture: z.enum(['x64', 'x86', 'arm64']),
   agentVersion: text(50).min(1, 'agentVersion is required'),
   displayName: optionalText(255),
-  deviceRole: z
-    .enum([
-      'workstation',
-      'server',
-      'printer',
-      'router',
-      'switch',
-      'firewall',
-      'access_point',
-      'phone',
-      'iot',
-      'camera',
-      'nas',
-      'unknown',
-    ])
-    .optional(),
+  deviceRole: z.enum(DEVICE_ROLES).optional(),
   osBuild: optionalText(255),
   hardware: z
     .object({

@@ -1,25 +1,9 @@
 import { z } from 'zod';
+import { DEVICE_ROLES, DEVICE_STATUSES, OS_TYPES } from '../../contract/devices';
 import { paginationQuery } from '../../http/pagination';
 
 // Request shapes of /devices, /groups and /tags. Shape checks live here; rules that need stored state (scope,
 // the device's organization, custom field definitions) live in service.ts and groups.ts.
-
-export const DEVICE_STATUSES = ['online', 'offline', 'maintenance', 'quarantined', 'decommissioned'] as const;
-export const OS_TYPES = ['windows', 'macos', 'linux'] as const;
-export const DEVICE_ROLES = [
-  'workstation',
-  'server',
-  'printer',
-  'router',
-  'switch',
-  'firewall',
-  'access_point',
-  'phone',
-  'iot',
-  'camera',
-  'nas',
-  'unknown',
-] as const;
 
 export const DEVICE_SORTS = [
   'hostname',

@@ -5,6 +5,7 @@ import type {
   FilterConditionGroup,
   FilterFieldType,
 } from '../../contract/filters';
+import { DEVICE_ROLES, DEVICE_STATUSES, OS_TYPES } from '../../contract/devices';
 import type { Db } from '../../db/connection';
 import { badRequest, type HttpError } from '../../http/errors';
 import { escapeLike } from '../../db/like';
@@ -89,23 +90,7 @@ const HIERARCHY_OPERATORS = ['equals', 'in'] as const;
 export const TIME_UNITS = ['minutes', 'hours', 'days', 'weeks', 'months'] as const;
 type TimeUnit = (typeof TIME_UNITS)[number];
 
-export const DEVICE_STATUSES = ['online', 'offline', 'maintenance', 'quarantined', 'decommissioned'] as const;
-export const DEVICE_ROLES = [
-  'workstation',
-  'server',
-  'printer',
-  'router',
-  'switch',
-  'firewall',
-  'access_point',
-  'phone',
-  'iot',
-  'camera',
-  'nas',
-  'unknown',
-] as const;
 export const WATCHDOG_STATUSES = ['connected', 'failover', 'offline'] as const;
-export const OS_TYPES = ['windows', 'macos', 'linux'] as const;
 export const ARCHITECTURES = ['x64', 'x86', 'arm64'] as const;
 
 // ---------------------------------------------------------------------------------------------------------------
