@@ -15,7 +15,24 @@ import {
   updatePartnerBody,
   updateSiteBody,
 } from './schemas';
-import { TenancyService } from './service';
+import {
+  createOrganization,
+  deleteOrganization,
+  getOrganization,
+  listOrganizations,
+  organizationsInScope,
+  updateOrganization,
+} from './organizations';
+import {
+  createPartner,
+  deletePartner,
+  getPartner,
+  listPartners,
+  ownPartner,
+  updateOwnPartner,
+  updatePartner,
+} from './partners';
+import { createSite, deleteSite, getSite, listSites, updateSite } from './sites';
 
 // /orgs (spec 1): partners (system scope; the partner's own record for partner scope), organizations (partner and
 // system scope) and sites (every scope, API keys included). `/orgs/partners/me` is declared before
@@ -25,7 +42,6 @@ const TAG = 'tenancy';
 const pageQuery = z.object(paginationQuery());
 
 export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
-  const service = new TenancyService(ctx);
   return [
     // ---- partners ---------------------------------------------------------------------------------------------
     defineRoute({
@@ -36,7 +52,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
       auth: 'user',
       permission: PERMISSIONS.ORGANIZATIONS_READ,
       responses: { 403: 'Partner scope required' },
-      handler: ({ auth }) => service.ownPartner(auth),
+      handler: ({ auth }) => ownPartner(ctx, auth),
     }),
     defineRoute({
       method: 'patch',
@@ -51,7 +67,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
         400: 'No updates provided; invalid settings, IP allowlist entry, proxy_trust_required, PSA rule',
         403: 'Partner scope required; Full partner organization access required',
       },
-      handler: ({ req, auth, body }) => service.updateOwnPartner(req, auth, body),
+      handler: ({ req, auth, body }) => updateOwnPartner(ctx, req, auth, body),
     }),
     defineRoute({
       method: 'get',
@@ -62,7 +78,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.ORGANIZATIONS_READ,
       query: pageQuery,
       responses: { 403: 'System scope required' },
-      handler: ({ auth, query }) => service.listPartners(auth, query),
+      handler: ({ auth, query }) => listPartners(ctx, auth, query),
     }),
     defineRoute({
       method: 'post',
@@ -74,7 +90,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
       body: createPartnerBody,
       status: 201,
       responses: { 403: 'System scope required', 409: 'A partner with this slug already exists' },
-      handler: ({ req, auth, body }) => service.createPartner(req, auth, body),
+      handler: ({ req, auth, body }) => createPartner(ctx, req, auth, body),
     }),
     defineRoute({
       method: 'get',
@@ -85,7 +101,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.ORGANIZATIONS_READ,
       params: idParams,
       responses: { 403: 'System scope required', 404: 'Partner not found' },
-      handler: ({ auth, params }) => service.getPartner(auth, params.id),
+      handler: ({ auth, params }) => getPartner(ctx, auth, params.id),
     }),
     defineRoute({
       method: 'patch',
@@ -103,7 +119,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
         404: 'Partner not found',
         409: 'A partner with this slug already exists',
       },
-      handler: ({ req, auth, params, body }) => service.updatePartner(req, auth, params.id, body),
+      handler: ({ req, auth, params, body }) => updatePartner(ctx, req, auth, params.id, body),
     }),
     defineRoute({
       method: 'delete',
@@ -114,7 +130,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.ORGANIZATIONS_DELETE,
       params: idParams,
       responses: { 403: 'System scope required', 404: 'Partner not found' },
-      handler: ({ req, auth, params }) => service.deletePartner(req, auth, params.id),
+      handler: ({ req, auth, params }) => deletePartner(ctx, req, auth, params.id),
     }),
 
     // ---- organizations ----------------------------------------------------------------------------------------
@@ -125,7 +141,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
       summary: "Every organization in the caller's scope, ordered by name (no pagination)",
       auth: 'user_or_key',
       permission: PERMISSIONS.ORGANIZATIONS_READ,
-      handler: ({ auth }) => service.organizationsInScope(auth),
+      handler: ({ auth }) => organizationsInScope(ctx, auth),
     }),
     defineRoute({
       method: 'get',
@@ -136,7 +152,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.ORGANIZATIONS_READ,
       query: pageQuery.extend(listOrganizationsQuery.shape),
       responses: { 403: 'Partner or system scope required; Access denied to this partner' },
-      handler: ({ auth, query }) => service.listOrganizations(auth, query.partnerId, query),
+      handler: ({ auth, query }) => listOrganizations(ctx, auth, query.partnerId, query),
     }),
     defineRoute({
       method: 'post',
@@ -153,7 +169,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
         404: 'Partner not found',
         409: 'An organization with this slug already exists for this partner',
       },
-      handler: ({ req, auth, body }) => service.createOrganization(req, auth, body),
+      handler: ({ req, auth, body }) => createOrganization(ctx, req, auth, body),
     }),
     defineRoute({
       method: 'get',
@@ -164,7 +180,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.ORGANIZATIONS_READ,
       params: idParams,
       responses: { 403: 'Partner or system scope required', 404: 'Organization not found' },
-      handler: ({ auth, params }) => service.getOrganization(auth, params.id),
+      handler: ({ auth, params }) => getOrganization(ctx, auth, params.id),
     }),
     defineRoute({
       method: 'patch',
@@ -180,7 +196,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
         403: 'Partner or system scope required',
         404: 'Organization not found',
       },
-      handler: ({ req, auth, params, body }) => service.updateOrganization(req, auth, params.id, body),
+      handler: ({ req, auth, params, body }) => updateOrganization(ctx, req, auth, params.id, body),
     }),
     defineRoute({
       method: 'delete',
@@ -191,7 +207,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.ORGANIZATIONS_DELETE,
       params: idParams,
       responses: { 403: 'Partner or system scope required', 404: 'Organization not found' },
-      handler: ({ req, auth, params }) => service.deleteOrganization(req, auth, params.id),
+      handler: ({ req, auth, params }) => deleteOrganization(ctx, req, auth, params.id),
     }),
 
     // ---- sites ------------------------------------------------------------------------------------------------
@@ -204,7 +220,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.SITES_READ,
       query: pageQuery.extend(listSitesQuery.shape),
       responses: { 403: 'Access to this organization denied', 404: 'Organization not found' },
-      handler: ({ auth, query }) => service.listSites(auth, query.orgId ?? query.organizationId, query),
+      handler: ({ auth, query }) => listSites(ctx, auth, query.orgId ?? query.organizationId, query),
     }),
     defineRoute({
       method: 'post',
@@ -216,7 +232,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
       body: createSiteBody,
       status: 201,
       responses: { 403: 'Access to this organization denied', 404: 'Organization not found' },
-      handler: ({ req, auth, body }) => service.createSite(req, auth, body),
+      handler: ({ req, auth, body }) => createSite(ctx, req, auth, body),
     }),
     defineRoute({
       method: 'get',
@@ -227,7 +243,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.SITES_READ,
       params: idParams,
       responses: { 403: 'Access to this site denied', 404: 'Site not found' },
-      handler: ({ auth, params }) => service.getSite(auth, params.id),
+      handler: ({ auth, params }) => getSite(ctx, auth, params.id),
     }),
     defineRoute({
       method: 'patch',
@@ -243,7 +259,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
         403: 'Access to this site denied',
         404: 'Site not found',
       },
-      handler: ({ req, auth, params, body }) => service.updateSite(req, auth, params.id, body),
+      handler: ({ req, auth, params, body }) => updateSite(ctx, req, auth, params.id, body),
     }),
     defineRoute({
       method: 'delete',
@@ -254,7 +270,7 @@ export function tenancyRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.SITES_DELETE,
       params: idParams,
       responses: { 403: 'Access to this site denied', 404: 'Site not found' },
-      handler: ({ req, auth, params }) => service.deleteSite(req, auth, params.id),
+      handler: ({ req, auth, params }) => deleteSite(ctx, req, auth, params.id),
     }),
   ];
 }
