@@ -236,6 +236,21 @@ export default tseslint.config(
     },
   },
   {
+    // DESIGN §6, side effects after commit: these modules open transactions only with transaction() from
+    // server/db/after-commit.ts, whose commit runs the queued agent sends and bus deliveries (a bare
+    // db.transaction() has no commit to wait for, so afterCommit refuses inside one).
+    files: ['server/modules/{pam,agents,devices}/**/*.ts', 'server/hub/**/*.ts', 'server/events/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='transaction']",
+          message: 'Open transactions with transaction(db, fn) from server/db/after-commit.ts.',
+        },
+      ],
+    },
+  },
+  {
     // Test helpers read arbitrary JSON response bodies.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -40,7 +40,7 @@ import { filterRoutes } from './modules/filters/routes';
 import { logRoutes } from './modules/logs/routes';
 import { pamAuditExportRoutes } from './modules/pam/audit-export/routes';
 import { postureRoutes } from './modules/posture/routes';
-import { registerEnforcementResults } from './modules/pam/enforcement';
+import { subscribeEnforcementResults } from './modules/pam/enforcement';
 import { pamPolicyRoutes } from './modules/pam/policy/routes';
 import { warnStaleTierRules } from './modules/pam/policy/stale-tiers';
 import { pamRoutes } from './modules/pam/routes';
@@ -158,7 +158,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     for (const step of teardown.reverse()) step();
   };
 
-  const bus = new EventBus(log);
+  const bus = new EventBus(log, db);
   const limiter = new RateLimiter(db);
   const audit = new AuditWriter(db, bus, log);
   const guard = new SecretGuard(db, audit);
@@ -194,7 +194,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     undo();
     throw err;
   }
-  registerEnforcementResults();
+  subscribeEnforcementResults(ctx);
   const hub = new ConsoleHub(ctx);
   teardown.push(() => hub.close());
   installDemoSimulator(ctx, options.demoFleet ?? null);

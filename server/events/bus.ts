@@ -1,8 +1,17 @@
 import type { Logger } from 'pino';
 import type { AuditCreatedEvent, ElevationRequest } from '../contract';
+import { afterCommit, inManagedTransaction } from '../db/after-commit';
+import type { Db } from '../db/connection';
 
-// The typed in-process event bus. Publishers never wait on or fail because of a subscriber: each listener runs
-// in its own try/catch. Audit, console pushes, webhooks and notifications all subscribe here.
+// The typed in-process event bus, the one event mechanism of the server. Listeners come in two kinds:
+// - `on` / `onAny`: side effects (console pushes, webhooks, notifications). They run after the emitting
+//   transaction commits (DESIGN §6: a change that rolls back is never announced) and never make the publisher
+//   fail: each runs in its own try/catch.
+// - `onWithinTransaction`: part of the emitter's write (PAM maps a command result to the elevation's enforcement
+//   state in the transaction that records the result). They run at once, inside the emitter's transaction; a
+//   throw rolls the whole write back, so they must touch nothing but SQLite.
+// A transaction not opened by transaction() (modules not yet moved to it) cannot be observed: there, `on`
+// listeners still run at once.
 
 export interface SessionEvent {
   userId: string;
@@ -16,6 +25,15 @@ export interface DeviceEvent {
   orgId: string;
   siteId: string | null;
   status: string;
+}
+
+export interface CommandFinishedEvent {
+  commandId: string;
+  deviceId: string;
+  /** The command type (`actuate_elevation`, `revoke_elevation`, `self_uninstall`, ...). */
+  type: string;
+  status: 'completed' | 'failed' | 'timeout';
+  error: string | null;
 }
 
 /** Event name to payload. Later modules add their events here (`elevation.*`, `device.*`, ...). */
@@ -41,6 +59,8 @@ export interface EventMap {
   'elevation.enforcement_changed': ElevationRequest;
   'elevation.revoked': ElevationRequest;
   'elevation.expired': ElevationRequest;
+  /** An agent reported the end of one of its stored commands (not pushed to consoles: no pushed prefix). */
+  'agent.command_finished': CommandFinishedEvent;
 }
 
 export type EventName = keyof EventMap;
@@ -59,31 +79,55 @@ type AnyListener = (message: BusMessage) => void;
 export class EventBus {
   private readonly listeners = new Map<EventName, Set<AnyListener>>();
   private readonly wildcard = new Set<AnyListener>();
+  private readonly within = new Map<EventName, Set<AnyListener>>();
 
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly db: Db,
+  ) {}
 
-  /** Subscribes to one event; returns the unsubscribe function. */
+  /** Subscribes to one event, delivered after commit; returns the unsubscribe function. */
   on<K extends EventName>(event: K, listener: Listener<K>): () => void {
-    const set = this.listeners.get(event) ?? new Set<AnyListener>();
-    set.add(listener as AnyListener);
-    this.listeners.set(event, set);
-    return () => set.delete(listener as AnyListener);
+    return subscribe(this.listeners, event, listener as AnyListener);
   }
 
-  /** Subscribes to every event (the console hub filters by name and scope). */
+  /** Subscribes to every event, delivered after commit (the console hub filters by name and scope). */
   onAny(listener: AnyListener): () => void {
     this.wildcard.add(listener);
     return () => this.wildcard.delete(listener);
   }
 
+  /** Subscribes to one event inside the emitter's transaction: SQLite writes only; a throw fails the emitter. */
+  onWithinTransaction<K extends EventName>(event: K, listener: Listener<K>): () => void {
+    return subscribe(this.within, event, listener as AnyListener);
+  }
+
   emit<K extends EventName>(event: K, orgId: string | null, data: EventMap[K]): void {
-    const message: BusMessage<K> = { event, orgId, data, at: new Date().toISOString() };
-    for (const listener of [...(this.listeners.get(event) ?? []), ...this.wildcard]) {
+    const message = { event, orgId, data, at: new Date().toISOString() } as BusMessage;
+    for (const listener of [...(this.within.get(event) ?? [])]) listener(message);
+    const deliver = () => this.deliver(message);
+    if (this.db.inTransaction && !inManagedTransaction(this.db)) deliver();
+    else afterCommit(this.db, deliver);
+  }
+
+  private deliver(message: BusMessage): void {
+    for (const listener of [...(this.listeners.get(message.event) ?? []), ...this.wildcard]) {
       try {
-        listener(message as BusMessage);
+        listener(message);
       } catch (err) {
-        this.log.error({ err, event }, 'event listener failed');
+        this.log.error({ err, event: message.event }, 'event listener failed');
       }
     }
   }
+}
+
+function subscribe(
+  registry: Map<EventName, Set<AnyListener>>,
+  event: EventName,
+  listener: AnyListener,
+): () => void {
+  const set = registry.get(event) ?? new Set<AnyListener>();
+  set.add(listener);
+  registry.set(event, set);
+  return () => set.delete(listener);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { DeviceCommand } from '../../contract';
+import { afterCommit, transaction } from '../../db/after-commit';
 import { statement } from '../../db/connection';
 import { notFound } from '../../http/errors';
 import { emitDeviceEvent } from './presence';
@@ -72,8 +73,9 @@ export function toDeviceCommand(row: DeviceCommandRow): DeviceCommand {
 }
 
 /**
- * Stores a `pending` command and pushes it at once when the agent holds its socket (the row becomes `sent`);
- * otherwise the next heartbeat claims it. Callers check scope, permission and the device's state first.
+ * Stores a `pending` command and, once the caller's transaction commits, pushes it when the agent holds its
+ * socket (the row becomes `sent`); otherwise the next heartbeat claims it. A transaction that rolls back sends
+ * nothing. Returns the row as queued (`pending`). Callers check scope, permission and the device's state first.
  */
 export function queueCommand(ctx: AppContext, input: QueueCommandInput): DeviceCommandRow {
   const store = agentStore(ctx.db);
@@ -87,8 +89,15 @@ export function queueCommand(ctx: AppContext, input: QueueCommandInput): DeviceC
     createdBy: input.createdBy,
     at: new Date().toISOString(),
   });
-  ctx.agentHub.push(input.deviceId, { id, type: input.type, payload: input.payload });
+  afterCommit(ctx.db, () =>
+    ctx.agentHub.push(input.deviceId, { id, type: input.type, payload: input.payload }),
+  );
   return store.commandById.get(id)!;
+}
+
+/** The command as stored now: read after the commit that queued it, it says whether it was pushed (`sent`). */
+export function commandById(ctx: Pick<AppContext, 'db'>, id: string): DeviceCommandRow | undefined {
+  return agentStore(ctx.db).commandById.get(id);
 }
 
 /**
@@ -115,24 +124,6 @@ export function claimCommands(
   return claimed.length ? toWireCommands(claimed) : [];
 }
 
-/**
- * What another module does when a command of its type ends (PAM maps actuation results to the elevation's
- * enforcement state). Runs inside the transaction that records the result; the returned function, if any, runs
- * after the commit (bus events).
- */
-export type CommandResultHook = (
-  ctx: AppContext,
-  command: DeviceCommandRow,
-  input: CommandResultInput,
-) => (() => void) | void;
-
-const resultHooks = new Map<string, CommandResultHook>();
-
-/** Registers the hook of a command type (server start-up; registering again replaces it). */
-export function onCommandResult(type: string, hook: CommandResultHook): void {
-  resultHooks.set(type, hook);
-}
-
 export interface CommandResultOutcome {
   success: true;
   commandId: string;
@@ -145,7 +136,8 @@ export interface CommandResultOutcome {
  * Records an agent's result for one of its own commands (HTTP and socket share this). A result for a command
  * that already ended is answered as success without change, so an agent retrying after a lost answer is safe.
  * A completed `self_uninstall` means the agent is gone: the device is decommissioned if it was not yet, and the
- * credential dies with it.
+ * credential dies with it. `agent.command_finished` is emitted inside the transaction, so the modules that act on
+ * a result (PAM enforcement) write in the same transaction as the result itself.
  */
 export function recordCommandResult(
   ctx: AppContext,
@@ -161,8 +153,7 @@ export function recordCommandResult(
   }
   const at = new Date().toISOString();
   const uninstalled = command.type === 'self_uninstall' && input.status === 'completed';
-  let afterCommit: (() => void) | void = undefined;
-  const decommissioned = ctx.db.transaction(() => {
+  const decommissioned = transaction(ctx.db, () => {
     store.finishCommand.run({
       id: commandId,
       status: input.status,
@@ -170,12 +161,17 @@ export function recordCommandResult(
       error: input.error ?? null,
       at,
     });
-    afterCommit = resultHooks.get(command.type)?.(ctx, command, input);
+    ctx.bus.emit('agent.command_finished', device.org_id, {
+      commandId,
+      deviceId: device.id,
+      type: command.type,
+      status: input.status,
+      error: input.error ?? null,
+    });
     if (!uninstalled) return false;
     store.killCredential.run({ id: device.id, hash: `revoked:${device.id}` });
     return Boolean(store.decommission.get({ id: device.id, at }));
-  })();
-  (afterCommit as (() => void) | void)?.();
+  });
   if (uninstalled) {
     ctx.agentHub.disconnect(device.id, 'agent uninstalled');
     if (decommissioned) {

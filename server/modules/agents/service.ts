@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { transaction } from '../../db/after-commit';
 import type { Request } from 'express';
 import type { AppContext } from '../../context';
 import { randomToken, safeEqual, sha256Hex } from '../../crypto';
@@ -79,64 +80,65 @@ export function enroll(ctx: AppContext, req: Request, body: EnrollBody): EnrollR
   const agentId = randomUUID();
   const at = new Date().toISOString();
   // One transaction: a refusal after the key was redeemed (inactive partner, device cap) rolls the use back.
-  const placed = ctx.db.transaction(() => {
-    const redeemed = redeemEnrollmentKey(ctx, body.enrollmentKey, Date.parse(at));
-    if (!redeemed.ok) {
-      throw new HttpError(401, 'Invalid enrollment key', undefined, { reason: redeemed.reason });
-    }
-    const target = store.enrollTarget.get(redeemed.key.orgId);
-    if (!target || target.partner_deleted) {
-      throw new HttpError(401, 'Invalid enrollment key', undefined, { reason: 'enrollment_key_not_found' });
-    }
-    if (target.partner_status !== 'active') {
-      throw new HttpError(
-        403,
-        PARTNER_INACTIVE_MESSAGES[target.partner_status] ?? 'Partner account is not active',
-        'PARTNER_INACTIVE',
-      );
-    }
-    if (
-      target.org_max_devices !== null &&
-      store.orgDeviceCount.get(target.org_id)!.n >= target.org_max_devices
-    ) {
-      throw new HttpError(403, 'The organization has reached its device limit', 'DEVICE_LIMIT_REACHED');
-    }
-    if (
-      target.partner_max_devices !== null &&
-      store.partnerDeviceCount.get(target.partner_id)!.n >= target.partner_max_devices
-    ) {
-      throw new HttpError(403, 'The partner has reached its device limit', 'DEVICE_LIMIT_REACHED');
-    }
-    store.insertDevice.run({
-      id: deviceId,
-      orgId: target.org_id,
-      siteId: redeemed.key.siteId,
-      agentId,
-      tokenHash: hash,
-      enrollmentKeyId: redeemed.key.id,
-      hostname: body.hostname,
-      displayName: body.displayName ?? null,
-      osType: body.osType,
-      osVersion: body.osVersion,
-      osBuild: body.osBuild ?? null,
-      architecture: body.architecture,
-      agentVersion: body.agentVersion,
-      deviceRole: body.deviceRole ?? 'workstation',
-      hwManufacturer: body.hardware?.manufacturer ?? null,
-      hwModel: body.hardware?.model ?? null,
-      hwSerialNumber: body.hardware?.serialNumber ?? null,
-      hwCpuModel: body.hardware?.cpuModel ?? null,
-      hwGpuModel: body.hardware?.gpuModel ?? null,
-      hwCpuCores: body.hardware?.cpuCores ?? null,
-      hwRamTotalMb: body.hardware?.ramTotalMb ?? null,
-      hwDiskTotalGb: body.hardware?.diskTotalGb ?? null,
-      netIpAddress: body.network?.ipAddress ?? null,
-      netMacAddress: body.network?.macAddress ?? null,
-      lastSeenIp: client.ipAddress,
-      at,
+  const placed = () =>
+    transaction(ctx.db, () => {
+      const redeemed = redeemEnrollmentKey(ctx, body.enrollmentKey, Date.parse(at));
+      if (!redeemed.ok) {
+        throw new HttpError(401, 'Invalid enrollment key', undefined, { reason: redeemed.reason });
+      }
+      const target = store.enrollTarget.get(redeemed.key.orgId);
+      if (!target || target.partner_deleted) {
+        throw new HttpError(401, 'Invalid enrollment key', undefined, { reason: 'enrollment_key_not_found' });
+      }
+      if (target.partner_status !== 'active') {
+        throw new HttpError(
+          403,
+          PARTNER_INACTIVE_MESSAGES[target.partner_status] ?? 'Partner account is not active',
+          'PARTNER_INACTIVE',
+        );
+      }
+      if (
+        target.org_max_devices !== null &&
+        store.orgDeviceCount.get(target.org_id)!.n >= target.org_max_devices
+      ) {
+        throw new HttpError(403, 'The organization has reached its device limit', 'DEVICE_LIMIT_REACHED');
+      }
+      if (
+        target.partner_max_devices !== null &&
+        store.partnerDeviceCount.get(target.partner_id)!.n >= target.partner_max_devices
+      ) {
+        throw new HttpError(403, 'The partner has reached its device limit', 'DEVICE_LIMIT_REACHED');
+      }
+      store.insertDevice.run({
+        id: deviceId,
+        orgId: target.org_id,
+        siteId: redeemed.key.siteId,
+        agentId,
+        tokenHash: hash,
+        enrollmentKeyId: redeemed.key.id,
+        hostname: body.hostname,
+        displayName: body.displayName ?? null,
+        osType: body.osType,
+        osVersion: body.osVersion,
+        osBuild: body.osBuild ?? null,
+        architecture: body.architecture,
+        agentVersion: body.agentVersion,
+        deviceRole: body.deviceRole ?? 'workstation',
+        hwManufacturer: body.hardware?.manufacturer ?? null,
+        hwModel: body.hardware?.model ?? null,
+        hwSerialNumber: body.hardware?.serialNumber ?? null,
+        hwCpuModel: body.hardware?.cpuModel ?? null,
+        hwGpuModel: body.hardware?.gpuModel ?? null,
+        hwCpuCores: body.hardware?.cpuCores ?? null,
+        hwRamTotalMb: body.hardware?.ramTotalMb ?? null,
+        hwDiskTotalGb: body.hardware?.diskTotalGb ?? null,
+        netIpAddress: body.network?.ipAddress ?? null,
+        netMacAddress: body.network?.macAddress ?? null,
+        lastSeenIp: client.ipAddress,
+        at,
+      });
+      return { orgId: target.org_id, siteId: redeemed.key.siteId, keyId: redeemed.key.id };
     });
-    return { orgId: target.org_id, siteId: redeemed.key.siteId, keyId: redeemed.key.id };
-  });
 
   // A wrong secret and a key that matches nothing are guesses. Expired and exhausted keys are real keys, and the
   // other refusals (partner inactive, device caps) are not about the secret at all: they count nothing.
@@ -220,7 +222,7 @@ export function heartbeat(
   } else {
     const at = new Date().toISOString();
     const metrics = body.metrics;
-    const claimed = store.heartbeatTx(
+    const claimed = store.heartbeatAndClaim(
       {
         id: device.id,
         health: body.status,
@@ -262,13 +264,13 @@ export function replaceSoftware(
 ): { success: true; count: number } {
   const store = agentStore(ctx.db);
   const deviceId = caller.device.id;
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     store.deleteSoftware.run(deviceId);
     // A name reported twice keeps its last entry (the primary key is the device and the name).
     for (const item of body.software) {
       store.insertSoftware.run(deviceId, item.name, item.version ?? null, item.publisher ?? null);
     }
-  })();
+  });
   return { success: true, count: body.software.length };
 }
 
@@ -285,7 +287,7 @@ export function submitDiagnosticLogs(
   const store = agentStore(ctx.db);
   const { device } = caller;
   const at = new Date().toISOString();
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     inChunks(body.logs, (chunk) => {
       const params: unknown[] = [];
       for (const log of chunk) {
@@ -304,7 +306,7 @@ export function submitDiagnosticLogs(
       }
       store.diagnosticChunk(chunk.length).run(...params);
     });
-  })();
+  });
   return { received: body.logs.length };
 }
 
@@ -318,7 +320,7 @@ export function submitEventLogs(
   const { device } = caller;
   const at = new Date().toISOString();
   let inserted = 0;
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     inChunks(body.events, (chunk) => {
       const params: unknown[] = [];
       for (const event of chunk) {
@@ -338,7 +340,7 @@ export function submitEventLogs(
       }
       inserted += store.eventChunk(chunk.length).run(...params).changes;
     });
-  })();
+  });
   const client = clientInfo(req);
   ctx.audit.record({
     orgId: device.org_id,

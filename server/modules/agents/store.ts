@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { transaction } from '../../db/after-commit';
 import type { AgentArch, AgentPlatform, Architecture, DeviceStatus, OsType } from '../../contract';
 import type { Db } from '../../db/connection';
 
@@ -173,7 +174,6 @@ export class AgentStore {
   readonly deleteSoftware: Statement<[string]>;
   readonly insertSoftware: Statement<[string, string, string | null, string | null]>;
   /** The heartbeat's write and its command claim, committed together. */
-  readonly heartbeatTx: (update: HeartbeatUpdate, narrowed: boolean) => ClaimedCommand[];
   private readonly diagnosticChunks = new Map<number, Statement<unknown[]>>();
   private readonly eventChunks = new Map<number, Statement<unknown[]>>();
 
@@ -270,7 +270,11 @@ export class AgentStore {
       `INSERT INTO device_software (device_id, name, version, publisher) VALUES (?, ?, ?, ?)
        ON CONFLICT (device_id, name) DO UPDATE SET version = excluded.version, publisher = excluded.publisher`,
     );
-    this.heartbeatTx = db.transaction((update: HeartbeatUpdate, narrowed: boolean) => {
+  }
+
+  /** Records a heartbeat and claims the device's pending commands (narrowed agents: uninstalls only), atomically. */
+  heartbeatAndClaim(update: HeartbeatUpdate, narrowed: boolean): ClaimedCommand[] {
+    return transaction(this.db, () => {
       this.heartbeat.run(update);
       return (narrowed ? this.claimUninstall : this.claimAll).all({ deviceId: update.id, at: update.at });
     });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { transaction } from '../../db/after-commit';
 import type { Request } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -177,7 +178,7 @@ export function updateGroup(
     .map(([key]) => key);
   if (changedFields.length === 0) throw badRequest('No updates provided');
   const store = groupStore(ctx.db);
-  const row = ctx.db.transaction(() => {
+  const row = transaction(ctx.db, () => {
     const group = requireGroupWrite(ctx, auth, id);
     if (body.siteId !== undefined) checkGroupSite(ctx, auth, group.org_id, body.siteId);
     store.update(
@@ -190,7 +191,7 @@ export function updateGroup(
       new Date().toISOString(),
     );
     return store.byId(group.id, restrictionClauses(deviceVisibility(ctx, auth)))!;
-  })();
+  });
   audit(ctx, req, auth, 'device_group.update', row, { changedFields });
   return toGroup(row);
 }
@@ -217,7 +218,7 @@ export function addGroupMembers(
 ): DeviceGroupMembersAdded {
   const store = groupStore(ctx.db);
   const v = deviceVisibility(ctx, auth);
-  const { group, added } = ctx.db.transaction(() => {
+  const { group, added } = transaction(ctx.db, () => {
     const group = requireGroupWrite(ctx, auth, id);
     const found = new Map(store.candidates(body.deviceIds).map((d) => [d.id, d]));
     const invalid = body.deviceIds.filter((deviceId) => {
@@ -238,7 +239,7 @@ export function addGroupMembers(
     const added = store.addMembers(group.id, body.deviceIds, at);
     if (added.length > 0) store.touch(group.id, at);
     return { group: store.byId(group.id, restrictionClauses(v))!, added };
-  })();
+  });
   audit(ctx, req, auth, 'device_group.members.add', group, {
     deviceIds: added,
     requested: body.deviceIds.length,
@@ -255,7 +256,7 @@ export function removeGroupMember(
 ): DeviceGroup {
   const store = groupStore(ctx.db);
   const v = deviceVisibility(ctx, auth);
-  const group = ctx.db.transaction(() => {
+  const group = transaction(ctx.db, () => {
     const group = requireGroupWrite(ctx, auth, id);
     const device = store.candidates([deviceId])[0];
     // A member the caller cannot see is answered like a device that is not in the group at all.
@@ -264,7 +265,7 @@ export function removeGroupMember(
     }
     store.touch(group.id, new Date().toISOString());
     return store.byId(group.id, restrictionClauses(v))!;
-  })();
+  });
   audit(ctx, req, auth, 'device_group.members.remove', group, { deviceIds: [deviceId] });
   return toGroup(group);
 }

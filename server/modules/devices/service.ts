@@ -5,7 +5,7 @@ import type { AuthContext } from '../../http/auth-context';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { paginated, type PageRequest } from '../../http/pagination';
 import { requireOrgAccess, requireSiteAccess } from '../../http/scope';
-import { queueCommand, toDeviceCommand } from '../agents/commands';
+import { commandById, queueCommand, toDeviceCommand } from '../agents/commands';
 import { emitDeviceEvent } from '../agents/presence';
 import { auditCaller } from '../audit/caller';
 import { compileFilter, customFieldTypesFor, parseConditionGroup } from '../filters/compile';
@@ -19,6 +19,7 @@ import {
 import { groupInScope } from './groups';
 import type { CreateCommandBody, DeviceListFilter, UpdateDeviceBody } from './schemas';
 import { deviceStore, toDetail, toSummary, type Clause, type DeviceFields, type DeviceRow } from './store';
+import { transaction } from '../../db/after-commit';
 import { likeContains } from '../../db/like';
 
 // The rules of /devices: the scoped, filtered and sorted list; the detail; edits; commands a technician queues by
@@ -212,7 +213,7 @@ export function updateDevice(
   const changedFields = sentKeys(body);
   if (changedFields.length === 0) throw badRequest('No updates provided');
   const store = deviceStore(ctx.db);
-  const updated = ctx.db.transaction(() => {
+  const updated = transaction(ctx.db, () => {
     const row = requireDevice(ctx, auth, id);
     if (row.status === 'decommissioned') throw conflict(DECOMMISSIONED);
     const fields: DeviceFields = {};
@@ -236,7 +237,7 @@ export function updateDevice(
     store.update(row.id, fields, new Date().toISOString());
     if (body.tags !== undefined) store.replaceTags(row.id, body.tags);
     return store.byId(row.id)!;
-  })();
+  });
   auditCaller(ctx, req, auth, {
     orgId: updated.org_id,
     action: 'device.update',
@@ -256,7 +257,7 @@ export function queueDeviceCommand(
   id: string,
   body: CreateCommandBody,
 ): DeviceCommand {
-  const { row, command } = ctx.db.transaction(() => {
+  const { row, command } = transaction(ctx.db, () => {
     const device = requireDevice(ctx, auth, id);
     if (device.status === 'decommissioned') throw conflict(DECOMMISSIONED);
     // Spec 3: a development push switches the agent's auto-update off until someone turns it back on.
@@ -270,7 +271,7 @@ export function queueDeviceCommand(
       createdBy: callerId(auth),
     });
     return { row: device, command: queued };
-  })();
+  });
   auditCaller(ctx, req, auth, {
     orgId: row.org_id,
     action: 'device.command',
@@ -280,7 +281,8 @@ export function queueDeviceCommand(
     details: { commandId: command.id, type: command.type, payload: body.payload },
   });
   if (body.type === 'dev_update') emitDeviceEvent(ctx, 'device.updated', row, row.status);
-  return toDeviceCommand(command);
+  // Read again: the push after the commit may have marked it `sent`.
+  return toDeviceCommand(commandById(ctx, command.id) ?? command);
 }
 
 export function listDeviceCommands(
@@ -306,7 +308,7 @@ export function decommissionDevice(
   id: string,
 ): DeviceDetail {
   const store = deviceStore(ctx.db);
-  const { row, commandId, previousStatus } = ctx.db.transaction(() => {
+  const { row, commandId, previousStatus } = transaction(ctx.db, () => {
     const device = requireDevice(ctx, auth, id);
     const at = new Date().toISOString();
     if (!store.decommission(device.id, at)) throw conflict('Device is already decommissioned');
@@ -323,7 +325,7 @@ export function decommissionDevice(
       createdBy: callerId(auth),
     });
     return { row: store.byId(device.id)!, commandId: command.id, previousStatus: device.status };
-  })();
+  });
   auditCaller(ctx, req, auth, {
     orgId: row.org_id,
     action: 'device.delete',

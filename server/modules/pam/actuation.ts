@@ -5,8 +5,8 @@ import type { ElevationRow } from './store';
 
 // The device side of an elevation (DESIGN §3): `actuate_elevation` grants it, `revoke_elevation` removes it.
 // The payload names what to elevate and until when; the credential never crosses the wire (the agent elevates
-// locally). Both are queued inside the caller's transaction: the command is pushed to a connected agent at once,
-// so the queueing is the last step of each transaction.
+// locally). Both are queued inside the caller's transaction(); a connected agent receives the command once that
+// transaction commits (queueCommand), never a command whose transaction rolled back.
 
 /** The organization's kill switch (pam_config.actuator_enabled) is off: nothing may be granted on its devices. */
 export const ACTUATOR_DISABLED = 'PAM actuator disabled for this organization';

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { transaction } from '../../db/after-commit';
 import { statement } from '../../db/connection';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { AppContext } from '../../context';
@@ -127,7 +128,7 @@ async function stepUp(
 
 /** Expires a pending request that can no longer be decided, ahead of the expiry sweep, and says why. */
 function expireUndecidable(ctx: AppContext, row: ElevationRow, reason: string): void {
-  if (ctx.db.transaction(() => expirePending(ctx, row, reason))()) publish(ctx, 'elevation.expired', row.id);
+  transaction(ctx.db, () => expirePending(ctx, row, reason));
 }
 
 /**
@@ -168,7 +169,7 @@ export async function respond(
     status === 'approved' ? (body.durationMinutes ?? config.defaultApprovalDurationMinutes) : null;
   const enforcement = status === 'approved' ? 'pending_dispatch' : refusal ? 'refused' : null;
 
-  const won = ctx.db.transaction(() => {
+  const won = transaction(ctx.db, () => {
     const changed = transition(ctx.db, row.id, ['pending'], {
       status,
       enforcement_status: enforcement,
@@ -214,11 +215,10 @@ export async function respond(
         ...(proof.flagged ? { assuranceFlagged: true } : {}),
       },
     );
+    publish(ctx, status === 'approved' ? 'elevation.approved' : 'elevation.denied', row.id);
     return true;
-  })();
+  });
   if (!won) throw conflict(NOT_PENDING, 'NOT_PENDING');
-
-  publish(ctx, status === 'approved' ? 'elevation.approved' : 'elevation.denied', row.id);
   auditCaller(ctx, req, auth, {
     orgId: row.org_id,
     action: approving ? 'pam.elevation_request.approve' : 'pam.elevation_request.deny',
@@ -274,7 +274,7 @@ export function revoke(
   const notActive = () => conflict('Elevation is not active', 'NOT_ACTIVE');
   if (!(REVOCABLE as readonly string[]).includes(row.status)) throw notActive();
   const name = callerName(ctx, auth);
-  const won = ctx.db.transaction(() => {
+  const won = transaction(ctx.db, () => {
     const changed = transition(ctx.db, row.id, REVOCABLE, {
       status: 'revoked',
       enforcement_status: 'cleanup_pending',
@@ -291,10 +291,10 @@ export function revoke(
       commandId,
       row.id,
     );
+    publish(ctx, 'elevation.revoked', row.id);
     return true;
-  })();
+  });
   if (!won) throw notActive();
-  publish(ctx, 'elevation.revoked', row.id);
   auditCaller(ctx, req, auth, {
     orgId: row.org_id,
     action: 'pam.elevation_request.revoke',
@@ -337,7 +337,7 @@ export function actuate(
   if (device.status === 'decommissioned')
     throw conflict('Device has been decommissioned', 'DEVICE_DECOMMISSIONED');
   const deadline = new Date(Date.now() + input.timeoutMs).toISOString();
-  const commandId = ctx.db.transaction(() => {
+  const commandId = transaction(ctx.db, () => {
     const claimed = transition(
       ctx.db,
       row.id,
@@ -350,10 +350,10 @@ export function actuate(
     const fresh = requestRow(ctx.db, row.id)!;
     const id = queueActuation(ctx, fresh, fresh.expires_at!, callerId(auth));
     statement(ctx.db, 'UPDATE elevation_requests SET actuation_command_id = ? WHERE id = ?').run(id, row.id);
+    publish(ctx, 'elevation.actuating', row.id);
     return id;
-  })();
+  });
   if (!commandId) throw conflict('Elevation request was already claimed for actuation', 'RACE_LOST');
-  publish(ctx, 'elevation.actuating', row.id);
   auditCaller(ctx, req, auth, {
     orgId: row.org_id,
     action: 'pam.elevation_request.actuate',

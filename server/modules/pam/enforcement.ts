@@ -1,14 +1,16 @@
 import type { AppContext } from '../../context';
+import { transaction } from '../../db/after-commit';
 import { statement } from '../../db/connection';
-import type { ElevationEventType, ElevationStatus, EnforcementStatus } from '../../contract';
-import { onCommandResult, type CommandResultInput, type DeviceCommandRow } from '../agents/commands';
+import type { ElevationStatus, EnforcementStatus } from '../../contract';
+import type { CommandFinishedEvent } from '../../events/bus';
 import { cancelUndeliveredActuation, queueCleanup } from './actuation';
 import { settleApprovalSlots } from './approvers';
 import { logEvent, publish, SYSTEM_ACTOR, type EventActor } from './events';
 import { transition } from './store';
 
-// The device side reports back through command results (DESIGN §3): `actuate_elevation` completed -> `active`,
-// failed -> `failed`; `revoke_elevation` completed -> `cleaned_up`. The expiry enforcer (DESIGN §5) is the
+// The device side reports back through command results (DESIGN §3), heard on the bus inside the transaction
+// that records the result: `actuate_elevation` completed -> `active`, failed -> `failed`; `revoke_elevation`
+// completed -> `cleaned_up`. The expiry enforcer (DESIGN §5) is the
 // safety net: windows that end expire, pending requests nobody decided expire, and an actuation the agent never
 // confirmed is reported as failed.
 
@@ -38,43 +40,50 @@ function setEnforcement(
   from: readonly ElevationStatus[],
   actor: EventActor,
   details: Record<string, unknown>,
-): (() => void) | void {
+): void {
   const changed = transition(ctx.db, request.id, from, { enforcement_status: enforcement });
   if (!changed) return;
   logEvent(ctx.db, request.id, 'elevation.enforcement_changed', actor, {
     enforcementStatus: enforcement,
     ...details,
   });
-  return () => void publish(ctx, 'elevation.enforcement_changed', request.id);
+  publish(ctx, 'elevation.enforcement_changed', request.id);
 }
 
-function onActuationResult(ctx: AppContext, command: DeviceCommandRow, input: CommandResultInput) {
-  const request = target(ctx, 'actuation_command_id', command.id);
+function onActuationResult(ctx: AppContext, result: CommandFinishedEvent): void {
+  const request = target(ctx, 'actuation_command_id', result.commandId);
   if (!request) return;
   const actor: EventActor = { type: 'agent', id: request.device_id, name: request.hostname };
   // A grant reported after a revoke or an expiry is not active: the cleanup already on its way removes it.
   if (!LIVE.includes(request.status)) return;
-  const ok = input.status === 'completed';
-  return setEnforcement(ctx, request, ok ? 'active' : 'failed', LIVE, actor, {
-    commandId: command.id,
-    ...(ok ? {} : { error: input.error ?? input.status }),
+  const ok = result.status === 'completed';
+  setEnforcement(ctx, request, ok ? 'active' : 'failed', LIVE, actor, {
+    commandId: result.commandId,
+    ...(ok ? {} : { error: result.error ?? result.status }),
   });
 }
 
-function onCleanupResult(ctx: AppContext, command: DeviceCommandRow, input: CommandResultInput) {
-  const request = target(ctx, 'cleanup_command_id', command.id);
+function onCleanupResult(ctx: AppContext, result: CommandFinishedEvent): void {
+  const request = target(ctx, 'cleanup_command_id', result.commandId);
   if (!request) return;
   const actor: EventActor = { type: 'agent', id: request.device_id, name: request.hostname };
-  const ok = input.status === 'completed';
-  return setEnforcement(ctx, request, ok ? 'cleaned_up' : 'cleanup_pending', ['revoked', 'expired'], actor, {
-    commandId: command.id,
-    ...(ok ? {} : { error: input.error ?? input.status }),
+  const ok = result.status === 'completed';
+  setEnforcement(ctx, request, ok ? 'cleaned_up' : 'cleanup_pending', ['revoked', 'expired'], actor, {
+    commandId: result.commandId,
+    ...(ok ? {} : { error: result.error ?? result.status }),
   });
 }
 
-export function registerEnforcementResults(): void {
-  onCommandResult('actuate_elevation', onActuationResult);
-  onCommandResult('revoke_elevation', onCleanupResult);
+const RESULT_HANDLERS: Record<string, (ctx: AppContext, result: CommandFinishedEvent) => void> = {
+  actuate_elevation: onActuationResult,
+  revoke_elevation: onCleanupResult,
+};
+
+/** Maps the results of PAM's commands to enforcement states (server start-up); returns the unsubscribe. */
+export function subscribeEnforcementResults(ctx: AppContext): () => void {
+  return ctx.bus.onWithinTransaction('agent.command_finished', ({ data }) =>
+    RESULT_HANDLERS[data.type]?.(ctx, data),
+  );
 }
 
 // ---- Expiry (DESIGN §5) ------------------------------------------------------------------------------------------
@@ -93,8 +102,8 @@ interface ExpiringRow {
 }
 
 /**
- * pending -> expired, with the inbox slots closed and the event logged; false when a decision won first. Call
- * inside a transaction and publish `elevation.expired` after it commits. The sweep and a late decision share it.
+ * pending -> expired, with the inbox slots closed, the event logged and `elevation.expired` announced after the
+ * commit; false when a decision won first. Call inside a transaction(). The sweep and a late decision share it.
  */
 export function expirePending(
   ctx: AppContext,
@@ -106,6 +115,7 @@ export function expirePending(
   }
   settleApprovalSlots(ctx.db, row.id, row.org_id, null);
   logEvent(ctx.db, row.id, 'elevation.expired', SYSTEM_ACTOR, { reason });
+  publish(ctx, 'elevation.expired', row.id);
   return true;
 }
 
@@ -118,7 +128,6 @@ export interface ExpirySweep {
 /** One pass of the expiry enforcer; each change is its own compare-and-swap, so a racing decision wins cleanly. */
 export function sweepElevationExpiry(ctx: AppContext, now = new Date()): ExpirySweep {
   const at = now.toISOString();
-  const announce: Array<[ElevationEventType, string]> = [];
   const ended = statement(
     ctx.db,
     `SELECT r.id, r.device_id, r.org_id, r.status, r.enforcement_status, r.actuation_command_id,
@@ -139,7 +148,7 @@ export function sweepElevationExpiry(ctx: AppContext, now = new Date()): ExpiryS
        LIMIT ${BATCH}`,
   ).all(at) as ExpiringRow[];
 
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     for (const row of ended) {
       // Something may be granted on the device: clean it up. Nothing was ever sent, or the agent itself said the
       // grant failed: nothing to clean. A `failed` set here because the agent was silent past its deadline is
@@ -160,11 +169,9 @@ export function sweepElevationExpiry(ctx: AppContext, now = new Date()): ExpiryS
           row.id,
         );
       }
-      announce.push(['elevation.expired', row.id]);
+      publish(ctx, 'elevation.expired', row.id);
     }
-    for (const row of stale) {
-      if (expirePending(ctx, row, 'Nobody decided in time')) announce.push(['elevation.expired', row.id]);
-    }
+    for (const row of stale) expirePending(ctx, row, 'Nobody decided in time');
     for (const row of unconfirmed) {
       const changed = transition(
         ctx.db,
@@ -178,10 +185,9 @@ export function sweepElevationExpiry(ctx: AppContext, now = new Date()): ExpiryS
         enforcementStatus: 'failed',
         error: 'The agent did not confirm the elevation in time',
       });
-      announce.push(['elevation.enforcement_changed', row.id]);
+      publish(ctx, 'elevation.enforcement_changed', row.id);
     }
-  })();
-  for (const [type, id] of announce) publish(ctx, type, id);
+  });
   return {
     windowsEnded: ended.length,
     pendingExpired: stale.length,

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
-import type { ElevationEvent, ElevationEventType, ElevationRequest } from '../../contract';
+import type { ElevationEvent, ElevationEventType } from '../../contract';
+import { afterCommit } from '../../db/after-commit';
 import { statement, type Db } from '../../db/connection';
 import type { AuthContext } from '../../http/auth-context';
 import { requestRow, toElevationRequest } from './store';
 
 // Every state change of an elevation request is written twice, on purpose: once to `elevation_events` in the
 // transaction that makes the change (the durable, exportable record), and once to the event bus after the
-// transaction commits (console pushes, later webhooks). A change that rolls back is never announced.
+// transaction commits (console pushes, later webhooks). A change that rolls back is never announced. Both are
+// called inside the transaction that makes the change.
 
 export interface EventActor {
   type: ElevationEvent['actorType'];
@@ -70,15 +72,12 @@ export function logEvent(
   );
 }
 
-/** After commit: announces the request as it now stands. Returns it for the response. */
-export function publish(
-  ctx: AppContext,
-  type: ElevationEventType,
-  requestId: string,
-): ElevationRequest | null {
-  const row = requestRow(ctx.db, requestId);
-  if (!row) return null;
-  const request = toElevationRequest(row);
-  ctx.bus.emit(type, request.orgId, request);
-  return request;
+/** Announces the request as it stands once the enclosing transaction commits (at once outside one). */
+export function publish(ctx: AppContext, type: ElevationEventType, requestId: string): void {
+  afterCommit(ctx.db, () => {
+    const row = requestRow(ctx.db, requestId);
+    if (!row) return;
+    const request = toElevationRequest(row);
+    ctx.bus.emit(type, request.orgId, request);
+  });
 }

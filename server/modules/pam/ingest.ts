@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { transaction } from '../../db/after-commit';
 import { statement } from '../../db/connection';
 import type { AppContext } from '../../context';
-import type {
-  ElevationEventType,
-  ElevationStatus,
-  IngestResponse,
-  PamConfig,
-  PamVerdict,
-} from '../../contract';
+import type { ElevationStatus, IngestResponse, PamConfig, PamVerdict } from '../../contract';
 import type { LimitRule } from '../../http/rate-limit';
 import type { AgentCaller } from '../agents/auth';
 import { deviceRefOf } from '../devices/access';
@@ -115,10 +110,9 @@ export function ingestElevationRequest(
     : null;
   const expiresAt = duration ? new Date(now.getTime() + duration * 60_000).toISOString() : null;
   const actor = agentActor(device.id, device.hostname);
-  // Announced once: a pending request as requested (the inbox), an automatic one by its decision.
-  let announce: ElevationEventType = 'elevation.requested';
 
-  ctx.db.transaction(() => {
+  // Announced once: a pending request as requested (the inbox), an automatic one by its decision.
+  transaction(ctx.db, () => {
     statement(
       ctx.db,
       `INSERT INTO elevation_requests (id, org_id, device_id, site_id, flow_type, status, enforcement_status,
@@ -167,6 +161,7 @@ export function ingestElevationRequest(
         device.org_id,
         eligibleApprovers(ctx.db, deviceRefOf(device), obs.subjectUsername),
       );
+      publish(ctx, 'elevation.requested', id);
       return;
     }
     statement(
@@ -194,7 +189,6 @@ export function ingestElevationRequest(
       ...(decision.reason ? { reason: decision.reason } : {}),
       ...(refusal ? { refusalReason: refusal, enforcementStatus: 'refused' } : {}),
     });
-    announce = type;
     if (approved && expiresAt) {
       const commandId = queueActuation(ctx, requestRow(ctx.db, id)!, expiresAt, null);
       statement(ctx.db, 'UPDATE elevation_requests SET actuation_command_id = ? WHERE id = ?').run(
@@ -202,8 +196,7 @@ export function ingestElevationRequest(
         id,
       );
     }
-  })();
-
-  publish(ctx, announce, id);
+    publish(ctx, type, id);
+  });
   return { status: 201, body: { id, status, expiresAt } };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { transaction } from '../../../db/after-commit';
 import type { Request } from 'express';
 import type { z } from 'zod';
 import type { SignerGroup, SignerGroupList } from '../../../contract';
@@ -114,7 +115,7 @@ export function deleteSignerGroup(
   requireWholeOrgWrite(ctx, auth);
   const store = policyStore(ctx.db);
   // Count and delete in one transaction, so a rule created in between cannot turn the 409 into a constraint error.
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     const ruleCount = store.rulesUsingGroup(id);
     if (ruleCount > 0) {
       throw new HttpError(409, `Signer group is referenced by ${ruleCount} rule(s)`, 'SIGNER_GROUP_IN_USE', {
@@ -122,7 +123,7 @@ export function deleteSignerGroup(
       });
     }
     if (!store.deleteGroup(id)) throw notFound(SIGNER_GROUP_NOT_FOUND);
-  })();
+  });
   const group = toSignerGroup(row);
   audit(ctx, req, auth, 'pam.signer_group.delete', group);
   return { success: true, signerGroup: group };
