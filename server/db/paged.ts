@@ -8,6 +8,8 @@ import { statement, type Db } from './connection';
 export interface PagedQuery {
   /** Columns of a page row, e.g. `a.*, u.name AS actor_name`. */
   select: string;
+  /** Values for placeholders in `select` (a correlated count column), bound before `params`. */
+  selectParams?: readonly unknown[];
   /** `FROM ...` with its joins, without the word FROM. */
   from: string;
   /** Conditions joined with AND; an empty list matches every row. */
@@ -28,6 +30,6 @@ export function pagedQuery<Row>(db: Db, q: PagedQuery): { rows: Row[]; total: nu
   const rows = statement(
     db,
     `SELECT ${q.select} FROM ${q.from} ${where} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`,
-  ).all(...params, q.page.limit, pageOffset(q.page)) as Row[];
+  ).all(...(q.selectParams ?? []), ...params, q.page.limit, pageOffset(q.page)) as Row[];
   return { rows, total };
 }

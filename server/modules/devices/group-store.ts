@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection';
-import { pageOffset, type PageRequest } from '../../http/pagination';
+import { pagedQuery } from '../../db/paged';
+import type { PageRequest } from '../../http/pagination';
 import type { Clause, GroupRow } from './store';
 
 // SQL for device groups and their members. A group's deviceCount counts the members the caller can see that are
@@ -71,18 +72,16 @@ export class GroupStore {
   }
 
   list(clauses: Clause[], visible: Clause[], page: PageRequest): { rows: GroupRow[]; total: number } {
-    const where = clauses.map((c) => `(${c.sql})`).join(' AND ') || '1 = 1';
-    const params = clauses.flatMap((c) => c.params);
-    const from = `FROM device_groups g JOIN organizations o ON o.id = g.org_id AND o.deleted_at IS NULL
-      WHERE ${where}`;
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n ${from}`).get(...params) as { n: number }).n;
     const count = countColumn(visible);
-    const rows = this.db
-      .prepare(
-        `SELECT ${GROUP_COLUMNS}, ${count.sql} ${from} ORDER BY g.name COLLATE NOCASE, g.id LIMIT ? OFFSET ?`,
-      )
-      .all(...count.params, ...params, page.limit, pageOffset(page)) as GroupRow[];
-    return { rows, total };
+    return pagedQuery<GroupRow>(this.db, {
+      select: `${GROUP_COLUMNS}, ${count.sql}`,
+      selectParams: count.params,
+      from: 'device_groups g JOIN organizations o ON o.id = g.org_id AND o.deleted_at IS NULL',
+      where: clauses.map((c) => `(${c.sql})`),
+      params: clauses.flatMap((c) => c.params),
+      orderBy: 'g.name COLLATE NOCASE, g.id',
+      page,
+    });
   }
 
   insert(group: NewGroup): void {

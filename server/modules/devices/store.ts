@@ -1,5 +1,6 @@
 import type { DeviceDetail, DeviceGroup, DeviceSummary, ManagementPostureEntry } from '../../contract';
 import type { Db } from '../../db/connection';
+import { pagedQuery } from '../../db/paged';
 import { pageOffset, type PageRequest } from '../../http/pagination';
 import type { DeviceCommandRow } from '../agents/commands';
 import type { DeviceSort } from './schemas';
@@ -318,17 +319,14 @@ export class DeviceStore {
   }
 
   commands(deviceId: string, page: PageRequest): { rows: DeviceCommandRow[]; total: number } {
-    const total = (
-      this.db.prepare('SELECT COUNT(*) AS n FROM device_commands WHERE device_id = ?').get(deviceId) as {
-        n: number;
-      }
-    ).n;
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM device_commands WHERE device_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
-      )
-      .all(deviceId, page.limit, pageOffset(page)) as DeviceCommandRow[];
-    return { rows, total };
+    return pagedQuery<DeviceCommandRow>(this.db, {
+      select: '*',
+      from: 'device_commands',
+      where: ['device_id = ?'],
+      params: [deviceId],
+      orderBy: 'created_at DESC, rowid DESC',
+      page,
+    });
   }
 
   siteOrg(siteId: string): string | undefined {

@@ -1,9 +1,7 @@
 import type { AppContext } from '../../context';
-import { statement } from '../../db/connection';
 import type { ActiveElevations, ElevationRequestDetail, ElevationRequestList } from '../../contract';
 import type { AuthContext } from '../../http/auth-context';
 import { notFound } from '../../http/errors';
-import { pageOffset } from '../../http/pagination';
 import { requireOrgAccess } from '../../http/scope';
 import {
   deviceOutside,
@@ -16,11 +14,13 @@ import { stepUpRequirement } from './step-up';
 import type { ListQuery } from './schemas';
 import {
   approvalOf,
+  pagedRequests,
   requestRow,
-  SELECT_REQUEST,
+  requestsWhere,
   timelineOf,
   toElevationRequest,
   type ElevationRow,
+  type RequestClause,
 } from './store';
 
 // Reading elevation requests. A caller sees the requests of the devices it could see (server/modules/devices/
@@ -53,13 +53,8 @@ export function requireRequest(
 
 export function listRequests(ctx: AppContext, auth: AuthContext, query: ListQuery): ElevationRequestList {
   if (query.orgId) requireOrgAccess(ctx.db, auth, query.orgId);
-  const clauses = visibilityClauses(deviceVisibility(ctx, auth), REQUESTS);
-  const where = clauses.map((c) => c.sql);
-  const params: unknown[] = clauses.flatMap((c) => c.params);
-  const add = (sql: string, value: unknown) => {
-    where.push(sql);
-    params.push(value);
-  };
+  const clauses: RequestClause[] = visibilityClauses(deviceVisibility(ctx, auth), REQUESTS);
+  const add = (sql: string, value: unknown) => clauses.push({ sql, params: [value] });
   if (query.orgId) add('r.org_id = ?', query.orgId);
   if (query.status) add('r.status = ?', query.status);
   if (query.flowType) add('r.flow_type = ?', query.flowType);
@@ -67,17 +62,7 @@ export function listRequests(ctx: AppContext, auth: AuthContext, query: ListQuer
   if (query.siteId) add('r.site_id = ?', query.siteId);
   if (query.from) add('r.requested_at >= ?', query.from);
   if (query.to) add('r.requested_at < ?', query.to);
-  const whereSql = where.join(' AND ');
-  const total = (
-    statement(ctx.db, `SELECT COUNT(*) AS n FROM elevation_requests r WHERE ${whereSql}`).get(...params) as {
-      n: number;
-    }
-  ).n;
-  const order = query.order === 'oldest' ? 'ASC' : 'DESC';
-  const rows = statement(
-    ctx.db,
-    `${SELECT_REQUEST} WHERE ${whereSql} ORDER BY r.requested_at ${order}, r.id ${order} LIMIT ? OFFSET ?`,
-  ).all(...params, query.limit, pageOffset(query)) as ElevationRow[];
+  const { rows, total } = pagedRequests(ctx.db, clauses, query.order === 'oldest' ? 'ASC' : 'DESC', query);
   return {
     success: true,
     requests: rows.map(toElevationRequest),
@@ -92,21 +77,13 @@ export function activeElevations(
   orgId: string | undefined,
 ): ActiveElevations {
   if (orgId) requireOrgAccess(ctx.db, auth, orgId);
-  const clauses = visibilityClauses(deviceVisibility(ctx, auth), REQUESTS);
-  const where = [
-    ...clauses.map((c) => c.sql),
-    "r.status IN ('approved', 'auto_approved', 'actuating')",
-    'r.expires_at > ?',
+  const clauses: RequestClause[] = [
+    ...visibilityClauses(deviceVisibility(ctx, auth), REQUESTS),
+    { sql: "r.status IN ('approved', 'auto_approved', 'actuating')", params: [] },
+    { sql: 'r.expires_at > ?', params: [new Date().toISOString()] },
   ];
-  const params: unknown[] = [...clauses.flatMap((c) => c.params), new Date().toISOString()];
-  if (orgId) {
-    where.push('r.org_id = ?');
-    params.push(orgId);
-  }
-  const rows = statement(
-    ctx.db,
-    `${SELECT_REQUEST} WHERE ${where.join(' AND ')} ORDER BY r.expires_at ASC LIMIT 500`,
-  ).all(...params) as ElevationRow[];
+  if (orgId) clauses.push({ sql: 'r.org_id = ?', params: [orgId] });
+  const rows = requestsWhere(ctx.db, clauses, 'r.expires_at ASC', 500);
   return { success: true, active: rows.map(toElevationRequest) };
 }
 
@@ -118,21 +95,25 @@ export function requestDetail(ctx: AppContext, auth: AuthContext, id: string): E
   const request = toElevationRequest(row);
   // The same executable: by hash when reported (a renamed copy is the same file), else by path.
   const sameFile = row.target_executable_hash
-    ? { sql: 'r.target_executable_hash = ?', value: row.target_executable_hash }
+    ? { sql: 'r.target_executable_hash = ?', params: [row.target_executable_hash] }
     : row.target_executable_path
-      ? { sql: 'r.target_executable_path = ? COLLATE NOCASE', value: row.target_executable_path }
+      ? { sql: 'r.target_executable_path = ? COLLATE NOCASE', params: [row.target_executable_path] }
       : row.tool_name
-        ? { sql: 'r.tool_name = ?', value: row.tool_name }
+        ? { sql: 'r.tool_name = ?', params: [row.tool_name] }
         : null;
-  let history: ElevationRow[] = [];
-  if (sameFile) {
-    const clauses = visibilityClauses(deviceVisibility(ctx, auth), REQUESTS);
-    history = statement(
-      ctx.db,
-      `${SELECT_REQUEST} WHERE ${clauses.map((c) => c.sql).join(' AND ')} AND r.org_id = ? AND ${sameFile.sql}
-         AND r.id != ? ORDER BY r.requested_at DESC LIMIT ${HISTORY_LIMIT}`,
-    ).all(...clauses.flatMap((c) => c.params), row.org_id, sameFile.value, row.id) as ElevationRow[];
-  }
+  const history = sameFile
+    ? requestsWhere(
+        ctx.db,
+        [
+          ...visibilityClauses(deviceVisibility(ctx, auth), REQUESTS),
+          { sql: 'r.org_id = ?', params: [row.org_id] },
+          sameFile,
+          { sql: 'r.id != ?', params: [row.id] },
+        ],
+        'r.requested_at DESC',
+        HISTORY_LIMIT,
+      )
+    : [];
   const user = auth.kind === 'user' ? ctx.users.byId(auth.userId) : undefined;
   return {
     success: true,

@@ -12,6 +12,8 @@ import type {
   RiskLevel,
 } from '../../contract';
 import { statement, type Db } from '../../db/connection';
+import { pagedQuery } from '../../db/paged';
+import type { PageRequest } from '../../http/pagination';
 
 // SQL of elevation requests, their approvals and their event log, and the row -> contract mapping.
 
@@ -70,8 +72,51 @@ export interface ElevationRow {
 }
 
 /** The select every read uses: display fields joined, so a row maps to the contract without another query. */
-export const SELECT_REQUEST = `SELECT r.*, d.hostname AS device_hostname, s.name AS site_name
-  FROM elevation_requests r JOIN devices d ON d.id = r.device_id LEFT JOIN sites s ON s.id = r.site_id`;
+const REQUEST_COLUMNS = 'r.*, d.hostname AS device_hostname, s.name AS site_name';
+const REQUEST_FROM =
+  'elevation_requests r JOIN devices d ON d.id = r.device_id LEFT JOIN sites s ON s.id = r.site_id';
+const SELECT_REQUEST = `SELECT ${REQUEST_COLUMNS} FROM ${REQUEST_FROM}`;
+
+/** A WHERE fragment over `elevation_requests r` and its bound parameters, in order. */
+export interface RequestClause {
+  sql: string;
+  params: readonly unknown[];
+}
+
+const whereOf = (clauses: readonly RequestClause[]) => ({
+  where: clauses.map((c) => c.sql),
+  params: clauses.flatMap((c) => c.params),
+});
+
+/** One page of requests, newest (or oldest) first. */
+export function pagedRequests(
+  db: Db,
+  clauses: readonly RequestClause[],
+  order: 'ASC' | 'DESC',
+  page: PageRequest,
+): { rows: ElevationRow[]; total: number } {
+  return pagedQuery<ElevationRow>(db, {
+    select: REQUEST_COLUMNS,
+    from: REQUEST_FROM,
+    ...whereOf(clauses),
+    orderBy: `r.requested_at ${order}, r.id ${order}`,
+    page,
+  });
+}
+
+/** Requests matching every clause in the given order, at most `limit` of them. */
+export function requestsWhere(
+  db: Db,
+  clauses: readonly RequestClause[],
+  orderBy: string,
+  limit: number,
+): ElevationRow[] {
+  const { where, params } = whereOf(clauses);
+  return statement(
+    db,
+    `${SELECT_REQUEST} WHERE ${where.join(' AND ') || '1 = 1'} ORDER BY ${orderBy} LIMIT ?`,
+  ).all(...params, limit) as ElevationRow[];
+}
 
 export function toElevationRequest(row: ElevationRow): ElevationRequest {
   return {
