@@ -44,6 +44,11 @@ export class LoginChallengeStore {
     ).run(failures, consumedAt, tokenHash);
   }
 
+  /** Ends the user's half-finished sign-ins (after a password change, a pending second step must not finish). */
+  deleteForUser(userId: string): void {
+    statement(this.db, 'DELETE FROM mfa_challenges WHERE user_id = ?').run(userId);
+  }
+
   /** Spends the challenge; false when another request spent it first. */
   consume(tokenHash: string, at: string): boolean {
     return (

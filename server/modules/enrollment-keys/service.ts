@@ -16,6 +16,7 @@ import {
   scopeCovers,
 } from '../../http/scope';
 import { auditCaller } from '../audit/caller';
+import { TenancyStore } from '../tenancy/store';
 import type { createEnrollmentKeyBody, listEnrollmentKeysQuery, rotateEnrollmentKeyBody } from './schemas';
 import { enrollmentKeyStore, toEnrollmentKey, type EnrollmentKeyRow } from './store';
 
@@ -155,9 +156,8 @@ export function createEnrollmentKey(
   const siteId = body.siteId ?? null;
   if (siteId) {
     // One answer for a missing site and another organization's site: no probing across tenants.
-    const site = ctx.db.prepare('SELECT org_id FROM sites WHERE id = ?').get(siteId) as
-      { org_id: string } | undefined;
-    if (site?.org_id !== orgId) throw badRequest('siteId must be a site of the organization');
+    if (new TenancyStore(ctx.db).site(siteId)?.org_id !== orgId)
+      throw badRequest('siteId must be a site of the organization');
     // A site-restricted user places agents only in the sites they may reach. A group-restricted user places none:
     // a new device joins no group, so it would be outside what they may see.
     requireSiteAccess(ctx.db, auth, siteId);

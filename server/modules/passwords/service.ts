@@ -8,6 +8,7 @@ import { hashPassword, passwordProblem } from '../auth/passwords';
 import { auditUser } from '../../http/account';
 import { checkPassword } from '../auth/service';
 import { clearSessionCookies } from '../auth/session';
+import { LoginChallengeStore } from '../auth/store';
 import {
   consumeEmailToken,
   findUsableEmailToken,
@@ -37,12 +38,10 @@ function assertStrongPassword(password: string, email: string): void {
 /** Stores the new hash and ends every session and outstanding reset link of the user, in one transaction. */
 function replacePassword(ctx: AppContext, userId: string, passwordHash: string, reason: string): void {
   const now = new Date().toISOString();
-  ctx.db
-    .prepare('UPDATE users SET password_hash = ?, password_changed_at = ?, updated_at = ? WHERE id = ?')
-    .run(passwordHash, now, now, userId);
+  ctx.users.setPassword(userId, passwordHash, now);
   ctx.tokens.revokeAllForUser(userId, reason);
   ctx.users.bumpTokenVersion(userId);
-  ctx.db.prepare('DELETE FROM mfa_challenges WHERE user_id = ?').run(userId);
+  new LoginChallengeStore(ctx.db).deleteForUser(userId);
   retireUserTokens(ctx.db, userId, ['password_reset']);
 }
 

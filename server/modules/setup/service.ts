@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { randomToken, safeEqual } from '../../crypto';
 import { badRequest } from '../../http/errors';
 import { hashPassword, passwordProblem } from '../auth/passwords';
-import { PLATFORM_ADMIN_ROLE_ID, type UserRow } from '../users/store';
+import type { UserRow } from '../users/store';
 
 // First run: with no users, the server either creates the administrator named by BOOTSTRAP_ADMIN_EMAIL /
 // BOOTSTRAP_ADMIN_PASSWORD, or waits for the setup page, which must present the one-time token printed at start.
@@ -73,18 +73,10 @@ export class FirstRun {
     const hash = await hashPassword(input.password);
     const now = new Date().toISOString();
     const id = randomUUID();
-    const { db } = this.ctx;
-    db.transaction(() => {
-      db.prepare(
-        `INSERT INTO users (id, email, name, password_hash, status, password_changed_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'active', ?, ?, ?)`,
-      ).run(id, input.email.trim(), input.name.trim(), hash, now, now, now);
-      db.prepare('INSERT INTO platform_admins (user_id, role_id, created_at) VALUES (?, ?, ?)').run(
-        id,
-        PLATFORM_ADMIN_ROLE_ID,
-        now,
-      );
-    })();
+    this.ctx.users.insertPlatformAdmin(
+      { id, email: input.email.trim(), name: input.name.trim(), passwordHash: hash },
+      now,
+    );
     return this.ctx.users.byId(id)!;
   }
 }

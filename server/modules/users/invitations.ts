@@ -1,12 +1,12 @@
 import type { Request, Response } from 'express';
 import type { InvitationInfo, TokenPair } from '../../contract';
 import type { AppContext } from '../../context';
-import { sha256Hex } from '../../crypto';
 import { badRequest, type HttpError } from '../../http/errors';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { auditUser } from '../../http/account';
 import { hashPassword, passwordProblem } from '../auth/passwords';
 import { issueSession } from '../auth/session';
+import { consumeEmailToken, findUsableEmailToken, retireUserTokens } from '../registration/email-tokens';
 import { acceptInviteBody, invitationQuery } from './schemas';
 import type { Membership, UserRow } from './store';
 
@@ -16,14 +16,6 @@ import type { Membership, UserRow } from './store';
 // are checked through the secret guard: failures count per address, like password reset links.
 
 const INVALID = 'invalid or expired token';
-
-interface InviteTokenRow {
-  token_hash: string;
-  user_id: string | null;
-  expires_at: string;
-  consumed_at: string | null;
-  payload: string;
-}
 
 interface Invitation {
   tokenHash: string;
@@ -46,10 +38,8 @@ function loadInvitation(ctx: AppContext, req: Request, token: string): Invitatio
 
 /** A pending invitation: unconsumed, unexpired, for an account still invited and still attached to a tenant. */
 function findInvitation(ctx: AppContext, token: string): Invitation | null {
-  const row = ctx.db
-    .prepare("SELECT * FROM email_tokens WHERE token_hash = ? AND purpose = 'invite'")
-    .get(sha256Hex(token)) as InviteTokenRow | undefined;
-  if (!row?.user_id || row.consumed_at || Date.parse(row.expires_at) <= Date.now()) return null;
+  const row = findUsableEmailToken(ctx.db, token, ['invite']);
+  if (!row?.user_id) return null;
   const user = ctx.users.byId(row.user_id);
   if (!user || user.status !== 'invited') return null;
   const membership = ctx.users.membership(user.id);
@@ -66,12 +56,12 @@ function findInvitation(ctx: AppContext, token: string): Invitation | null {
 }
 
 function tenantNameOf(ctx: AppContext, membership: Membership): string {
-  const row = membership.orgId
-    ? ctx.db.prepare('SELECT name FROM organizations WHERE id = ?').get(membership.orgId)
+  const name = membership.orgId
+    ? ctx.users.tenantName({ orgId: membership.orgId })
     : membership.partnerId
-      ? ctx.db.prepare('SELECT name FROM partners WHERE id = ?').get(membership.partnerId)
+      ? ctx.users.tenantName({ partnerId: membership.partnerId })
       : undefined;
-  return (row as { name: string } | undefined)?.name ?? 'Gatehouse';
+  return name ?? 'Gatehouse';
 }
 
 async function accept(
@@ -91,25 +81,9 @@ async function accept(
   // Hashing yields the event loop: the token is consumed atomically here, so of two concurrent acceptances
   // exactly one sets the password.
   ctx.db.transaction(() => {
-    const consumed = ctx.db
-      .prepare(
-        `UPDATE email_tokens SET consumed_at = ?
-         WHERE token_hash = ? AND purpose = 'invite' AND consumed_at IS NULL AND expires_at > ?`,
-      )
-      .run(at, invitation.tokenHash, at);
-    if (consumed.changes !== 1) throw invalid();
-    const activated = ctx.db
-      .prepare(
-        `UPDATE users SET password_hash = ?, status = 'active', password_changed_at = ?, name = COALESCE(?, name),
-           updated_at = ? WHERE id = ? AND status = 'invited'`,
-      )
-      .run(passwordHash, at, body.name ?? null, at, user.id);
-    if (activated.changes !== 1) throw invalid();
-    ctx.db
-      .prepare(
-        "UPDATE email_tokens SET consumed_at = ? WHERE user_id = ? AND purpose = 'invite' AND consumed_at IS NULL",
-      )
-      .run(at, user.id);
+    if (!consumeEmailToken(ctx.db, invitation.tokenHash)) throw invalid();
+    if (!ctx.users.activateInvited(user.id, passwordHash, body.name ?? null, at)) throw invalid();
+    retireUserTokens(ctx.db, user.id, ['invite']);
   })();
   ctx.users.touchLogin(user.id, at);
   const active = ctx.users.byId(user.id)!;

@@ -12,10 +12,18 @@ import {
   updateUserBody,
   userIdParams,
 } from './schemas';
-import { UserService } from './service';
+import {
+  assignRole,
+  availableRoles,
+  getManagedUser,
+  listManagedUsers,
+  removeUser,
+  updateUser,
+} from './admin';
+import { invite, resendInvite } from './invite';
+import { me, updateMe } from './profile';
 
 export function userRoutes(ctx: AppContext): AnyRoute[] {
-  const users = new UserService(ctx);
   const adminErrors = {
     403: 'Partner or organization context required; Full partner organization access required',
   };
@@ -27,7 +35,7 @@ export function userRoutes(ctx: AppContext): AnyRoute[] {
       tag: 'users',
       summary: 'The signed-in user’s own profile',
       auth: 'user',
-      handler: ({ auth }) => users.me(auth),
+      handler: ({ auth }) => me(ctx, auth),
     }),
     defineRoute({
       method: 'patch',
@@ -36,7 +44,7 @@ export function userRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Update the signed-in user’s name or avatar',
       auth: 'user',
       body: updateMeBody,
-      handler: ({ auth, req, body }) => users.updateMe(auth, req, body),
+      handler: ({ auth, req, body }) => updateMe(ctx, auth, req, body),
     }),
     defineRoute({
       method: 'get',
@@ -47,7 +55,7 @@ export function userRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.USERS_READ,
       query: listUsersQuery,
       responses: adminErrors,
-      handler: ({ auth, query }) => users.list(auth, query),
+      handler: ({ auth, query }) => listManagedUsers(ctx, auth, query),
     }),
     defineRoute({
       method: 'get',
@@ -58,7 +66,7 @@ export function userRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.USERS_READ,
       query: tenantQuery,
       responses: adminErrors,
-      handler: ({ auth, query }) => ({ data: users.availableRoles(auth, query) }),
+      handler: ({ auth, query }) => ({ data: availableRoles(ctx, auth, query) }),
     }),
     defineRoute({
       method: 'post',
@@ -71,7 +79,7 @@ export function userRoutes(ctx: AppContext): AnyRoute[] {
       body: inviteBody,
       status: 201,
       responses: { ...adminErrors, 409: 'User already exists in this scope' },
-      handler: ({ auth, req, body }) => users.invite(auth, req, body),
+      handler: ({ auth, req, body }) => invite(ctx, auth, req, body),
     }),
     defineRoute({
       method: 'post',
@@ -82,7 +90,7 @@ export function userRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.USERS_INVITE,
       body: resendInviteBody,
       responses: { ...adminErrors, 404: 'User not found', 429: 'Too many invitations sent to this user' },
-      handler: ({ auth, req, body }) => users.resendInvite(auth, req, body.userId),
+      handler: ({ auth, req, body }) => resendInvite(ctx, auth, req, body.userId),
     }),
     defineRoute({
       method: 'get',
@@ -93,7 +101,7 @@ export function userRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.USERS_READ,
       params: userIdParams,
       responses: { ...adminErrors, 404: 'User not found' },
-      handler: ({ auth, params }) => users.get(auth, params.id),
+      handler: ({ auth, params }) => getManagedUser(ctx, auth, params.id),
     }),
     defineRoute({
       method: 'patch',
@@ -105,7 +113,7 @@ export function userRoutes(ctx: AppContext): AnyRoute[] {
       params: userIdParams,
       body: updateUserBody,
       responses: { ...adminErrors, 404: 'User not found' },
-      handler: ({ auth, req, params, body }) => users.update(auth, req, params.id, body),
+      handler: ({ auth, req, params, body }) => updateUser(ctx, auth, req, params.id, body),
     }),
     defineRoute({
       method: 'delete',
@@ -116,7 +124,7 @@ export function userRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.USERS_DELETE,
       params: userIdParams,
       responses: { ...adminErrors, 404: 'User not found' },
-      handler: ({ auth, req, params }) => users.remove(auth, req, params.id),
+      handler: ({ auth, req, params }) => removeUser(ctx, auth, req, params.id),
     }),
     defineRoute({
       method: 'post',
@@ -129,7 +137,7 @@ export function userRoutes(ctx: AppContext): AnyRoute[] {
       params: userIdParams,
       body: assignRoleBody,
       responses: { ...adminErrors, 404: 'User not found' },
-      handler: ({ auth, req, params, body }) => users.assignRole(auth, req, params.id, body.roleId),
+      handler: ({ auth, req, params, body }) => assignRole(ctx, auth, req, params.id, body.roleId),
     }),
   ];
 }

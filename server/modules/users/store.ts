@@ -1,5 +1,5 @@
 import type { AuthUser, Scope } from '../../contract';
-import type { Db } from '../../db/connection';
+import { statement, type Db } from '../../db/connection';
 
 export interface UserRow {
   id: string;
@@ -28,6 +28,13 @@ export interface Membership {
   orgId: string | null;
   roleId: string | null;
   roleName: string | null;
+}
+
+/** Which association row of a user a change addresses. */
+export interface AssociationKey {
+  scope: Scope;
+  partnerId: string | null;
+  orgId: string | null;
 }
 
 export const PLATFORM_ADMIN_ROLE_ID = '00000000-0000-4000-8000-000000000001';
@@ -105,6 +112,187 @@ export class UserStore {
 
   touchLogin(userId: string, at: string): void {
     this.db.prepare('UPDATE users SET last_login_at = ?, updated_at = ? WHERE id = ?').run(at, at, userId);
+  }
+
+  // ---- account changes (profile, invitations, administration, password, first administrator) ----------------
+
+  /** Sets the given columns (from a fixed list in the caller, never from input) and updated_at. */
+  updateProfile(
+    userId: string,
+    changes: ReadonlyArray<[column: 'name' | 'avatar_url', value: string | null]>,
+    at: string,
+  ): void {
+    this.db
+      .prepare(`UPDATE users SET ${changes.map(([c]) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`)
+      .run(...changes.map(([, v]) => v), at, userId);
+  }
+
+  setNameAndStatus(userId: string, name: string | null, status: UserRow['status'], at: string): void {
+    statement(this.db, 'UPDATE users SET name = ?, status = ?, updated_at = ? WHERE id = ?').run(
+      name,
+      status,
+      at,
+      userId,
+    );
+  }
+
+  insertInvited(id: string, email: string, name: string | null, at: string): void {
+    statement(
+      this.db,
+      `INSERT INTO users (id, email, name, status, created_at, updated_at) VALUES (?, ?, ?, 'invited', ?, ?)`,
+    ).run(id, email, name, at, at);
+  }
+
+  /** An account whose association was removed, invited again: back to invited, its old access tokens end. */
+  reinvite(userId: string, at: string): void {
+    statement(
+      this.db,
+      "UPDATE users SET status = 'invited', token_version = token_version + 1, updated_at = ? WHERE id = ?",
+    ).run(at, userId);
+  }
+
+  /** Accepting an invitation: the password is set and the account active; false when it is no longer invited. */
+  activateInvited(userId: string, passwordHash: string, name: string | null, at: string): boolean {
+    return (
+      statement(
+        this.db,
+        `UPDATE users SET password_hash = ?, status = 'active', password_changed_at = ?, name = COALESCE(?, name),
+           updated_at = ? WHERE id = ? AND status = 'invited'`,
+      ).run(passwordHash, at, name, at, userId).changes === 1
+    );
+  }
+
+  setPassword(userId: string, passwordHash: string, at: string): void {
+    statement(
+      this.db,
+      'UPDATE users SET password_hash = ?, password_changed_at = ?, updated_at = ? WHERE id = ?',
+    ).run(passwordHash, at, at, userId);
+  }
+
+  /** The first platform administrator (setup, bootstrap), active with a password. */
+  insertPlatformAdmin(
+    user: { id: string; email: string; name: string; passwordHash: string },
+    at: string,
+  ): void {
+    this.db.transaction(() => {
+      statement(
+        this.db,
+        `INSERT INTO users (id, email, name, password_hash, status, password_changed_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'active', ?, ?, ?)`,
+      ).run(user.id, user.email, user.name, user.passwordHash, at, at, at);
+      statement(this.db, 'INSERT INTO platform_admins (user_id, role_id, created_at) VALUES (?, ?, ?)').run(
+        user.id,
+        PLATFORM_ADMIN_ROLE_ID,
+        at,
+      );
+    })();
+  }
+
+  addPartnerUser(
+    partnerId: string,
+    userId: string,
+    roleId: string,
+    access: { orgAccess: string; orgIds: readonly string[] },
+    at: string,
+  ): void {
+    statement(
+      this.db,
+      `INSERT INTO partner_users (partner_id, user_id, role_id, org_access, org_ids, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(partnerId, userId, roleId, access.orgAccess, JSON.stringify(access.orgIds), at);
+  }
+
+  addOrganizationUser(
+    orgId: string,
+    userId: string,
+    roleId: string,
+    access: { siteIds: readonly string[] | null; deviceGroupIds: readonly string[] | null },
+    at: string,
+  ): void {
+    statement(
+      this.db,
+      `INSERT INTO organization_users (org_id, user_id, role_id, site_ids, device_group_ids, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ).run(
+      orgId,
+      userId,
+      roleId,
+      access.siteIds && JSON.stringify(access.siteIds),
+      access.deviceGroupIds && JSON.stringify(access.deviceGroupIds),
+      at,
+    );
+  }
+
+  /** Deletes the user's association (organization, partner or platform); the account itself stays. */
+  removeAssociation(userId: string, association: AssociationKey): void {
+    if (association.scope === 'organization')
+      statement(this.db, 'DELETE FROM organization_users WHERE org_id = ? AND user_id = ?').run(
+        association.orgId,
+        userId,
+      );
+    else if (association.scope === 'partner')
+      statement(this.db, 'DELETE FROM partner_users WHERE partner_id = ? AND user_id = ?').run(
+        association.partnerId,
+        userId,
+      );
+    else statement(this.db, 'DELETE FROM platform_admins WHERE user_id = ?').run(userId);
+  }
+
+  setAssociationRole(userId: string, association: AssociationKey, roleId: string): void {
+    if (association.scope === 'organization')
+      statement(this.db, 'UPDATE organization_users SET role_id = ? WHERE org_id = ? AND user_id = ?').run(
+        roleId,
+        association.orgId,
+        userId,
+      );
+    else if (association.scope === 'partner')
+      statement(this.db, 'UPDATE partner_users SET role_id = ? WHERE partner_id = ? AND user_id = ?').run(
+        roleId,
+        association.partnerId,
+        userId,
+      );
+    else statement(this.db, 'UPDATE platform_admins SET role_id = ? WHERE user_id = ?').run(roleId, userId);
+  }
+
+  // ---- what an association may point at --------------------------------------------------------------------
+
+  /** The partner of a live organization. */
+  organizationPartner(orgId: string): string | undefined {
+    return (
+      statement(this.db, 'SELECT partner_id FROM organizations WHERE id = ? AND deleted_at IS NULL').get(
+        orgId,
+      ) as { partner_id: string } | undefined
+    )?.partner_id;
+  }
+
+  siteOrganization(siteId: string): string | undefined {
+    return (
+      statement(this.db, 'SELECT org_id FROM sites WHERE id = ?').get(siteId) as
+        { org_id: string } | undefined
+    )?.org_id;
+  }
+
+  deviceGroupOrganization(groupId: string): string | undefined {
+    return (
+      statement(this.db, 'SELECT org_id FROM device_groups WHERE id = ?').get(groupId) as
+        { org_id: string } | undefined
+    )?.org_id;
+  }
+
+  livePartnerExists(partnerId: string): boolean {
+    return (
+      statement(this.db, 'SELECT 1 FROM partners WHERE id = ? AND deleted_at IS NULL').get(partnerId) !==
+      undefined
+    );
+  }
+
+  /** The name of an organization or partner, deleted or not (invitation emails and the acceptance page). */
+  tenantName(tenant: { orgId: string } | { partnerId: string }): string | undefined {
+    const row =
+      'orgId' in tenant
+        ? statement(this.db, 'SELECT name FROM organizations WHERE id = ?').get(tenant.orgId)
+        : statement(this.db, 'SELECT name FROM partners WHERE id = ?').get(tenant.partnerId);
+    return (row as { name: string } | undefined)?.name;
   }
 
   /** Invalidates every access token already issued to the user. */

@@ -3,6 +3,7 @@ import type { Db } from '../../db/connection';
 import type { UserAuth } from '../../http/auth-context';
 import { badRequest, forbidden, notFound } from '../../http/errors';
 import { requireFullPartnerAccess, requireOrgAccess, requireTenantContext } from '../../http/scope';
+import { UserStore } from './store';
 
 // The tenant a user or role belongs to, and how a caller names one. People and roles are administered inside a
 // tenant: a partner (its partner users and partner roles) or an organization (its users and organization roles).
@@ -52,11 +53,8 @@ export function resolveTenant(
   }
   if (named.partnerId) {
     if (auth.scope === 'system') {
-      const partner = db
-        .prepare('SELECT id FROM partners WHERE id = ? AND deleted_at IS NULL')
-        .get(named.partnerId) as { id: string } | undefined;
-      if (!partner) throw notFound('Partner not found');
-      return { scope: 'partner', partnerId: partner.id };
+      if (!new UserStore(db).livePartnerExists(named.partnerId)) throw notFound('Partner not found');
+      return { scope: 'partner', partnerId: named.partnerId };
     }
     if (auth.scope !== 'partner' || named.partnerId !== auth.partnerId)
       throw forbidden('Access denied to this partner');
@@ -75,13 +73,14 @@ export function tenantOfAssociation(association: UserAssociation): Tenant {
 
 /** Shown in invitation emails and on the acceptance page. */
 export function tenantName(db: Db, tenant: Tenant): string {
-  const row =
+  const users = new UserStore(db);
+  const name =
     tenant.scope === 'organization'
-      ? db.prepare('SELECT name FROM organizations WHERE id = ?').get(tenant.orgId)
+      ? users.tenantName({ orgId: tenant.orgId })
       : tenant.scope === 'partner'
-        ? db.prepare('SELECT name FROM partners WHERE id = ?').get(tenant.partnerId)
+        ? users.tenantName({ partnerId: tenant.partnerId })
         : undefined;
-  return (row as { name: string } | undefined)?.name ?? 'Gatehouse';
+  return name ?? 'Gatehouse';
 }
 
 /** The audit chain of a tenant's entries: the organization's, the partner's own, or the platform's. */
