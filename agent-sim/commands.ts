@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EventLogStore } from './eventlog';
 import type { AgentIdentity } from './identity';
 import { parsePayload, type CommandResult, type DiagnosticLog } from './protocol';
-import type { Rng } from './random';
+import { Rng } from './random';
 import { PAM_COMMANDS } from './pam';
 import type { HttpAnswer } from './transport';
 
@@ -37,6 +37,47 @@ export interface AgentHandle {
   devUpdate(downloadUrl: string, checksum: string): Promise<CommandOutcome>;
   /** `self_uninstall`: stop for good, forgetting the credentials when asked. */
   uninstall(removeConfig: boolean): void;
+}
+
+/** The parts of an agent its handle shows; read live, so a handle always sees the agent as it is now. */
+export interface HandleSource {
+  readonly index: number;
+  readonly seed: number;
+  readonly identity: AgentIdentity;
+  readonly agentId: string | null;
+  readonly deviceId: string | null;
+  readonly agentVersion: string;
+  readonly eventLogs: EventLogStore;
+}
+
+export type HandleActions = Pick<AgentHandle, 'log' | 'request' | 'devUpdate' | 'uninstall'>;
+
+export function agentHandle(agent: HandleSource, actions: HandleActions): AgentHandle {
+  return {
+    get index() {
+      return agent.index;
+    },
+    get seed() {
+      return agent.seed;
+    },
+    get identity() {
+      return agent.identity;
+    },
+    get agentId() {
+      return agent.agentId;
+    },
+    get deviceId() {
+      return agent.deviceId;
+    },
+    get agentVersion() {
+      return agent.agentVersion;
+    },
+    get eventLogs() {
+      return agent.eventLogs;
+    },
+    rng: (purpose) => Rng.of(agent.seed, agent.index, purpose),
+    ...actions,
+  };
 }
 
 export interface CommandOutcome extends CommandResult {
