@@ -112,6 +112,15 @@ export function cancelPendingCommand(ctx: Pick<AppContext, 'db'>, commandId: str
   return cancel.run(new Date().toISOString(), commandId).changes === 1;
 }
 
+/** Cancels every command still waiting for the device (it is being decommissioned); returns how many. */
+export function cancelPendingCommandsOf(ctx: Pick<AppContext, 'db'>, deviceId: string, at: string): number {
+  const cancel = statement(
+    ctx.db,
+    "UPDATE device_commands SET status = 'cancelled', completed_at = ? WHERE device_id = ? AND status = 'pending'",
+  );
+  return cancel.run(at, deviceId).changes;
+}
+
 /** Claims the device's pending commands (pending -> sent) in one statement; narrowed agents get only uninstalls. */
 export function claimCommands(
   ctx: Pick<AppContext, 'db'>,

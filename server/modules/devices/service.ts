@@ -5,7 +5,7 @@ import type { AuthContext } from '../../http/auth-context';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { paginated, type PageRequest } from '../../http/pagination';
 import { requireOrgAccess, requireSiteAccess } from '../../http/scope';
-import { commandById, queueCommand, toDeviceCommand } from '../agents/commands';
+import { cancelPendingCommandsOf, commandById, queueCommand, toDeviceCommand } from '../agents/commands';
 import { emitDeviceEvent } from '../agents/presence';
 import { auditCaller } from '../audit/caller';
 import { compileFilter, customFieldTypesFor, parseConditionGroup } from '../filters/compile';
@@ -312,11 +312,7 @@ export function decommissionDevice(
     const device = requireDevice(ctx, auth, id);
     const at = new Date().toISOString();
     if (!store.decommission(device.id, at)) throw conflict('Device is already decommissioned');
-    ctx.db
-      .prepare(
-        "UPDATE device_commands SET status = 'cancelled', completed_at = ? WHERE device_id = ? AND status = 'pending'",
-      )
-      .run(at, device.id);
+    cancelPendingCommandsOf(ctx, device.id, at);
     const command = queueCommand(ctx, {
       deviceId: device.id,
       orgId: device.org_id,

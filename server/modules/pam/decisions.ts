@@ -1,6 +1,5 @@
 import type { Request } from 'express';
 import { transaction } from '../../db/after-commit';
-import { statement } from '../../db/connection';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { AppContext } from '../../context';
 import type {
@@ -37,7 +36,7 @@ import {
   checkReauth,
   stepUpPolicyFor,
 } from './step-up';
-import { approvalOf, requestRow, transition, type ElevationRow } from './store';
+import { approvalOf, linkCommand, requestRow, transition, type ElevationRow } from './store';
 import { verifyApprovalProof } from './webauthn';
 
 // Deciding, revoking and actuating elevation requests (spec 2 state table; DESIGN §5). Every change is a
@@ -287,10 +286,7 @@ export function revoke(
     logEvent(ctx.db, row.id, 'elevation.revoked', userActor(auth, name), { reason });
     cancelUndeliveredActuation(ctx, row);
     const commandId = queueCleanup(ctx, row, 'revoked', callerId(auth));
-    statement(ctx.db, 'UPDATE elevation_requests SET cleanup_command_id = ? WHERE id = ?').run(
-      commandId,
-      row.id,
-    );
+    linkCommand(ctx.db, row.id, 'cleanup', commandId);
     publish(ctx, 'elevation.revoked', row.id);
     return true;
   });
@@ -349,7 +345,7 @@ export function actuate(
     logEvent(ctx.db, row.id, 'elevation.actuating', userActor(auth, callerName(ctx, auth)));
     const fresh = requestRow(ctx.db, row.id)!;
     const id = queueActuation(ctx, fresh, fresh.expires_at!, callerId(auth));
-    statement(ctx.db, 'UPDATE elevation_requests SET actuation_command_id = ? WHERE id = ?').run(id, row.id);
+    linkCommand(ctx.db, row.id, 'actuation', id);
     publish(ctx, 'elevation.actuating', row.id);
     return id;
   });

@@ -6,7 +6,7 @@ import type { CommandFinishedEvent } from '../../events/bus';
 import { cancelUndeliveredActuation, queueCleanup } from './actuation';
 import { settleApprovalSlots } from './approvers';
 import { logEvent, publish, SYSTEM_ACTOR, type EventActor } from './events';
-import { transition } from './store';
+import { linkCommand, transition } from './store';
 
 // The device side reports back through command results (DESIGN §3), heard on the bus inside the transaction
 // that records the result: `actuate_elevation` completed -> `active`, failed -> `failed`; `revoke_elevation`
@@ -164,10 +164,7 @@ export function sweepElevationExpiry(ctx: AppContext, now = new Date()): ExpiryS
       logEvent(ctx.db, row.id, 'elevation.expired', SYSTEM_ACTOR, { reason: 'Approval window ended' });
       if (dispatched) {
         const commandId = queueCleanup(ctx, row, 'expired', null);
-        statement(ctx.db, 'UPDATE elevation_requests SET cleanup_command_id = ? WHERE id = ?').run(
-          commandId,
-          row.id,
-        );
+        linkCommand(ctx.db, row.id, 'cleanup', commandId);
       }
       publish(ctx, 'elevation.expired', row.id);
     }

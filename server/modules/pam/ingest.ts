@@ -13,7 +13,7 @@ import { agentActor, logEvent, publish } from './events';
 import type { Observation } from './observation';
 import { decideByRules } from './policy/match';
 import type { IngestBody } from './schemas';
-import { requestRow } from './store';
+import { linkCommand, requestRow } from './store';
 import { effectiveTier, riskLevelOf } from './tools';
 
 // `POST /agents/:id/elevation-requests` (spec 2 state table, first four rows). The decision chain: the
@@ -191,10 +191,7 @@ export function ingestElevationRequest(
     });
     if (approved && expiresAt) {
       const commandId = queueActuation(ctx, requestRow(ctx.db, id)!, expiresAt, null);
-      statement(ctx.db, 'UPDATE elevation_requests SET actuation_command_id = ? WHERE id = ?').run(
-        commandId,
-        id,
-      );
+      linkCommand(ctx.db, id, 'actuation', commandId);
     }
     publish(ctx, type, id);
   });

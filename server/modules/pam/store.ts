@@ -168,6 +168,17 @@ export function requestRow(db: Db, id: string): ElevationRow | undefined {
   return statement(db, `${SELECT_REQUEST} WHERE r.id = ?`).get(id) as ElevationRow | undefined;
 }
 
+/** Records which command grants (`actuation`) or removes (`cleanup`) the elevation on its device. */
+export function linkCommand(
+  db: Db,
+  requestId: string,
+  role: 'actuation' | 'cleanup',
+  commandId: string,
+): void {
+  const column = role === 'actuation' ? 'actuation_command_id' : 'cleanup_command_id';
+  statement(db, `UPDATE elevation_requests SET ${column} = ? WHERE id = ?`).run(commandId, requestId);
+}
+
 /** The columns a state change may set; `updated_at` is always set. */
 export type RequestPatch = Partial<
   Omit<ElevationRow, 'id' | 'org_id' | 'device_id' | 'device_hostname' | 'site_name' | 'updated_at'>
