@@ -5,6 +5,7 @@ import type { ApiKeyAuth } from '../../http/auth-context';
 import { HttpError, unauthorized } from '../../http/errors';
 import type { SecretGuard } from '../../http/guard';
 import type { RateLimiter } from '../../http/rate-limit';
+import { apiKeyStore, type ApiKeyStore } from './store';
 
 // X-API-Key authentication in the order spec 1 gives: header, `svc_` prefix, hash lookup, status, expiry (written
 // to storage), the hourly sliding window, asynchronous usage, then the organization context. The hash lookup goes
@@ -15,54 +16,29 @@ export const API_KEY_HEADER = 'x-api-key';
 export const API_KEY_PREFIX = 'svc_';
 const WINDOW_SECONDS = 3600;
 
-interface KeyRow {
-  id: string;
-  org_id: string;
-  partner_id: string;
-  name: string;
-  scopes: string;
-  expires_at: string | null;
-  rate_limit: number;
-  status: 'active' | 'expired' | 'revoked';
-}
-
 export class ApiKeyAuthenticator {
-  private readonly lookup;
-  private readonly expire;
-  private readonly touch;
+  private readonly store: ApiKeyStore;
   private pendingUsage = new Map<string, { count: number; at: string }>();
   private flushScheduled = false;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly limiter: RateLimiter,
     private readonly guard: SecretGuard,
   ) {
-    // A key dies with its organization: after a soft delete it matches nothing, like a key never issued.
-    this.lookup =
-      db.prepare(`SELECT k.id, k.org_id, o.partner_id, k.name, k.scopes, k.expires_at, k.rate_limit, k.status
-      FROM api_keys k JOIN organizations o ON o.id = k.org_id AND o.deleted_at IS NULL WHERE k.key_hash = ?`);
-    this.expire = db.prepare(
-      "UPDATE api_keys SET status = 'expired', updated_at = ? WHERE id = ? AND status = 'active'",
-    );
-    this.touch = db.prepare(
-      "UPDATE api_keys SET usage_count = usage_count + ?, last_used_at = ? WHERE id = ? AND status = 'active'",
-    );
+    this.store = apiKeyStore(db);
   }
 
   authenticate(req: Request, res: Response): ApiKeyAuth {
     const raw = req.get(API_KEY_HEADER);
     if (!raw) throw unauthorized('Missing X-API-Key header');
     if (!raw.startsWith(API_KEY_PREFIX)) throw unauthorized('Invalid API key format');
-    const key = this.guard.check(
-      { kind: 'api_key', req },
-      () => this.lookup.get(sha256Hex(raw)) as KeyRow | undefined,
-    );
+    const key = this.guard.check({ kind: 'api_key', req }, () => this.store.credential(sha256Hex(raw)));
     if (!key) throw unauthorized('Invalid API key');
     if (key.status === 'revoked') throw unauthorized('API key is revoked');
     if (key.status === 'expired') throw unauthorized('API key is expired');
     if (key.expires_at && Date.parse(key.expires_at) <= Date.now()) {
-      this.expire.run(new Date().toISOString(), key.id);
+      this.store.markExpired(key.id, new Date().toISOString());
       throw unauthorized('API key is expired');
     }
     const state = this.limiter.slidingHit(
@@ -116,9 +92,7 @@ export class ApiKeyAuthenticator {
     if (!batch.size) return;
     this.pendingUsage = new Map();
     try {
-      this.db.transaction(() => {
-        for (const [id, { count, at }] of batch) this.touch.run(count, at, id);
-      })();
+      this.store.addUsage(batch);
     } catch {
       // Usage statistics are informational; losing one batch must not fail anything.
     }

@@ -75,8 +75,22 @@ export interface NewApiKey {
   at: string;
 }
 
+/** What authentication needs of a key, with its organization's partner. */
+export interface KeyCredentialRow {
+  id: string;
+  org_id: string;
+  partner_id: string;
+  name: string;
+  scopes: string;
+  expires_at: string | null;
+  rate_limit: number;
+  status: ApiKeyStatus;
+}
+
 export class ApiKeyStore {
   private readonly byIdStmt;
+  private readonly byHashStmt;
+  private readonly usageStmt;
   private readonly insertStmt;
   private readonly updateStmt;
   private readonly rotateStmt;
@@ -85,6 +99,13 @@ export class ApiKeyStore {
 
   constructor(private readonly db: Db) {
     this.byIdStmt = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`);
+    // A key dies with its organization: after a soft delete it matches nothing, like a key never issued.
+    this.byHashStmt =
+      db.prepare(`SELECT k.id, k.org_id, o.partner_id, k.name, k.scopes, k.expires_at, k.rate_limit, k.status
+      FROM api_keys k JOIN organizations o ON o.id = k.org_id AND o.deleted_at IS NULL WHERE k.key_hash = ?`);
+    this.usageStmt = db.prepare(
+      "UPDATE api_keys SET usage_count = usage_count + ?, last_used_at = ? WHERE id = ? AND status = 'active'",
+    );
     this.insertStmt =
       db.prepare(`INSERT INTO api_keys (id, org_id, name, key_hash, key_prefix, scopes, expires_at,
       rate_limit, created_by, created_at, updated_at, status, usage_count)
@@ -105,6 +126,18 @@ export class ApiKeyStore {
 
   byId(id: string): ApiKeyRow | undefined {
     return this.byIdStmt.get(id) as ApiKeyRow | undefined;
+  }
+
+  /** The key with this hash, of a live organization (authentication). */
+  credential(keyHash: string): KeyCredentialRow | undefined {
+    return this.byHashStmt.get(keyHash) as KeyCredentialRow | undefined;
+  }
+
+  /** Adds batched usage; rotation resets usage, so a key revoked meanwhile gains nothing. */
+  addUsage(batch: ReadonlyMap<string, { count: number; at: string }>): void {
+    this.db.transaction(() => {
+      for (const [id, { count, at }] of batch) this.usageStmt.run(count, at, id);
+    })();
   }
 
   list(scope: OrgScope, filter: ApiKeyFilter, page: PageRequest): { rows: ApiKeyRow[]; total: number } {
