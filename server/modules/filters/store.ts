@@ -1,6 +1,11 @@
-import type { FilterConditionGroup, FilterPreviewDevice, SavedFilter } from '../../contract/filters';
+import type {
+  CustomFieldType,
+  FilterConditionGroup,
+  FilterPreviewDevice,
+  SavedFilter,
+} from '../../contract/filters';
 import type { DeviceStatus, OsType } from '../../contract/devices';
-import type { Db } from '../../db/connection';
+import { statement, type Db } from '../../db/connection';
 import type { OrgScope } from '../../http/scope';
 import { scopeFilter } from '../../http/scope';
 import { likeContains } from '../../db/like';
@@ -149,4 +154,29 @@ export function previewDevices(
       lastSeenAt: r.last_seen_at,
     })),
   };
+}
+
+/**
+ * Custom-field definitions that apply to these organizations (or to every one with 'all'), most specific first:
+ * the organization's own, then its partner's, then global ones; among equals the oldest first.
+ */
+export function customFieldDefinitions(
+  db: Db,
+  orgIds: Iterable<string> | 'all',
+): Array<{ field_key: string; type: CustomFieldType }> {
+  const order = 'ORDER BY (org_id IS NULL) + (org_id IS NULL AND partner_id IS NULL), created_at, id';
+  if (orgIds === 'all')
+    return statement(db, `SELECT field_key, type FROM custom_fields ${order}`).all() as Array<{
+      field_key: string;
+      type: CustomFieldType;
+    }>;
+  const ids = JSON.stringify([...orgIds]);
+  return statement(
+    db,
+    `SELECT field_key, type FROM custom_fields
+     WHERE org_id IN (SELECT value FROM json_each(?))
+        OR partner_id IN (SELECT partner_id FROM organizations WHERE id IN (SELECT value FROM json_each(?)))
+        OR (org_id IS NULL AND partner_id IS NULL)
+     ${order}`,
+  ).all(ids, ids) as Array<{ field_key: string; type: CustomFieldType }>;
 }
