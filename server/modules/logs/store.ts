@@ -1,6 +1,7 @@
 import type { DeviceEventLogEntry, DiagnosticLogEntry } from '../../contract';
 import type { Db } from '../../db/connection';
-import { pageOffset, type PageRequest } from '../../http/pagination';
+import { pagedQuery } from '../../db/paged';
+import type { PageRequest } from '../../http/pagination';
 import { likeContains } from '../../db/like';
 import type { Clause } from '../devices/store';
 
@@ -101,15 +102,14 @@ function page<T>(
   request: PageRequest,
 ): { rows: T[]; total: number } {
   const all: Clause[] = [{ sql: 'device_id = ?', params: [deviceId] }, ...clauses];
-  const where = all.map((c) => c.sql).join(' AND ');
-  const params = all.flatMap((c) => c.params);
-  const total = (
-    db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`).get(...params) as { n: number }
-  ).n;
-  const rows = db
-    .prepare(`SELECT * FROM ${table} WHERE ${where} ORDER BY timestamp DESC, rowid DESC LIMIT ? OFFSET ?`)
-    .all(...params, request.limit, pageOffset(request)) as T[];
-  return { rows, total };
+  return pagedQuery<T>(db, {
+    select: '*',
+    from: table,
+    where: all.map((c) => c.sql),
+    params: all.flatMap((c) => c.params),
+    orderBy: 'timestamp DESC, rowid DESC',
+    page: request,
+  });
 }
 
 export function diagnosticLogs(

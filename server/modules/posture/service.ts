@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context';
 import type { PostureDevices, PostureSummary } from '../../contract';
 import type { UserAuth } from '../../http/auth-context';
-import { pageOffset } from '../../http/pagination';
 import { requireOrgAccess } from '../../http/scope';
 import { deviceVisibility, restrictionClauses, visibilityClauses } from '../devices/access';
 import type { PostureDevicesQuery, PostureSummaryQuery } from './schemas';
@@ -59,7 +58,7 @@ export function postureDevices(ctx: AppContext, auth: UserAuth, query: PostureDe
   const { rows, total } = new PostureStore(ctx.db).devices(
     set,
     { product: query.product, status: query.status },
-    { limit: query.limit, offset: pageOffset(query) },
+    query,
   );
   return {
     data: {

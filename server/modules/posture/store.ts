@@ -1,4 +1,6 @@
 import type { Db } from '../../db/connection';
+import { pagedQuery } from '../../db/paged';
+import type { PageRequest } from '../../http/pagination';
 
 // SQL of the management posture report. `devices.management_posture` holds the agent's last report as a JSON
 // array of `{product, status}`; json_each unpacks it so counting happens in SQLite, not row by row here.
@@ -92,7 +94,7 @@ export class PostureStore {
   devices(
     set: DeviceSet,
     filter: { product: string; status?: string | undefined },
-    page: { limit: number; offset: number },
+    page: PageRequest,
   ): { rows: PostureDeviceRow[]; total: number } {
     const where = `lower(product) = lower(?) AND (? IS NULL OR lower(status) = lower(?))`;
     const params = [...set.params, filter.product, filter.status ?? null, filter.status ?? null];
@@ -100,11 +102,13 @@ export class PostureStore {
       SELECT id, hostname, org_id, site_id, status, device_status, posture_reported_at FROM entries
       WHERE product IS NOT NULL AND ${where}
       GROUP BY id, status`;
-    const total = (this.db.prepare(`SELECT count(*) AS n FROM (${matches})`).get(...params) as { n: number })
-      .n;
-    const rows = this.db
-      .prepare(`${matches} ORDER BY hostname COLLATE NOCASE, id, status LIMIT ? OFFSET ?`)
-      .all(...params, page.limit, page.offset) as PostureDeviceRow[];
-    return { rows, total };
+    // The scoped CTE goes inside the FROM so the count and the page read the very same rows.
+    return pagedQuery<PostureDeviceRow>(this.db, {
+      select: '*',
+      from: `(${matches})`,
+      params,
+      orderBy: 'hostname COLLATE NOCASE, id, status',
+      page,
+    });
   }
 }
