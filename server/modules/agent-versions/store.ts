@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { AgentArch, AgentPlatform, AgentVersion } from '../../contract';
-import type { Db } from '../../db/connection';
-import { agentDownloadUrl, compareVersions } from './upgrade';
+import { statement, type Db } from '../../db/connection';
+import { agentDownloadUrl, compareVersions } from './versions';
 
 // SQL of the agent version registry. One row per (version, platform, architecture); `is_latest` marks the
 // highest version of each platform and architecture and is recomputed inside every write that can move it, so
@@ -102,6 +102,14 @@ export class AgentVersionStore {
       )
       .all({ platform: filter.platform ?? null, arch: filter.arch ?? null }) as AgentVersionRow[];
     return rows.sort(newestFirst)[0] ?? null;
+  }
+
+  /** The build a heartbeat offers for this pair (read on every heartbeat: a cached statement). */
+  latestOf(platform: AgentPlatform, arch: AgentArch): AgentVersionRow | undefined {
+    return statement(
+      this.db,
+      'SELECT * FROM agent_versions WHERE platform = ? AND architecture = ? AND is_latest = 1',
+    ).get(platform, arch) as AgentVersionRow | undefined;
   }
 
   /** Inserts a build; the caller runs it inside a transaction together with {@link recomputeLatest}. */

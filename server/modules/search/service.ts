@@ -3,7 +3,7 @@ import type { SearchResponse, SearchResult } from '../../contract/filters';
 import type { AuthContext } from '../../http/auth-context';
 import { callerHolds, PERMISSIONS, type Permission } from '../../http/permissions';
 import { deviceVisibility, visibilityClauses } from '../devices/access';
-import { escapeLike } from '../../db/like';
+import { matchingDevices } from './store';
 
 // GET /search (spec 2, Search): a case-insensitive substring match over the kinds that exist in this release:
 // devices (hostname, displayName, lastUser) and the console's settings pages (by title). Scripts and alerts do
@@ -81,14 +81,6 @@ const SETTINGS_PAGES: readonly SettingsPage[] = [
   { id: 'profile', title: 'Profile', description: 'Your name, password and MFA', href: '/profile' },
 ];
 
-interface DeviceHit {
-  id: string;
-  hostname: string;
-  os_version: string;
-  org_name: string;
-  last_user: string | null;
-}
-
 function settingsResults(ctx: AppContext, auth: AuthContext, q: string): SearchResult[] {
   // A console page means nothing to an integration calling with an API key.
   if (auth.kind !== 'user') return [];
@@ -114,30 +106,7 @@ function settingsResults(ctx: AppContext, auth: AuthContext, q: string): SearchR
 function deviceResults(ctx: AppContext, auth: AuthContext, q: string, limit: number): SearchResult[] {
   if (limit <= 0 || !callerHolds(ctx.db, auth, PERMISSIONS.DEVICES_READ)) return [];
   const clauses = visibilityClauses(deviceVisibility(ctx, auth));
-  const contains = `%${escapeLike(q)}%`;
-  const prefix = `${escapeLike(q)}%`;
-  const rows = ctx.db
-    .prepare(
-      `SELECT d.id, d.hostname, d.os_version, o.name AS org_name, d.last_user
-       FROM devices d JOIN organizations o ON o.id = d.org_id AND o.deleted_at IS NULL
-       WHERE ${clauses.map((c) => c.sql).join(' AND ')} AND d.status <> 'decommissioned'
-         AND (d.hostname LIKE ? ESCAPE '\\' OR d.display_name LIKE ? ESCAPE '\\' OR d.last_user LIKE ? ESCAPE '\\')
-       ORDER BY CASE WHEN d.hostname LIKE ? ESCAPE '\\' THEN 0
-                     WHEN d.display_name LIKE ? ESCAPE '\\' OR d.last_user LIKE ? ESCAPE '\\' THEN 1
-                     ELSE 2 END,
-                d.hostname COLLATE NOCASE, d.id
-       LIMIT ?`,
-    )
-    .all(
-      ...clauses.flatMap((c) => c.params),
-      contains,
-      contains,
-      contains,
-      prefix,
-      prefix,
-      prefix,
-      limit,
-    ) as DeviceHit[];
+  const rows = matchingDevices(ctx.db, clauses, q, limit);
   return rows.map((r) => ({
     id: r.id,
     type: 'devices' as const,
