@@ -162,7 +162,7 @@ describe('hash chain', () => {
 
 describe('partner audit chain', () => {
   it("keeps a partner's own entries in its chain, readable by its full-access administrators only", async () => {
-    const { insertOrg, insertPartner, insertPartnerUser, mfaToken, PASSWORD } =
+    const { insertOrg, insertPartner, insertPartnerUser, mfaToken, PASSWORD, ROLES } =
       await import('../support/seed');
     const { partnerId, adminRoleId } = insertPartner(server, { name: 'Northwind' });
     const orgA = insertOrg(server, partnerId, 'Alpha');
@@ -172,6 +172,9 @@ describe('partner audit chain', () => {
     await insertPartnerUser(server, partnerId, adminRoleId, 'limited@northwind.test', {
       orgAccess: 'selected',
       orgIds: [orgA],
+    });
+    await insertPartnerUser(server, partnerId, ROLES.partnerTechnician, 'tech@northwind.test', {
+      orgAccess: 'all',
     });
     await insertPartnerUser(server, other.partnerId, other.adminRoleId, 'admin@fabrikam.test', {
       orgAccess: 'all',
@@ -193,7 +196,14 @@ describe('partner audit chain', () => {
         (await server.api.get('/audit-logs/logs?limit=100', token)).body.data as Array<{ action: string }>
       ).map((e) => e.action);
     expect(await visible(admin)).toEqual(expect.arrayContaining(['partner.settings.update', 'user.login']));
-    // A partner user limited to some organizations, and another partner, do not read the partner's own chain.
+    // A partner technician (audit:read, every organization), a partner user limited to some organizations, and
+    // another partner do not read the partner's own chain.
+    const tech = await mfaToken(server, 'tech@northwind.test', PASSWORD);
+    const techSees = await visible(tech);
+    expect(techSees).not.toContain('partner.settings.update');
+    expect(
+      (await server.api.get('/audit-logs/verify', tech)).body.chains.map((c: { chain: string }) => c.chain),
+    ).not.toContain(`partner:${partnerId}`);
     expect(await visible(await mfaToken(server, 'limited@northwind.test', PASSWORD))).not.toContain(
       'partner.settings.update',
     );

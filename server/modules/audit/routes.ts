@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { notFound } from '../../http/errors';
 import { paginated, paginationQuery } from '../../http/pagination';
-import { PERMISSIONS } from '../../http/permissions';
+import { callerHolds, PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { requireFullPartnerAccess, resolveOrgScope, restrictionsOf, scopeCovers } from '../../http/scope';
 import type { AuthContext } from '../../http/auth-context';
@@ -11,18 +11,21 @@ import { listAuditEntries, type AuditScope } from './store';
 
 /**
  * What audit a caller reads: the organizations in scope, plus, for partner administrators with full organization
- * access, their partner's own chain (partner settings, partner users and roles); an organization user limited to
+ * access who may administer users, their partner's own chain (partner settings, partner users and roles); an organization user limited to
  * sites or device groups does not read entries about devices outside them (audit/visibility.ts).
  */
 function auditScope(ctx: AppContext, auth: AuthContext): AuditScope {
   const orgs = resolveOrgScope(ctx.db, auth);
   let partnerId: string | null = null;
-  if (auth.scope === 'partner' && auth.partnerId) {
+  // The partner's own chain (its users, roles, settings and sign-ins) is administration: only callers who may
+  // administer the partner's users read it. A partner user limited to some organizations, or a technician, reads
+  // the entries of the organizations in scope only.
+  if (auth.scope === 'partner' && auth.partnerId && callerHolds(ctx.db, auth, PERMISSIONS.USERS_WRITE)) {
     try {
       requireFullPartnerAccess(ctx.db, auth);
       partnerId = auth.partnerId;
     } catch {
-      // A partner user limited to some organizations reads those organizations' entries only.
+      // limited organization access: organizations only
     }
   }
   return { orgs, partnerId, restrictions: restrictionsOf(ctx.db, auth) };
