@@ -1,5 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../server/db/connection';
+import {
+  HOST_PREFIXES,
+  DISPLAY_NAMES,
+  USERS,
+  ROLES,
+  STATUSES,
+  MANUFACTURERS,
+  MODELS,
+  CPUS,
+  GPUS,
+  TAGS,
+  SOFTWARE,
+  AGENT_VERSIONS,
+  OS,
+  type FleetOsType,
+  type FleetStatus,
+} from './fleet-values';
 
 // A deterministic fleet written straight into SQLite: the same seed gives the same devices, values and
 // timestamps (relative to `now`), so filter tests can compute their expectations from the returned records and
@@ -7,8 +24,7 @@ import type { Db } from '../../server/db/connection';
 // varied ways, NULLs included, with values that trip naive SQL: `%` and `_` in text, mixed case, tags and
 // software names that differ only in case.
 
-export type FleetOsType = 'windows' | 'macos' | 'linux';
-export type FleetStatus = 'online' | 'offline' | 'maintenance' | 'quarantined' | 'decommissioned';
+export type { FleetOsType, FleetStatus } from './fleet-values';
 
 export interface FleetDevice {
   id: string;
@@ -102,54 +118,6 @@ export function fleetId(name: string): string {
   const h = createHash('sha256').update(name).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
-
-const HOST_PREFIXES = ['WEB', 'web', 'db', 'DC', 'lab_', 'lab-', 'kiosk', 'Fin%', 'mac', 'edge'];
-const DISPLAY_NAMES = [
-  'Front desk',
-  'Finance 100%',
-  'Build_Agent',
-  'CEO laptop',
-  'Warehouse scanner',
-  'Lab bench',
-];
-const USERS = ['alice', 'bob', 'CORP\\carol', 'dave.o', 'Émile', 'svc_backup'];
-const ROLES = ['workstation', 'workstation', 'server', 'printer', 'router', 'nas', 'iot', 'unknown'];
-const STATUSES: FleetStatus[] = [
-  'online',
-  'online',
-  'online',
-  'offline',
-  'offline',
-  'maintenance',
-  'quarantined',
-];
-const MANUFACTURERS = ['Dell Inc.', 'LENOVO', 'Apple', 'HP', 'Raspberry Pi Foundation'];
-const MODELS = ['OptiPlex 7090', 'ThinkPad X1', 'MacBook Pro', 'EliteDesk 800', 'Pi 4 Model B'];
-const CPUS = ['Intel(R) Core(TM) i7-1185G7', 'AMD Ryzen 7 5800X', 'Apple M2', 'ARM Cortex-A72'];
-const GPUS = ['NVIDIA GeForce RTX 3060', 'Intel Iris Xe', 'Apple M2 GPU', 'AMD Radeon 680M'];
-const TAGS = ['production', 'Production', 'staging', 'finance', 'vip', 'kiosk', 'lab_a', 'laba', '50%off'];
-const SOFTWARE = [
-  'Google Chrome',
-  'Mozilla Firefox',
-  '7-Zip',
-  'Microsoft Office 365',
-  'Slack',
-  'Zoom',
-  'Visual Studio Code',
-  'node_exporter',
-  'nodeXexporter',
-  'Adobe Acrobat Reader',
-  'OpenSSH Server',
-];
-const AGENT_VERSIONS = ['1.4.0', '1.4.2', '1.5.0', '2.0.0-beta.1'];
-const OS: Record<FleetOsType, { versions: string[]; builds: Array<string | null> }> = {
-  windows: {
-    versions: ['Windows 11 Pro', 'Windows 10 Enterprise', 'Windows Server 2022'],
-    builds: ['22631', '19045', null],
-  },
-  macos: { versions: ['macOS 14.4', 'macOS 13.6'], builds: ['23E214', null] },
-  linux: { versions: ['Ubuntu 22.04 LTS', 'Debian 12', 'Alpine 3.19'], builds: [null, '6.1.0-18'] },
-};
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
