@@ -1,3 +1,5 @@
+// Over 400 lines: the policy table (SECRET_POLICIES) and the mechanism that applies it are read together; a split
+// would put the budgets apart from the counting they describe. Next split candidate: the audit of refusals.
 import type { Request } from 'express';
 import type { Db } from '../db/connection';
 import type { AuditInput, AuditWriter } from '../modules/audit/writer';

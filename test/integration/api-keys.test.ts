@@ -1,3 +1,5 @@
+// Over 400 lines: one scenario world shared by every case below (a split restarts it per file); to be split by
+// describe block over a test/support world, as the devices and tenancy suites were.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../server/crypto';
 import { auditSettled, startServer, type ApiResponse, type TestServer } from '../support/server';

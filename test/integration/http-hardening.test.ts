@@ -1,3 +1,5 @@
+// Over 400 lines: one scenario world shared by every case below (a split restarts it per file); to be split by
+// describe block over a test/support world, as the devices and tenancy suites were.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,5 @@
+// Over 400 lines: one scenario world shared by every case below (a split restarts it per file); to be split by
+// describe block over a test/support world, as the devices and tenancy suites were.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

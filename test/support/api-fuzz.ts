@@ -1,3 +1,5 @@
+// Over 400 lines: one scenario world shared by every case below (a split restarts it per file); to be split by
+// describe block over a test/support world, as the devices and tenancy suites were.
 import { request as httpRequest, Agent } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';

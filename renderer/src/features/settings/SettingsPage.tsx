@@ -1,3 +1,5 @@
+// Just over 400 lines: the page composes its cards around one partner draft and its save; the sections live in
+// their own files already.
 import { useState } from 'react';
 import type { Partner } from '../../../../server/contract';
 import { ApiError, api } from '../../lib/api/client';
