@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AppContext } from '../context';
-import type { UserRow } from '../modules/users/store';
+import type { UserRow } from '../modules/users';
 import { clientInfo } from './client-info';
 import { unauthorized } from './errors';
 import type { AuditSubject, GuardAccount } from './guard';

@@ -10,7 +10,7 @@ import { paginated } from '../../http/pagination';
 import { grantsPermission, type Permission } from '../../http/permissions';
 import { requireOrgAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
 import { auditCaller } from '../audit/caller';
-import { callerPermissions } from '../roles/service';
+import { callerPermissions } from '../roles';
 import { API_KEY_PREFIX } from './authenticate';
 import type { createApiKeyBody, listApiKeysQuery, updateApiKeyBody } from './schemas';
 import { apiKeyStore, effectiveStatus, toApiKey, type ApiKeyRow } from './store';

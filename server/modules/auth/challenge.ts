@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { randomToken, sha256Hex } from '../../crypto';
 import { clientInfo } from '../../http/client-info';
 import { unauthorized } from '../../http/errors';
-import type { UserRow } from '../users/store';
+import type { UserRow } from '../users';
 import { LoginChallengeStore, type ChallengeRow } from './store';
 
 // The login challenge: after the password of an MFA user, a tempToken stands for the half-finished sign-in until

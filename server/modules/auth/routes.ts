@@ -6,7 +6,7 @@ import { defineRoute, type AnyRoute } from '../../http/route';
 import { mfaPolicyFor } from '../mfa/policy';
 import { enable } from '../mfa/service';
 import { heldPermissions } from '../../http/permissions';
-import { toAuthUser } from '../users/store';
+import { toAuthUser } from '../users';
 import { login, logout, refresh, verifyLoginChallenge } from './service';
 
 const email = z.email('Invalid email address').max(255);

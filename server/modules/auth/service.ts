@@ -6,7 +6,7 @@ import { HttpError, unauthorized } from '../../http/errors';
 import { auditUser, guardAccount } from '../../http/account';
 import type { GuardAccount } from '../../http/guard';
 import { checkSecondFactor } from '../mfa/service';
-import type { UserRow } from '../users/store';
+import type { UserRow } from '../users';
 import { challengeExpired, liveChallenge, openLoginChallenge } from './challenge';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
 import {

@@ -5,7 +5,7 @@ import { randomToken } from '../../crypto';
 import { clientInfo, isHttpsRequest } from '../../http/client-info';
 import { unauthorized } from '../../http/errors';
 import { heldPermissions } from '../../http/permissions';
-import { toAuthUser, type UserRow } from '../users/store';
+import { toAuthUser, type UserRow } from '../users';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, type IssuedRefresh } from './tokens';
 
 // Issuing a session: one place that mints the token pair and sets the refresh and CSRF cookies.

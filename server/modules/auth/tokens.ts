@@ -5,7 +5,7 @@ import { randomToken, sha256Hex } from '../../crypto';
 import { statement, type Db } from '../../db/connection';
 import type { ClientInfo } from '../../http/client-info';
 import { unauthorized } from '../../http/errors';
-import type { Membership } from '../users/store';
+import type { Membership } from '../users';
 
 // Access tokens are short-lived JWTs (the spec leaves the lifetime open: 15 minutes, so the console refreshes
 // silently). Refresh tokens are opaque, stored as SHA-256 hashes, rotate on every use, and belong to a family:

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context';
 import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
-import { idParams } from '../api-keys/schemas';
+import { idParams } from '../api-keys';
 import { createEnrollmentKeyBody, listEnrollmentKeysQuery, rotateEnrollmentKeyBody } from './schemas';
 import {
   createEnrollmentKey,

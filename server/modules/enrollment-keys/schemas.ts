@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '../../http/pagination';
-import { futureDateTime, uuidField } from '../api-keys/schemas';
+import { futureDateTime, uuidField } from '../api-keys';
 
 // Request shapes of /enrollment-keys (spec 1, Enrollment key; limits: name 1-255, maxUsage 1-100000).
 

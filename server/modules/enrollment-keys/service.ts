@@ -16,7 +16,7 @@ import {
   scopeCovers,
 } from '../../http/scope';
 import { auditCaller } from '../audit/caller';
-import { TenancyStore } from '../tenancy/store';
+import { TenancyStore } from '../tenancy';
 import type { createEnrollmentKeyBody, listEnrollmentKeysQuery, rotateEnrollmentKeyBody } from './schemas';
 import { enrollmentKeyStore, toEnrollmentKey, type EnrollmentKeyRow } from './store';
 

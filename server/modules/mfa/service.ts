@@ -5,7 +5,7 @@ import { MFA_REQUIRED_MESSAGE } from '../../http/authenticate';
 import { badRequest, conflict, forbidden } from '../../http/errors';
 import { auditUser, guardAccount, requireUser } from '../../http/account';
 import { issueSession } from '../auth/session';
-import type { UserRow } from '../users/store';
+import type { UserRow } from '../users';
 import { assertSmsAllowed, mfaPolicyFor, mfaRequiredByOrganization, requireMfaFeature } from './policy';
 import { checkSmsCode } from './sms';
 import { MfaStore } from './store';

@@ -10,7 +10,7 @@ import { AUTH_LIMITS, type LimitRule } from '../../http/rate-limit';
 import { auditUser, guardAccount, requireUser } from '../../http/account';
 import { challengeUser } from '../auth/challenge';
 import { issueSession } from '../auth/session';
-import type { UserRow } from '../users/store';
+import type { UserRow } from '../users';
 import { assertSmsAllowed, requireMfaFeature } from './policy';
 import { MfaStore, type SmsCodeRow } from './store';
 import { hashRecoveryCode, newRecoveryCodes } from './totp';

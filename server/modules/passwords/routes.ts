@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { defineRoute, type AnyRoute } from '../../http/route';
-import { emailField, newPasswordField } from '../registration/schemas';
+import { emailField, newPasswordField } from '../registration';
 import { changePassword, forgotPassword, resetPassword } from './service';
 
 export function passwordRoutes(ctx: AppContext): AnyRoute[] {

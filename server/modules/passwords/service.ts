@@ -4,17 +4,15 @@ import type { AcceptedResponse } from '../../contract/registration';
 import { clientInfo } from '../../http/client-info';
 import { badRequest, HttpError, unauthorized } from '../../http/errors';
 import { AUTH_LIMITS } from '../../http/rate-limit';
-import { hashPassword, passwordProblem } from '../auth/passwords';
-import { auditUser } from '../../http/account';
-import { checkPassword } from '../auth/service';
-import { clearSessionCookies } from '../auth/session';
-import { LoginChallengeStore } from '../auth/store';
 import {
-  consumeEmailToken,
-  findUsableEmailToken,
-  issueEmailToken,
-  retireUserTokens,
-} from '../registration/email-tokens';
+  checkPassword,
+  clearSessionCookies,
+  hashPassword,
+  LoginChallengeStore,
+  passwordProblem,
+} from '../auth';
+import { auditUser } from '../../http/account';
+import { consumeEmailToken, findUsableEmailToken, issueEmailToken, retireUserTokens } from '../registration';
 
 // Forgot, reset and change password (spec 1, /auth). Every password change ends every session of the user:
 // refresh tokens are revoked, the token version is bumped (so access tokens die at once), pending MFA sign-in

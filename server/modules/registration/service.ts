@@ -4,8 +4,7 @@ import type { AcceptedResponse, VerifyEmailResponse } from '../../contract/regis
 import { clientInfo } from '../../http/client-info';
 import { badRequest, HttpError } from '../../http/errors';
 import { AUTH_LIMITS, type LimitRule } from '../../http/rate-limit';
-import { hashPassword, passwordProblem } from '../auth/passwords';
-import { completeLogin } from '../auth/service';
+import { completeLogin, hashPassword, passwordProblem } from '../auth';
 import {
   consumeEmailToken,
   findUsableEmailToken,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection';
-import { TenancyStore } from '../tenancy/store';
+import { TenancyStore } from '../tenancy';
 import { slugCandidates } from './slug';
 
 // SQL for completing a registration. Callers run these inside the transaction that consumes the token, so a

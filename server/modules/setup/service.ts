@@ -3,8 +3,8 @@ import { ConfigError } from '../../config';
 import type { AppContext } from '../../context';
 import { randomToken, safeEqual } from '../../crypto';
 import { badRequest } from '../../http/errors';
-import { hashPassword, passwordProblem } from '../auth/passwords';
-import type { UserRow } from '../users/store';
+import { hashPassword, passwordProblem } from '../auth';
+import type { UserRow } from '../users';
 
 // First run: with no users, the server either creates the administrator named by BOOTSTRAP_ADMIN_EMAIL /
 // BOOTSTRAP_ADMIN_PASSWORD, or waits for the setup page, which must present the one-time token printed at start.

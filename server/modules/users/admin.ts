@@ -5,7 +5,7 @@ import type { UserAuth } from '../../http/auth-context';
 import { badRequest } from '../../http/errors';
 import { paginated, type PageRequest } from '../../http/pagination';
 import { effectivePermissions } from '../../http/permissions';
-import { retireUserTokens } from '../registration/email-tokens';
+import { retireUserTokens } from '../registration';
 import { assertCovered, assignableRole, RoleService } from '../roles/service';
 import { listUsers, toUserSummary, userVisibility } from './directory';
 import {

@@ -4,9 +4,8 @@ import type { AppContext } from '../../context';
 import { badRequest, type HttpError } from '../../http/errors';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { auditUser } from '../../http/account';
-import { hashPassword, passwordProblem } from '../auth/passwords';
-import { issueSession } from '../auth/session';
-import { consumeEmailToken, findUsableEmailToken, retireUserTokens } from '../registration/email-tokens';
+import { hashPassword, issueSession, passwordProblem } from '../auth';
+import { consumeEmailToken, findUsableEmailToken, retireUserTokens } from '../registration';
 import { acceptInviteBody, invitationQuery } from './schemas';
 import type { Membership, UserRow } from './store';
 

@@ -7,7 +7,7 @@ import { badRequest, HttpError } from '../../http/errors';
 import { effectivePermissions } from '../../http/permissions';
 import type { LimitRule } from '../../http/rate-limit';
 import { resolveOrgScope, scopeCovers } from '../../http/scope';
-import { issueEmailToken, type IssuedEmailToken } from '../registration/email-tokens';
+import { issueEmailToken, type IssuedEmailToken } from '../registration';
 import { assertCovered, assignableRole } from '../roles/service';
 import { hasAssociation } from './directory';
 import { assertWithinOwnRestrictions, auditUserChange, managedSummary, managedUser } from './managed';

@@ -1,0 +1,13 @@
+// The users module's public surface: what other modules may import; everything else is internal. Its routes are
+// mounted by server/index.ts from routes.ts (the composition root), not re-exported here, so that importing this
+// surface never pulls in another module's request handlers.
+export {
+  PLATFORM_ADMIN_ROLE_ID,
+  toAuthUser,
+  UserStore,
+  type AssociationKey,
+  type Membership,
+  type UserRow,
+} from './store';
+export { listUsers, roleUserCounts, toUserSummary, userVisibility, type Visibility } from './directory';
+export { requireAdminContext, resolveTenant, type Tenant } from './tenant';
