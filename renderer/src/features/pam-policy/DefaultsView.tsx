@@ -1,15 +1,13 @@
 // Over 400 lines: one form (organization default verdict and the partner's step-up policy) with one save and one set of errors.
 import { useState, type FormEvent } from 'react';
-import type { Partner, PamConfig, PamConfigResponse } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import type { Partner, PamConfig } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
 import { LoadState } from '../../ui';
 import { Alert, Field } from '../../ui/basics';
 import { useAsyncAction, type AsyncAction } from '../../lib/action';
 import { LabelOptions, Toggle } from '../../ui';
-import { useResource } from '../../lib/resource';
 import { minutesText } from '../approvals';
-import { usePamConfig } from './data';
+import { pamPolicyApi, usePamConfig, usePolicyPartner, type StepUpPolicy } from './api';
 import { DURATION_MAX } from './model';
 import type { PolicyOrg } from './org';
 import { CardHead, SelectField } from '../../ui';
@@ -84,14 +82,13 @@ function ConfigCard({
     e.preventDefault();
     if (durationError) return;
     void save.run(async () => {
-      await api<PamConfigResponse>('/pam/config', {
-        method: 'PUT',
-        body: org.withOrg({
+      await pamPolicyApi.saveConfig(
+        org.withOrg({
           defaultUnmatchedVerdict: verdict,
           defaultApprovalDurationMinutes: minutes,
           actuatorEnabled: actuator,
         }),
-      });
+      );
       onSaved();
     });
   };
@@ -222,13 +219,10 @@ function SaveBar({
 
 // ---- Step-up policy ----------------------------------------------------------------------------------------------
 
-type Mode = 'off' | 'grace' | 'enforce';
-type Risk = 'low' | 'medium' | 'high' | 'critical';
-type Level = 1 | 2 | 3;
-interface StepUp {
-  mode: Mode;
-  floors: Record<Risk, Level>;
-}
+type StepUp = StepUpPolicy;
+type Mode = StepUp['mode'];
+type Risk = keyof StepUp['floors'];
+type Level = StepUp['floors'][Risk];
 
 const DEFAULT_STEP_UP: StepUp = { mode: 'grace', floors: { low: 1, medium: 2, high: 2, critical: 3 } };
 
@@ -290,7 +284,7 @@ function StepUpCard({ org }: { org: PolicyOrg }) {
   // Partner callers edit their own partner; platform administrators edit the partner of the organization shown.
   const partnerPath =
     org.scope === 'partner' ? '/orgs/partners/me' : org.org ? `/orgs/partners/${org.org.partnerId}` : null;
-  const partner = useResource<Partner>(partnerPath);
+  const partner = usePolicyPartner(partnerPath);
   const [savedFor, setSavedFor] = useState<string | null>(null);
   if (!partnerPath) return null;
   return (
@@ -335,10 +329,7 @@ function StepUpForm({
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void save.run(async () => {
-      await api<Partner>(savePath, {
-        method: 'PATCH',
-        body: { settings: { security: { approvalStepUp: policy } } },
-      });
+      await pamPolicyApi.saveStepUp(savePath, policy);
       onSaved();
     });
   };

@@ -1,13 +1,7 @@
 // Over 400 lines: RuleForm is one form whose sections share one draft, its validation, the server's field errors and the live preview; its fields (RuleFields), preview (RulePreview), prefill (prefill.ts) and model live beside it.
 import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import type {
-  ElevationRequest,
-  ElevationRequestDetail,
-  PamRule,
-  PamRuleListRow,
-  PamRuleResponse,
-} from '../../../../server/contract';
-import { ApiError, api } from '../../lib/api/client';
+import type { ElevationRequest, PamRule, PamRuleListRow } from '../../../../server/contract';
+import { ApiError } from '../../lib/errors';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
@@ -17,10 +11,18 @@ import { useAsyncAction } from '../../lib/action';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate, useRouter } from '../../lib/router';
 import { EmptyState, LabelOptions, LoadingBlock, PageHeader, Toggle } from '../../ui';
-import { useResource } from '../../lib/resource';
 import { compactTime } from '../../lib/format';
 import { minutesText } from '../approvals';
-import { RULES_FORBIDDEN, useAiTools, usePamConfig, useRules, useSignerGroups } from './data';
+import {
+  pamPolicyApi,
+  useAiTools,
+  useElevationRequest,
+  usePamConfig,
+  useRule,
+  useRules,
+  useSignerGroups,
+} from './api';
+import { RULES_FORBIDDEN } from './parts';
 import {
   DURATION_MAX,
   NAME_MAX,
@@ -69,10 +71,8 @@ export function RuleEditor({ ruleId, org }: { ruleId: string | null; org: Policy
   const copyOf = ruleId ? null : params.get('copyOf');
   const signerGroup = ruleId ? null : params.get('signerGroup');
   const sourceId = ruleId ?? copyOf;
-  const request = useResource<ElevationRequestDetail>(
-    fromRequest ? `/pam/elevation-requests/${encodeURIComponent(fromRequest)}` : null,
-  );
-  const source = useResource<PamRuleResponse>(sourceId ? `/pam/rules/${encodeURIComponent(sourceId)}` : null);
+  const request = useElevationRequest(fromRequest);
+  const source = useRule(sourceId);
   // The organization the rule belongs to: the request's or the rule's, whatever the picker showed before.
   const ownerOrg = request.data?.request.orgId ?? source.data?.orgId ?? null;
   const { picks, orgId, setOrgId } = org;
@@ -333,13 +333,10 @@ function RuleForm({
       try {
         if (rule) {
           if (patch && Object.keys(patch).length > 0)
-            await api<PamRuleResponse>(`/pam/rules/${rule.id}`, { method: 'PATCH', body: patch });
+            await pamPolicyApi.updateRule(rule.id, patch);
           navigate(org.link('/pam/rules', { saved: rule.id }));
         } else {
-          const created = await api<PamRuleResponse>('/pam/rules', {
-            method: 'POST',
-            body: org.withOrg(body),
-          });
+          const created = await pamPolicyApi.createRule(org.withOrg(body));
           navigate(org.link('/pam/rules', { saved: created.id }));
         }
       } catch (err) {
@@ -351,14 +348,14 @@ function RuleForm({
 
   const remove = async () => {
     if (!rule) return;
-    await api(`/pam/rules/${rule.id}`, { method: 'DELETE' });
+    await pamPolicyApi.deleteRule(rule.id);
     navigate(org.link('/pam/rules'), { replace: true });
   };
 
   const doReapprove = () =>
     void reapprove.run(async () => {
       if (!rule) return;
-      await api<PamRuleResponse>(`/pam/rules/${rule.id}`, { method: 'PATCH', body: { reapprove: true } });
+      await pamPolicyApi.updateRule(rule.id, { reapprove: true });
       onChanged();
     });
 

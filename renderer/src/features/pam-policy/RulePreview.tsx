@@ -5,12 +5,13 @@ import type {
   PamRulePreview,
   PamVerdict,
 } from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { ApiError, errorMessage } from '../../lib/errors';
 import { Spinner, StatusPill } from '../../ui/basics';
 import { Link } from '../../lib/router';
 import { compactTime } from '../../lib/format';
 import { STATUS_LABEL, STATUS_TONE, requestPath } from '../approvals';
 import { formatCount, plural } from '../../lib/format';
+import { pamPolicyApi } from './api';
 
 // The rule against history: what the criteria would have matched over the last 7, 30 or 90 days (POST
 // /pam/rules/preview, debounced; the latest edit wins and an answer for an older edit is dropped). `body` null
@@ -65,11 +66,7 @@ export function RulePreview({
     if (key === null) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      api<PamRulePreview>('/pam/rules/preview', {
-        method: 'POST',
-        body: JSON.parse(key) as unknown,
-        signal: controller.signal,
-      }).then(
+      pamPolicyApi.previewRule(JSON.parse(key) as Record<string, unknown>, controller.signal).then(
         (data) => setAnswer({ key, data, error: null }),
         (error: unknown) => {
           if (controller.signal.aborted) return;

@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { PamRuleListRow, PamRuleResponse } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import type { PamRuleListRow } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
 import { AdminTable, LoadState } from '../../ui';
 import { ConfirmAction } from '../../ui/DialogActions';
@@ -12,11 +11,11 @@ import { EmptyState, RowMenu } from '../../ui';
 import { useTarget } from '../../lib/hooks';
 import { minutesText } from '../approvals';
 import { plural } from '../../lib/format';
-import { RULES_FORBIDDEN, usePamConfig, useRules, useSignerGroups } from './data';
+import { pamPolicyApi, usePamConfig, useRules, useSignerGroups } from './api';
 import { VERDICT_LABEL, criteriaParts, listTiers, windowLabel, type SummaryPart } from './model';
 import type { PolicyOrg } from './org';
 import { ListToolbar, NoMatchRow, RowSwitch } from '../../ui';
-import { VerdictPill } from './parts';
+import { RULES_FORBIDDEN, VerdictPill } from './parts';
 import { searchRows } from '../../lib/forms';
 import { writeTarget } from '../../lib/hooks';
 
@@ -59,7 +58,7 @@ export function RulesView({ org }: { org: PolicyOrg }) {
     setPending((p) => ({ ...p, [rule.id]: enabled }));
     void toggle
       .run(async () => {
-        await api<PamRuleResponse>(`/pam/rules/${rule.id}`, { method: 'PATCH', body: { enabled } });
+        await pamPolicyApi.updateRule(rule.id, { enabled });
         rules.reload();
       })
       .finally(() =>
@@ -71,10 +70,10 @@ export function RulesView({ org }: { org: PolicyOrg }) {
       );
   };
 
-  const remove = writeTarget(deleting, (r) => api(`/pam/rules/${r.id}`, { method: 'DELETE' }), rules.reload);
+  const remove = writeTarget(deleting, (r) => pamPolicyApi.deleteRule(r.id), rules.reload);
   const reapprove = writeTarget(
     reapproving,
-    (r) => api<PamRuleResponse>(`/pam/rules/${r.id}`, { method: 'PATCH', body: { reapprove: true } }),
+    (r) => pamPolicyApi.updateRule(r.id, { reapprove: true }),
     rules.reload,
   );
 

@@ -1,6 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SignerGroup } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
 import { AdminTable, LoadState } from '../../ui';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { FormDialog } from '../../ui/FormDialog';
@@ -13,7 +12,7 @@ import { fieldErrors } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { useTarget } from '../../lib/hooks';
 import { plural } from '../../lib/format';
-import { useRules, useSignerGroups } from './data';
+import { pamPolicyApi, useRules, useSignerGroups } from './api';
 import type { PolicyOrg } from './org';
 import { ListToolbar, NoMatchRow } from '../../ui';
 import { searchRows } from '../../lib/forms';
@@ -78,7 +77,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
 
   const remove = writeTarget(
     deleting,
-    (g) => api(`/pam/signer-groups/${g.id}`, { method: 'DELETE' }),
+    (g) => pamPolicyApi.deleteSignerGroup(g.id),
     list.reload,
   );
 
@@ -282,8 +281,8 @@ function SignerGroupDialog({
         description: description.trim() ? description.trim() : null,
         signers: parsed.signers,
       };
-      if (group) await api(`/pam/signer-groups/${group.id}`, { method: 'PATCH', body });
-      else await api('/pam/signer-groups', { method: 'POST', body: org.withOrg(body) });
+      if (group) await pamPolicyApi.updateSignerGroup(group.id, body);
+      else await pamPolicyApi.createSignerGroup(org.withOrg(body));
       onSaved();
     });
   };
