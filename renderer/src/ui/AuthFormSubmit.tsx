@@ -21,12 +21,15 @@ export function AuthFormSubmit({
   error,
   busy,
   busyLabel,
+  disabled = false,
   children,
 }: {
   testIdPrefix: string;
   error: string | null;
   busy: boolean;
   busyLabel: string;
+  /** Also disabled while the form is incomplete (busy always disables it). */
+  disabled?: boolean;
   children: ReactNode;
 }) {
   return (
@@ -35,7 +38,7 @@ export function AuthFormSubmit({
       <button
         type="submit"
         className="btn btn-primary btn-block"
-        disabled={busy}
+        disabled={busy || disabled}
         data-testid={`${testIdPrefix}-submit`}
       >
         {busy ? busyLabel : children}

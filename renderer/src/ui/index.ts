@@ -7,6 +7,7 @@ export * from './basics';
 export * from './controls';
 export * from './Dialog';
 export * from './DialogActions';
+export * from './fields';
 export * from './FormDialog';
 export * from './Icon';
 export * from './layout';

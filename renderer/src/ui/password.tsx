@@ -1,4 +1,4 @@
-import { Field } from './basics';
+import { TextField } from './fields';
 import './password.css';
 
 // Password strength as the server judges it (server/modules/auth/passwords.ts passwordProblem), mirrored here
@@ -83,6 +83,41 @@ export function isEmail(value: string): boolean {
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim());
 }
 
+/** A new-password field with the strength meter; its problem shows once submitted or once long enough to judge. */
+export function NewPasswordField({
+  id,
+  label,
+  value,
+  onChange,
+  email,
+  touched,
+  autoFocus,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  email?: string;
+  touched: boolean;
+  autoFocus?: boolean;
+}) {
+  const strength = passwordStrength(value, email);
+  return (
+    <TextField
+      id={id}
+      label={label}
+      type="password"
+      autoComplete="new-password"
+      autoFocus={autoFocus}
+      value={value}
+      onChange={onChange}
+      error={touched || value.length >= MIN_PASSWORD ? strength.problem : null}
+      hint={`At least ${MIN_PASSWORD} characters. A passphrase of a few words works well.`}
+      aside={<StrengthMeter strength={strength} testId={id.replace(/-password$/, '-strength')} />}
+    />
+  );
+}
+
 /** New password plus confirmation, with the meter and inline problems (shown once the form was submitted). */
 export function NewPasswordFields({
   idPrefix,
@@ -105,31 +140,26 @@ export function NewPasswordFields({
   labels?: [string, string];
   autoFocus?: boolean;
 }) {
-  const strength = passwordStrength(password, email);
   // Only once the repeat is as long as the original: no red while the technician is still typing.
   const mismatch = confirm.length > 0 && confirm.length >= password.length && confirm !== password;
   return (
     <>
-      <Field
+      <NewPasswordField
+        id={`${idPrefix}-password`}
         label={labels[0]}
-        htmlFor={`${idPrefix}-password`}
-        error={touched || password.length >= MIN_PASSWORD ? strength.problem : null}
-        hint={`At least ${MIN_PASSWORD} characters. A passphrase of a few words works well.`}
-        aside={<StrengthMeter strength={strength} testId={`${idPrefix}-strength`} />}
-      >
-        <input
-          id={`${idPrefix}-password`}
-          type="password"
-          autoComplete="new-password"
-          autoFocus={autoFocus}
-          value={password}
-          onChange={(e) => onPassword(e.target.value)}
-          data-testid={`${idPrefix}-password`}
-        />
-      </Field>
-      <Field
+        value={password}
+        onChange={onPassword}
+        email={email}
+        touched={touched}
+        autoFocus={autoFocus}
+      />
+      <TextField
+        id={`${idPrefix}-password-confirm`}
         label={labels[1]}
-        htmlFor={`${idPrefix}-password-confirm`}
+        type="password"
+        autoComplete="new-password"
+        value={confirm}
+        onChange={onConfirm}
         error={
           mismatch || (touched && confirm !== password)
             ? 'The passwords do not match.'
@@ -137,16 +167,7 @@ export function NewPasswordFields({
               ? 'Repeat the password.'
               : null
         }
-      >
-        <input
-          id={`${idPrefix}-password-confirm`}
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => onConfirm(e.target.value)}
-          data-testid={`${idPrefix}-password-confirm`}
-        />
-      </Field>
+      />
     </>
   );
 }

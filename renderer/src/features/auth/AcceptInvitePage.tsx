@@ -1,46 +1,45 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import type { InvitationInfo, TokenPair } from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { useState, type FormEvent } from 'react';
+import type { InvitationInfo } from '../../../../server/contract';
+import { ApiError, errorMessage } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { AuthLayout, Alert, Facts, Field, Spinner } from '../../ui/basics';
+import { AuthLayout, Alert, Facts, Spinner } from '../../ui/basics';
+import { TextField } from '../../ui/fields';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordFields, newPasswordReady } from '../../ui/password';
+import { useApiQuery } from '../../lib/query';
+import { authApi, authKeys } from './api';
 import { NoticeHead, useLinkToken } from './notice';
 import { formatDateTime } from '../../lib/format';
 
-type Load =
-  | { kind: 'loading' }
-  | { kind: 'invalid' }
-  | { kind: 'failed'; message: string }
-  | { kind: 'ready'; info: InvitationInfo };
+/** The server does not know the token (or it was spent): nothing to retry. */
+function isInvalidToken(err: unknown): boolean {
+  return err instanceof ApiError && (err.status === 400 || err.status === 404);
+}
 
 export function AcceptInvitePage() {
   useDocumentTitle('Accept invitation');
   const token = useLinkToken();
-  const [load, setLoad] = useState<Load>(() => (token ? { kind: 'loading' } : { kind: 'invalid' }));
-  const [attempt, setAttempt] = useState(0);
+  // Set when the server refuses the token on submit (accepted meanwhile, or expired while the form was open).
+  const [spent, setSpent] = useState(false);
+  const invitation = useApiQuery(token ? authKeys.invitation(token) : null, () => authApi.invitation(token));
 
-  useEffect(() => {
-    if (!token) return;
-    let cancelled = false;
-    api<InvitationInfo>(`/auth/invitation?token=${encodeURIComponent(token)}`, { auth: false })
-      .then((info) => {
-        if (!cancelled) setLoad({ kind: 'ready', info });
-      })
-      .catch((err: unknown) => {
-        if (cancelled) return;
-        if (err instanceof ApiError && (err.status === 400 || err.status === 404))
-          setLoad({ kind: 'invalid' });
-        else setLoad({ kind: 'failed', message: errorMessage(err) });
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [token, attempt]);
+  if (!token || spent || isInvalidToken(invitation.error)) return <InvalidInvitation />;
 
-  if (load.kind === 'loading') {
+  if (invitation.error) {
+    return (
+      <AuthLayout>
+        <h1 className="auth-title">Could not open the invitation</h1>
+        <Alert testId="accept-invite-error">{errorMessage(invitation.error)}</Alert>
+        <button type="button" className="btn btn-secondary btn-block" onClick={invitation.reload}>
+          Try again
+        </button>
+      </AuthLayout>
+    );
+  }
+
+  if (!invitation.data) {
     return (
       <AuthLayout>
         <div className="enroll-loading">
@@ -50,28 +49,7 @@ export function AcceptInvitePage() {
     );
   }
 
-  if (load.kind === 'invalid') return <InvalidInvitation />;
-
-  if (load.kind === 'failed') {
-    return (
-      <AuthLayout>
-        <h1 className="auth-title">Could not open the invitation</h1>
-        <Alert testId="accept-invite-error">{load.message}</Alert>
-        <button
-          type="button"
-          className="btn btn-secondary btn-block"
-          onClick={() => {
-            setLoad({ kind: 'loading' });
-            setAttempt((n) => n + 1);
-          }}
-        >
-          Try again
-        </button>
-      </AuthLayout>
-    );
-  }
-
-  return <AcceptForm token={token} info={load.info} onInvalid={() => setLoad({ kind: 'invalid' })} />;
+  return <AcceptForm token={token} info={invitation.data} onInvalid={() => setSpent(true)} />;
 }
 
 function InvalidInvitation() {
@@ -117,10 +95,10 @@ function AcceptForm({
     setBusy(true);
     setError(null);
     try {
-      const pair = await api<TokenPair>('/auth/accept-invite', {
-        method: 'POST',
-        body: { token, password, ...(name.trim() !== info.name ? { name: name.trim() } : {}) },
-        auth: false,
+      const pair = await authApi.acceptInvite({
+        token,
+        password,
+        ...(name.trim() !== info.name ? { name: name.trim() } : {}),
       });
       acceptTokens(pair);
       // A new technician's next step is their second factor; the enrollment page returns to the overview.
@@ -162,17 +140,16 @@ function AcceptForm({
         />
       </div>
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <Field label="Your name" htmlFor="accept-invite-name" error={touched ? nameProblem : null}>
-          <input
-            id="accept-invite-name"
-            type="text"
-            autoComplete="name"
-            maxLength={255}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            data-testid="accept-invite-name"
-          />
-        </Field>
+        <TextField
+          id="accept-invite-name"
+          label="Your name"
+          type="text"
+          autoComplete="name"
+          maxLength={255}
+          value={name}
+          onChange={setName}
+          error={touched ? nameProblem : null}
+        />
         <div className="form-row">
           <NewPasswordFields
             idPrefix="accept-invite"

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import type { AcceptedResponse } from '../../../../server/contract';
-import { api, errorMessage } from '../../lib/api/client';
+import { errorMessage } from '../../lib/api/client';
 import { Link } from '../../lib/router';
-import { AuthLayout, Field } from '../../ui/basics';
+import { AuthLayout } from '../../ui/basics';
+import { TextField } from '../../ui/fields';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { isEmail } from '../../ui/password';
+import { authApi } from './api';
 import { BackToSignIn, NoticeHead } from './notice';
 
 // The answer is the same whether or not the address has an account, so this page never hints at which.
@@ -25,11 +26,7 @@ export function ForgotPasswordPage() {
     setBusy(true);
     setError(null);
     try {
-      await api<AcceptedResponse>('/auth/forgot-password', {
-        method: 'POST',
-        body: { email: email.trim() },
-        auth: false,
-      });
+      await authApi.forgotPassword(email.trim());
       setSentTo(email.trim());
     } catch (err) {
       // Only failures that say nothing about the account reach here: rate limits and an unreachable server.
@@ -65,17 +62,16 @@ export function ForgotPasswordPage() {
       <h1 className="auth-title">Reset your password</h1>
       <p className="auth-lead">Enter the email address of your account and we will send you a reset link.</p>
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <Field label="Email" htmlFor="forgot-password-email" error={touched ? problem : null}>
-          <input
-            id="forgot-password-email"
-            type="email"
-            autoComplete="username"
-            autoFocus
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            data-testid="forgot-password-email"
-          />
-        </Field>
+        <TextField
+          id="forgot-password-email"
+          label="Email"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          value={email}
+          onChange={setEmail}
+          error={touched ? problem : null}
+        />
         <AuthFormSubmit testIdPrefix="forgot-password" error={error} busy={busy} busyLabel="Sending…">
           Send reset link
         </AuthFormSubmit>

@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { LoginResponse, MfaChallenge, TokenPair } from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { ApiError, errorMessage } from '../../lib/api/client';
 import { Link, navigate, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { AuthLayout, Alert, Field, TotpCodeInput } from '../../ui/basics';
+import { AuthLayout, Alert } from '../../ui/basics';
+import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
+import { MfaCodeField, TextField, mfaCode } from '../../ui/fields';
 import { Icon } from '../../ui/Icon';
 import { useMeta } from '../../lib/meta';
 import { useDocumentTitle } from '../../lib/hooks';
+import { authApi } from './api';
 
 function isChallenge(res: LoginResponse): res is MfaChallenge {
   return (res as MfaChallenge).mfaRequired === true;
@@ -40,11 +43,7 @@ export function LoginPage() {
     setBusy(true);
     setError(null);
     try {
-      const res = await api<LoginResponse>('/auth/login', {
-        method: 'POST',
-        body: { email: email.trim(), password },
-        auth: false,
-      });
+      const res = await authApi.login(email.trim(), password);
       if (isChallenge(res)) {
         setChallenge(res);
         setPassword('');
@@ -89,42 +88,34 @@ export function LoginPage() {
         </Alert>
       ) : null}
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <Field label="Email" htmlFor="login-email">
-          <input
-            id="login-email"
-            type="email"
-            autoComplete="username"
-            autoFocus
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            data-testid="login-email"
-          />
-        </Field>
-        <Field label="Password" htmlFor="login-password">
-          <input
-            id="login-password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            data-testid="login-password"
-          />
-        </Field>
-        {error ? (
-          <Alert testId="login-error">
-            <span data-testid="login-error-message">{error}</span>
-          </Alert>
-        ) : null}
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          disabled={busy || !email.trim() || !password}
-          data-testid="login-submit"
+        <TextField
+          id="login-email"
+          label="Email"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          required
+          value={email}
+          onChange={setEmail}
+        />
+        <TextField
+          id="login-password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={setPassword}
+        />
+        <AuthFormSubmit
+          testIdPrefix="login"
+          error={error}
+          busy={busy}
+          busyLabel="Signing in…"
+          disabled={!email.trim() || !password}
         >
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
+          Sign in
+        </AuthFormSubmit>
       </form>
       <div className="auth-links">
         <Link to="/forgot-password" className="link" data-testid="login-forgot-password">
@@ -164,8 +155,7 @@ function MfaStep({
     inputRef.current?.focus();
   }, [useRecovery]);
 
-  const normalized = useRecovery ? code.trim() : code.replace(/\D/g, '');
-  const ready = useRecovery ? normalized.length >= 6 : normalized.length === 6;
+  const { normalized, ready } = mfaCode(code, useRecovery);
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -173,11 +163,7 @@ function MfaStep({
     setBusy(true);
     setError(null);
     try {
-      const pair = await api<TokenPair>('/auth/mfa/verify', {
-        method: 'POST',
-        body: { tempToken: challenge.tempToken, code: normalized },
-        auth: false,
-      });
+      const pair = await authApi.verifyMfa(challenge.tempToken, normalized);
       onDone(pair);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'MFA_SESSION_EXPIRED') {
@@ -197,11 +183,7 @@ function MfaStep({
     setError(null);
     setSmsBusy(true);
     try {
-      const res = await api<{ sentTo?: string }>('/auth/mfa/sms/send', {
-        method: 'POST',
-        body: { tempToken: challenge.tempToken },
-        auth: false,
-      });
+      const res = await authApi.sendLoginSms(challenge.tempToken);
       setSmsSentTo(res.sentTo ?? 'your phone');
       inputRef.current?.focus();
     } catch (err) {
@@ -247,37 +229,17 @@ function MfaStep({
             {smsBusy ? 'Sending…' : 'Send code by text'}
           </button>
         ) : null}
-        {useRecovery ? (
-          <Field label="Recovery code" htmlFor="mfa-code">
-            <input
-              ref={inputRef}
-              id="mfa-code"
-              className="mono"
-              autoComplete="off"
-              spellCheck={false}
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              data-testid="mfa-code"
-            />
-          </Field>
-        ) : (
-          <Field label={sms ? 'Code from the text message' : 'Authentication code'} htmlFor="mfa-code">
-            <TotpCodeInput ref={inputRef} id="mfa-code" value={code} onChange={setCode} />
-          </Field>
-        )}
-        {error ? (
-          <Alert testId="mfa-error">
-            <span data-testid="mfa-error-message">{error}</span>
-          </Alert>
-        ) : null}
-        <button
-          type="submit"
-          className="btn btn-primary btn-block"
-          disabled={busy || !ready}
-          data-testid="mfa-submit"
-        >
-          {busy ? 'Verifying…' : 'Verify'}
-        </button>
+        <MfaCodeField
+          ref={inputRef}
+          id="mfa-code"
+          label={sms ? 'Code from the text message' : 'Authentication code'}
+          recovery={useRecovery}
+          value={code}
+          onChange={setCode}
+        />
+        <AuthFormSubmit testIdPrefix="mfa" error={error} busy={busy} busyLabel="Verifying…" disabled={!ready}>
+          Verify
+        </AuthFormSubmit>
       </form>
       <div className="auth-links">
         <button

@@ -1,13 +1,15 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { MfaEnableResponse, MfaSetupResponse } from '../../../../server/contract';
-import { api, errorMessage } from '../../lib/api/client';
+import { errorMessage } from '../../lib/api/client';
 import { Link, navigate, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { AuthLayout, Alert, CopyButton, Field, Spinner, TotpCodeInput } from '../../ui/basics';
+import { AuthLayout, Alert, CopyButton, Spinner } from '../../ui/basics';
+import { MfaCodeField } from '../../ui/fields';
 import { RecoveryCodes } from '../../ui/RecoveryCodes';
 import { copyText } from '../../lib/clipboard';
 import { groupSecret } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
+import { authApi } from './api';
 
 type Step =
   | { kind: 'already' }
@@ -40,7 +42,7 @@ export function MfaEnrollPage() {
   const begin = useCallback(async () => {
     setStep({ kind: 'loading' });
     try {
-      const setup = await api<MfaSetupResponse>('/auth/mfa/setup', { method: 'POST', body: {} });
+      const setup = await authApi.startMfaSetup();
       setStep({ kind: 'scan', setup });
     } catch (err) {
       setStep({ kind: 'failed', message: errorMessage(err) });
@@ -162,10 +164,7 @@ function ScanStep({
     setBusy(true);
     setError(null);
     try {
-      const res = await api<MfaEnableResponse>('/auth/mfa/enable', {
-        method: 'POST',
-        body: { code: digits },
-      });
+      const res = await authApi.enableMfa(digits);
       onEnabled(res);
     } catch (err) {
       setError(errorMessage(err));
@@ -201,9 +200,13 @@ function ScanStep({
           <div className="field-hint">Time-based (TOTP), 6 digits, 30-second period.</div>
         </div>
         <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-          <Field label="Code from your app" htmlFor="mfa-enroll-code">
-            <TotpCodeInput id="mfa-enroll-code" value={code} onChange={setCode} autoFocus />
-          </Field>
+          <MfaCodeField
+            id="mfa-enroll-code"
+            label="Code from your app"
+            value={code}
+            onChange={setCode}
+            autoFocus
+          />
           {error ? (
             <Alert testId="mfa-enroll-error">
               {error}

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import type { AcceptedResponse } from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { ApiError, errorMessage } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
-import { AuthLayout, Field } from '../../ui/basics';
+import { AuthLayout } from '../../ui/basics';
+import { TextField } from '../../ui/fields';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
-import { MIN_PASSWORD, StrengthMeter, isEmail, passwordStrength } from '../../ui/password';
+import { NewPasswordField, isEmail, passwordStrength } from '../../ui/password';
+import { authApi } from './api';
 import { BackToSignIn, NoticeHead } from './notice';
 
 /** Where the registration page sends people when the server has registration turned off (spec 1). */
@@ -44,16 +45,12 @@ export function RegisterPage() {
     setBusy(true);
     setError(null);
     try {
-      await api<AcceptedResponse>('/auth/register-partner', {
-        method: 'POST',
-        body: {
-          companyName: companyName.trim(),
-          name: name.trim(),
-          email: email.trim(),
-          password,
-          acceptTerms,
-        },
-        auth: false,
+      await authApi.registerPartner({
+        companyName: companyName.trim(),
+        name: name.trim(),
+        email: email.trim(),
+        password,
+        acceptTerms,
       });
       setSentTo(email.trim());
       setPassword('');
@@ -108,58 +105,47 @@ export function RegisterPage() {
         partner account and can add organizations and technicians afterwards.
       </p>
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <Field label="Company name" htmlFor="register-company" error={show('companyName')}>
-          <input
-            id="register-company"
-            type="text"
-            autoComplete="organization"
-            autoFocus
-            maxLength={255}
-            value={companyName}
-            onChange={(e) => setCompanyName(e.target.value)}
-            data-testid="register-company"
-          />
-        </Field>
+        <TextField
+          id="register-company"
+          label="Company name"
+          type="text"
+          autoComplete="organization"
+          autoFocus
+          maxLength={255}
+          value={companyName}
+          onChange={setCompanyName}
+          error={show('companyName')}
+        />
         <div className="form-row">
-          <Field label="Your name" htmlFor="register-name" error={show('name')}>
-            <input
-              id="register-name"
-              type="text"
-              autoComplete="name"
-              maxLength={255}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              data-testid="register-name"
-            />
-          </Field>
-          <Field label="Work email" htmlFor="register-email" error={show('email')}>
-            <input
-              id="register-email"
-              type="email"
-              autoComplete="email"
-              maxLength={255}
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              data-testid="register-email"
-            />
-          </Field>
-        </div>
-        <Field
-          label="Password"
-          htmlFor="register-password"
-          error={touched || password.length >= MIN_PASSWORD ? problems.password : null}
-          hint={`At least ${MIN_PASSWORD} characters. A passphrase of a few words works well.`}
-          aside={<StrengthMeter strength={strength} testId="register-strength" />}
-        >
-          <input
-            id="register-password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            data-testid="register-password"
+          <TextField
+            id="register-name"
+            label="Your name"
+            type="text"
+            autoComplete="name"
+            maxLength={255}
+            value={name}
+            onChange={setName}
+            error={show('name')}
           />
-        </Field>
+          <TextField
+            id="register-email"
+            label="Work email"
+            type="email"
+            autoComplete="email"
+            maxLength={255}
+            value={email}
+            onChange={setEmail}
+            error={show('email')}
+          />
+        </div>
+        <NewPasswordField
+          id="register-password"
+          label="Password"
+          value={password}
+          onChange={setPassword}
+          email={email}
+          touched={touched}
+        />
         <label className="check pub-terms" htmlFor="register-terms">
           <input
             id="register-terms"

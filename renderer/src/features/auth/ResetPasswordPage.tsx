@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import type { AcceptedResponse } from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { ApiError, errorMessage } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout } from '../../ui/basics';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordFields, newPasswordReady } from '../../ui/password';
+import { authApi } from './api';
 import { BackToSignIn, NoticeHead, useLinkToken } from './notice';
 
 export function ResetPasswordPage() {
@@ -26,11 +26,7 @@ export function ResetPasswordPage() {
     setBusy(true);
     setError(null);
     try {
-      await api<AcceptedResponse>('/auth/reset-password', {
-        method: 'POST',
-        body: { token, password },
-        auth: false,
-      });
+      await authApi.resetPassword(token, password);
       // Every session of the account ended with the reset, this browser's included.
       useSession.getState().clear('Your password was changed. Sign in with the new password.');
       navigate('/login', { replace: true });

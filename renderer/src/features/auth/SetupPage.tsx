@@ -1,12 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import type { TokenPair } from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { ApiError, errorMessage } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { AuthLayout, Field } from '../../ui/basics';
+import { AuthLayout } from '../../ui/basics';
+import { TextField } from '../../ui/fields';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { isEmail } from '../../ui/password';
+import { authApi } from './api';
 
 const MIN_PASSWORD = 12;
 
@@ -51,10 +52,11 @@ export function SetupPage() {
     setBusy(true);
     setError(null);
     try {
-      const pair = await api<TokenPair>('/setup', {
-        method: 'POST',
-        body: { setupToken: setupToken.trim(), name: name.trim(), email: email.trim(), password },
-        auth: false,
+      const pair = await authApi.setup({
+        setupToken: setupToken.trim(),
+        name: name.trim(),
+        email: email.trim(),
+        password,
       });
       acceptTokens(pair);
       navigate('/mfa/enroll?from=setup', { replace: true });
@@ -95,74 +97,61 @@ export function SetupPage() {
         and other users.
       </p>
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <Field
+        <TextField
+          id="setup-token"
           label="Setup token"
-          htmlFor="setup-token"
+          className="mono"
+          autoComplete="off"
+          spellCheck={false}
+          value={setupToken}
+          onChange={setSetupToken}
           error={show('setupToken')}
           hint={
             tokenFromUrl
               ? 'Filled in from the link that opened this page.'
               : 'The server prints a one-time setup token in its log at start.'
           }
-        >
-          <input
-            id="setup-token"
-            className="mono"
-            autoComplete="off"
-            spellCheck={false}
-            value={setupToken}
-            onChange={(e) => setSetupToken(e.target.value)}
-            data-testid="setup-token"
-          />
-        </Field>
+        />
         <div className="form-row">
-          <Field label="Full name" htmlFor="setup-name" error={show('name')}>
-            <input
-              id="setup-name"
-              autoComplete="name"
-              autoFocus
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              data-testid="setup-name"
-            />
-          </Field>
-          <Field label="Email" htmlFor="setup-email" error={show('email')}>
-            <input
-              id="setup-email"
-              type="email"
-              autoComplete="username"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              data-testid="setup-email"
-            />
-          </Field>
+          <TextField
+            id="setup-name"
+            label="Full name"
+            autoComplete="name"
+            autoFocus
+            value={name}
+            onChange={setName}
+            error={show('name')}
+          />
+          <TextField
+            id="setup-email"
+            label="Email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={setEmail}
+            error={show('email')}
+          />
         </div>
         <div className="form-row">
-          <Field
+          <TextField
+            id="setup-password"
             label="Password"
-            htmlFor="setup-password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={setPassword}
             error={show('password')}
             hint={`At least ${MIN_PASSWORD} characters. A passphrase works well.`}
-          >
-            <input
-              id="setup-password"
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              data-testid="setup-password"
-            />
-          </Field>
-          <Field label="Confirm password" htmlFor="setup-password-confirm" error={show('confirm')}>
-            <input
-              id="setup-password-confirm"
-              type="password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(e) => setConfirm(e.target.value)}
-              data-testid="setup-password-confirm"
-            />
-          </Field>
+          />
+          <TextField
+            id="setup-password-confirm"
+            label="Confirm password"
+            type="password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={setConfirm}
+            error={show('confirm')}
+          />
         </div>
         <AuthFormSubmit testIdPrefix="setup" error={error} busy={busy} busyLabel="Creating administrator…">
           Create administrator

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import type { MeResponse, VerifyEmailResponse } from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../lib/api/client';
+import type { VerifyEmailResponse } from '../../../../server/contract';
+import { ApiError, errorMessage } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout } from '../../ui/basics';
 import { AuthFormError } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
+import { authApi } from './api';
 import { BackToSignIn, NoticeHead, useLinkToken } from './notice';
 
 type Phase =
@@ -23,7 +24,7 @@ async function adoptSession(tokens: NonNullable<VerifyEmailResponse['tokens']>):
   const session = useSession.getState();
   if (await session.refresh()) return true;
   try {
-    const me = await api<MeResponse>('/auth/me', { token: tokens.accessToken, retryOnUnauthorized: false });
+    const me = await authApi.meWith(tokens.accessToken);
     session.acceptTokens({
       accessToken: tokens.accessToken,
       refreshToken: '',
@@ -47,11 +48,7 @@ export function VerifyEmailPage() {
   const confirm = async () => {
     setPhase({ kind: 'busy' });
     try {
-      const result = await api<VerifyEmailResponse>('/auth/verify-email', {
-        method: 'POST',
-        body: { token },
-        auth: false,
-      });
+      const result = await authApi.verifyEmail(token);
       if (!result.tokens) {
         setPhase({ kind: 'verified', result, signedIn: false });
         return;

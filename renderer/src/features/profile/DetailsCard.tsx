@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import type { UserProfile } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
-import { Alert, Card, Field } from '../../ui/basics';
+import { Alert, Card } from '../../ui/basics';
+import { TextField } from '../../ui/fields';
 import { useSession } from '../../lib/session';
+import { profileApi, type ProfileChanges } from './api';
 
 function urlProblem(value: string): string | null {
   if (!value.trim()) return null;
@@ -38,7 +39,7 @@ export function DetailsCard({
       : null
     : 'Enter your name.';
   const avatarProblem = urlProblem(avatarUrl);
-  const changes: { name?: string; avatarUrl?: string | null } = {};
+  const changes: ProfileChanges = {};
   if (name.trim() !== profile.name) changes.name = name.trim();
   const nextAvatar = avatarUrl.trim() || null;
   if (nextAvatar !== (profile.avatarUrl ?? null)) changes.avatarUrl = nextAvatar;
@@ -51,7 +52,7 @@ export function DetailsCard({
     setError(null);
     setSaved(false);
     try {
-      const next = await api<UserProfile>('/users/me', { method: 'PATCH', body: changes });
+      const next = await profileApi.updateProfile(changes);
       onSaved(next);
       if (user) setIdentity({ ...user, name: next.name });
       setName(next.name);
@@ -67,41 +68,35 @@ export function DetailsCard({
   return (
     <Card title="Your details" icon="edit" testId="profile-details">
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <Field label="Name" htmlFor="profile-name-input" error={nameProblem}>
-          <input
-            id="profile-name-input"
-            type="text"
-            autoComplete="name"
-            maxLength={255}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setSaved(false);
-            }}
-            data-testid="profile-name-input"
-          />
-        </Field>
-        <Field
+        <TextField
+          id="profile-name-input"
+          label="Name"
+          type="text"
+          autoComplete="name"
+          maxLength={255}
+          value={name}
+          onChange={(value) => {
+            setName(value);
+            setSaved(false);
+          }}
+          error={nameProblem}
+        />
+        <TextField
+          id="profile-avatar-input"
           label="Avatar URL (optional)"
-          htmlFor="profile-avatar-input"
+          type="text"
+          inputMode="url"
+          autoComplete="photo"
+          spellCheck={false}
+          placeholder="https://…"
+          value={avatarUrl}
+          onChange={(value) => {
+            setAvatarUrl(value);
+            setSaved(false);
+          }}
           error={avatarProblem}
           hint="An https address of a square image. Leave empty to show your initials."
-        >
-          <input
-            id="profile-avatar-input"
-            type="text"
-            inputMode="url"
-            autoComplete="photo"
-            spellCheck={false}
-            placeholder="https://…"
-            value={avatarUrl}
-            onChange={(e) => {
-              setAvatarUrl(e.target.value);
-              setSaved(false);
-            }}
-            data-testid="profile-avatar-input"
-          />
-        </Field>
+        />
         <ActionError error={error} testId="profile-details-error" />
         {saved ? (
           <Alert tone="success" testId="profile-details-saved">

@@ -1,12 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import type { AuthUser } from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { ApiError, errorMessage } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { Icon } from '../../ui/Icon';
 import { MfaFacts } from '../../ui/MfaFacts';
 import { RecoveryCodes } from '../../ui/RecoveryCodes';
-import { Alert, Card, Field, TotpCodeInput } from '../../ui/basics';
+import { Alert, Card } from '../../ui/basics';
+import { MfaCodeField, mfaCode } from '../../ui/fields';
 import { Link } from '../../lib/router';
+import { profileApi } from './api';
 
 export function MfaCard({
   user,
@@ -82,10 +84,7 @@ function RegenerateCodes({ email }: { email: string }) {
     setPhase('busy');
     setError(null);
     try {
-      const res = await api<{ recoveryCodes: string[] }>('/auth/mfa/recovery-codes', {
-        method: 'POST',
-        body: {},
-      });
+      const res = await profileApi.regenerateRecoveryCodes();
       setCodes(res.recoveryCodes);
       setPhase('shown');
     } catch (err) {
@@ -175,13 +174,12 @@ function DisableMfa({
   const [busy, setBusy] = useState(false);
   const [smsNote, setSmsNote] = useState<string | null>(null);
   const sms = user.mfaMethod === 'sms';
-  const normalized = useRecovery ? code.trim() : code.replace(/\D/g, '');
-  const ready = useRecovery ? normalized.length >= 6 : normalized.length === 6;
+  const { normalized, ready } = mfaCode(code, useRecovery);
 
   const sendSms = async () => {
     setError(null);
     try {
-      const res = await api<{ sentTo?: string }>('/auth/mfa/sms/send', { method: 'POST', body: {} });
+      const res = await profileApi.sendMfaSms();
       setSmsNote(`Code sent to ${res.sentTo ?? 'your phone'}. It is valid for 10 minutes.`);
     } catch (err) {
       setError(err);
@@ -194,7 +192,7 @@ function DisableMfa({
     setBusy(true);
     setError(null);
     try {
-      await api('/auth/mfa/disable', { method: 'POST', body: { code: normalized } });
+      await profileApi.disableMfa(normalized);
       setOpen(false);
       setCode('');
       await onDisabled();
@@ -258,26 +256,14 @@ function DisableMfa({
             {smsNote ? <span className="small muted">{smsNote}</span> : null}
           </div>
         ) : null}
-        {useRecovery ? (
-          <Field label="Recovery code" htmlFor="profile-disable-code">
-            <input
-              id="profile-disable-code"
-              className="mono"
-              autoComplete="off"
-              spellCheck={false}
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-              data-testid="profile-disable-code"
-            />
-          </Field>
-        ) : (
-          <Field
-            label={sms ? 'Code from the text message' : 'Code from your app'}
-            htmlFor="profile-disable-code"
-          >
-            <TotpCodeInput id="profile-disable-code" value={code} onChange={setCode} autoFocus={!sms} />
-          </Field>
-        )}
+        <MfaCodeField
+          id="profile-disable-code"
+          label={sms ? 'Code from the text message' : 'Code from your app'}
+          recovery={useRecovery}
+          value={code}
+          onChange={setCode}
+          autoFocus={!sms}
+        />
         <ActionError error={error} testId="profile-disable-mfa-error" />
         <div className="row gap-sm">
           <button

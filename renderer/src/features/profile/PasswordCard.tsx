@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
-import { Card, Field } from '../../ui/basics';
+import { Card } from '../../ui/basics';
+import { TextField } from '../../ui/fields';
 import { navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { NewPasswordFields, newPasswordReady } from '../../ui/password';
+import { profileApi } from './api';
 
 export const PASSWORD_CHANGED_NOTICE =
   'Your password was changed and every session signed out. Sign in with the new password.';
@@ -31,10 +32,7 @@ export function PasswordCard({
     setBusy(true);
     setError(null);
     try {
-      await api('/auth/change-password', {
-        method: 'POST',
-        body: { currentPassword: current, newPassword: password },
-      });
+      await profileApi.changePassword(current, password);
       useSession.getState().clear(PASSWORD_CHANGED_NOTICE);
       navigate('/login', { replace: true });
     } catch (err) {
@@ -52,20 +50,15 @@ export function PasswordCard({
             : ''}
           Changing it signs you out everywhere, including this window; sign in again with the new password.
         </p>
-        <Field
+        <TextField
+          id="profile-current-password"
           label="Current password"
-          htmlFor="profile-current-password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={setCurrent}
           error={touched && !current ? 'Enter your current password.' : null}
-        >
-          <input
-            id="profile-current-password"
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-            data-testid="profile-current-password"
-          />
-        </Field>
+        />
         <NewPasswordFields
           idPrefix="profile-new"
           password={password}

@@ -1,12 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import type { AuthUser, MfaEnableResponse } from '../../../../server/contract';
-import { ApiError, api } from '../../lib/api/client';
+import type { AuthUser } from '../../../../server/contract';
+import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { Icon } from '../../ui/Icon';
 import { RecoveryCodes } from '../../ui/RecoveryCodes';
 import { ConfirmDialog } from '../../ui/Dialog';
-import { Alert, Card, Facts, Field, StatusPill, TotpCodeInput } from '../../ui/basics';
+import { Alert, Card, Facts, StatusPill } from '../../ui/basics';
+import { MfaCodeField, TextField } from '../../ui/fields';
 import { useSession } from '../../lib/session';
+import { profileApi } from './api';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
@@ -54,10 +56,7 @@ export function PhoneCard({
     setError(null);
     setNotice(null);
     try {
-      const res = await api<{ sentTo?: string }>('/auth/phone/verify', {
-        method: 'POST',
-        body: { phoneNumber: normalized },
-      });
+      const res = await profileApi.verifyPhone(normalized);
       setCode('');
       setStep({ kind: 'code', sentTo: res.sentTo ?? normalized });
     } catch (err) {
@@ -74,7 +73,7 @@ export function PhoneCard({
     setBusy(true);
     setError(null);
     try {
-      await api('/auth/phone/confirm', { method: 'POST', body: { code: digits } });
+      await profileApi.confirmPhone(digits);
       setStep({ kind: 'idle' });
       setPhone('');
       setCode('');
@@ -95,7 +94,7 @@ export function PhoneCard({
     setNotice(null);
     setConfirmSwitch(false);
     try {
-      const res = await api<MfaEnableResponse>('/auth/mfa/sms/enable', { method: 'POST', body: {} });
+      const res = await profileApi.enableSmsMfa();
       // The answer is a fresh MFA-verified session, like TOTP enrollment.
       acceptTokens(res);
       setCodes(res.recoveryCodes);
@@ -189,24 +188,19 @@ export function PhoneCard({
         </div>
       ) : step.kind === 'number' ? (
         <form className="form pf-inline-form" onSubmit={(e) => void sendCode(e)} noValidate>
-          <Field
+          <TextField
+            id="profile-phone-input"
             label="Mobile number"
-            htmlFor="profile-phone-input"
+            type="text"
+            inputMode="tel"
+            autoComplete="tel"
+            autoFocus
+            placeholder="+14155550123"
+            value={phone}
+            onChange={setPhone}
             error={touched ? phoneProblem : null}
             hint="International format with the country code, e.g. +14155550123. We text a 6-digit code to it."
-          >
-            <input
-              id="profile-phone-input"
-              type="text"
-              inputMode="tel"
-              autoComplete="tel"
-              autoFocus
-              placeholder="+14155550123"
-              value={phone}
-              onChange={(e) => setPhone(e.target.value)}
-              data-testid="profile-phone-input"
-            />
-          </Field>
+          />
           <div className="row gap-sm">
             <button
               type="submit"
@@ -235,9 +229,13 @@ export function PhoneCard({
             We texted a 6-digit code to <span className="mono">{step.sentTo}</span>. It is valid for 10
             minutes.
           </p>
-          <Field label="Code from the text message" htmlFor="profile-phone-code">
-            <TotpCodeInput id="profile-phone-code" value={code} onChange={setCode} autoFocus />
-          </Field>
+          <MfaCodeField
+            id="profile-phone-code"
+            label="Code from the text message"
+            value={code}
+            onChange={setCode}
+            autoFocus
+          />
           <div className="row gap-sm">
             <button
               type="submit"

@@ -4,7 +4,7 @@ import { Alert, Card, Facts, Spinner } from '../../ui/basics';
 import { desktopBridge } from '../../lib/bridge';
 import { formatDateTime, initials, scopeLabel } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
-import { useAccount } from './useAccount';
+import { useAccount } from './api';
 import { DetailsCard } from './DetailsCard';
 import { PasswordCard } from './PasswordCard';
 import { MfaCard } from './MfaCard';

@@ -1,0 +1,75 @@
+import { forwardRef, type InputHTMLAttributes, type ReactNode } from 'react';
+import { Field, TotpCodeInput } from './basics';
+
+// The labelled inputs the forms repeat: a text input in its Field, and the second-factor code entry (an
+// authenticator or texted code, or a recovery code). The input's id doubles as its test id, as everywhere.
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>;
+
+/** A labelled single-line input with its hint or error underneath. */
+export const TextField = forwardRef<
+  HTMLInputElement,
+  InputProps & {
+    id: string;
+    label: string;
+    value: string;
+    onChange: (value: string) => void;
+    error?: string | null;
+    hint?: ReactNode;
+    /** Beside the label (a strength meter, a count). */
+    aside?: ReactNode;
+  }
+>(function TextField({ id, label, value, onChange, error, hint, aside, ...input }, ref) {
+  return (
+    <Field label={label} htmlFor={id} error={error} hint={hint} aside={aside}>
+      <input
+        ref={ref}
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid={id}
+        {...input}
+      />
+    </Field>
+  );
+});
+
+/** A typed second-factor code as the server wants it: a recovery code trimmed, a 6-digit code as digits. */
+export function mfaCode(code: string, recovery: boolean): { normalized: string; ready: boolean } {
+  const normalized = recovery ? code.trim() : code.replace(/\D/g, '');
+  return { normalized, ready: recovery ? normalized.length >= 6 : normalized.length === 6 };
+}
+
+/** The code field of a second-factor step: 6 digits from an app or a text, or (with `recovery`) a recovery code. */
+export const MfaCodeField = forwardRef<
+  HTMLInputElement,
+  {
+    id: string;
+    /** The label of the 6-digit field; a recovery code is always "Recovery code". */
+    label: string;
+    value: string;
+    onChange: (code: string) => void;
+    recovery?: boolean;
+    autoFocus?: boolean;
+  }
+>(function MfaCodeField({ id, label, value, onChange, recovery = false, autoFocus }, ref) {
+  if (recovery) {
+    return (
+      <TextField
+        ref={ref}
+        id={id}
+        label="Recovery code"
+        className="mono"
+        autoComplete="off"
+        spellCheck={false}
+        value={value}
+        onChange={onChange}
+      />
+    );
+  }
+  return (
+    <Field label={label} htmlFor={id}>
+      <TotpCodeInput ref={ref} id={id} value={value} onChange={onChange} autoFocus={autoFocus} />
+    </Field>
+  );
+});
