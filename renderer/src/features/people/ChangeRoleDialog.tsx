@@ -3,7 +3,7 @@ import type { UserSummary } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
 import { Field } from '../../ui/basics';
-import { asList } from '../../lib/resource';
+import { asList } from '../../lib/query';
 
 import { tenantQueryOf } from './directory';
 import { useAssignableRoles } from './api';

@@ -7,10 +7,11 @@ import { Dialog } from '../../ui/Dialog';
 import { FormButtons } from '../../ui/DialogActions';
 import { Field } from '../../ui/basics';
 import { RadioCards, Toggle } from '../../ui';
-import { asList } from '../../lib/resource';
+import { asList } from '../../lib/query';
 import { fieldErrors } from '../../lib/forms';
 import { useScope } from '../../lib/session';
 import { useDirectory } from './directory';
+import { TenantOptions } from './TenantOptions';
 import { peopleApi, useAssignableRoles, useOrgSites } from './api';
 
 // One dialog for both kinds of invitation. Where the invitee goes decides the fields: a partner user gets an
@@ -189,25 +190,12 @@ export function InviteDialog({
               {scope === 'partner' ? (
                 <option value="own-partner">Your partner team (partner user)</option>
               ) : null}
-              {scope === 'system' && dir.partners.length > 0 ? (
-                <optgroup label="Partners (partner user)">
-                  {dir.partners.map((p) => (
-                    <option key={p.id} value={`p:${p.id}`}>
-                      {p.name}
-                    </option>
-                  ))}
-                </optgroup>
-              ) : null}
-              {dir.orgs.length > 0 ? (
-                <optgroup label="Organizations (organization user)">
-                  {dir.orgs.map((o) => (
-                    <option key={o.id} value={`o:${o.id}`}>
-                      {o.name}
-                      {scope === 'system' ? ` — ${dir.partnerName(o.partnerId) ?? 'partner'}` : ''}
-                    </option>
-                  ))}
-                </optgroup>
-              ) : null}
+              <TenantOptions
+                dir={dir}
+                partners={scope === 'system' ? 'Partners (partner user)' : null}
+                organizations="Organizations (organization user)"
+                withPartner={scope === 'system'}
+              />
             </select>
           </Field>
         ) : null}

@@ -7,7 +7,7 @@ import { FormButtons } from '../../ui/DialogActions';
 import { Alert, Card, Field, StatusPill } from '../../ui/basics';
 import { initials } from '../../lib/format';
 import { LoadingBlock, Pager } from '../../ui';
-import { asList, paginationOf } from '../../lib/resource';
+import { asList, paginationOf } from '../../lib/query';
 import { fieldErrors } from '../../lib/forms';
 import { useScope } from '../../lib/session';
 import { accessSummary, type Directory } from './directory';

@@ -5,7 +5,7 @@ import { Link, navigate } from '../../lib/router';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Icon } from '../../ui/Icon';
 import { EmptyState, LoadFailure, LoadingBlock, PageHeader, RowMenu, SearchBox } from '../../ui';
-import { asList } from '../../lib/resource';
+import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
 import { CloneRoleDialog, deleteProblem } from './RoleDialogs';

@@ -10,7 +10,7 @@ import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime, initials, relativeTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Pager, RowMenu, SearchBox } from '../../ui';
-import { asList, paginationOf } from '../../lib/resource';
+import { asList, paginationOf } from '../../lib/query';
 
 import { useScope } from '../../lib/session';
 import { accessSummary, useDirectory, type Directory } from './directory';

@@ -1,5 +1,5 @@
 import type { Organization, Partner, Role, UserAssociation } from '../../../../server/contract';
-import { asList } from '../../lib/resource';
+import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';
 import { useOrganizationList, useOwnPartner, usePartnerList } from '../../lib/directory';
 

@@ -8,7 +8,7 @@ import { Card, Facts, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
 import { EmptyState, ErrorBlock, LoadingBlock, PageHeader, Pager, RowMenu } from '../../ui';
-import { asList, paginationOf } from '../../lib/resource';
+import { asList, paginationOf } from '../../lib/query';
 import { formatDate } from '../../lib/format';
 
 import { useScope } from '../../lib/session';

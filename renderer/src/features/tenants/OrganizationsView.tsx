@@ -5,7 +5,7 @@ import { Link, navigate } from '../../lib/router';
 import { Icon } from '../../ui/Icon';
 import { StatusPill } from '../../ui/basics';
 import { EmptyState, ErrorBlock, LoadingBlock, PageHeader, RowMenu, SearchBox } from '../../ui';
-import { asList } from '../../lib/resource';
+import { asList } from '../../lib/query';
 import { formatDate } from '../../lib/format';
 import { useScope } from '../../lib/session';
 import { useTarget } from '../../lib/hooks';

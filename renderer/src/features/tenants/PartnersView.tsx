@@ -7,7 +7,7 @@ import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { EmptyState, ErrorBlock, LoadingBlock, PageHeader, Pager, RowMenu, SearchBox } from '../../ui';
 
-import { asList, paginationOf } from '../../lib/resource';
+import { asList, paginationOf } from '../../lib/query';
 import { formatDate } from '../../lib/format';
 import { useTarget } from '../../lib/hooks';
 import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from './labels';
