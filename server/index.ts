@@ -26,6 +26,7 @@ import { startDevicePresence } from './jobs/device-presence';
 import { startHousekeeping } from './jobs/housekeeping';
 import { startOffboardingReaper } from './jobs/offboarding-reaper';
 import { startPamExpiry } from './jobs/pam-expiry';
+import { startWebhookDispatch } from './jobs/webhook-dispatch';
 import { Mailer } from './mail';
 import { ApiKeyAuthenticator } from './modules/api-keys/authenticate';
 import { apiKeyRoutes } from './modules/api-keys/routes';
@@ -54,6 +55,7 @@ import { registrationRoutes } from './modules/registration/routes';
 import { roleRoutes } from './modules/roles/routes';
 import { tenancyRoutes } from './modules/tenancy/routes';
 import { userRoutes } from './modules/users/routes';
+import { subscribeWebhookEvents, webhookRoutes, webhookRuntime } from './modules/webhooks';
 import { auditRoutes } from './modules/audit/routes';
 import { AuditWriter } from './modules/audit/writer';
 import { authRoutes } from './modules/auth/routes';
@@ -195,6 +197,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     throw err;
   }
   subscribeEnforcementResults(ctx);
+  const webhooks = webhookRuntime(ctx, options.webhooks);
+  teardown.push(subscribeWebhookEvents(webhooks));
   const hub = new ConsoleHub(ctx);
   teardown.push(() => hub.close());
   installDemoSimulator(ctx, options.demoFleet ?? null);
@@ -226,6 +230,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...pamRoutes(ctx),
     ...pamPolicyRoutes(ctx),
     ...pamAuditExportRoutes(ctx),
+    ...webhookRoutes(webhooks),
     ...consoleSocketRoutes(hub),
     ...backupRoutes(backups),
   ];
@@ -270,6 +275,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     startDevicePresence(ctx, options.agentTimings?.presenceSweepMs),
     startPamExpiry(ctx, options.pamExpirySweepMs),
     backups.start(),
+    startWebhookDispatch(webhooks).stop,
   ];
   const stopAllJobs = () => stopJobs.forEach((stop) => stop());
   teardown.push(stopAllJobs);

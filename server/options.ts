@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { DemoFleetLauncher } from './modules/demo/fleet';
+import type { WebhookOptions } from './modules/webhooks';
 
 /** Where secrets generated on first start are kept. The desktop seals them with safeStorage; headless uses a 0600 file. */
 export interface SecretStore {
@@ -39,4 +40,6 @@ export interface ServerOptions {
    * unavailable.
    */
   demoFleet?: DemoFleetLauncher;
+  /** Webhook delivery seams for tests (resolver, trusted CA, clock, timeouts); production uses the defaults. */
+  webhooks?: WebhookOptions;
 }

@@ -1,9 +1,10 @@
 import type { AuditCreatedEvent, Scope } from './index';
 import type { ElevationRequest } from './pam';
+import type { WebhookDeliveryLiveEvent } from './webhooks';
 
 // Console live events (DESIGN §4, §7): the `{type:'event', event, data, orgId}` messages the console hub pushes,
-// typed by event name. The hub forwards only these families (`elevation.*`, `device.*`, `audit.*`; webhook
-// delivery and access-review events join this map when those modules emit them), each to the consoles whose
+// typed by event name. The hub forwards only these families (`elevation.*`, `device.*`, `audit.*`,
+// `webhook.delivery.*`; access-review events join this map when that module emits them), each to the consoles whose
 // scope covers its organization. Payloads are what server/events/bus.ts emits for the same names.
 
 /** Data of a `device.*` event: the device after the change (same shape as the bus's DeviceEvent). */
@@ -32,6 +33,10 @@ export interface ConsoleEventMap {
   'elevation.enforcement_changed': ElevationRequest;
   'elevation.revoked': ElevationRequest;
   'elevation.expired': ElevationRequest;
+  /** A delivery was queued (an event matched, a test, a manual retry); pushed to consoles that may read it. */
+  'webhook.delivery.created': WebhookDeliveryLiveEvent;
+  /** An attempt finished: delivered, retrying (with its next attempt) or failed. */
+  'webhook.delivery.updated': WebhookDeliveryLiveEvent;
 }
 
 export type ConsoleEventName = keyof ConsoleEventMap;

@@ -124,3 +124,4 @@ export * from './agent-versions';
 export * from './pam';
 export * from './backups';
 export * from './events';
+export * from './webhooks';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AuditCreatedEvent, ElevationRequest } from '../contract';
+import type { AuditCreatedEvent, ElevationRequest, WebhookDeliveryLiveEvent } from '../contract';
 import { afterCommit, inManagedTransaction } from '../db/after-commit';
 import type { Db } from '../db/connection';
 
@@ -61,6 +61,9 @@ export interface EventMap {
   'elevation.expired': ElevationRequest;
   /** An agent reported the end of one of its stored commands (not pushed to consoles: no pushed prefix). */
   'agent.command_finished': CommandFinishedEvent;
+  /** A webhook delivery was queued / an attempt of it finished (console pushes; server/modules/webhooks). */
+  'webhook.delivery.created': WebhookDeliveryLiveEvent;
+  'webhook.delivery.updated': WebhookDeliveryLiveEvent;
 }
 
 export type EventName = keyof EventMap;

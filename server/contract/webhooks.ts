@@ -1,0 +1,129 @@
+// Webhooks (spec 2 "Webhook", "Webhook delivery", Webhooks endpoints, Events, Limits). Field names are the
+// spec's. The console builds its screens from these types; the server validates requests with the zod schemas in
+// server/modules/webhooks/schemas.ts.
+
+/** The spec's event catalog, grouped as the spec groups it (the console's event picker shows these groups). */
+export const WEBHOOK_EVENT_GROUPS = {
+  Device: ['device.enrolled', 'device.online', 'device.offline', 'device.updated', 'device.decommissioned'],
+  Alert: ['alert.triggered', 'alert.acknowledged', 'alert.resolved', 'alert.escalated'],
+  Script: ['script.started', 'script.completed', 'script.failed'],
+  Automation: ['automation.started', 'automation.completed', 'automation.failed'],
+  Policy: ['policy.evaluated', 'policy.violation', 'policy.compliant'],
+  Patch: ['patch.available', 'patch.approved', 'patch.installed', 'patch.failed', 'patch.rollback'],
+  'Privileged access': ['elevation.approved', 'elevation.denied'],
+  Other: [
+    'security.score_changed',
+    'remote.session.started',
+    'remote.session.ended',
+    'remote.file.transferred',
+    'user.login',
+    'user.logout',
+    'session.login',
+    'session.logout',
+  ],
+} as const;
+
+export type WebhookEventGroup = keyof typeof WEBHOOK_EVENT_GROUPS;
+/** An event a webhook can subscribe to. */
+export type WebhookEventType = (typeof WEBHOOK_EVENT_GROUPS)[WebhookEventGroup][number];
+/** Test deliveries use this type (spec 2 Events); it is not subscribed to, every webhook can be tested. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = Object.values(WEBHOOK_EVENT_GROUPS).flat();
+
+/** API vocabulary (spec 2 Webhook `status`); `failed` is never set by the server today, only accepted as state. */
+export type WebhookStatus = 'active' | 'paused' | 'failed';
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'retrying';
+
+export interface WebhookHeader {
+  key: string;
+  value: string;
+}
+
+/** Optional per-webhook override of the default backoff (5 retries, 1000 ms, x2, at most 300000 ms). */
+export interface WebhookRetryPolicy {
+  maxRetries: number;
+  initialDelayMs: number;
+  backoffMultiplier: number;
+  maxDelayMs: number;
+}
+
+export interface Webhook {
+  id: string;
+  orgId: string;
+  name: string;
+  url: string;
+  /** The secret is write-only: responses only say whether one is set. */
+  hasSecret: boolean;
+  events: string[];
+  headers: WebhookHeader[];
+  status: WebhookStatus;
+  retryPolicy: WebhookRetryPolicy | null;
+  successCount: number;
+  failureCount: number;
+  lastDeliveryAt: string | null;
+  lastSuccessAt: string | null;
+  createdBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WebhookDeliveryStats {
+  total: number;
+  pending: number;
+  delivered: number;
+  failed: number;
+  retrying: number;
+  lastDeliveredAt: string | null;
+}
+
+/** GET /webhooks/:id */
+export interface WebhookDetail extends Webhook {
+  deliveryStats: WebhookDeliveryStats;
+}
+
+/** The JSON body every attempt of a delivery sends, byte for byte the same on each retry. */
+export interface WebhookPayload {
+  /** The event's id: the same on every attempt and on a manual retry, so receivers dedupe by it. */
+  id: string;
+  type: string;
+  timestamp: string;
+  orgId: string;
+  data: unknown;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  webhookId: string;
+  orgId: string;
+  status: WebhookDeliveryStatus;
+  event: string;
+  eventId: string;
+  payload: WebhookPayload;
+  responseStatus: number | null;
+  /** At most 1000 characters. */
+  responseBody: string | null;
+  responseTimeMs: number | null;
+  errorMessage: string | null;
+  /** Attempts made so far (0 while the first is pending). */
+  attempt: number;
+  /** When the next attempt is due; null once delivered or failed. */
+  nextAttemptAt: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+/** POST /webhooks/:id/test (202). */
+export interface WebhookTestResponse {
+  message: string;
+  delivery: Pick<WebhookDelivery, 'id' | 'webhookId' | 'status' | 'event' | 'attempt'>;
+}
+
+/** POST /webhooks/:id/retry/:deliveryId (202): the new delivery record. */
+export interface WebhookRetryResponse {
+  message: string;
+  delivery: Pick<WebhookDelivery, 'id' | 'status' | 'attempt'>;
+}
+
+/** Data of the console pushes `webhook.delivery.created` and `webhook.delivery.updated`. */
+export type WebhookDeliveryLiveEvent = WebhookDelivery;

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { afterCommit, transaction } from '../../db/after-commit';
+import type { EventName } from '../../events/bus';
+import type { WebhookPayload } from '../../contract/webhooks';
+import type { WebhookRuntime } from './runtime';
+import { activeWebhooksOf, insertDelivery, toDelivery, type DeliveryRow } from './store';
+
+// From events to queued deliveries (spec 2 Events, Webhook delivery). Each bus event of the catalog becomes one
+// webhook event (one id, one body) and a `pending` delivery, attempt 0, for every active webhook of its
+// organization that subscribes to the type. The rows are written inside the transaction of the change they
+// announce, so a committed change always has its deliveries and a rolled-back one never does; a crash between the
+// two cannot happen. The dispatcher is woken and consoles are told only after that commit.
+
+/** Bus events the server emits today and the webhook event types they are delivered as. */
+const ROUTED: Partial<Record<EventName, readonly string[]>> = {
+  'device.enrolled': ['device.enrolled'],
+  'device.online': ['device.online'],
+  'device.offline': ['device.offline'],
+  'device.updated': ['device.updated'],
+  'device.decommissioned': ['device.decommissioned'],
+  // The catalog names a sign-in twice (user.* and session.*); a webhook gets whichever it subscribed to.
+  'user.login': ['user.login', 'session.login'],
+  'user.logout': ['user.logout', 'session.logout'],
+  'elevation.approved': ['elevation.approved'],
+  'elevation.denied': ['elevation.denied'],
+};
+
+function newDelivery(webhookId: string, orgId: string, payload: WebhookPayload, now: number): DeliveryRow {
+  return {
+    id: randomUUID(),
+    webhook_id: webhookId,
+    org_id: orgId,
+    status: 'pending',
+    event: payload.type,
+    event_id: payload.id,
+    payload: JSON.stringify(payload),
+    response_status: null,
+    response_body: null,
+    response_time_ms: null,
+    error_message: null,
+    attempt: 0,
+    next_attempt_at: now,
+    in_flight: 0,
+    created_at: new Date(now).toISOString(),
+    delivered_at: null,
+  };
+}
+
+/** Queues one delivery (inside the caller's transaction); consoles hear of it and the dispatcher wakes after commit. */
+export function queueDelivery(
+  rt: WebhookRuntime,
+  webhookId: string,
+  orgId: string,
+  payload: WebhookPayload,
+): DeliveryRow {
+  const row = newDelivery(webhookId, orgId, payload, rt.now());
+  insertDelivery(rt.ctx.db, row);
+  rt.ctx.bus.emit('webhook.delivery.created', orgId, toDelivery(row));
+  afterCommit(rt.ctx.db, () => rt.wake());
+  return row;
+}
+
+/** A new pending record of a failed delivery: same event id and body, so the receiver can tell it is the same event. */
+export function requeueDelivery(rt: WebhookRuntime, failed: DeliveryRow): DeliveryRow {
+  return queueDelivery(rt, failed.webhook_id, failed.org_id, JSON.parse(failed.payload) as WebhookPayload);
+}
+
+function fanOut(
+  rt: WebhookRuntime,
+  types: readonly string[],
+  orgId: string,
+  data: unknown,
+  at: string,
+): void {
+  const webhooks = activeWebhooksOf(rt.ctx.db, orgId);
+  if (webhooks.length === 0) return;
+  const subscribed = webhooks.map((w) => ({ id: w.id, events: new Set(JSON.parse(w.events) as string[]) }));
+  for (const type of types) {
+    const targets = subscribed.filter((w) => w.events.has(type));
+    if (targets.length === 0) continue;
+    const payload: WebhookPayload = { id: randomUUID(), type, timestamp: at, orgId, data };
+    for (const webhook of targets) queueDelivery(rt, webhook.id, orgId, payload);
+  }
+}
+
+/** Subscribes the fan-out to the bus; returns the unsubscribe function. */
+export function subscribeWebhookEvents(rt: WebhookRuntime): () => void {
+  const { bus, db, log } = rt.ctx;
+  const offs = Object.entries(ROUTED).map(([event, types]) =>
+    bus.onWithinTransaction(event as EventName, (message) => {
+      if (message.orgId === null || !types) return;
+      const { orgId } = message;
+      // A savepoint of its own: a webhook bug is logged and rolled back alone, never fails the emitter's write.
+      try {
+        transaction(db, () => fanOut(rt, types, orgId, message.data, message.at));
+      } catch (err) {
+        log.error({ err, event }, 'webhook fan-out failed');
+      }
+    }),
+  );
+  return () => offs.forEach((off) => off());
+}
