@@ -94,6 +94,8 @@ export function createTestCa(): TestCa {
 export interface ReceivedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
+  /** Header names in the order they arrived (lower-cased). */
+  headerOrder: string[];
   body: string;
   at: number;
 }
@@ -131,6 +133,7 @@ export async function startReceiver(ca: TestCa, port = 0): Promise<Receiver> {
       const request: ReceivedRequest = {
         path: req.url ?? '/',
         headers: req.headers,
+        headerOrder: req.rawHeaders.filter((_, i) => i % 2 === 0).map((h) => h.toLowerCase()),
         body: Buffer.concat(chunks).toString('utf8'),
         at: Date.now(),
       };
