@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchResult } from '../../../server/contract';
-import { api, errorMessage } from '../lib/api/client';
+import { useSearch } from '../lib/search';
 import { navigate } from '../lib/router';
 import { Icon } from '../ui/Icon';
 import './global-search.css';
@@ -25,19 +25,16 @@ function targetOf(r: SearchResult): string | null {
   return null;
 }
 
-interface Answer {
-  q: string;
-  results?: SearchResult[];
-  error?: string;
-}
-
 export function SearchBox() {
   const input = useRef<HTMLInputElement>(null);
   const listId = useId();
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
-  const [answer, setAnswer] = useState<Answer | null>(null);
+  // The highlighted row belongs to one answer: a new answer starts again at its first row.
+  const [cursor, setCursor] = useState<{ of: SearchResult[] | undefined; index: number }>({
+    of: undefined,
+    index: 0,
+  });
   const q = text.trim().slice(0, MAX_Q);
 
   useEffect(() => {
@@ -53,29 +50,11 @@ export function SearchBox() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  useEffect(() => {
-    if (!q) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      api<{ results: SearchResult[] }>(`/search?q=${encodeURIComponent(q)}&limit=${LIMIT}`, {
-        signal: controller.signal,
-      }).then(
-        (res) => {
-          setAnswer({ q, results: res.results });
-          setActive(0);
-        },
-        (err: unknown) => {
-          if (!controller.signal.aborted) setAnswer({ q, error: errorMessage(err) });
-        },
-      );
-    }, DEBOUNCE_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [q]);
+  const current = useSearch(q, LIMIT, DEBOUNCE_MS);
+  const active = cursor.of === current?.results ? cursor.index : 0;
+  const setActive = (next: (index: number) => number) =>
+    setCursor({ of: current?.results, index: next(active) });
 
-  const current = answer && answer.q === q ? answer : null;
   const results = current?.results ?? [];
   // Results grouped by kind, in the order the server ranked the first of each kind.
   const kinds = [...new Set(results.map((r) => r.type))];
@@ -172,7 +151,7 @@ export function SearchBox() {
                       aria-selected={i === active}
                       aria-disabled={!targetOf(r)}
                       className={`gs-item${i === active ? ' active' : ''}${targetOf(r) ? '' : ' disabled'}`}
-                      onMouseEnter={() => setActive(i)}
+                      onMouseEnter={() => setActive(() => i)}
                       onMouseDown={(e) => e.preventDefault()}
                       onClick={() => choose(r)}
                       data-testid="global-search-result"

@@ -3,10 +3,8 @@ import {
   browserSupportsWebAuthn,
   platformAuthenticatorIsAvailable,
   startRegistration,
-  type PublicKeyCredentialCreationOptionsJSON,
 } from '@simplewebauthn/browser';
-import type { ApproverDevice, ApproverDeviceList } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import type { ApproverDevice } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
@@ -16,8 +14,9 @@ import { formatDateTime, relativeTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import { AdminTable, LoadState } from '../../ui';
 import { EmptyState } from '../../ui';
-import { useResource } from '../../lib/resource';
+import { useApiQuery } from '../../lib/query';
 import { ceremonyCancelled, webAuthnMessage } from './actions';
+import { approvalsApi } from './api';
 
 // The technician's approver devices: WebAuthn platform credentials (Windows Hello, Touch ID) that prove
 // presence when approving an elevation. Registering needs a session verified with two-step verification and the
@@ -114,10 +113,7 @@ function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
     setDone(null);
     if (nameError || secretError) return;
     void action.run(async () => {
-      const { options } = await api<{ success: true; options: PublicKeyCredentialCreationOptionsJSON }>(
-        '/pam/approver-devices/registration-options',
-        { method: 'POST', body: {} },
-      );
+      const { options } = await approvalsApi.registrationOptions();
       let response;
       try {
         response = await startRegistration({ optionsJSON: options });
@@ -126,7 +122,7 @@ function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
         return;
       }
       const reauth = useCode ? { reauthMfaCode: secret.trim() } : { reauthPassword: secret };
-      await api('/pam/approver-devices', { method: 'POST', body: { name: trimmed, response, ...reauth } });
+      await approvalsApi.registerApproverDevice(trimmed, response, reauth);
       setSecret('');
       setTried(false);
       setDone(trimmed);
@@ -211,7 +207,8 @@ function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
 }
 
 export function ApproverDevicesTab() {
-  const devices = useResource<ApproverDeviceList>('/pam/approver-devices');
+  const read = approvalsApi.approverDevices();
+  const devices = useApiQuery(read.key, read.fetch);
   const now = useNow(30_000);
   const [removing, setRemoving] = useState<ApproverDevice | null>(null);
   const rows = devices.data?.devices ?? [];
@@ -283,7 +280,7 @@ export function ApproverDevicesTab() {
           testId="remove-approver-device-dialog"
           onCancel={() => setRemoving(null)}
           onConfirm={async () => {
-            await api(`/pam/approver-devices/${encodeURIComponent(removing.id)}`, { method: 'DELETE' });
+            await approvalsApi.removeApproverDevice(removing.id);
             setRemoving(null);
             devices.reload();
           }}

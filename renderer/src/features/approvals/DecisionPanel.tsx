@@ -9,7 +9,8 @@ import { Alert, Field, TotpCodeInput } from '../../ui/basics';
 import { Link } from '../../lib/router';
 import { LabelOptions } from '../../ui';
 import { useSession } from '../../lib/session';
-import { assertionChallenge, ceremonyCancelled, dispatch, respond, webAuthnMessage } from './actions';
+import { ceremonyCancelled, dispatch, webAuthnMessage } from './actions';
+import { approvalsApi } from './api';
 import { LEVEL_MEANING, RISK_LABEL, minutesText } from './format';
 
 // Approve or deny a pending request. Approving proves presence on an approver device when the technician has
@@ -226,7 +227,7 @@ export function DecisionPanel({
       let proof: unknown;
       if (stepUp.hasApproverDevice) {
         setPhase('challenge');
-        const { options } = await assertionChallenge(request.id);
+        const { options } = await approvalsApi.assertionChallenge(request.id);
         const optionsJSON = options as PublicKeyCredentialRequestOptionsJSON;
         if (optionsJSON.allowCredentials && optionsJSON.allowCredentials.length > 0) {
           setPhase('authenticator');
@@ -243,7 +244,7 @@ export function DecisionPanel({
         }
       }
       setPhase('sending');
-      const res = await respond(request.id, {
+      const res = await approvalsApi.respond(request.id, {
         decision: 'approve',
         durationMinutes: minutes,
         ...(reason.trim() ? { reason: reason.trim() } : {}),
@@ -274,7 +275,7 @@ export function DecisionPanel({
     }
     setPhase('denying');
     try {
-      await respond(request.id, { decision: 'deny', reason: text });
+      await approvalsApi.respond(request.id, { decision: 'deny', reason: text });
       onDecided({ tone: 'info', testId: 'deny-done', text: 'Denied. Nothing runs with elevated rights.' });
     } catch (err) {
       handleError(err);

@@ -8,7 +8,8 @@ import { useDocumentTitle, useNow } from '../../lib/hooks';
 import { Link, navigate } from '../../lib/router';
 import { LoadState } from '../../ui';
 import { EmptyState, PageHeader } from '../../ui';
-import { useResource } from '../../lib/resource';
+import { useApiQuery } from '../../lib/query';
+import { approvalsApi } from './api';
 import { useCanApprove, useCanManagePolicy } from './capability';
 import { DecisionPanel, type Notice } from './DecisionPanel';
 import { FLOW_LABEL, elapsedText, msSince, subjectOf, waitingTone } from './format';
@@ -27,9 +28,8 @@ const FORBIDDEN = {
 };
 
 export function RequestPage({ requestId }: { requestId: string }) {
-  const detail = useResource<ElevationRequestDetail>(
-    `/pam/elevation-requests/${encodeURIComponent(requestId)}`,
-  );
+  const read = approvalsApi.detail(requestId);
+  const detail = useApiQuery(read.key, read.fetch);
   const canApprove = useCanApprove();
   const canManagePolicy = useCanManagePolicy();
   const now = useNow(1000);

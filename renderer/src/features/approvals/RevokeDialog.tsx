@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ElevationRequest } from '../../../../server/contract';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { Field } from '../../ui/basics';
-import { revoke } from './actions';
+import { approvalsApi } from './api';
 import { subjectOf } from './format';
 
 // Revoking ends an elevation before its time: the server marks it revoked and sends the agent a cleanup
@@ -39,7 +39,7 @@ export function RevokeDialog({
       onConfirm={async () => {
         setTried(true);
         if (problem) return;
-        await revoke(request.id, trimmed);
+        await approvalsApi.revoke(request.id, trimmed);
         onRevoked();
       }}
     >

@@ -1,44 +1,10 @@
 import { WebAuthnError } from '@simplewebauthn/browser';
-import type {
-  ActuateResponse,
-  ElevationRequest,
-  RespondResponse,
-  RevokeResponse,
-} from '../../../../server/contract';
-import { ApiError, api } from '../../lib/api/client';
+import type { ElevationRequest } from '../../../../server/contract';
+import { ApiError } from '../../lib/api/client';
+import { approvalsApi } from './api';
 
-// The writes of the Approvals section. Step-up answers (401 reauth_required / reauth_failed / assertion_failed)
-// belong to the request, not to the session: the API client passes them through without refreshing.
-
-export interface RespondBody {
-  decision: 'approve' | 'deny';
-  reason?: string;
-  durationMinutes?: number;
-  proof?: unknown;
-  reauthPassword?: string;
-  reauthMfaCode?: string;
-}
-
-export function respond(id: string, body: RespondBody): Promise<RespondResponse> {
-  return api<RespondResponse>(`/pam/elevation-requests/${encodeURIComponent(id)}/respond`, {
-    method: 'POST',
-    body,
-  });
-}
-
-export function assertionChallenge(id: string): Promise<{ success: true; options: unknown }> {
-  return api(`/pam/elevation-requests/${encodeURIComponent(id)}/assertion-challenge`, {
-    method: 'POST',
-    body: {},
-  });
-}
-
-export function revoke(id: string, reason: string): Promise<RevokeResponse> {
-  return api<RevokeResponse>(`/pam/elevation-requests/${encodeURIComponent(id)}/revoke`, {
-    method: 'POST',
-    body: { reason },
-  });
-}
+// What the Approvals screens make of their writes' answers: a dispatch's calm outcomes, a WebAuthn ceremony's
+// failures in plain words.
 
 export type DispatchOutcome =
   | { kind: 'sent'; commandId: string }
@@ -51,10 +17,7 @@ export type DispatchOutcome =
  */
 export async function dispatch(request: Pick<ElevationRequest, 'id' | 'deviceId'>): Promise<DispatchOutcome> {
   try {
-    const res = await api<ActuateResponse>(
-      `/devices/${encodeURIComponent(request.deviceId)}/actuate-elevation`,
-      { method: 'POST', body: { elevationRequestId: request.id } },
-    );
+    const res = await approvalsApi.actuate(request.deviceId, request.id);
     return { kind: 'sent', commandId: res.commandId };
   } catch (err) {
     if (err instanceof ApiError && err.code === 'PAM_ACTUATOR_DISABLED')

@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import type { AgentVersion, CommandStatus, DeviceCommand, DeviceDetail } from '../../../../server/contract';
-import { devicesApi } from './api';
+import type { CommandStatus, DeviceDetail } from '../../../../server/contract';
+import { devicesApi, useAgentVersions, useDeviceCommands } from './api';
 import { FormDialog } from '../../ui/FormDialog';
 import { Icon } from '../../ui/Icon';
 import { Field, StatusPill } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { EmptyState } from '../../ui';
-import { asList, useResource } from '../../lib/resource';
 import { ChoiceSelect, FilterBar } from '../../ui';
 import { deviceName } from './format';
 import { ExpandableLogRow, LogTable, ResourceStates, useOpenRow } from './LogTable';
@@ -85,10 +84,10 @@ function UninstallDialog(props: CommandDialogProps) {
 
 function UpdateDialog(props: CommandDialogProps) {
   const { device, onClose } = props;
-  const versions = useResource<AgentVersion[] | { data: AgentVersion[] }>('/agent-versions');
+  const versions = useAgentVersions();
   const platform = PLATFORM[device.osType];
   const arch = ARCH[device.architecture];
-  const matching = asList(versions.data).filter((v) => v.platform === platform && v.architecture === arch);
+  const matching = (versions.data ?? []).filter((v) => v.platform === platform && v.architecture === arch);
   const [versionId, setVersionId] = useState('');
   const [url, setUrl] = useState('');
   const [checksum, setChecksum] = useState('');
@@ -183,10 +182,10 @@ const QUEUEABLE = [
 ] as const;
 
 export function CommandsTab({ device }: { device: DeviceDetail }) {
-  const commands = useResource<DeviceCommand[] | { data: DeviceCommand[] }>(`/devices/${device.id}/commands`);
+  const commands = useDeviceCommands(device.id);
   const [dialog, setDialog] = useState<(typeof QUEUEABLE)[number]['kind'] | null>(null);
   const open = useOpenRow();
-  const rows = asList(commands.data);
+  const rows = commands.data ?? [];
   const queued = () => {
     setDialog(null);
     commands.reload();

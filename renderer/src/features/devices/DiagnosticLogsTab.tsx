@@ -1,6 +1,6 @@
-import type { DiagnosticLevel, DiagnosticLogEntry, Paginated } from '../../../../server/contract';
-import { paginationOf, useResource } from '../../lib/resource';
-import { qs } from '../../lib/forms';
+import type { DiagnosticLevel } from '../../../../server/contract';
+import { paginationOf } from '../../lib/query';
+import { useDiagnosticLogs } from './api';
 import { DateFilter, FilterBar, TextFilter, ToggleChips } from '../../ui';
 import { useLogFilters } from './controls';
 import { useDebounced } from '../../lib/hooks';
@@ -26,7 +26,7 @@ export function DiagnosticLogsTab({ deviceId }: { deviceId: string }) {
   const debouncedComponent = useDebounced(component.trim(), 300);
   const debouncedSearch = useDebounced(search.trim(), 300);
 
-  const path = `/devices/${encodeURIComponent(deviceId)}/diagnostic-logs${qs({
+  const logs = useDiagnosticLogs(deviceId, {
     level: levels.join(','),
     component: debouncedComponent,
     search: debouncedSearch,
@@ -34,8 +34,7 @@ export function DiagnosticLogsTab({ deviceId }: { deviceId: string }) {
     until: localToIso(until),
     page: filters.page,
     limit: PAGE,
-  })}`;
-  const logs = useResource<Paginated<DiagnosticLogEntry>>(path);
+  });
   const rows = logs.data?.data ?? [];
   const filtered = Boolean(levels.length || debouncedComponent || debouncedSearch || since || until);
 

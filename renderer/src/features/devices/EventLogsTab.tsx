@@ -1,6 +1,5 @@
-import type { DeviceEventLogEntry, Paginated } from '../../../../server/contract';
-import { paginationOf, useResource } from '../../lib/resource';
-import { qs } from '../../lib/forms';
+import { paginationOf } from '../../lib/query';
+import { useEventLogs } from './api';
 import { ChoiceSelect, DateFilter, FilterBar, TextFilter } from '../../ui';
 import { useLogFilters } from './controls';
 import { useDebounced } from '../../lib/hooks';
@@ -20,7 +19,7 @@ export function EventLogsTab({ deviceId }: { deviceId: string }) {
   const open = useOpenRow();
   const debouncedSource = useDebounced(source.trim(), 300);
 
-  const path = `/devices/${encodeURIComponent(deviceId)}/eventlogs${qs({
+  const logs = useEventLogs(deviceId, {
     category,
     level,
     source: debouncedSource,
@@ -28,8 +27,7 @@ export function EventLogsTab({ deviceId }: { deviceId: string }) {
     endDate: localToIso(end),
     page: filters.page,
     limit: PAGE,
-  })}`;
-  const logs = useResource<Paginated<DeviceEventLogEntry>>(path);
+  });
   const rows = logs.data?.data ?? [];
   const filtered = Boolean(category || level || debouncedSource || start || end);
 

@@ -1,18 +1,13 @@
 // Over 400 lines: one viewer (log picker, filters, pages fetched from the device, record detail) whose parts share the live query's state.
-import { useEffect, useState, type ReactNode } from 'react';
-import type {
-  DeviceDetail,
-  LiveEventLogDescriptor,
-  LiveEventLogEntry,
-  LiveEventLogPage,
-} from '../../../../server/contract';
-import { ApiError, api, errorMessage } from '../../lib/api/client';
+import { useState, type ReactNode } from 'react';
+import type { DeviceDetail, LiveEventLogEntry } from '../../../../server/contract';
+import { ApiError, errorMessage } from '../../lib/api/client';
 import { Icon, type IconName } from '../../ui/Icon';
 import { Spinner } from '../../ui/basics';
 import { useNow } from '../../lib/hooks';
 import { formatDateTime } from '../../lib/format';
 import { EmptyState } from '../../ui';
-import { qs } from '../../lib/forms';
+import { devicesKeys, liveLogApi, useLiveRead } from './api';
 import { ChoiceSelect, DateFilter, FilterBar, TextFilter } from '../../ui';
 import { useLogFilters } from './controls';
 import { ago, deviceName } from './format';
@@ -28,34 +23,6 @@ import { localToIso } from '../../lib/dates';
 const PAGE = 50;
 const TIMEOUT_S = 30;
 const LEVELS = ['critical', 'error', 'warning', 'information', 'verbose'];
-
-interface Answer<T> {
-  key: string;
-  data?: T;
-  error?: unknown;
-}
-
-/** GET `path` against the device; `attempt` repeats the same query. Late answers to old queries are dropped. */
-function useLiveQuery<T>(
-  path: string | null,
-  attempt: number,
-): { data: T | undefined; error: unknown; waiting: boolean; key: string } {
-  const key = `${attempt}|${path ?? ''}`;
-  const [answer, setAnswer] = useState<Answer<T> | null>(null);
-  useEffect(() => {
-    if (path === null) return;
-    const controller = new AbortController();
-    api<T>(path, { signal: controller.signal }).then(
-      (data) => setAnswer({ key, data }),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setAnswer({ key, error });
-      },
-    );
-    return () => controller.abort();
-  }, [path, key]);
-  const current = answer?.key === key ? answer : null;
-  return { data: current?.data, error: current?.error, waiting: path !== null && current === null, key };
-}
 
 function isOffline(err: unknown): boolean {
   return err instanceof ApiError && (err.code === 'DEVICE_OFFLINE' || err.status === 409);
@@ -179,23 +146,21 @@ function bytes(n: number): string {
 }
 
 function RecordDetail({
-  base,
+  deviceId,
   logName,
   entry,
   onClose,
 }: {
-  base: string;
+  deviceId: string;
   logName: string;
   entry: LiveEventLogEntry;
   onClose: () => void;
 }) {
   // The list already carries the record; asking for it again by id confirms it and gets the full raw XML.
-  const full = useLiveQuery<LiveEventLogEntry | { data: LiveEventLogEntry }>(
-    `${base}/eventlogs/${encodeURIComponent(logName)}/events/${entry.recordId}`,
-    0,
+  const full = useLiveRead(devicesKeys.live(deviceId, 0, 'event', logName, entry.recordId), (signal) =>
+    liveLogApi.event(deviceId, logName, entry.recordId, signal),
   );
-  const fetched =
-    full.data && 'data' in full.data ? full.data.data : (full.data as LiveEventLogEntry | undefined);
+  const fetched = full.data;
   const e = fetched ?? entry;
   const rows: Array<[string, ReactNode]> = [
     ['Time', formatDateTime(e.timeCreated)],
@@ -259,12 +224,13 @@ function RecordDetail({
 }
 
 export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; onRecheck: () => void }) {
-  const base = `/system-tools/devices/${encodeURIComponent(device.id)}`;
   // A device the server knows to be disconnected is not asked until the technician says so.
   const [force, setForce] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const ask = device.connected || force;
-  const logs = useLiveQuery<{ data: LiveEventLogDescriptor[] }>(ask ? `${base}/eventlogs` : null, attempt);
+  const logs = useLiveRead(ask ? devicesKeys.live(device.id, attempt, 'logs') : null, (signal) =>
+    liveLogApi.logs(device.id, signal),
+  );
   const descriptors = logs.data?.data ?? [];
 
   const [selected, setSelected] = useState<LiveEventLogEntry | null>(null);
@@ -282,19 +248,20 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
   const debouncedEventId = useDebounced(eventId.trim(), 400);
   const eventIdError = debouncedEventId && !/^\d+$/.test(debouncedEventId) ? 'Event id is a number.' : null;
 
-  const eventsPath =
-    logName && !eventIdError
-      ? `${base}/eventlogs/${encodeURIComponent(logName)}/events${qs({
-          page: filters.page,
-          limit: PAGE,
-          level,
-          source: debouncedSource,
-          eventId: debouncedEventId,
-          startTime: localToIso(start),
-          endTime: localToIso(end),
-        })}`
-      : null;
-  const events = useLiveQuery<LiveEventLogPage>(eventsPath, eventsAttempt);
+  const eventsQuery = {
+    page: filters.page,
+    limit: PAGE,
+    level,
+    source: debouncedSource,
+    eventId: debouncedEventId,
+    startTime: localToIso(start),
+    endTime: localToIso(end),
+  };
+  const eventsPath = logName && !eventIdError ? logName : null;
+  const events = useLiveRead(
+    eventsPath ? devicesKeys.live(device.id, eventsAttempt, 'events', logName, eventsQuery) : null,
+    (signal) => liveLogApi.events(device.id, logName, eventsQuery, signal),
+  );
   const rows = events.data?.data ?? [];
   const filtered = Boolean(level || debouncedSource || debouncedEventId || start || end);
 
@@ -463,7 +430,7 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
             {selected ? (
               <RecordDetail
                 key={`${logName}:${selected.recordId}`}
-                base={base}
+                deviceId={device.id}
                 logName={logName}
                 entry={selected}
                 onClose={() => setSelected(null)}

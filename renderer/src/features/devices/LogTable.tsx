@@ -1,6 +1,6 @@
 import { useState, type ComponentProps, type ReactNode } from 'react';
 import { EmptyState, LoadFailure, LoadingBlock, Pager } from '../../ui';
-import type { Resource } from '../../lib/resource';
+import type { QueryState } from '../../lib/query';
 
 // The log-style tables of the device detail (stored logs, diagnostic logs, live event log, commands): a grid of
 // rows under a header, the pager under it, and the load / failure / empty states in front of it.
@@ -15,7 +15,7 @@ export function ResourceStates<T>({
   empty,
   children,
 }: {
-  resource: Resource<T>;
+  resource: QueryState<T>;
   isEmpty: boolean;
   loadingLabel: string;
   forbiddenTitle: string;

@@ -1,10 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type {
   SimulatedElevationKind,
   SimulatorElevationResponse,
   SimulatorStatus,
 } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import { simulatorApi, useSimulatorStatus as useStatus } from './api';
 import { ActionError } from '../../ui/ActionError';
 import { Icon } from '../../ui/Icon';
 import { StatusPill } from '../../ui/basics';
@@ -37,30 +37,7 @@ const RAISE_STATUS: Record<SimulatorElevationResponse['status'], string> = {
 };
 
 export function useSimulatorStatus(): { status: SimulatorStatus | null; refresh: () => void } {
-  const [status, setStatus] = useState<SimulatorStatus | null>(null);
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    let cancelled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const load = () => {
-      api<SimulatorStatus>('/demo/simulator').then(
-        (s) => {
-          if (cancelled) return;
-          setStatus(s);
-          if (s.available) timer = setTimeout(load, POLL_MS);
-        },
-        () => {
-          if (!cancelled) setStatus(null);
-        },
-      );
-    };
-    load();
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [tick]);
-  return { status, refresh: () => setTick((t) => t + 1) };
+  return useStatus(POLL_MS);
 }
 
 export function SimulatorPanel({
@@ -98,10 +75,7 @@ export function SimulatorPanel({
     e.preventDefault();
     if (countError) return;
     void action.run(async () => {
-      await api('/demo/simulator/start', {
-        method: 'POST',
-        body: orgId ? { count: n, orgId } : { count: n },
-      });
+      await simulatorApi.start(orgId ? { count: n, orgId } : { count: n });
       onChanged();
     });
   };
@@ -117,9 +91,7 @@ export function SimulatorPanel({
     void raise.run(async () => {
       setRaised(null);
       const body = status.orgId ? { kind, orgId: status.orgId } : { kind };
-      setRaised(
-        await api<SimulatorElevationResponse>('/demo/simulator/elevation-requests', { method: 'POST', body }),
-      );
+      setRaised(await simulatorApi.raiseElevation(body));
       onChanged();
     });
   };
@@ -132,7 +104,7 @@ export function SimulatorPanel({
   }
   const stop = () =>
     void action.run(async () => {
-      await api('/demo/simulator/stop', { method: 'POST', body: {} });
+      await simulatorApi.stop();
       onChanged();
     });
 

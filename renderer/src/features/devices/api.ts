@@ -1,14 +1,26 @@
 import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type {
+  AgentVersion,
+  DeviceCommand,
   DeviceDetail,
+  DeviceEventLogEntry,
   DeviceStatus,
   DeviceSummary,
   DeviceLiveEvent,
+  DiagnosticLogEntry,
+  LiveEventLogDescriptor,
+  LiveEventLogEntry,
+  LiveEventLogPage,
   Paginated,
+  SimulatedElevationKind,
+  SimulatorElevationResponse,
+  SimulatorStatus,
 } from '../../../../server/contract';
 import { api } from '../../lib/api/client';
+import { qs } from '../../lib/forms';
 import { onLiveEvent } from '../../lib/live/socket';
-import { queryClient } from '../../lib/query';
+import { asList, queryClient, useApiQuery, type QueryState } from '../../lib/query';
 import { STATUS_LABEL } from './format';
 
 // The device endpoints (spec 2, Devices) typed by the contract, their cached queries, and what a `device.*`
@@ -28,6 +40,49 @@ export const devicesApi = {
   decommission: (id: string) => api<void>(`/devices/${id}`, { method: 'DELETE' }),
   command: (id: string, type: string, payload: Record<string, unknown>) =>
     api<void>(`/devices/${id}/commands`, { method: 'POST', body: { type, payload } }),
+  commands: (id: string) =>
+    api<DeviceCommand[] | { data: DeviceCommand[] }>(`/devices/${encodeURIComponent(id)}/commands`).then(
+      asList,
+    ),
+  agentVersions: () => api<AgentVersion[] | { data: AgentVersion[] }>('/agent-versions').then(asList),
+  /** Stored event logs; `query` is the tab's filters and page as query-string values. */
+  eventLogs: (id: string, query: LogQuery) =>
+    api<Paginated<DeviceEventLogEntry>>(`/devices/${encodeURIComponent(id)}/eventlogs${qs(query)}`),
+  diagnosticLogs: (id: string, query: LogQuery) =>
+    api<Paginated<DiagnosticLogEntry>>(`/devices/${encodeURIComponent(id)}/diagnostic-logs${qs(query)}`),
+};
+
+/** A log tab's filters and page, as query-string values (empty ones are left out). */
+export type LogQuery = Record<string, string | number | undefined>;
+
+const liveBase = (id: string) => `/system-tools/devices/${encodeURIComponent(id)}`;
+
+/**
+ * The live event-log endpoints: each one asks the device itself over the agent's socket (nothing is stored) and
+ * may take up to 30 s; `signal` cancels the wait when the viewer moves on.
+ */
+export const liveLogApi = {
+  logs: (id: string, signal?: AbortSignal) =>
+    api<{ data: LiveEventLogDescriptor[] }>(`${liveBase(id)}/eventlogs`, { signal }),
+  events: (id: string, log: string, query: LogQuery, signal?: AbortSignal) =>
+    api<LiveEventLogPage>(`${liveBase(id)}/eventlogs/${encodeURIComponent(log)}/events${qs(query)}`, {
+      signal,
+    }),
+  event: (id: string, log: string, recordId: number, signal?: AbortSignal) =>
+    api<LiveEventLogEntry | { data: LiveEventLogEntry }>(
+      `${liveBase(id)}/eventlogs/${encodeURIComponent(log)}/events/${recordId}`,
+      { signal },
+    ).then((r) => ('data' in r ? r.data : r)),
+};
+
+/** The demo server's bundled agent simulator (spec 1, demo mode). */
+export const simulatorApi = {
+  status: () => api<SimulatorStatus>('/demo/simulator'),
+  start: (body: { count: number; orgId?: string }) =>
+    api<void>('/demo/simulator/start', { method: 'POST', body }),
+  stop: () => api<void>('/demo/simulator/stop', { method: 'POST', body: {} }),
+  raiseElevation: (body: { kind: SimulatedElevationKind; orgId?: string }) =>
+    api<SimulatorElevationResponse>('/demo/simulator/elevation-requests', { method: 'POST', body }),
 };
 
 export const devicesKeys = {
@@ -36,7 +91,75 @@ export const devicesKeys = {
   list: (query: string) => ['devices', 'list', query] as const,
   counts: (query: string) => ['devices', 'counts', query] as const,
   detail: (id: string) => ['devices', 'detail', id] as const,
+  commands: (id: string) => ['devices', 'commands', id] as const,
+  agentVersions: ['agent-versions'] as const,
+  eventLogs: (id: string, query: LogQuery) => ['devices', 'eventlogs', id, query] as const,
+  diagnosticLogs: (id: string, query: LogQuery) => ['devices', 'diagnostic-logs', id, query] as const,
+  /** A live read of the device; `attempt` makes each retry a new question rather than a cached answer. */
+  live: (id: string, attempt: number, ...what: unknown[]) =>
+    ['devices', 'live', id, attempt, ...what] as const,
+  simulator: ['demo', 'simulator'] as const,
 };
+
+export function useDeviceCommands(id: string): QueryState<DeviceCommand[]> {
+  return useApiQuery(devicesKeys.commands(id), () => devicesApi.commands(id));
+}
+
+export function useAgentVersions(): QueryState<AgentVersion[]> {
+  return useApiQuery(devicesKeys.agentVersions, devicesApi.agentVersions);
+}
+
+export function useEventLogs(id: string, query: LogQuery): QueryState<Paginated<DeviceEventLogEntry>> {
+  return useApiQuery(devicesKeys.eventLogs(id, query), () => devicesApi.eventLogs(id, query));
+}
+
+export function useDiagnosticLogs(id: string, query: LogQuery): QueryState<Paginated<DiagnosticLogEntry>> {
+  return useApiQuery(devicesKeys.diagnosticLogs(id, query), () => devicesApi.diagnosticLogs(id, query));
+}
+
+export interface LiveRead<T> {
+  data: T | undefined;
+  error: unknown;
+  /** Asked and not answered yet. */
+  waiting: boolean;
+  /** Names this question: a new one (other key or a retry) restarts the waiting clock. */
+  key: string;
+}
+
+/**
+ * One live question to the device (`key: null`: not asked). Answers are not kept once the viewer moves on:
+ * the device's logs change, so a retry or a return asks again.
+ */
+export function useLiveRead<T>(
+  key: readonly unknown[] | null,
+  fetch: (signal: AbortSignal) => Promise<T>,
+): LiveRead<T> {
+  const query = useQuery({
+    queryKey: key ?? ['devices', 'live', 'off'],
+    queryFn: ({ signal }) => fetch(signal),
+    enabled: key !== null,
+    gcTime: 0,
+    staleTime: Infinity,
+  });
+  return {
+    data: key === null ? undefined : query.data,
+    error: key === null ? null : query.error,
+    waiting: key !== null && query.isPending,
+    key: JSON.stringify(key),
+  };
+}
+
+/** The simulator's state, re-read every few seconds while it is available; null where there is none. */
+export function useSimulatorStatus(pollMs: number): { status: SimulatorStatus | null; refresh: () => void } {
+  const query = useQuery({
+    queryKey: devicesKeys.simulator,
+    queryFn: simulatorApi.status,
+    refetchInterval: (q) => (q.state.status === 'success' && q.state.data?.available ? pollMs : false),
+  });
+  const { refetch } = query;
+  const refresh = useCallback(() => void refetch(), [refetch]);
+  return { status: query.isError ? null : (query.data ?? null), refresh };
+}
 
 export interface DeviceList {
   /** The rows of the current query, or of the previous one while the new one loads. */

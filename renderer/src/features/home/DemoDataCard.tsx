@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
-import type { DemoSeedResponse, Paginated, Partner } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { DemoSeedResponse } from '../../../../server/contract';
+import { homeApi, homeKeys } from './api';
 import { ActionError } from '../../ui/ActionError';
 import { Card, CopyButton, Facts } from '../../ui/basics';
 import { copyText } from '../../lib/clipboard';
@@ -9,22 +10,13 @@ import { copyText } from '../../lib/clipboard';
 // no partner yet, offer the demo tenant. The technicians' password and the fleet key are shown once.
 
 export function DemoDataCard() {
-  const [visible, setVisible] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [result, setResult] = useState<DemoSeedResponse | null>(null);
 
-  useEffect(() => {
-    let cancelled = false;
-    api<Paginated<Partner>>('/orgs/partners?limit=1')
-      .then((page) => {
-        if (!cancelled) setVisible(page.pagination.total === 0);
-      })
-      .catch(() => undefined);
-    return () => {
-      cancelled = true;
-    };
-  }, []);
+  // Offered only while the install has no partner; a failed count hides the card.
+  const partners = useQuery({ queryKey: homeKeys.anyPartner, queryFn: homeApi.partnerCount });
+  const visible = partners.data === 0;
 
   if (!visible && !result) return null;
 
@@ -32,7 +24,7 @@ export function DemoDataCard() {
     setBusy(true);
     setError(null);
     try {
-      setResult(await api<DemoSeedResponse>('/demo/seed', { method: 'POST', body: {} }));
+      setResult(await homeApi.seedDemo());
     } catch (err) {
       setError(err);
     } finally {

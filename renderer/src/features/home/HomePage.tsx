@@ -1,6 +1,6 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import type { MeResponse } from '../../../../server/contract';
-import { api, errorMessage } from '../../lib/api/client';
+import type { ReactNode } from 'react';
+import { errorMessage } from '../../lib/api/client';
+import { useMe } from '../../lib/account';
 import { Link } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { useLive, LIVE_EVENT_BUFFER, type LiveEvent } from '../../lib/live/socket';
@@ -12,29 +12,10 @@ import { desktopBridge } from '../../lib/bridge';
 import { formatDateTime, formatDuration, formatTime, relativeTime, scopeLabel } from '../../lib/format';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
 
-/** Keep /auth/me as the source of truth for the identity and the session's MFA state. */
-export function useMe(): string | null {
-  const setIdentity = useSession((s) => s.setIdentity);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    api<MeResponse>('/auth/me')
-      .then((me) => {
-        if (!cancelled) setIdentity(me.user, me.mfa);
-      })
-      .catch((err: unknown) => {
-        if (!cancelled) setError(errorMessage(err));
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [setIdentity]);
-  return error;
-}
-
 export function HomePage() {
   useDocumentTitle('Overview');
-  const meError = useMe();
+  const me = useMe();
+  const meError = me.error ? errorMessage(me.error) : null;
   const user = useSession((s) => s.user);
   const mfa = useSession((s) => s.mfa);
   const expiresAt = useSession((s) => s.expiresAt);

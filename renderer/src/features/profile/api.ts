@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
-import type { MeResponse, MfaEnableResponse, UserProfile } from '../../../../server/contract';
+import { useCallback, useState } from 'react';
+import type { MfaEnableResponse, UserProfile } from '../../../../server/contract';
 import { api } from '../../lib/api/client';
 import { errorMessage } from '../../lib/errors';
 import { queryClient } from '../../lib/query';
-import { useSession } from '../../lib/session';
+import { meKey, useMe } from '../../lib/account';
 
 // The signed-in account's own endpoints (spec 1: profile, password, second factor, phone), typed by the
 // contract, and the two cached reads the profile page is built from.
@@ -20,12 +20,10 @@ export interface ProfileChanges {
 }
 
 export const profileKeys = {
-  me: ['account', 'me'] as const,
   profile: ['account', 'profile'] as const,
 };
 
 export const profileApi = {
-  me: () => api<MeResponse>('/auth/me'),
   profile: () => api<UserProfile>('/users/me'),
   updateProfile: (changes: ProfileChanges) =>
     api<UserProfile>('/users/me', { method: 'PATCH', body: changes }),
@@ -57,20 +55,14 @@ export interface AccountState {
 }
 
 export function useAccount(): AccountState {
-  const setIdentity = useSession((s) => s.setIdentity);
-  const me = useQuery({ queryKey: profileKeys.me, queryFn: profileApi.me });
+  const me = useMe();
   const profile = useQuery({ queryKey: profileKeys.profile, queryFn: profileApi.profile });
   // Once refused (by /auth/me or by a 403 on enabling), SMS stays refused for this visit.
   const [smsRefused, setSmsRefused] = useState(false);
 
-  // The session's identity follows every fresh /auth/me (MFA turned on or off, phone verified).
-  useEffect(() => {
-    if (me.data) setIdentity(me.data.user, me.data.mfa);
-  }, [me.data, setIdentity]);
-
   const reload = useCallback(async () => {
     await Promise.all([
-      queryClient.refetchQueries({ queryKey: profileKeys.me, exact: true }),
+      queryClient.refetchQueries({ queryKey: meKey, exact: true }),
       queryClient.refetchQueries({ queryKey: profileKeys.profile, exact: true }),
     ]);
   }, []);

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import type { BackupRun, BackupStatus } from '../../../../server/contract';
+import type { BackupRun } from '../../../../server/contract';
 import { formatDateTime } from '../../lib/format';
-import { useResource } from '../../lib/resource';
+import { useBackups } from './api';
 import { Card, Facts, LoadFailure, LoadingBlock, StatusPill } from '../../ui';
 
 // The install's own backups, for platform administrators (GET /system/backups). Read-only: backups are taken by
@@ -36,7 +36,7 @@ function Outcome({ run }: { run: BackupRun }) {
 }
 
 export function BackupsCard() {
-  const status = useResource<BackupStatus>('/system/backups');
+  const status = useBackups();
   if (status.loading) return <LoadingBlock label="Loading backups…" />;
   if (!status.data)
     return (

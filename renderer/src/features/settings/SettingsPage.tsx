@@ -2,7 +2,7 @@
 // their own files already.
 import { useState } from 'react';
 import type { Partner } from '../../../../server/contract';
-import { ApiError, api } from '../../lib/api/client';
+import { ApiError } from '../../lib/api/client';
 import { Link, navigate, usePathname } from '../../lib/router';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmDialog } from '../../ui/Dialog';
@@ -26,6 +26,7 @@ import { ContactSection, HoursSection } from './HoursSection';
 import { GeneralSection, ServiceSection } from './sections';
 import { SecuritySection } from './SecuritySection';
 import { BackupsCard } from './BackupsCard';
+import { settingsApi } from './api';
 import './settings.css';
 import { useOwnPartner } from '../../lib/directory';
 
@@ -237,10 +238,7 @@ function PartnerSettingsForm({
     setError(null);
     setServerFields({});
     try {
-      const next = await api<Partner>('/orgs/partners/me', {
-        method: 'PATCH',
-        body: buildPatch(baseline, draft),
-      });
+      const next = await settingsApi.updateOwnPartner(buildPatch(baseline, draft));
       onSaved(next);
     } catch (err) {
       const mapped = mapServerError(err, draft);
