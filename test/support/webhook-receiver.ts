@@ -105,6 +105,8 @@ export interface Reply {
   status: number;
   headers?: Record<string, string>;
   body?: string;
+  /** Answer this much later (an attempt in flight for a while). */
+  delayMs?: number;
 }
 
 export interface Receiver {
@@ -139,8 +141,13 @@ export async function startReceiver(ca: TestCa, port = 0): Promise<Receiver> {
       };
       receiver.requests.push(request);
       const answer = receiver.reply(request);
-      res.writeHead(answer.status, answer.headers ?? {});
-      res.end(answer.body ?? '');
+      const respond = () => {
+        if (res.destroyed) return;
+        res.writeHead(answer.status, answer.headers ?? {});
+        res.end(answer.body ?? '');
+      };
+      if (answer.delayMs) setTimeout(respond, answer.delayMs);
+      else respond();
       for (const wake of [...waiters]) wake();
     });
   });
