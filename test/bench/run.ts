@@ -7,6 +7,7 @@ import { FLEET_SIZE, filtersBench } from './filters';
 import { BENCH_ADMIN, identityBench } from './identity';
 import type { Result } from './measure';
 import { pamBench } from './pam';
+import { webhooksBench } from './webhooks';
 
 // `npm run bench`: throughput and latency over real HTTP against a real SQLite file, each reported as a ratio to
 // a baseline measured in the same run, because absolute figures on a shared two-core machine say little. Loops
@@ -64,7 +65,7 @@ async function withServer<T>(run: (server: RunningServer) => Promise<T>): Promis
   }
 }
 
-/** `npm run bench -- agents` runs only the named sections (identity, filters, pam, agents); no argument runs all. */
+/** `npm run bench -- agents` runs only the named sections (identity, filters, pam, webhooks, agents); no argument runs all. */
 const only = new Set(process.argv.slice(2));
 const wanted = (section: string) => only.size === 0 || only.has(section);
 
@@ -105,6 +106,11 @@ async function main(): Promise<void> {
       rmSync(scratch, { recursive: true, force: true });
     }
   }
+  if (wanted('webhooks'))
+    print({
+      title: 'Webhook deliveries to a local HTTPS receiver (ratio to a bare https.request loop)',
+      results: await webhooksBench(),
+    });
   if (!wanted('agents')) return;
   const scratch = mkdtempSync(join(tmpdir(), 'gatehouse-bench-agents-'));
   try {
