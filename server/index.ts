@@ -55,7 +55,12 @@ import { registrationRoutes } from './modules/registration/routes';
 import { roleRoutes } from './modules/roles/routes';
 import { tenancyRoutes } from './modules/tenancy/routes';
 import { userRoutes } from './modules/users/routes';
-import { subscribeWebhookEvents, webhookRoutes, webhookRuntime } from './modules/webhooks';
+import {
+  seedExampleWebhook,
+  subscribeWebhookEvents,
+  webhookRoutes,
+  webhookRuntime,
+} from './modules/webhooks';
 import { auditRoutes } from './modules/audit/routes';
 import { AuditWriter } from './modules/audit/writer';
 import { authRoutes } from './modules/auth/routes';
@@ -133,10 +138,15 @@ function prepareDatabase(config: Config, log: Logger, nativeBinding: string | un
   }
 }
 
-/** SEED_DEMO at start: a deleted demo tenant is reported in the log, not a reason to refuse to start. */
+/**
+ * SEED_DEMO at start: a deleted demo tenant is reported in the log, not a reason to refuse to start. The fleet's
+ * organization gets a paused example webhook, so a training room sees the webhook screens filled in.
+ */
 async function seedDemoAtStart(ctx: AppContext): Promise<DemoSeedResponse | null> {
   try {
-    return await seedDemo(ctx, null);
+    const demo = await seedDemo(ctx, null);
+    seedExampleWebhook(ctx, demo.enrollmentKey.orgId);
+    return demo;
   } catch (err) {
     if (err instanceof HttpError && err.status === 409) {
       ctx.log.warn(err.message);
