@@ -1,15 +1,13 @@
-import { useState } from 'react';
 import type { ApiKey, ApiKeyCreated, ApiKeyStatus, Organization } from '../../../../server/contract';
-import { Dialog } from '../../ui/Dialog';
-import { StatusPill } from '../../ui/basics';
-import { useApiKeys } from './api';
-import { useNow } from '../../lib/hooks';
-import { WILDCARD } from './ScopeEditor';
-import { CopySnippet, KeyListFrame, RevealDialog, RowAction, defaultOrgOf } from './shared';
 import { orgName } from '../../lib/directory';
-import { Segmented } from '../../ui';
 import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
-import { useModal } from '../../lib/hooks';
+import { useNow } from '../../lib/hooks';
+import { Segmented, StatusPill } from '../../ui';
+import { useApiKeys } from './api';
+import { KeyListFrame, KeyNameCell, RowAction, useFilteredPages } from './KeyListFrame';
+import { CopySnippet, RevealDialog } from './KeyReveal';
+import { WILDCARD } from './ScopeEditor';
+import { CreateKeyDialog, defaultOrgOf, useKeyModals } from './shared';
 import { CreateApiKeyForm, EditApiKeyDialog, RotateApiKeyDialog, RevokeApiKeyDialog } from './ApiKeyDialogs';
 
 type StatusFilter = 'all' | ApiKeyStatus;
@@ -21,31 +19,22 @@ const STATUS_TONE: Record<ApiKeyStatus, 'ok' | 'warn' | 'muted'> = {
   revoked: 'muted',
 };
 
-type Modal =
-  | { kind: 'create' }
-  | { kind: 'edit'; key: ApiKey }
-  | { kind: 'rotate'; key: ApiKey }
-  | { kind: 'revoke'; key: ApiKey }
-  | { kind: 'reveal'; key: ApiKeyCreated; rotated: boolean };
-
 export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilter: string }) {
-  const [status, setStatus] = useState<StatusFilter>('all');
-  const [page, setPage] = useState(1);
-  const { modal, setModal, close, closeFor } = useModal<Modal>();
+  const { filter: status, choose, page, setPage } = useFilteredPages<StatusFilter>('all');
   const now = useNow(30_000);
 
-  const {
-    rows,
-    pagination,
-    error: loadError,
-    reload,
-  } = useApiKeys({
+  const list = useApiKeys({
     page,
     limit: PAGE_SIZE,
     orgId: orgFilter || undefined,
     status: status === 'all' ? undefined : status,
   });
 
+  const { modal, setModal, closeFor, reveal, done } = useKeyModals<
+    ApiKey,
+    ApiKeyCreated,
+    'edit' | 'rotate' | 'revoke'
+  >(list.reload);
   const showOrg = !orgFilter && orgs.length > 1;
   const create = () => setModal({ kind: 'create' });
 
@@ -56,10 +45,7 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
         <Segmented<StatusFilter>
           label="Status"
           value={status}
-          onChange={(v) => {
-            setStatus(v);
-            setPage(1);
-          }}
+          onChange={choose}
           testId="api-key-filter"
           options={[
             { value: 'all', label: 'All' },
@@ -73,11 +59,8 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
       createTestId="create-api-key"
       canCreate={orgs.length > 0}
       onCreate={create}
-      onReload={reload}
-      loading={rows === null}
+      list={list}
       loadingLabel="Loading API keys…"
-      loadError={loadError}
-      count={rows?.length ?? 0}
       empty={{
         icon: 'keys',
         title: status === 'all' ? 'No API keys yet' : `No ${status} API keys`,
@@ -102,58 +85,34 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
           <th>Expires</th>
         </>
       }
-      pagination={pagination}
       onPage={setPage}
       dialogs={
         <>
-          <Dialog
+          <CreateKeyDialog
             open={modal?.kind === 'create'}
             title="New API key"
             onClose={closeFor('create')}
             testId="api-key-create-dialog"
-            wide
           >
-            {modal?.kind === 'create' ? (
-              <CreateApiKeyForm
-                orgs={orgs}
-                defaultOrg={defaultOrgOf(orgs, orgFilter)}
-                onCancel={closeFor('create')}
-                onCreated={(key) => {
-                  setModal({ kind: 'reveal', key, rotated: false });
-                  reload();
-                }}
-              />
-            ) : null}
-          </Dialog>
-          {modal?.kind === 'edit' ? (
-            <EditApiKeyDialog
-              apiKey={modal.key}
-              onClose={closeFor('edit')}
-              onSaved={() => {
-                close();
-                reload();
-              }}
+            <CreateApiKeyForm
+              orgs={orgs}
+              defaultOrg={defaultOrgOf(orgs, orgFilter)}
+              onCancel={closeFor('create')}
+              onCreated={(key) => reveal(key, false)}
             />
+          </CreateKeyDialog>
+          {modal?.kind === 'edit' ? (
+            <EditApiKeyDialog k={modal.key} onClose={closeFor('edit')} onDone={done} />
           ) : null}
           {modal?.kind === 'rotate' ? (
             <RotateApiKeyDialog
-              apiKey={modal.key}
+              k={modal.key}
               onClose={closeFor('rotate')}
-              onRotated={(key) => {
-                setModal({ kind: 'reveal', key, rotated: true });
-                reload();
-              }}
+              onDone={(key) => reveal(key, true)}
             />
           ) : null}
           {modal?.kind === 'revoke' ? (
-            <RevokeApiKeyDialog
-              apiKey={modal.key}
-              onClose={closeFor('revoke')}
-              onRevoked={() => {
-                close();
-                reload();
-              }}
-            />
+            <RevokeApiKeyDialog k={modal.key} onClose={closeFor('revoke')} onDone={done} />
           ) : null}
           <RevealDialog
             reveal={modal?.kind === 'reveal' ? modal : null}
@@ -180,7 +139,7 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
         </>
       }
     >
-      {(rows ?? []).map((k) => (
+      {(list.rows ?? []).map((k) => (
         <ApiKeyRow
           key={k.id}
           k={k}
@@ -221,10 +180,7 @@ function ApiKeyRow({
       data-key-id={k.id}
       data-name={k.name}
     >
-      <td>
-        <div className="kx-name">{k.name}</div>
-        {org ? <div className="kx-sub">{org}</div> : null}
-      </td>
+      <KeyNameCell name={k.name} org={org} />
       <td>
         <span className="mono kx-prefix" data-testid="api-key-prefix">
           {k.keyPrefix}…

@@ -1,15 +1,13 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { EnrollmentKey, EnrollmentKeyCreated, Organization, Site } from '../../../../server/contract';
-import { Dialog } from '../../ui/Dialog';
-import { StatusPill } from '../../ui/basics';
-import { useEnrollmentKeys } from './api';
-import { useSites } from '../../lib/directory';
-import { useNow } from '../../lib/hooks';
-import { CopySnippet, KeyListFrame, RevealDialog, RowAction, defaultOrgOf } from './shared';
-import { orgName } from '../../lib/directory';
-import { Segmented } from '../../ui';
+import { orgName, useSites } from '../../lib/directory';
 import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
-import { useModal } from '../../lib/hooks';
+import { useNow } from '../../lib/hooks';
+import { Segmented, StatusPill } from '../../ui';
+import { useEnrollmentKeys } from './api';
+import { KeyListFrame, KeyNameCell, RowAction, useFilteredPages } from './KeyListFrame';
+import { CopySnippet, RevealDialog } from './KeyReveal';
+import { CreateKeyDialog, defaultOrgOf, useKeyModals } from './shared';
 import {
   CreateEnrollmentKeyForm,
   RotateEnrollmentKeyDialog,
@@ -18,12 +16,6 @@ import {
 
 type ExpiredFilter = 'all' | 'usable' | 'expired';
 const PAGE_SIZE = 50;
-
-type Modal =
-  | { kind: 'create' }
-  | { kind: 'rotate'; key: EnrollmentKey }
-  | { kind: 'delete'; key: EnrollmentKey }
-  | { kind: 'reveal'; key: EnrollmentKeyCreated; rotated: boolean };
 
 /** Sites of the organizations in view, for names in the table and the site picker. */
 function useSiteNames(orgId: string): Map<string, Site> {
@@ -36,23 +28,21 @@ export function simulatorCommand(key: string): string {
 }
 
 export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilter: string }) {
-  const [filter, setFilter] = useState<ExpiredFilter>('all');
-  const [page, setPage] = useState(1);
-  const { modal, setModal, close, closeFor } = useModal<Modal>();
+  const { filter, choose, page, setPage } = useFilteredPages<ExpiredFilter>('all');
   const now = useNow(30_000);
 
-  const {
-    rows,
-    pagination,
-    error: loadError,
-    reload,
-  } = useEnrollmentKeys({
+  const list = useEnrollmentKeys({
     page,
     limit: PAGE_SIZE,
     orgId: orgFilter || undefined,
     expired: filter === 'all' ? undefined : filter === 'expired' ? 'true' : 'false',
   });
   const sites = useSiteNames(orgFilter);
+  const { modal, setModal, closeFor, reveal, done } = useKeyModals<
+    EnrollmentKey,
+    EnrollmentKeyCreated,
+    'rotate' | 'delete'
+  >(list.reload);
 
   const showOrg = !orgFilter && orgs.length > 1;
 
@@ -63,10 +53,7 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
         <Segmented<ExpiredFilter>
           label="Expiry"
           value={filter}
-          onChange={(v) => {
-            setFilter(v);
-            setPage(1);
-          }}
+          onChange={choose}
           testId="enrollment-key-filter"
           options={[
             { value: 'all', label: 'All' },
@@ -79,11 +66,8 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
       createTestId="create-enrollment-key"
       canCreate={orgs.length > 0}
       onCreate={() => setModal({ kind: 'create' })}
-      onReload={reload}
-      loading={rows === null}
+      list={list}
       loadingLabel="Loading enrollment keys…"
-      loadError={loadError}
-      count={rows?.length ?? 0}
       empty={{
         icon: 'devices',
         title: filter === 'all' ? 'No enrollment keys' : 'Nothing matches this filter',
@@ -105,48 +89,31 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
           <th>Created</th>
         </>
       }
-      pagination={pagination}
       onPage={setPage}
       dialogs={
         <>
-          <Dialog
+          <CreateKeyDialog
             open={modal?.kind === 'create'}
             title="New enrollment key"
             onClose={closeFor('create')}
             testId="enrollment-key-create-dialog"
-            wide
           >
-            {modal?.kind === 'create' ? (
-              <CreateEnrollmentKeyForm
-                orgs={orgs}
-                defaultOrg={defaultOrgOf(orgs, orgFilter)}
-                onCancel={closeFor('create')}
-                onCreated={(key) => {
-                  setModal({ kind: 'reveal', key, rotated: false });
-                  reload();
-                }}
-              />
-            ) : null}
-          </Dialog>
+            <CreateEnrollmentKeyForm
+              orgs={orgs}
+              defaultOrg={defaultOrgOf(orgs, orgFilter)}
+              onCancel={closeFor('create')}
+              onCreated={(key) => reveal(key, false)}
+            />
+          </CreateKeyDialog>
           {modal?.kind === 'rotate' ? (
             <RotateEnrollmentKeyDialog
-              enrollmentKey={modal.key}
+              k={modal.key}
               onClose={closeFor('rotate')}
-              onRotated={(key) => {
-                setModal({ kind: 'reveal', key, rotated: true });
-                reload();
-              }}
+              onDone={(key) => reveal(key, true)}
             />
           ) : null}
           {modal?.kind === 'delete' ? (
-            <DeleteEnrollmentKeyDialog
-              enrollmentKey={modal.key}
-              onClose={closeFor('delete')}
-              onDeleted={() => {
-                close();
-                reload();
-              }}
-            />
+            <DeleteEnrollmentKeyDialog k={modal.key} onClose={closeFor('delete')} onDone={done} />
           ) : null}
           <RevealDialog
             reveal={modal?.kind === 'reveal' ? modal : null}
@@ -174,7 +141,7 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
         </>
       }
     >
-      {(rows ?? []).map((k) => (
+      {(list.rows ?? []).map((k) => (
         <EnrollmentKeyRow
           key={k.id}
           k={k}
@@ -214,10 +181,7 @@ function EnrollmentKeyRow({
       data-key-id={k.id}
       data-name={k.name}
     >
-      <td>
-        <div className="kx-name">{k.name}</div>
-        {org ? <div className="kx-sub">{org}</div> : null}
-      </td>
+      <KeyNameCell name={k.name} org={org} />
       <td>{site ?? <span className="muted">Any site</span>}</td>
       <td data-testid="enrollment-key-usage">
         <div className="kx-usage">

@@ -1,0 +1,171 @@
+import { useState } from 'react';
+import { isoFromNow, toLocalInput } from '../../lib/dates';
+import { useNow } from '../../lib/hooks';
+import { Segmented } from '../../ui';
+
+// When a key stops working: a preset lifetime from now, or a moment the technician picks. API keys choose from a
+// select (never, 30, 90 or 365 days); enrollment keys from short presets, and keep theirs when rotated.
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** A moment picked in a datetime-local input, checked to lie in the future. */
+export function useCustomMoment(defaultAheadMs: number) {
+  const [value, setValue] = useState('');
+  const now = useNow(60_000);
+  const ms = value ? new Date(value).getTime() : NaN;
+  const problem = Number.isNaN(ms)
+    ? 'Pick a date and time.'
+    : ms <= now
+      ? 'The expiry must be in the future.'
+      : null;
+  /** Offer a moment `defaultAheadMs` from now the first time the custom choice is made. */
+  const prefill = () => {
+    if (!value) setValue(toLocalInput(Date.now() + defaultAheadMs));
+  };
+  return { value, setValue, ms, problem, prefill };
+}
+
+export type CustomMoment = ReturnType<typeof useCustomMoment>;
+
+export function CustomMomentInput({ moment, testId }: { moment: CustomMoment; testId: string }) {
+  return (
+    <input
+      type="datetime-local"
+      className="kx-input"
+      value={moment.value}
+      onChange={(e) => moment.setValue(e.target.value)}
+      aria-label="Expiry date and time"
+      data-testid={testId}
+    />
+  );
+}
+
+// ---- API keys ----------------------------------------------------------------------------------------------------
+
+export type ApiKeyExpiry = 'never' | '30d' | '90d' | '365d' | 'custom';
+
+const API_KEY_DAYS: Record<Exclude<ApiKeyExpiry, 'never' | 'custom'>, number> = {
+  '30d': 30,
+  '90d': 90,
+  '365d': 365,
+};
+
+/** The API key's expiry choice; `resolve` gives the ISO time to send, or undefined for a key that never expires. */
+export function useApiKeyExpiry() {
+  const [choice, setChoice] = useState<ApiKeyExpiry>('never');
+  const custom = useCustomMoment(30 * DAY);
+  const choose = (v: ApiKeyExpiry) => {
+    setChoice(v);
+    if (v === 'custom') custom.prefill();
+  };
+  const resolve = (): string | undefined =>
+    choice === 'never'
+      ? undefined
+      : choice === 'custom'
+        ? new Date(custom.ms).toISOString()
+        : isoFromNow(API_KEY_DAYS[choice] * DAY);
+  return { choice, choose, custom, problem: choice === 'custom' ? custom.problem : null, resolve };
+}
+
+export function ApiKeyExpiryPicker({ expiry }: { expiry: ReturnType<typeof useApiKeyExpiry> }) {
+  return (
+    <div className="kx-expiry">
+      <select
+        id="api-key-expiry"
+        className="kx-select"
+        value={expiry.choice}
+        onChange={(e) => expiry.choose(e.target.value as ApiKeyExpiry)}
+        data-testid="api-key-expiry"
+      >
+        <option value="never">Never</option>
+        <option value="30d">In 30 days</option>
+        <option value="90d">In 90 days</option>
+        <option value="365d">In 1 year</option>
+        <option value="custom">On a date…</option>
+      </select>
+      {expiry.choice === 'custom' ? (
+        <CustomMomentInput moment={expiry.custom} testId="api-key-expiry-custom" />
+      ) : null}
+    </div>
+  );
+}
+
+// ---- Enrollment keys ---------------------------------------------------------------------------------------------
+
+export type ExpiryPreset = '1h' | '1d' | '7d' | '30d' | 'custom';
+
+const PRESET_MS: Record<Exclude<ExpiryPreset, 'custom'>, number> = {
+  '1h': HOUR,
+  '1d': DAY,
+  '7d': 7 * DAY,
+  '30d': 30 * DAY,
+};
+
+const PRESETS: Array<{ value: ExpiryPreset; label: string }> = [
+  { value: '1h', label: '1 hour' },
+  { value: '1d', label: '1 day' },
+  { value: '7d', label: '7 days' },
+  { value: '30d', label: '30 days' },
+  { value: 'custom', label: 'Custom' },
+];
+
+/** Expiry picker: presets plus a custom moment. `resolve` gives the ISO time, or null to keep the current one. */
+export function useExpiry(initial: ExpiryPreset | 'keep') {
+  const [preset, setPreset] = useState<ExpiryPreset | 'keep'>(initial);
+  const custom = useCustomMoment(3 * DAY);
+  const resolve = (): string | null => {
+    if (preset === 'keep') return null;
+    if (preset === 'custom') return new Date(custom.ms).toISOString();
+    return isoFromNow(PRESET_MS[preset]);
+  };
+  const choose = (v: ExpiryPreset | 'keep') => {
+    setPreset(v);
+    if (v === 'custom') custom.prefill();
+  };
+  return { preset, choose, custom, problem: preset === 'custom' ? custom.problem : null, resolve };
+}
+
+export function ExpiryPicker({
+  expiry,
+  idPrefix,
+  withKeep,
+  error,
+}: {
+  expiry: ReturnType<typeof useExpiry>;
+  idPrefix: string;
+  withKeep?: string;
+  error: string | null;
+}) {
+  const options: Array<{ value: ExpiryPreset | 'keep'; label: string }> = withKeep
+    ? [{ value: 'keep', label: 'Keep' }, ...PRESETS]
+    : PRESETS;
+  return (
+    <div className="field">
+      <div className="field-head">
+        <span className="label">Expires</span>
+      </div>
+      <div className="kx-expiry">
+        <Segmented<ExpiryPreset | 'keep'>
+          label="Expiry"
+          value={expiry.preset}
+          onChange={expiry.choose}
+          options={options}
+          testId={`${idPrefix}-expiry`}
+        />
+        {expiry.preset === 'custom' ? (
+          <CustomMomentInput moment={expiry.custom} testId={`${idPrefix}-expiry-input`} />
+        ) : null}
+      </div>
+      {error ? (
+        <div className="field-error">{error}</div>
+      ) : (
+        <div className="field-hint">
+          {expiry.preset === 'keep' && withKeep
+            ? `Currently ${withKeep}.`
+            : 'Short lifetimes are safer: a leaked key is useless once it expires.'}
+        </div>
+      )}
+    </div>
+  );
+}
