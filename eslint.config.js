@@ -67,6 +67,32 @@ const rendererBoundaries = {
   },
 };
 
+/** Where server SQL may live: stores, the database layer, and backup (which copies the database as a whole). */
+const SQL_HOMES = ['server/**/*store.ts', 'server/db/**', 'server/backup/**'];
+const SQL_ONLY_IN_STORES = [
+  {
+    selector: "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(prepare|pragma)$/]",
+    message: 'SQL lives in stores: move this statement into the module’s *store.ts.',
+  },
+  {
+    // statement() and pagedQuery() (server/db) run SQL text too.
+    selector: "CallExpression[callee.type='Identifier'][callee.name=/^(statement|pagedQuery)$/]",
+    message: 'SQL lives in stores: move this query into the module’s *store.ts.',
+  },
+];
+const TRANSACTIONS_AFTER_COMMIT = [
+  {
+    selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='transaction']",
+    message: 'Open transactions with transaction(db, fn) from server/db/after-commit.ts.',
+  },
+];
+/** Server code that opens transactions only through transaction() (DESIGN §6). */
+const AFTER_COMMIT_FILES = [
+  'server/modules/{pam,agents,devices}/**/*.ts',
+  'server/hub/**/*.ts',
+  'server/events/**/*.ts',
+];
+
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', '.tmp/**'] },
   js.configs.recommended,
@@ -233,22 +259,42 @@ export default tseslint.config(
           ],
         },
       ],
+      // Issue 17, one typed data layer: screens and hooks call the typed endpoint functions of their feature's
+      // api.ts (checked against server/contract), never `api<T>(path)` with a type asserted at the call site.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='api']",
+          message:
+            "Call the API through a typed endpoint function in this feature's api.ts (or lib/), not api() here.",
+        },
+      ],
     },
+  },
+  {
+    // Where the endpoint functions live.
+    files: ['renderer/src/features/*/api.ts', 'renderer/src/lib/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // Stores are the only place with SQL (issue 17): a statement is prepared or run only in a `*store.ts` file,
+    // in server/db/ (the connection, migrations, pagedQuery) or in server/backup/ (which copies the database whole).
+    files: ['server/**/*.ts'],
+    ignores: [...SQL_HOMES],
+    rules: { 'no-restricted-syntax': ['error', ...SQL_ONLY_IN_STORES] },
   },
   {
     // DESIGN §6, side effects after commit: these modules open transactions only with transaction() from
     // server/db/after-commit.ts, whose commit runs the queued agent sends and bus deliveries (a bare
     // db.transaction() has no commit to wait for, so afterCommit refuses inside one).
-    files: ['server/modules/{pam,agents,devices}/**/*.ts', 'server/hub/**/*.ts', 'server/events/**/*.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='transaction']",
-          message: 'Open transactions with transaction(db, fn) from server/db/after-commit.ts.',
-        },
-      ],
-    },
+    files: AFTER_COMMIT_FILES,
+    ignores: [...SQL_HOMES],
+    rules: { 'no-restricted-syntax': ['error', ...SQL_ONLY_IN_STORES, ...TRANSACTIONS_AFTER_COMMIT] },
+  },
+  {
+    // The same for the stores among them (which may hold SQL).
+    files: AFTER_COMMIT_FILES.map((glob) => glob.replace(/\*\.ts$/, '*store.ts')),
+    rules: { 'no-restricted-syntax': ['error', ...TRANSACTIONS_AFTER_COMMIT] },
   },
   {
     // Test helpers read arbitrary JSON response bodies.

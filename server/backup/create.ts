@@ -1,3 +1,4 @@
+// Backup keeps its own SQL (lint allows server/backup/): it copies and checks the database as a whole, not one module's rows.
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

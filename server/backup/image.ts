@@ -1,3 +1,4 @@
+// Backup keeps its own SQL (lint allows server/backup/): it copies and checks the database as a whole, not one module's rows.
 import Database from 'better-sqlite3';
 import { loadMigrations } from '../db/migrate';
 import { allChainRefs, verifyChain } from '../modules/audit/chain';

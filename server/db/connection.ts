@@ -43,3 +43,8 @@ export function statement(db: Db, sql: string): Database.Statement {
   }
   return prepared;
 }
+
+/** Throws when the database does not answer (the readiness probe). */
+export function pingDatabase(db: Db): void {
+  db.prepare('SELECT 1').get();
+}

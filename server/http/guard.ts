@@ -1,11 +1,14 @@
 // Over 400 lines: the policy table (SECRET_POLICIES) and the mechanism that applies it are read together; a split
 // would put the budgets apart from the counting they describe. Next split candidate: the audit of refusals.
 import type { Request } from 'express';
+import { transaction } from '../db/after-commit';
 import type { Db } from '../db/connection';
 import type { AuditInput, AuditWriter } from '../modules/audit/writer';
 import { clientInfo } from './client-info';
 import { HttpError } from './errors';
+import { isKnownAddress, pruneKnownAddresses, rememberKnownAddress } from './guard-store';
 import { addressBlock } from './ip';
+import { readCounter, removeCounter, writeCounter, type CounterRow } from './rate-limit-store';
 
 // One limiter for secret guesses (DESIGN §6). Every secret a caller supplies (passwords, TOTP, SMS and recovery
 // codes, API keys, the enrollment secret and keys, emailed links, the setup token) is checked through
@@ -157,10 +160,7 @@ interface Counter {
 }
 
 /** A rate_limits row: a fixed window (start, failures), or a delay streak (next attempt not before, failures). */
-interface Row {
-  window_start: number;
-  count: number;
-}
+type Row = CounterRow;
 
 interface Target {
   kind: SecretKind;
@@ -183,30 +183,11 @@ const unavailable = () => new HttpError(503, 'Service temporarily unavailable');
 const isMatch = (found: unknown): boolean => found !== null && found !== undefined && found !== false;
 
 export class SecretGuard {
-  private readonly read;
-  private readonly write;
-  private readonly remove;
-  private readonly knownGet;
-  private readonly knownPut;
-  private readonly knownPrune;
-
   constructor(
     private readonly db: Db,
     private readonly audit: AuditWriter,
     private readonly clock: () => number = Date.now,
-  ) {
-    this.read = db.prepare('SELECT window_start, count FROM rate_limits WHERE bucket = ? AND subject = ?');
-    this.write =
-      db.prepare(`INSERT INTO rate_limits (bucket, subject, window_start, count) VALUES (?, ?, ?, ?)
-      ON CONFLICT (bucket, subject) DO UPDATE SET window_start = excluded.window_start, count = excluded.count`);
-    this.remove = db.prepare('DELETE FROM rate_limits WHERE bucket = ? AND subject = ?');
-    this.knownGet = db.prepare(
-      'SELECT 1 FROM secret_known_addresses WHERE kind = ? AND account = ? AND address = ? AND last_success_at > ?',
-    );
-    this.knownPut = db.prepare(`INSERT INTO secret_known_addresses (kind, account, address, last_success_at)
-      VALUES (?, ?, ?, ?) ON CONFLICT (kind, account, address) DO UPDATE SET last_success_at = excluded.last_success_at`);
-    this.knownPrune = db.prepare('DELETE FROM secret_known_addresses WHERE last_success_at <= ?');
-  }
+  ) {}
 
   /**
    * Checks a secret through the guard: refuses with 429 when a budget is used up, otherwise runs `verify` and counts
@@ -250,7 +231,7 @@ export class SecretGuard {
 
   /** Forgets known-good addresses not used for KNOWN_ADDRESS_DAYS (housekeeping; counters expire with rate_limits). */
   prune(nowMs = this.clock()): void {
-    this.knownPrune.run(Math.floor(nowMs / 1000) - KNOWN_ADDRESS_DAYS * 86_400);
+    pruneKnownAddresses(this.db, Math.floor(nowMs / 1000) - KNOWN_ADDRESS_DAYS * 86_400);
   }
 
   private target(attempt: SecretAttempt): Target {
@@ -283,8 +264,7 @@ export class SecretGuard {
       });
     }
     const since = Math.floor(this.clock() / 1000) - KNOWN_ADDRESS_DAYS * 86_400;
-    const known =
-      account !== null && this.knownGet.get(attempt.kind, account.key, address, since) !== undefined;
+    const known = account !== null && isKnownAddress(this.db, attempt.kind, account.key, address, since);
     return { kind: attempt.kind, policy, account, address, client, known, counters };
   }
 
@@ -297,7 +277,7 @@ export class SecretGuard {
     const now = this.clock() / 1000;
     let worst: { counter: Counter; wait: number; row: Row } | null = null;
     for (const counter of this.applicable(target)) {
-      const row = this.read.get(counter.bucket, counter.subject) as Row | undefined;
+      const row = readCounter(this.db, counter.bucket, counter.subject);
       if (!row) continue;
       const wait = waitSeconds(counter, row, now);
       if (wait > 0 && (!worst || wait > worst.wait)) worst = { counter, wait, row };
@@ -321,31 +301,32 @@ export class SecretGuard {
   /** Counts one failure on every counter that applies, in one transaction. */
   private count(target: Target): Counted[] {
     const now = this.clock() / 1000;
-    const tx = this.db.transaction(() =>
-      this.applicable(target).map((counter): Counted => {
-        const stored = this.read.get(counter.bucket, counter.subject) as Row | undefined;
-        const before = stored && !expired(counter, stored, now) ? stored : null;
-        const after = counter.budget ? budgetAfter(before, now) : delayAfter(counter.delay!, before, now);
-        this.write.run(counter.bucket, counter.subject, after.window_start, after.count);
-        return { counter, before: stored ?? null, after };
-      }),
-    );
+    const tx = () =>
+      transaction(this.db, () =>
+        this.applicable(target).map((counter): Counted => {
+          const stored = readCounter(this.db, counter.bucket, counter.subject);
+          const before = stored && !expired(counter, stored, now) ? stored : null;
+          const after = counter.budget ? budgetAfter(before, now) : delayAfter(counter.delay!, before, now);
+          writeCounter(this.db, counter.bucket, counter.subject, after);
+          return { counter, before: stored ?? null, after };
+        }),
+      );
     return this.guarded(() => tx());
   }
 
   /** Takes back counted failures after a success, unless the window has moved on since. */
   private refund(counted: Counted[]): void {
     try {
-      this.db.transaction(() => {
+      transaction(this.db, () => {
         for (const { counter, before, after } of counted) {
-          const row = this.read.get(counter.bucket, counter.subject) as Row | undefined;
+          const row = readCounter(this.db, counter.bucket, counter.subject);
           if (!row || row.window_start !== after.window_start) continue;
           if (row.count === after.count && before) {
-            this.write.run(counter.bucket, counter.subject, before.window_start, before.count);
-          } else if (row.count <= 1) this.remove.run(counter.bucket, counter.subject);
-          else this.write.run(counter.bucket, counter.subject, row.window_start, row.count - 1);
+            writeCounter(this.db, counter.bucket, counter.subject, before);
+          } else if (row.count <= 1) removeCounter(this.db, counter.bucket, counter.subject);
+          else writeCounter(this.db, counter.bucket, counter.subject, { ...row, count: row.count - 1 });
         }
-      })();
+      });
     } catch {
       // Best effort: the secret matched, and a failure left counted only makes the guard stricter.
     }
@@ -354,7 +335,13 @@ export class SecretGuard {
   private rememberAddress(target: Target): void {
     if (!target.account) return;
     try {
-      this.knownPut.run(target.kind, target.account.key, target.address, Math.floor(this.clock() / 1000));
+      rememberKnownAddress(
+        this.db,
+        target.kind,
+        target.account.key,
+        target.address,
+        Math.floor(this.clock() / 1000),
+      );
     } catch {
       // Best effort as well: an address not remembered only misses the known-good shortcut next time.
     }

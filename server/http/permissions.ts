@@ -1,5 +1,6 @@
 import { EXPLICIT_API_KEY_SCOPES } from '../contract/keys';
 import type { Db } from '../db/connection';
+import { directGrants, roleLink } from '../modules/roles/grant-store';
 import type { AuthContext } from './auth-context';
 import { forbidden } from './errors';
 
@@ -99,11 +100,10 @@ export const MAX_ROLE_DEPTH = 16;
 export function roleChain(db: Db, roleId: string): Array<{ id: string; name: string }> {
   const chain: Array<{ id: string; name: string }> = [];
   const seen = new Set<string>();
-  const load = db.prepare('SELECT id, name, parent_role_id FROM roles WHERE id = ?');
   let next: string | null = roleId;
   while (next && !seen.has(next) && chain.length < MAX_ROLE_DEPTH) {
     seen.add(next);
-    const row = load.get(next) as { id: string; name: string; parent_role_id: string | null } | undefined;
+    const row = roleLink(db, next);
     if (!row) break;
     chain.push({ id: row.id, name: row.name });
     next = row.parent_role_id;
@@ -116,14 +116,11 @@ export function effectivePermissions(
   db: Db,
   roleId: string,
 ): Array<PermissionGrant & { sourceRoleId: string; sourceRoleName: string; inherited: boolean }> {
-  const load = db.prepare(
-    'SELECT resource, action FROM role_permissions WHERE role_id = ? ORDER BY resource, action',
-  );
   const out: Array<PermissionGrant & { sourceRoleId: string; sourceRoleName: string; inherited: boolean }> =
     [];
   const seen = new Set<string>();
   roleChain(db, roleId).forEach((role, depth) => {
-    for (const p of load.all(role.id) as PermissionGrant[]) {
+    for (const p of directGrants(db, role.id)) {
       const key = `${p.resource}:${p.action}`;
       if (seen.has(key)) continue;
       seen.add(key);

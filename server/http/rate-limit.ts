@@ -1,5 +1,7 @@
+import { transaction } from '../db/after-commit';
 import type { Db } from '../db/connection';
 import { HttpError } from './errors';
+import { countFixedWindow, readSliding, writeSliding } from './rate-limit-store';
 
 // Fixed-window counters in SQLite: shared by every request of the process and kept across restarts, so
 // restarting the server does not hand an attacker a fresh budget. These limit how often something may be asked
@@ -23,25 +25,7 @@ export interface LimitState {
 }
 
 export class RateLimiter {
-  private readonly upsert;
-  private readonly slidingRead;
-  private readonly slidingWrite;
-
-  constructor(private readonly db: Db) {
-    // One statement: start a new window when the old one ended, otherwise count up.
-    this.upsert =
-      db.prepare(`INSERT INTO rate_limits (bucket, subject, window_start, count) VALUES (@bucket, @subject, @now, 1)
-      ON CONFLICT (bucket, subject) DO UPDATE SET
-        count = CASE WHEN window_start <= @now - @window THEN 1 ELSE count + 1 END,
-        window_start = CASE WHEN window_start <= @now - @window THEN @now ELSE window_start END
-      RETURNING window_start, count`);
-    this.slidingRead = db.prepare(
-      'SELECT window_start, count, prev_count FROM rate_limits WHERE bucket = ? AND subject = ?',
-    );
-    this.slidingWrite = db.prepare(`INSERT INTO rate_limits (bucket, subject, window_start, count, prev_count)
-      VALUES (@bucket, @subject, @start, @count, @prev) ON CONFLICT (bucket, subject) DO UPDATE SET
-      window_start = excluded.window_start, count = excluded.count, prev_count = excluded.prev_count`);
-  }
+  constructor(private readonly db: Db) {}
 
   /**
    * Sliding window (API keys, spec 1): the previous aligned window counts in proportion to how much of it still
@@ -51,9 +35,8 @@ export class RateLimiter {
     const now = nowMs / 1000;
     const window = rule.windowSeconds;
     const start = Math.floor(now / window) * window;
-    return this.db.transaction((): LimitState => {
-      const row = this.slidingRead.get(rule.bucket, subject) as
-        { window_start: number; count: number; prev_count: number } | undefined;
+    return transaction(this.db, (): LimitState => {
+      const row = readSliding(this.db, rule.bucket, subject);
       const count = row?.window_start === start ? row.count : 0;
       const prev =
         row?.window_start === start ? row.prev_count : row?.window_start === start - window ? row.count : 0;
@@ -63,7 +46,7 @@ export class RateLimiter {
       const resetAt = start + window;
       const allowed = used + 1 <= rule.limit;
       if (allowed) {
-        this.slidingWrite.run({ bucket: rule.bucket, subject, start, count: count + 1, prev });
+        writeSliding(this.db, { bucket: rule.bucket, subject, start, count: count + 1, prev });
       }
       const remaining = Math.max(0, Math.floor(rule.limit - used - (allowed ? 1 : 0)));
       // When refused: the time until enough of the previous window has slid out, or until this one ends.
@@ -81,20 +64,17 @@ export class RateLimiter {
         resetAt: Math.ceil(resetAt),
         retryAfterSeconds: Math.max(1, Math.ceil(retry)),
       };
-    })();
+    });
   }
 
   hit(rule: LimitRule, subject: string, nowMs = Date.now()): LimitState {
     const now = Math.floor(nowMs / 1000);
-    const row = this.upsert.get({
+    const row = countFixedWindow(this.db, {
       bucket: rule.bucket,
       subject: subject.toLowerCase(),
       now,
       window: rule.windowSeconds,
-    }) as {
-      window_start: number;
-      count: number;
-    };
+    });
     const resetAt = row.window_start + rule.windowSeconds;
     return {
       allowed: row.count <= rule.limit,

@@ -1,4 +1,11 @@
-import { statement, type Db } from '../db/connection';
+import type { Db } from '../db/connection';
+import {
+  liveOrg,
+  liveOrgIdsOfPartner,
+  liveSite,
+  orgUserLimits,
+  partnerLinkOf,
+} from '../modules/tenancy/access-store';
 import type { AuthContext } from './auth-context';
 import { forbidden, notFound } from './errors';
 
@@ -11,16 +18,9 @@ export function resolveOrgScope(db: Db, auth: AuthContext): OrgScope {
   if (auth.scope === 'system') return { kind: 'all' };
   if (auth.kind === 'api_key' || auth.scope === 'organization')
     return { kind: 'some', orgIds: new Set(auth.orgId ? [auth.orgId] : []) };
-  const link = db
-    .prepare('SELECT org_access, org_ids FROM partner_users WHERE partner_id = ? AND user_id = ?')
-    .get(auth.partnerId, auth.userId) as
-    { org_access: 'all' | 'selected' | 'none'; org_ids: string } | undefined;
+  const link = partnerLinkOf(db, auth.partnerId, auth.userId);
   if (!link || link.org_access === 'none') return { kind: 'some', orgIds: new Set() };
-  const partnerOrgs = (
-    db
-      .prepare('SELECT id FROM organizations WHERE partner_id = ? AND deleted_at IS NULL')
-      .all(auth.partnerId) as Array<{ id: string }>
-  ).map((r) => r.id);
+  const partnerOrgs = liveOrgIdsOfPartner(db, auth.partnerId);
   if (link.org_access === 'all') return { kind: 'some', orgIds: new Set(partnerOrgs) };
   const selected = new Set(JSON.parse(link.org_ids) as string[]);
   return { kind: 'some', orgIds: new Set(partnerOrgs.filter((id) => selected.has(id))) };
@@ -53,9 +53,7 @@ export function requireOrgAccess(
   auth: AuthContext,
   orgId: string,
 ): { id: string; partner_id: string } {
-  const org = db
-    .prepare('SELECT id, partner_id FROM organizations WHERE id = ? AND deleted_at IS NULL')
-    .get(orgId) as { id: string; partner_id: string } | undefined;
+  const org = liveOrg(db, orgId);
   const covered = org !== undefined && scopeCovers(resolveOrgScope(db, auth), org.id);
   if (covered) return org;
   if (auth.scope === 'organization') throw forbidden('Access to this organization denied');
@@ -64,12 +62,7 @@ export function requireOrgAccess(
 
 /** A site the caller may act on: 404 when it does not exist, 403 when its organization is outside the scope. */
 export function requireSiteAccess(db: Db, auth: AuthContext, siteId: string): { id: string; org_id: string } {
-  const site = db
-    .prepare(
-      `SELECT s.id, s.org_id FROM sites s JOIN organizations o ON o.id = s.org_id
-       WHERE s.id = ? AND o.deleted_at IS NULL`,
-    )
-    .get(siteId) as { id: string; org_id: string } | undefined;
+  const site = liveSite(db, siteId);
   if (!site) throw notFound('Site not found');
   if (!scopeCovers(resolveOrgScope(db, auth), site.org_id)) throw forbidden('Access to this site denied');
   const only = siteRestriction(db, auth);
@@ -100,10 +93,7 @@ export function parseRestriction(json: string | null): ReadonlySet<string> | nul
 
 export function restrictionsOf(db: Db, auth: AuthContext): Restrictions {
   if (auth.kind !== 'user' || auth.scope !== 'organization' || !auth.orgId) return UNRESTRICTED;
-  const row = statement(
-    db,
-    'SELECT site_ids, device_group_ids FROM organization_users WHERE org_id = ? AND user_id = ?',
-  ).get(auth.orgId, auth.userId) as { site_ids: string | null; device_group_ids: string | null } | undefined;
+  const row = orgUserLimits(db, auth.orgId, auth.userId);
   if (!row) return UNRESTRICTED;
   return { sites: parseRestriction(row.site_ids), deviceGroups: parseRestriction(row.device_group_ids) };
 }
@@ -143,17 +133,10 @@ export function requireTenantContext(auth: AuthContext): void {
 export function requireFullPartnerAccess(db: Db, auth: AuthContext): void {
   if (auth.scope !== 'partner' || !auth.partnerId) return;
   const scope = resolveOrgScope(db, auth);
-  const all = db
-    .prepare('SELECT id FROM organizations WHERE partner_id = ? AND deleted_at IS NULL')
-    .all(auth.partnerId) as Array<{ id: string }>;
-  const link =
-    auth.kind === 'user'
-      ? (db
-          .prepare('SELECT org_access FROM partner_users WHERE partner_id = ? AND user_id = ?')
-          .get(auth.partnerId, auth.userId) as { org_access: string } | undefined)
-      : undefined;
+  const all = liveOrgIdsOfPartner(db, auth.partnerId);
+  const link = auth.kind === 'user' ? partnerLinkOf(db, auth.partnerId, auth.userId) : undefined;
   // `all` covers organizations created later too; `selected` must list every current one; `none` never does.
   if (link?.org_access === 'all') return;
-  if (link?.org_access === 'selected' && all.length > 0 && all.every((o) => scopeCovers(scope, o.id))) return;
+  if (link?.org_access === 'selected' && all.length > 0 && all.every((id) => scopeCovers(scope, id))) return;
   throw forbidden('Full partner organization access required');
 }

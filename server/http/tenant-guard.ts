@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { Db } from '../db/connection';
+import { partnerGate } from '../modules/tenancy/access-store';
 import { HttpError } from './errors';
 import { IpRanges } from './ip';
 
@@ -18,21 +19,15 @@ const INACTIVE_MESSAGES: Record<string, string> = {
 export type GuardPhase = 'login' | 'request';
 
 export class TenantGuard {
-  private readonly load;
   // Compiled allowlists by their JSON text: a partner's list changes rarely, requests are many.
   private readonly compiled = new Map<string, IpRanges>();
 
-  constructor(db: Db) {
-    this.load = db.prepare(
-      `SELECT status, deleted_at, json_extract(settings, '$.security.ipAllowlist') AS allowlist
-       FROM partners WHERE id = ?`,
-    );
-  }
+  constructor(private readonly db: Db) {}
 
   check(partnerId: string, req: Request, phase: GuardPhase): void {
-    let row: { status: string; deleted_at: string | null; allowlist: string | null } | undefined;
+    let row: ReturnType<typeof partnerGate>;
     try {
-      row = this.load.get(partnerId) as typeof row;
+      row = partnerGate(this.db, partnerId);
     } catch {
       throw new HttpError(503, 'Service temporarily unavailable');
     }

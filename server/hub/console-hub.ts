@@ -8,7 +8,7 @@ import type { BusMessage, DeviceEvent } from '../events/bus';
 import type { UserAuth } from '../http/auth-context';
 import { callerHolds, PERMISSIONS, type Permission } from '../http/permissions';
 import { scopeCovers } from '../http/scope';
-import { auditEntryVisible } from '../modules/audit/visibility';
+import { auditEntryVisible } from '../modules/audit/store';
 import { canSeeDevice, deviceVisibility, type DeviceVisibility } from '../modules/devices/access';
 
 // Console sockets (DESIGN §4). A signed-in console trades its JWT for a single-use ticket valid 30 seconds

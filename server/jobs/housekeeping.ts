@@ -1,4 +1,7 @@
 import type { AppContext } from '../context';
+import { transaction } from '../db/after-commit';
+import { purgeCountersBefore } from '../http/rate-limit-store';
+import { deleteExpiredRows, optimizePlanner } from './housekeeping-store';
 
 // Removes rows that can no longer be used: expired MFA challenges and setups, refresh tokens, emailed tokens and
 // SMS codes past their expiry, rate-limit windows long over and known-good sign-in addresses long unused. Runs at start and then every ten minutes, and
@@ -10,18 +13,12 @@ const INTERVAL_MS = 10 * 60 * 1000;
 export function runHousekeeping(ctx: AppContext, now = new Date()): void {
   const iso = now.toISOString();
   const { db } = ctx;
-  db.transaction(() => {
-    db.prepare('DELETE FROM mfa_challenges WHERE expires_at <= ?').run(iso);
-    db.prepare('DELETE FROM mfa_setups WHERE expires_at <= ?').run(iso);
-    db.prepare('DELETE FROM refresh_tokens WHERE expires_at <= ?').run(iso);
-    db.prepare('DELETE FROM email_tokens WHERE expires_at <= ?').run(iso);
-    db.prepare('DELETE FROM sms_codes WHERE expires_at <= ?').run(iso);
-    db.prepare('DELETE FROM rate_limits WHERE window_start < ?').run(
-      Math.floor(now.getTime() / 1000) - 24 * 3600,
-    );
+  transaction(db, () => {
+    deleteExpiredRows(db, iso);
+    purgeCountersBefore(db, Math.floor(now.getTime() / 1000) - 24 * 3600);
     ctx.guard.prune(now.getTime());
-  })();
-  db.pragma('optimize');
+  });
+  optimizePlanner(db);
 }
 
 export function startHousekeeping(ctx: AppContext): () => void {

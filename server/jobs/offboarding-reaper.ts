@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { partnerFullyUninstalled, severPartnerAgents } from '../modules/agents/offboarding';
+import { partnerFullyUninstalled, severPartnerAgents } from '../modules/agents/offboarding-store';
 import { TenancyStore } from '../modules/tenancy/store';
 
 // The partner offboarding reaper (spec 1, Partner status): an `offboarding` partner becomes `churned` when every

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { DeviceCommand } from '../../contract';
 import { afterCommit, transaction } from '../../db/after-commit';
-import { statement } from '../../db/connection';
 import { notFound } from '../../http/errors';
 import { emitDeviceEvent } from './presence';
 import { agentStore, type AgentDeviceRow, type ClaimedCommand, type DeviceCommandRow } from './store';
@@ -105,20 +104,17 @@ export function commandById(ctx: Pick<AppContext, 'db'>, id: string): DeviceComm
  * false when it was already handed over or ended: then only a later command can undo what it does.
  */
 export function cancelPendingCommand(ctx: Pick<AppContext, 'db'>, commandId: string): boolean {
-  const cancel = statement(
-    ctx.db,
-    "UPDATE device_commands SET status = 'cancelled', completed_at = ? WHERE id = ? AND status = 'pending'",
-  );
-  return cancel.run(new Date().toISOString(), commandId).changes === 1;
+  return agentStore(ctx.db).cancelPending.run({ id: commandId, at: new Date().toISOString() }).changes === 1;
 }
 
 /** Cancels every command still waiting for the device (it is being decommissioned); returns how many. */
 export function cancelPendingCommandsOf(ctx: Pick<AppContext, 'db'>, deviceId: string, at: string): number {
-  const cancel = statement(
-    ctx.db,
-    "UPDATE device_commands SET status = 'cancelled', completed_at = ? WHERE device_id = ? AND status = 'pending'",
-  );
-  return cancel.run(at, deviceId).changes;
+  return agentStore(ctx.db).cancelPendingOfDevice.run({ deviceId, at }).changes;
+}
+
+/** Cancels the organization's elevation actuations no agent has received yet; returns how many. */
+export function cancelPendingActuationsOf(ctx: Pick<AppContext, 'db'>, orgId: string): number {
+  return agentStore(ctx.db).cancelPendingActuations.run({ orgId, at: new Date().toISOString() }).changes;
 }
 
 /** Claims the device's pending commands (pending -> sent) in one statement; narrowed agents get only uninstalls. */

@@ -165,6 +165,12 @@ export class AgentStore {
     ]
   >;
   readonly markSent: Statement<[{ id: string; at: string }]>;
+  /** Cancels a command its agent has not received yet (still pending). */
+  readonly cancelPending: Statement<[{ id: string; at: string }]>;
+  /** Cancels every command still waiting for the device. */
+  readonly cancelPendingOfDevice: Statement<[{ deviceId: string; at: string }]>;
+  /** Cancels the organization's elevation actuations still waiting for their agents. */
+  readonly cancelPendingActuations: Statement<[{ orgId: string; at: string }]>;
   readonly finishCommand: Statement<
     [{ id: string; status: string; result: string | null; error: string | null; at: string }]
   >;
@@ -250,6 +256,17 @@ export class AgentStore {
     );
     this.markSent = db.prepare(
       "UPDATE device_commands SET status = 'sent', sent_at = @at WHERE id = @id AND status = 'pending'",
+    );
+    this.cancelPending = db.prepare(
+      "UPDATE device_commands SET status = 'cancelled', completed_at = @at WHERE id = @id AND status = 'pending'",
+    );
+    this.cancelPendingOfDevice = db.prepare(
+      `UPDATE device_commands SET status = 'cancelled', completed_at = @at
+       WHERE device_id = @deviceId AND status = 'pending'`,
+    );
+    this.cancelPendingActuations = db.prepare(
+      `UPDATE device_commands SET status = 'cancelled', completed_at = @at
+       WHERE org_id = @orgId AND type = 'actuate_elevation' AND status = 'pending'`,
     );
     this.finishCommand = db.prepare(
       `UPDATE device_commands SET status = @status, result = @result, error = @error, completed_at = @at

@@ -1,5 +1,8 @@
 import { sha256Hex } from '../../crypto';
 import type { Db } from '../../db/connection';
+import { chainEntries, chainHead, entryOwners, type ChainedRow, type ChainRef } from './chain-store';
+
+export type { ChainedRow, ChainRef } from './chain-store';
 
 // Per-organization hash chain (DESIGN §6). Each row's checksum covers its content and the previous row's
 // checksum in the same chain; the chain head is kept beside it. Entries without an organization belong to their
@@ -9,36 +12,8 @@ import type { Db } from '../../db/connection';
 export const GENESIS = '0'.repeat(64);
 export const PLATFORM_CHAIN = 'platform';
 
-/** Which chain an entry belongs to: its organization, else its partner, else the platform. */
-export interface ChainRef {
-  orgId: string | null;
-  partnerId: string | null;
-}
-
 export const chainKey = ({ orgId, partnerId }: ChainRef): string =>
   orgId ?? (partnerId ? `partner:${partnerId}` : PLATFORM_CHAIN);
-
-/** The columns a checksum covers, in a fixed order. */
-export interface ChainedRow {
-  id: string;
-  org_id: string | null;
-  /** Set only on partner-chain entries (org_id null). */
-  partner_id: string | null;
-  timestamp: string;
-  actor_type: string;
-  actor_id: string;
-  actor_email: string | null;
-  action: string;
-  resource_type: string;
-  resource_id: string | null;
-  resource_name: string | null;
-  details: string;
-  ip_address: string | null;
-  user_agent: string | null;
-  result: string;
-  error_message: string | null;
-  prev_checksum: string;
-}
 
 export function computeChecksum(row: ChainedRow): string {
   // partner_id joins the covered fields only when set, so entries written before partner chains keep their checksums.
@@ -80,9 +55,7 @@ export interface ChainVerification {
 
 /** Every chain that holds entries, after the platform chain (which may be empty): a platform-wide check. */
 export function allChainRefs(db: Db): ChainRef[] {
-  const rows = db
-    .prepare('SELECT DISTINCT org_id AS orgId, partner_id AS partnerId FROM audit_logs')
-    .all() as ChainRef[];
+  const rows = entryOwners(db);
   return [
     { orgId: null, partnerId: null },
     ...rows
@@ -93,17 +66,7 @@ export function allChainRefs(db: Db): ChainRef[] {
 
 export function verifyChain(db: Db, ref: ChainRef): ChainVerification {
   const chain = chainKey(ref);
-  const rows = (
-    ref.orgId !== null
-      ? db.prepare('SELECT * FROM audit_logs WHERE org_id = ? ORDER BY seq').iterate(ref.orgId)
-      : ref.partnerId !== null
-        ? db
-            .prepare('SELECT * FROM audit_logs WHERE org_id IS NULL AND partner_id = ? ORDER BY seq')
-            .iterate(ref.partnerId)
-        : db
-            .prepare('SELECT * FROM audit_logs WHERE org_id IS NULL AND partner_id IS NULL ORDER BY seq')
-            .iterate()
-  ) as IterableIterator<ChainedRow & { seq: number; checksum: string }>;
+  const rows = chainEntries(db, ref);
   let prev = GENESIS;
   let checked = 0;
   let last: { seq: number; checksum: string } | null = null;
@@ -128,8 +91,7 @@ export function verifyChain(db: Db, ref: ChainRef): ChainVerification {
     last = row;
     checked++;
   }
-  const head = db.prepare('SELECT * FROM audit_chain_heads WHERE chain = ?').get(chain) as
-    { last_seq: number; last_checksum: string; entry_count: number } | undefined;
+  const head = chainHead(db, chain);
   const headMatches = head
     ? head.last_seq === last?.seq && head.last_checksum === last.checksum && head.entry_count === checked
     : checked === 0;

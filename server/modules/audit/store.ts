@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connection';
+import { statement, type Db } from '../../db/connection';
 import { pagedQuery } from '../../db/paged';
 import type { PageRequest } from '../../http/pagination';
 import type { OrgScope, Restrictions } from '../../http/scope';
@@ -134,4 +134,19 @@ export function listAuditEntries(
       details: JSON.parse(r.details) as Record<string, unknown>,
     })),
   };
+}
+
+/** The visibility rule (visibility.ts) run on one entry pushed to a console. */
+export function auditEntryVisible(
+  db: Db,
+  r: Restrictions,
+  entry: { resourceType: string; resourceId: string | null },
+): boolean {
+  const clause = auditRestrictionClause(r);
+  if (!clause) return true;
+  // The clause's placeholders come first in the statement text, the entry's two after them.
+  const sql = `SELECT ${clause.sql} AS ok FROM (SELECT ? AS resource_type, ? AS resource_id) a`;
+  const row = statement(db, sql).get(...clause.params, entry.resourceType, entry.resourceId) as
+    { ok: number } | undefined;
+  return row?.ok === 1;
 }

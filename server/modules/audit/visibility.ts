@@ -1,12 +1,11 @@
-import { statement, type Db } from '../../db/connection';
 import type { Restrictions } from '../../http/scope';
 import { onDeviceRows, onDevices, restrictionClauses } from '../devices/access';
 
 // The audit log is organization-wide, but an organization user limited to sites or device groups must not learn
 // about the devices their limit leaves out (hostnames, elevation requests, who touched them). Entries whose
 // resource is a device, an elevation request or a device group follow the device visibility rule
-// (devices/access.ts); every other entry of the organization stays readable. The SQL form serves the lists, the
-// row form the console pushes; both are written from the same restriction clauses.
+// (devices/access.ts); every other entry of the organization stays readable. The SQL form serves the lists and, run
+// on one entry (store.ts, auditEntryVisible), the console pushes.
 
 const isRestricted = (r: Restrictions) => r.sites !== null || r.deviceGroups !== null;
 
@@ -30,19 +29,4 @@ export function auditRestrictionClause(r: Restrictions): { sql: string; params: 
       ELSE 1 END)`,
     params,
   };
-}
-
-/** The row form, for one entry pushed to a console. */
-export function auditEntryVisible(
-  db: Db,
-  r: Restrictions,
-  entry: { resourceType: string; resourceId: string | null },
-): boolean {
-  const clause = auditRestrictionClause(r);
-  if (!clause) return true;
-  // The clause's placeholders come first in the statement text, the entry's two after them.
-  const sql = `SELECT ${clause.sql} AS ok FROM (SELECT ? AS resource_type, ? AS resource_id) a`;
-  const row = statement(db, sql).get(...clause.params, entry.resourceType, entry.resourceId) as
-    { ok: number } | undefined;
-  return row?.ok === 1;
 }

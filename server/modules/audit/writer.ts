@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { transaction } from '../../db/after-commit';
 import type { Db } from '../../db/connection';
 import type { EventBus } from '../../events/bus';
 import { chainKey, computeChecksum, GENESIS, type ChainedRow } from './chain';
+import { appendEntry, chainHead } from './chain-store';
 
 // The audit writer never blocks a request: record() only queues, and the queue is written on the next turn of
 // the event loop in one transaction. A failed write is logged and dropped (spec 2), never surfaced to the caller.
@@ -36,26 +38,12 @@ const clip = (value: string | null | undefined, max: number): string | null =>
 export class AuditWriter {
   private queue: AuditInput[] = [];
   private scheduled = false;
-  private readonly insert;
-  private readonly head;
-  private readonly upsertHead;
 
   constructor(
     private readonly db: Db,
     private readonly bus: EventBus,
     private readonly log: Logger,
-  ) {
-    this.insert =
-      db.prepare(`INSERT INTO audit_logs (id, org_id, partner_id, timestamp, actor_type, actor_id, actor_email, action,
-      resource_type, resource_id, resource_name, details, ip_address, user_agent, result, error_message,
-      prev_checksum, checksum) VALUES (@id, @org_id, @partner_id, @timestamp, @actor_type, @actor_id, @actor_email, @action,
-      @resource_type, @resource_id, @resource_name, @details, @ip_address, @user_agent, @result, @error_message,
-      @prev_checksum, @checksum)`);
-    this.head = db.prepare('SELECT last_checksum, entry_count FROM audit_chain_heads WHERE chain = ?');
-    this.upsertHead = db.prepare(`INSERT INTO audit_chain_heads (chain, last_seq, last_checksum, entry_count)
-      VALUES (?, ?, ?, 1) ON CONFLICT (chain) DO UPDATE SET last_seq = excluded.last_seq,
-      last_checksum = excluded.last_checksum, entry_count = entry_count + 1`);
-  }
+  ) {}
 
   record(input: AuditInput): void {
     this.queue.push(input);
@@ -73,9 +61,9 @@ export class AuditWriter {
     if (batch.length === 0) return;
     const written: ChainedRow[] = [];
     try {
-      this.db.transaction(() => {
+      transaction(this.db, () => {
         for (const input of batch) written.push(this.write(input));
-      })();
+      });
     } catch (err) {
       this.log.error({ err, count: batch.length }, 'audit write failed; entries dropped');
       return;
@@ -107,7 +95,7 @@ export class AuditWriter {
     }
     const partnerId = input.orgId === null ? (input.partnerId ?? null) : null;
     const chain = chainKey({ orgId: input.orgId, partnerId });
-    const head = this.head.get(chain) as { last_checksum: string } | undefined;
+    const head = chainHead(this.db, chain);
     const row: ChainedRow = {
       id: randomUUID(),
       org_id: input.orgId,
@@ -128,8 +116,7 @@ export class AuditWriter {
       prev_checksum: head?.last_checksum ?? GENESIS,
     };
     const checksum = computeChecksum(row);
-    const { lastInsertRowid } = this.insert.run({ ...row, checksum });
-    this.upsertHead.run(chain, lastInsertRowid, checksum);
+    appendEntry(this.db, chain, { ...row, checksum });
     return row;
   }
 }

@@ -2,10 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import { randomToken, sha256Hex } from '../../crypto';
-import { statement, type Db } from '../../db/connection';
+import { transaction } from '../../db/after-commit';
+import type { Db } from '../../db/connection';
 import type { ClientInfo } from '../../http/client-info';
 import { unauthorized } from '../../http/errors';
 import type { Membership } from '../users';
+import {
+  insertRefreshToken,
+  liveSessionEmail,
+  markRotated,
+  refreshTokenByHash,
+  revokeFamilyTokens,
+  revokeUserTokens,
+} from './refresh-token-store';
 
 // Access tokens are short-lived JWTs (the spec leaves the lifetime open: 15 minutes, so the console refreshes
 // silently). Refresh tokens are opaque, stored as SHA-256 hashes, rotate on every use, and belong to a family:
@@ -35,16 +44,6 @@ const claimsSchema = z.object({
 });
 export type AccessClaims = z.infer<typeof claimsSchema>;
 
-interface RefreshRow {
-  id: string;
-  user_id: string;
-  family_id: string;
-  mfa: 0 | 1;
-  expires_at: string;
-  replaced_by: string | null;
-  revoked_at: string | null;
-}
-
 export class RefreshReuseError extends Error {
   constructor(
     readonly userId: string,
@@ -68,16 +67,6 @@ export interface Rotation {
   mfa: boolean;
   refresh: IssuedRefresh;
 }
-
-/**
- * The session is live: the user is active with this token_version, and the newest token of the family (the
- * one not yet replaced) is not revoked. One indexed lookup per authenticated request and per socket upgrade.
- */
-const LIVE_SESSION_SQL = `
-  SELECT u.email FROM users u
-  WHERE u.id = ? AND u.status = 'active' AND u.token_version = ?
-    AND EXISTS (SELECT 1 FROM refresh_tokens r
-                WHERE r.family_id = ? AND r.user_id = u.id AND r.replaced_by IS NULL AND r.revoked_at IS NULL)`;
 
 export class TokenService {
   private readonly key: Uint8Array;
@@ -135,13 +124,12 @@ export class TokenService {
   }
 
   /**
-   * The email of the account behind a live session (see LIVE_SESSION_SQL), or null when the session, the
+   * The email of the account behind a live session (see liveSessionEmail), or null when the session, the
    * account or the token version no longer holds.
    */
   liveSession(userId: string, sessionId: string, tokenVersion: number): { email: string } | null {
-    const row = statement(this.db, LIVE_SESSION_SQL).get(userId, tokenVersion, sessionId) as
-      { email: string } | undefined;
-    return row ?? null;
+    const email = liveSessionEmail(this.db, userId, tokenVersion, sessionId);
+    return email === null ? null : { email };
   }
 
   /** Starts a new family (a sign-in) or continues one (a rotation); returns the raw token, shown once. */
@@ -154,22 +142,17 @@ export class TokenService {
     const id = randomUUID();
     const token = `grt_${randomToken(32)}`;
     const now = new Date();
-    this.db
-      .prepare(
-        `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, mfa, created_at, expires_at, ip_address, user_agent)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        id,
-        userId,
-        familyId,
-        sha256Hex(token),
-        mfa ? 1 : 0,
-        now.toISOString(),
-        new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString(),
-        client.ipAddress,
-        client.userAgent,
-      );
+    insertRefreshToken(this.db, {
+      id,
+      userId,
+      familyId,
+      tokenHash: sha256Hex(token),
+      mfa,
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString(),
+      ipAddress: client.ipAddress,
+      userAgent: client.userAgent,
+    });
     return { id, token, sessionId: familyId };
   }
 
@@ -178,10 +161,8 @@ export class TokenService {
    * is revoked and RefreshReuseError thrown. Runs in one transaction, so two concurrent uses cannot both win.
    */
   rotate(token: string, client: ClientInfo): Rotation {
-    const outcome = this.db.transaction(() => {
-      const row = this.db
-        .prepare('SELECT * FROM refresh_tokens WHERE token_hash = ?')
-        .get(sha256Hex(token)) as RefreshRow | undefined;
+    const outcome = transaction(this.db, () => {
+      const row = refreshTokenByHash(this.db, sha256Hex(token));
       if (!row) return { kind: 'invalid' as const, message: 'Invalid refresh token' };
       if (row.replaced_by) {
         // Committed with the transaction: throwing here would roll the revocation back.
@@ -192,31 +173,19 @@ export class TokenService {
       if (Date.parse(row.expires_at) <= Date.now())
         return { kind: 'invalid' as const, message: 'Refresh token expired' };
       const next = this.issueRefresh(row.user_id, row.mfa === 1, client, row.family_id);
-      this.db
-        .prepare(
-          "UPDATE refresh_tokens SET replaced_by = ?, revoked_at = ?, revoked_reason = 'rotated' WHERE id = ?",
-        )
-        .run(next.id, new Date().toISOString(), row.id);
+      markRotated(this.db, row.id, next.id, new Date().toISOString());
       return { kind: 'rotated' as const, userId: row.user_id, mfa: row.mfa === 1, refresh: next };
-    })();
+    });
     if (outcome.kind === 'reused') throw new RefreshReuseError(outcome.userId, outcome.sessionId);
     if (outcome.kind === 'invalid') throw unauthorized(outcome.message, 'REFRESH_TOKEN_INVALID');
     return outcome;
   }
 
   revokeFamily(familyId: string, reason: string): void {
-    this.db
-      .prepare(
-        'UPDATE refresh_tokens SET revoked_at = ?, revoked_reason = ? WHERE family_id = ? AND revoked_at IS NULL',
-      )
-      .run(new Date().toISOString(), reason, familyId);
+    revokeFamilyTokens(this.db, familyId, reason, new Date().toISOString());
   }
 
   revokeAllForUser(userId: string, reason: string): void {
-    this.db
-      .prepare(
-        'UPDATE refresh_tokens SET revoked_at = ?, revoked_reason = ? WHERE user_id = ? AND revoked_at IS NULL',
-      )
-      .run(new Date().toISOString(), reason, userId);
+    revokeUserTokens(this.db, userId, reason, new Date().toISOString());
   }
 }

@@ -1,11 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { DemoSeedResponse } from '../../contract';
 import type { AppContext } from '../../context';
+import { transaction } from '../../db/after-commit';
 import { randomToken } from '../../crypto';
 import { conflict } from '../../http/errors';
 import { hashPassword } from '../auth/passwords';
 import { insertEnrollmentKey } from '../enrollment-keys/service';
 import { TenancyStore } from '../tenancy/store';
+import {
+  deleteEnrollmentKeysNamed,
+  insertActivePerson,
+  insertOrgLink,
+  insertPartnerLink,
+  insertPartnerRole,
+  orgIdOfPartner,
+  partnerBySlug,
+} from './store';
 
 // Demo data for demos, training rooms and UI tests (DESIGN §2 SEED_DEMO / `serve --demo`): one MSP with four
 // customers, their sites, technicians at every level of access, a custom role, and an enrollment key for the
@@ -102,17 +112,16 @@ export async function seedDemo(
   actor: { id: string; email: string | null } | null,
 ): Promise<DemoSeedResponse> {
   const { db } = ctx;
-  const findDemo = db.prepare('SELECT id, deleted_at FROM partners WHERE slug = ?');
-  const before = findDemo.get(DEMO_SLUG) as { id: string; deleted_at: string | null } | undefined;
+  const before = partnerBySlug(db, DEMO_SLUG);
   // Passwords are hashed before the transaction: argon2 is asynchronous and a transaction must not await.
   const password = before ? null : `Demo-${randomToken(9)}`;
   const passwordHash = password ? await hashPassword(password) : null;
   const createdBy = actor?.id ?? 'system';
 
-  const result = db.transaction(() => {
+  const result = transaction(db, () => {
     const store = new TenancyStore(db);
     // Looked up again inside the transaction: a concurrent seed may have created it while we hashed.
-    const existing = findDemo.get(DEMO_SLUG) as { id: string; deleted_at: string | null } | undefined;
+    const existing = partnerBySlug(db, DEMO_SLUG);
     // A deleted demo tenant keeps its slug reserved (slugs are unique for good); say so rather than fail.
     if (existing?.deleted_at)
       throw conflict('The demo tenant was deleted; its slug stays reserved', 'DEMO_DELETED');
@@ -145,10 +154,14 @@ export async function seedDemo(
         updated_at: at,
       });
       const helpdeskRoleId = randomUUID();
-      db.prepare(
-        `INSERT INTO roles (id, partner_id, parent_role_id, scope, name, description, is_system, created_at, updated_at)
-         VALUES (?, ?, ?, 'partner', 'Helpdesk Tier 1', 'Triage: sees devices and alerts, acknowledges alerts', 0, ?, ?)`,
-      ).run(helpdeskRoleId, partnerId, ROLE.partnerTechnician, at, at);
+      insertPartnerRole(db, {
+        id: helpdeskRoleId,
+        partnerId,
+        parentRoleId: ROLE.partnerTechnician,
+        name: 'Helpdesk Tier 1',
+        description: 'Triage: sees devices and alerts, acknowledges alerts',
+        at,
+      });
       const orgIds = new Map<string, string>();
       for (const org of ORGANIZATIONS) {
         const orgId = randomUUID();
@@ -183,13 +196,9 @@ export async function seedDemo(
           });
         }
       }
-      const insertUser = db.prepare(
-        `INSERT INTO users (id, email, name, password_hash, status, password_changed_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'active', ?, ?, ?)`,
-      );
       for (const person of PEOPLE) {
         const userId = randomUUID();
-        insertUser.run(userId, person.email, person.name, passwordHash, at, at, at);
+        insertActivePerson(db, { id: userId, email: person.email, name: person.name, passwordHash, at });
         if (person.link.kind === 'partner') {
           const roleId =
             person.link.role === 'admin'
@@ -199,27 +208,21 @@ export async function seedDemo(
                 : ROLE.partnerTechnician;
           const access = person.link.access;
           const selected = access === 'all' ? [] : access.selected.map((slug) => orgIds.get(slug));
-          db.prepare(
-            'INSERT INTO partner_users (partner_id, user_id, role_id, org_access, org_ids, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-          ).run(
+          insertPartnerLink(db, {
             partnerId,
             userId,
             roleId,
-            access === 'all' ? 'all' : 'selected',
-            JSON.stringify(selected),
+            orgAccess: access === 'all' ? 'all' : 'selected',
+            orgIds: JSON.stringify(selected),
             at,
-          );
+          });
         } else {
-          db.prepare(
-            'INSERT INTO organization_users (org_id, user_id, role_id, created_at) VALUES (?, ?, ?, ?)',
-          ).run(orgIds.get(person.link.org), userId, person.link.roleId, at);
+          insertOrgLink(db, { orgId: orgIds.get(person.link.org), userId, roleId: person.link.roleId, at });
         }
       }
     }
-    const fleetOrg = db
-      .prepare("SELECT id FROM organizations WHERE partner_id = ? AND slug = 'contoso-dental'")
-      .get(partnerId) as { id: string };
-    db.prepare('DELETE FROM enrollment_keys WHERE org_id = ? AND name = ?').run(fleetOrg.id, FLEET_KEY_NAME);
+    const fleetOrg = { id: orgIdOfPartner(db, partnerId, 'contoso-dental')! };
+    deleteEnrollmentKeysNamed(db, fleetOrg.id, FLEET_KEY_NAME);
     const fleetKey = insertEnrollmentKey(ctx, {
       orgId: fleetOrg.id,
       siteId: null,
@@ -229,7 +232,7 @@ export async function seedDemo(
       createdBy,
     });
     return { partnerId, fleetOrgId: fleetOrg.id, fleetKey, created: !existing };
-  })();
+  });
 
   ctx.audit.record({
     orgId: null,

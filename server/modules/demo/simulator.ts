@@ -2,9 +2,17 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { SimulatedElevationKind, SimulatorElevationResponse, SimulatorStatus } from '../../contract';
 import type { AppContext } from '../../context';
+import { transaction } from '../../db/after-commit';
 import { conflict, HttpError, notFound } from '../../http/errors';
 import { insertEnrollmentKey } from '../enrollment-keys/service';
 import type { DemoFleet, DemoFleetLauncher } from './fleet';
+import {
+  deleteEnrollmentKeysNamed,
+  liveOrgIdBySlugs,
+  orgBelongsToPartnerSlug,
+  partnerBySlug,
+  siteIdsOf,
+} from './store';
 
 // The demo fleet: simulated agents run inside the server process against the server's own address
 // (`serve --demo --agents N`, and the console's simulator panel). The agents still speak only the public agent
@@ -123,32 +131,17 @@ export class DemoSimulator {
 
   /** The demo partner's fleet organization (Contoso Dental), or null when the demo tenant is missing. */
   defaultOrgId(): string | null {
-    const row = this.ctx.db
-      .prepare(
-        `SELECT o.id FROM organizations o JOIN partners p ON p.id = o.partner_id
-         WHERE p.slug = ? AND p.deleted_at IS NULL AND o.slug = ? AND o.deleted_at IS NULL`,
-      )
-      .get(DEMO_SLUG, FLEET_ORG_SLUG) as { id: string } | undefined;
-    return row?.id ?? null;
+    return liveOrgIdBySlugs(this.ctx.db, DEMO_SLUG, FLEET_ORG_SLUG);
   }
 
   /** Whether the organization belongs to the demo partner (simulated devices go nowhere else). */
   isDemoOrg(orgId: string): boolean {
-    return Boolean(
-      this.ctx.db
-        .prepare(
-          `SELECT 1 FROM organizations o JOIN partners p ON p.id = o.partner_id
-           WHERE o.id = ? AND o.deleted_at IS NULL AND p.slug = ? AND p.deleted_at IS NULL`,
-        )
-        .get(orgId, DEMO_SLUG),
-    );
+    return orgBelongsToPartnerSlug(this.ctx.db, orgId, DEMO_SLUG);
   }
 
   demoPartnerId(): string | null {
-    const row = this.ctx.db
-      .prepare('SELECT id FROM partners WHERE slug = ? AND deleted_at IS NULL')
-      .get(DEMO_SLUG) as { id: string } | undefined;
-    return row?.id ?? null;
+    const row = partnerBySlug(this.ctx.db, DEMO_SLUG);
+    return row && !row.deleted_at ? row.id : null;
   }
 
   /** Starts `count` agents in `orgId` (default: the demo fleet organization); a running fleet is replaced. */
@@ -219,14 +212,10 @@ export class DemoSimulator {
   private mintKeys(orgId: string, indexes: readonly number[], createdBy: string): Map<number, string> {
     const keys = new Map<number, string>();
     const { db } = this.ctx;
-    const sites = (
-      db.prepare('SELECT id FROM sites WHERE org_id = ? ORDER BY created_at, id').all(orgId) as Array<{
-        id: string;
-      }>
-    ).map((s) => s.id);
+    const sites = siteIdsOf(db, orgId);
     const placements: Array<string | null> = sites.length > 0 ? sites : [null];
-    db.transaction(() => {
-      db.prepare('DELETE FROM enrollment_keys WHERE org_id = ? AND name = ?').run(orgId, KEY_NAME);
+    transaction(db, () => {
+      deleteEnrollmentKeysNamed(db, orgId, KEY_NAME);
       if (indexes.length === 0) return;
       const bySite = new Map<string | null, number[]>();
       for (const index of indexes) {
@@ -247,7 +236,7 @@ export class DemoSimulator {
         });
         for (const index of members) keys.set(index, key);
       }
-    })();
+    });
     return keys;
   }
 }

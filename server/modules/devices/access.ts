@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context';
-import { statement, type Db } from '../../db/connection';
+import type { Db } from '../../db/connection';
 import type { AuthContext } from '../../http/auth-context';
 import { forbidden, notFound } from '../../http/errors';
 import {
@@ -12,6 +12,7 @@ import {
   type OrgScope,
   type Restrictions,
 } from '../../http/scope';
+import { inAnyGroup } from './group-store';
 import { deviceStore, type Clause, type DeviceRow } from './store';
 
 // Which devices a caller sees: the organizations of its scope (server/http/scope.ts), narrowed for organization
@@ -110,16 +111,6 @@ export function deviceOutside(
 
 export function canSeeDevice(db: Db, v: DeviceVisibility, device: DeviceRef): boolean {
   return deviceOutside(db, v, device) === null;
-}
-
-function inAnyGroup(db: Db, deviceId: string, groups: ReadonlySet<string>): boolean {
-  if (groups.size === 0) return false;
-  return (
-    statement(
-      db,
-      `SELECT 1 FROM device_group_members m WHERE m.device_id = ? AND m.group_id ${IN_LIST} LIMIT 1`,
-    ).get(deviceId, JSON.stringify([...groups])) !== undefined
-  );
 }
 
 /** The 403 for a write to a device of the caller's organization that their restriction leaves out. */

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/connection';
+import { statement, type Db } from '../../db/connection';
 import { pagedQuery } from '../../db/paged';
 import type { PageRequest } from '../../http/pagination';
 import type { Clause, GroupRow } from './store';
@@ -130,4 +130,15 @@ export function groupStore(db: Db): GroupStore {
     stores.set(db, store);
   }
   return store;
+}
+
+/** Whether the device is a member of any of the groups (one JSON parameter, so the statement text stays fixed). */
+export function inAnyGroup(db: Db, deviceId: string, groups: ReadonlySet<string>): boolean {
+  if (groups.size === 0) return false;
+  return (
+    statement(
+      db,
+      'SELECT 1 FROM device_group_members m WHERE m.device_id = ? AND m.group_id IN (SELECT value FROM json_each(?)) LIMIT 1',
+    ).get(deviceId, JSON.stringify([...groups])) !== undefined
+  );
 }

@@ -26,7 +26,7 @@ import type {
   UpdateGroupBody,
 } from './schemas';
 import { likeContains } from '../../db/like';
-import { toGroup, type Clause, type GroupRow } from './store';
+import { deviceStore, toGroup, type Clause, type GroupRow } from './store';
 
 // Device groups (spec 3 catalog: /groups) and tags (/tags), as far as filters and the console need them. A group
 // belongs to one organization and optionally one of its sites. Site-restricted users see the groups of their
@@ -83,9 +83,7 @@ function checkGroupSite(ctx: AppContext, auth: AuthContext, orgId: string, siteI
     if (deviceVisibility(ctx, auth).sites) throw forbidden('Access to this site denied');
     return;
   }
-  const site = ctx.db.prepare('SELECT org_id FROM sites WHERE id = ?').get(siteId) as
-    { org_id: string } | undefined;
-  if (site?.org_id !== orgId)
+  if (deviceStore(ctx.db).siteOrg(siteId) !== orgId)
     throw badRequest("siteId must be a site of the group's organization", 'VALIDATION_ERROR');
   requireSiteAccess(ctx.db, auth, siteId);
 }
@@ -288,15 +286,6 @@ export function listTags(
     clauses.push({ sql: 'd.org_id = ?', params: [query.orgId] });
   }
   if (query.search) clauses.push({ sql: "t.tag LIKE ? ESCAPE '\\'", params: [likeContains(query.search)] });
-  const rows = ctx.db
-    .prepare(
-      `SELECT t.tag, COUNT(*) AS device_count FROM device_tags t JOIN devices d ON d.id = t.device_id
-       WHERE ${clauses.map((c) => `(${c.sql})`).join(' AND ')}
-       GROUP BY t.tag ORDER BY t.tag COLLATE NOCASE, t.tag LIMIT ?`,
-    )
-    .all(...clauses.flatMap((c) => c.params), MAX_TAGS_LISTED) as Array<{
-    tag: string;
-    device_count: number;
-  }>;
+  const rows = deviceStore(ctx.db).tagCounts(clauses, MAX_TAGS_LISTED);
   return { data: rows.map((r) => ({ tag: r.tag, deviceCount: r.device_count })) };
 }

@@ -9,6 +9,7 @@ import { cancelPendingCommandsOf, commandById, queueCommand, toDeviceCommand } f
 import { emitDeviceEvent } from '../agents/presence';
 import { auditCaller } from '../audit/caller';
 import { compileFilter, customFieldTypesFor, parseConditionGroup } from '../filters/compile';
+import { filterStore } from '../filters/store';
 import {
   callerId,
   deviceVisibility,
@@ -48,8 +49,7 @@ function conditionClause(ctx: AppContext, v: DeviceVisibility, raw: unknown): Cl
 }
 
 function savedFilterConditions(ctx: AppContext, v: DeviceVisibility, filterId: string): unknown {
-  const row = ctx.db.prepare('SELECT org_id, conditions FROM saved_filters WHERE id = ?').get(filterId) as
-    { org_id: string; conditions: string } | undefined;
+  const row = filterStore(ctx.db).conditionsOf(filterId);
   if (!row || !canSeeOrg(v, row.org_id)) throw notFound(FILTER_NOT_FOUND);
   return JSON.parse(row.conditions) as unknown;
 }

@@ -329,6 +329,17 @@ export class DeviceStore {
     });
   }
 
+  /** Tags over `devices d` joined to `device_tags t`, narrowed by `clauses`, with their device counts, by name. */
+  tagCounts(clauses: Clause[], limit: number): Array<{ tag: string; device_count: number }> {
+    return this.db
+      .prepare(
+        `SELECT t.tag, COUNT(*) AS device_count FROM device_tags t JOIN devices d ON d.id = t.device_id
+         WHERE ${clauses.map((c) => `(${c.sql})`).join(' AND ')}
+         GROUP BY t.tag ORDER BY t.tag COLLATE NOCASE, t.tag LIMIT ?`,
+      )
+      .all(...clauses.flatMap((c) => c.params), limit) as Array<{ tag: string; device_count: number }>;
+  }
+
   siteOrg(siteId: string): string | undefined {
     return (
       this.db.prepare('SELECT org_id FROM sites WHERE id = ?').get(siteId) as { org_id: string } | undefined

@@ -54,6 +54,12 @@ export function filterStore(db: Db) {
         SavedFilterRow | undefined;
     },
 
+    /** The filter's organization and conditions (JSON text), whatever the state of the organization. */
+    conditionsOf(id: string): { org_id: string; conditions: string } | undefined {
+      return db.prepare('SELECT org_id, conditions FROM saved_filters WHERE id = ?').get(id) as
+        { org_id: string; conditions: string } | undefined;
+    },
+
     /** Newest first; `search` is a case-insensitive substring of the name or the description. */
     list(scope: OrgScope, search: string | undefined): SavedFilterRow[] {
       const scoped = scopeFilter(scope, 'f.org_id');

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context';
 import type { HealthResponse } from '../../contract';
+import { pingDatabase } from '../../db/connection';
 import { HttpError } from '../../http/errors';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { SERVER_VERSION } from '../../version';
@@ -29,7 +30,7 @@ export function healthRoutes(ctx: AppContext, firstRun: FirstRun): AnyRoute[] {
       responses: { 503: 'Not ready' },
       handler: () => {
         try {
-          ctx.db.prepare('SELECT 1').get();
+          pingDatabase(ctx.db);
         } catch {
           throw new HttpError(503, 'Database unavailable', 'NOT_READY');
         }

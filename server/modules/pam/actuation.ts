@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context';
-import { statement } from '../../db/connection';
-import { cancelPendingCommand, queueCommand } from '../agents/commands';
+import { cancelPendingActuationsOf, cancelPendingCommand, queueCommand } from '../agents/commands';
 import type { ElevationRow } from './store';
 
 // The device side of an elevation (DESIGN §3): `actuate_elevation` grants it, `revoke_elevation` removes it.
@@ -80,9 +79,5 @@ export function cancelUndeliveredActuation(
  * cancelled, so switching it off stops elevations that are on their way too. Returns how many were cancelled.
  */
 export function cancelQueuedActuations(ctx: AppContext, orgId: string): number {
-  return statement(
-    ctx.db,
-    `UPDATE device_commands SET status = 'cancelled', completed_at = ?
-     WHERE org_id = ? AND type = 'actuate_elevation' AND status = 'pending'`,
-  ).run(new Date().toISOString(), orgId).changes;
+  return cancelPendingActuationsOf(ctx, orgId);
 }

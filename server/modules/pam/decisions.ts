@@ -23,8 +23,9 @@ import {
   queueCleanup,
   refusalOf,
 } from './actuation';
-import { isSubject, settleApprovalSlots } from './approvers';
-import { pamConfigFor } from './config';
+import { settleApprovalSlots } from './approval-store';
+import { isSubject } from './approvers';
+import { pamConfigFor } from './config-store';
 import { expirePending } from './enforcement';
 import { logEvent, publish, userActor } from './events';
 import { requireRequest, REQUEST_NOT_FOUND } from './requests';

@@ -1,10 +1,17 @@
 import type { AppContext } from '../../context';
 import { transaction } from '../../db/after-commit';
-import { statement } from '../../db/connection';
 import type { ElevationStatus, EnforcementStatus } from '../../contract';
 import type { CommandFinishedEvent } from '../../events/bus';
 import { cancelUndeliveredActuation, queueCleanup } from './actuation';
-import { settleApprovalSlots } from './approvers';
+import { settleApprovalSlots } from './approval-store';
+import {
+  endedWindows,
+  requestByCommand,
+  undecidedSince,
+  unconfirmedActuations,
+  type ExpiringRow,
+  type Target,
+} from './expiry-store';
 import { logEvent, publish, SYSTEM_ACTOR, type EventActor } from './events';
 import { linkCommand, transition } from './store';
 
@@ -16,21 +23,8 @@ import { linkCommand, transition } from './store';
 
 const LIVE: readonly ElevationStatus[] = ['approved', 'auto_approved', 'actuating'];
 
-interface Target {
-  id: string;
-  device_id: string;
-  org_id: string;
-  hostname: string;
-  status: ElevationStatus;
-  enforcement_status: EnforcementStatus | null;
-}
-
 function target(ctx: AppContext, column: 'actuation_command_id' | 'cleanup_command_id', commandId: string) {
-  return statement(
-    ctx.db,
-    `SELECT r.id, r.device_id, r.org_id, d.hostname, r.status, r.enforcement_status FROM elevation_requests r
-       JOIN devices d ON d.id = r.device_id WHERE r.${column} = ?`,
-  ).get(commandId) as Target | undefined;
+  return requestByCommand(ctx.db, column, commandId);
 }
 
 function setEnforcement(
@@ -88,19 +82,6 @@ export function subscribeEnforcementResults(ctx: AppContext): () => void {
 
 // ---- Expiry (DESIGN §5) ------------------------------------------------------------------------------------------
 
-const BATCH = 500;
-
-interface ExpiringRow {
-  id: string;
-  device_id: string;
-  org_id: string;
-  status: ElevationStatus;
-  enforcement_status: EnforcementStatus | null;
-  actuation_command_id: string | null;
-  /** The status of the actuation command (ended windows only). */
-  actuation_command_status?: string | null;
-}
-
 /**
  * pending -> expired, with the inbox slots closed, the event logged and `elevation.expired` announced after the
  * commit; false when a decision won first. Call inside a transaction(). The sweep and a late decision share it.
@@ -128,25 +109,10 @@ export interface ExpirySweep {
 /** One pass of the expiry enforcer; each change is its own compare-and-swap, so a racing decision wins cleanly. */
 export function sweepElevationExpiry(ctx: AppContext, now = new Date()): ExpirySweep {
   const at = now.toISOString();
-  const ended = statement(
-    ctx.db,
-    `SELECT r.id, r.device_id, r.org_id, r.status, r.enforcement_status, r.actuation_command_id,
-         c.status AS actuation_command_status
-       FROM elevation_requests r LEFT JOIN device_commands c ON c.id = r.actuation_command_id
-       WHERE r.status IN ('approved', 'auto_approved', 'actuating') AND r.expires_at <= ? LIMIT ${BATCH}`,
-  ).all(at) as ExpiringRow[];
+  const ended = endedWindows(ctx.db, at);
   const pendingCutoff = new Date(now.getTime() - ctx.config.pamPendingTtlMinutes * 60_000).toISOString();
-  const stale = statement(
-    ctx.db,
-    `SELECT id, device_id, org_id, status, enforcement_status, actuation_command_id FROM elevation_requests
-       WHERE status = 'pending' AND requested_at <= ? LIMIT ${BATCH}`,
-  ).all(pendingCutoff) as ExpiringRow[];
-  const unconfirmed = statement(
-    ctx.db,
-    `SELECT id, device_id, org_id, status, enforcement_status, actuation_command_id FROM elevation_requests
-       WHERE enforcement_status = 'dispatched' AND actuation_deadline <= ? AND status IN ('actuating')
-       LIMIT ${BATCH}`,
-  ).all(at) as ExpiringRow[];
+  const stale = undecidedSince(ctx.db, pendingCutoff);
+  const unconfirmed = unconfirmedActuations(ctx.db, at);
 
   transaction(ctx.db, () => {
     for (const row of ended) {

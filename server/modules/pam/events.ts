@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { ElevationEvent, ElevationEventType } from '../../contract';
 import { afterCommit } from '../../db/after-commit';
-import { statement, type Db } from '../../db/connection';
+import type { Db } from '../../db/connection';
 import type { AuthContext } from '../../http/auth-context';
+import { insertEventRow, requestStateOf } from './event-store';
 import { requestRow, toElevationRequest } from './store';
 
 // Every state change of an elevation request is written twice, on purpose: once to `elevation_events` in the
@@ -37,39 +37,16 @@ export function logEvent(
   actor: EventActor,
   details: Record<string, unknown> = {},
 ): void {
-  const row = statement(
-    db,
-    'SELECT org_id, site_id, device_id, status, enforcement_status FROM elevation_requests WHERE id = ?',
-  ).get(requestId) as
-    | {
-        org_id: string;
-        site_id: string | null;
-        device_id: string;
-        status: string;
-        enforcement_status: string | null;
-      }
-    | undefined;
+  const row = requestStateOf(db, requestId);
   if (!row) return;
-  statement(
-    db,
-    `INSERT INTO elevation_events (id, elevation_request_id, org_id, site_id, device_id, event_type, status,
-       enforcement_status, actor_type, actor_id, actor_name, details, occurred_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    randomUUID(),
+  insertEventRow(db, {
     requestId,
-    row.org_id,
-    row.site_id,
-    row.device_id,
+    state: row,
     type,
-    row.status,
-    row.enforcement_status,
-    actor.type,
-    actor.id,
-    actor.name,
-    JSON.stringify(details),
-    new Date().toISOString(),
-  );
+    actor,
+    details: JSON.stringify(details),
+    at: new Date().toISOString(),
+  });
 }
 
 /** Announces the request as it stands once the enclosing transaction commits (at once outside one). */

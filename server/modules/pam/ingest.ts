@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { transaction } from '../../db/after-commit';
-import { statement } from '../../db/connection';
+import { insertPendingRequest, recordAutomaticDecision } from './ingest-store';
 import type { AppContext } from '../../context';
 import type { ElevationStatus, IngestResponse, PamConfig, PamVerdict } from '../../contract';
 import type { LimitRule } from '../../http/rate-limit';
 import type { AgentCaller } from '../agents/auth';
 import { deviceRefOf } from '../devices/access';
 import { ACTUATOR_DISABLED, queueActuation, refusalOf } from './actuation';
-import { eligibleApprovers, insertApprovalSlots } from './approvers';
-import { pamConfigFor } from './config';
+import { insertApprovalSlots } from './approval-store';
+import { eligibleApprovers } from './approvers';
+import { pamConfigFor } from './config-store';
 import { agentActor, logEvent, publish } from './events';
 import type { Observation } from './observation';
 import { decideByRules } from './policy/match';
@@ -113,17 +114,7 @@ export function ingestElevationRequest(
 
   // Announced once: a pending request as requested (the inbox), an automatic one by its decision.
   transaction(ctx.db, () => {
-    statement(
-      ctx.db,
-      `INSERT INTO elevation_requests (id, org_id, device_id, site_id, flow_type, status, enforcement_status,
-           risk_level, subject_username, subject_ad_groups, target_executable_path, target_executable_hash,
-           target_executable_signer, target_signer_thumbprint, pid, parent_image, command_line, observed_at,
-           requested_at, tool_name, risk_tier, action_digest, action_expires_at, decision_source, pam_rule_id,
-           pam_rule_name, decision_reason, duration_minutes, expires_at, decided_at, updated_at)
-         VALUES (@id, @orgId, @deviceId, @siteId, @flowType, 'pending', NULL, @risk, @subject, @groups, @path, @hash,
-           @signer, @thumbprint, @pid, @parent, @commandLine, @observedAt, @at, @tool, @tier, @digest,
-           @actionExpiresAt, NULL, @ruleId, @ruleName, @reason, NULL, NULL, NULL, @at)`,
-    ).run({
+    insertPendingRequest(ctx.db, {
       id,
       orgId: device.org_id,
       deviceId: device.id,
@@ -164,13 +155,7 @@ export function ingestElevationRequest(
       publish(ctx, 'elevation.requested', id);
       return;
     }
-    statement(
-      ctx.db,
-      `UPDATE elevation_requests SET status = @status, decision_source = @source, pam_rule_id = @ruleId,
-           pam_rule_name = @ruleName, decision_reason = @reason, duration_minutes = @duration,
-           expires_at = @expiresAt, decided_at = @at, enforcement_status = @enforcement,
-           refusal_reason = @refusal WHERE id = @id`,
-    ).run({
+    recordAutomaticDecision(ctx.db, {
       id,
       status,
       source: decision.rule ? 'pam_rule' : null,

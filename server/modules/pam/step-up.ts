@@ -1,6 +1,5 @@
 import type { Request } from 'express';
 import type { AppContext } from '../../context';
-import { statement } from '../../db/connection';
 import type {
   AssuranceLevel,
   AssuranceMethod,
@@ -12,6 +11,7 @@ import { HttpError } from '../../http/errors';
 import { checkPassword } from '../auth/service';
 import { checkSecondFactor } from '../mfa/service';
 import type { UserRow } from '../users/store';
+import { partnerSettingsOfOrg } from '../tenancy/access-store';
 import { isSubject } from './approvers';
 import { hasApproverDevice } from './webauthn';
 
@@ -43,10 +43,7 @@ const LEVELS = new Set([1, 2, 3]);
 
 /** The policy of the organization's partner, each missing or malformed part falling back to the default. */
 export function stepUpPolicyFor(ctx: AppContext, orgId: string): StepUpPolicy {
-  const row = statement(
-    ctx.db,
-    'SELECT p.settings FROM organizations o JOIN partners p ON p.id = o.partner_id WHERE o.id = ?',
-  ).get(orgId) as { settings: string } | undefined;
+  const row = partnerSettingsOfOrg(ctx.db, orgId);
   const settings = row ? (JSON.parse(row.settings) as { security?: { approvalStepUp?: unknown } }) : {};
   const raw = (settings.security?.approvalStepUp ?? {}) as {
     mode?: unknown;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { statement } from '../../db/connection';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -14,6 +13,18 @@ import {
 import type { AppContext } from '../../context';
 import type { ApproverDevice } from '../../contract';
 import { badRequest, HttpError, notFound } from '../../http/errors';
+import {
+  approverDeviceByCredential,
+  approverDeviceById,
+  approverDevicesOf,
+  deleteApproverDevice,
+  hasApproverDeviceRow,
+  insertApproverDevice,
+  putChallenge,
+  recordDeviceUse,
+  takeChallenge,
+  type ApproverDeviceRow as DeviceRow,
+} from './webauthn-store';
 
 // Approver devices and the approval assertion (DESIGN §5), with @simplewebauthn: platform authenticators only
 // (Windows Hello, Touch ID), user verification required. Challenges live in SQLite under (user, purpose,
@@ -22,20 +33,6 @@ import { badRequest, HttpError, notFound } from '../../http/errors';
 
 export const ASSERTION_TTL_SECONDS = 120;
 const REGISTRATION_TTL_SECONDS = 300;
-
-interface DeviceRow {
-  id: string;
-  user_id: string;
-  name: string;
-  credential_id: string;
-  public_key: Buffer;
-  counter: number;
-  transports: string;
-  device_type: string | null;
-  backed_up: number;
-  created_at: string;
-  last_used_at: string | null;
-}
 
 const toDevice = (row: DeviceRow): ApproverDevice => ({
   id: row.id,
@@ -47,9 +44,7 @@ const toDevice = (row: DeviceRow): ApproverDevice => ({
 });
 
 function deviceRows(ctx: AppContext, userId: string): DeviceRow[] {
-  return statement(ctx.db, 'SELECT * FROM pam_approver_devices WHERE user_id = ? ORDER BY created_at').all(
-    userId,
-  ) as DeviceRow[];
+  return approverDevicesOf(ctx.db, userId);
 }
 
 export function listApproverDevices(ctx: AppContext, userId: string): ApproverDevice[] {
@@ -57,9 +52,7 @@ export function listApproverDevices(ctx: AppContext, userId: string): ApproverDe
 }
 
 export function hasApproverDevice(ctx: AppContext, userId: string): boolean {
-  return Boolean(
-    statement(ctx.db, 'SELECT 1 FROM pam_approver_devices WHERE user_id = ? LIMIT 1').get(userId),
-  );
+  return hasApproverDeviceRow(ctx.db, userId);
 }
 
 function expectedOrigins(ctx: AppContext): string[] {
@@ -74,12 +67,12 @@ function storeChallenge(
   challenge: string,
   ttlSeconds: number,
 ): void {
-  statement(
+  putChallenge(
     ctx.db,
-    `INSERT INTO webauthn_challenges (user_id, purpose, elevation_request_id, challenge, expires_at)
-       VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id, purpose, elevation_request_id)
-       DO UPDATE SET challenge = excluded.challenge, expires_at = excluded.expires_at`,
-  ).run(userId, purpose, requestId, challenge, new Date(Date.now() + ttlSeconds * 1000).toISOString());
+    { userId, purpose, requestId },
+    challenge,
+    new Date(Date.now() + ttlSeconds * 1000).toISOString(),
+  );
 }
 
 /** Takes the challenge out of the store (so it can never be used again) and returns it while still valid. */
@@ -89,11 +82,7 @@ function consumeChallenge(
   purpose: 'register' | 'approve',
   requestId: string,
 ): string | null {
-  const row = statement(
-    ctx.db,
-    `DELETE FROM webauthn_challenges WHERE user_id = ? AND purpose = ? AND elevation_request_id = ?
-       RETURNING challenge, expires_at`,
-  ).get(userId, purpose, requestId) as { challenge: string; expires_at: string } | undefined;
+  const row = takeChallenge(ctx.db, { userId, purpose, requestId });
   if (!row || Date.parse(row.expires_at) <= Date.now()) return null;
   return row.challenge;
 }
@@ -153,38 +142,30 @@ export async function registerApproverDevice(
   const { credential } = info;
   const id = randomUUID();
   try {
-    statement(
-      ctx.db,
-      `INSERT INTO pam_approver_devices (id, user_id, name, credential_id, public_key, counter, transports, aaguid,
-           device_type, backed_up, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
+    insertApproverDevice(ctx.db, {
       id,
-      userId,
+      user_id: userId,
       name,
-      credential.id,
-      Buffer.from(credential.publicKey),
-      credential.counter,
-      JSON.stringify(credential.transports ?? []),
-      info.aaguid,
-      info.credentialDeviceType,
-      info.credentialBackedUp ? 1 : 0,
-      new Date().toISOString(),
-    );
+      credential_id: credential.id,
+      public_key: Buffer.from(credential.publicKey),
+      counter: credential.counter,
+      transports: JSON.stringify(credential.transports ?? []),
+      aaguid: info.aaguid,
+      device_type: info.credentialDeviceType,
+      backed_up: info.credentialBackedUp ? 1 : 0,
+      created_at: new Date().toISOString(),
+    });
   } catch (err) {
     if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
       throw new HttpError(409, 'This authenticator is already registered', 'DEVICE_ALREADY_REGISTERED');
     }
     throw err;
   }
-  const row = statement(ctx.db, 'SELECT * FROM pam_approver_devices WHERE id = ?').get(id) as DeviceRow;
-  return toDevice(row);
+  return toDevice(approverDeviceById(ctx.db, id)!);
 }
 
 export function removeApproverDevice(ctx: AppContext, userId: string, id: string): ApproverDevice {
-  const row = statement(
-    ctx.db,
-    'DELETE FROM pam_approver_devices WHERE id = ? AND user_id = ? RETURNING *',
-  ).get(id, userId) as DeviceRow | undefined;
+  const row = deleteApproverDevice(ctx.db, id, userId);
   if (!row) throw notFound('Approver device not found');
   return toDevice(row);
 }
@@ -225,10 +206,7 @@ export async function verifyApprovalProof(
 ): Promise<{ deviceId: string; deviceName: string }> {
   const challenge = consumeChallenge(ctx, userId, 'approve', requestId);
   if (!challenge) throw assertionFailed('no valid challenge for this request (expired or already used)');
-  const device = statement(
-    ctx.db,
-    'SELECT * FROM pam_approver_devices WHERE credential_id = ? AND user_id = ?',
-  ).get(proof.id, userId) as DeviceRow | undefined;
+  const device = approverDeviceByCredential(ctx.db, proof.id, userId);
   if (!device) throw assertionFailed('the credential is not one of your approver devices');
   let verification;
   try {
@@ -249,10 +227,6 @@ export async function verifyApprovalProof(
     throw assertionFailed((err as Error).message);
   }
   if (!verification.verified) throw assertionFailed('signature not verified');
-  statement(ctx.db, 'UPDATE pam_approver_devices SET counter = ?, last_used_at = ? WHERE id = ?').run(
-    verification.authenticationInfo.newCounter,
-    new Date().toISOString(),
-    device.id,
-  );
+  recordDeviceUse(ctx.db, device.id, verification.authenticationInfo.newCounter, new Date().toISOString());
   return { deviceId: device.id, deviceName: device.name };
 }

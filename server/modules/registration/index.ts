@@ -10,4 +10,4 @@ export {
   retireUserTokens,
   type EmailTokenPurpose,
   type IssuedEmailToken,
-} from './email-tokens';
+} from './email-token-store';

@@ -10,7 +10,7 @@ import {
   findUsableEmailToken,
   issueEmailToken,
   type EmailTokenPurpose,
-} from './email-tokens';
+} from './email-token-store';
 import { registrationPayload, type RegisterPartnerInput, type RegisterUserInput } from './schemas';
 import { freePartnerSlug, insertActiveUser, insertPartnerWithAdmin } from './store';
 

@@ -19,7 +19,7 @@ import {
   type PermissionGrant,
 } from '../../http/permissions';
 import { auditCaller } from '../audit/caller';
-import { listUsers, roleUserCounts, toUserSummary, userVisibility } from '../users/directory';
+import { listUsers, roleUserCounts, toUserSummary, userVisibility } from '../users';
 import { requireAdminContext, resolveTenant, type Tenant } from '../users/tenant';
 import { roleAvailableTo, roleVisibility, RoleStore, toRole, type RoleRow } from './store';
 

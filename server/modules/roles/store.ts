@@ -4,7 +4,7 @@ import type { Db } from '../../db/connection';
 import type { UserAuth } from '../../http/auth-context';
 import type { PermissionGrant } from '../../http/permissions';
 import { resolveOrgScope, scopeFilter } from '../../http/scope';
-import type { Visibility } from '../users/directory';
+import type { Visibility } from '../users/directory-store';
 import type { Tenant } from '../users/tenant';
 
 // Roles and their permissions in SQLite.

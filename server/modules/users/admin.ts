@@ -7,7 +7,8 @@ import { paginated, type PageRequest } from '../../http/pagination';
 import { effectivePermissions } from '../../http/permissions';
 import { retireUserTokens } from '../registration';
 import { assertCovered, assignableRole, RoleService } from '../roles/service';
-import { listUsers, toUserSummary, userVisibility } from './directory';
+import { toUserSummary, userVisibility } from './directory';
+import { listUsers } from './directory-store';
 import {
   assertManageable,
   assertWithinOwnRestrictions,

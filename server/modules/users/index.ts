@@ -9,5 +9,6 @@ export {
   type Membership,
   type UserRow,
 } from './store';
-export { listUsers, roleUserCounts, toUserSummary, userVisibility, type Visibility } from './directory';
+export { toUserSummary, userVisibility } from './directory';
+export { listUsers, roleUserCounts, type Visibility } from './directory-store';
 export { requireAdminContext, resolveTenant, type Tenant } from './tenant';

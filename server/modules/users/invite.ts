@@ -9,7 +9,7 @@ import type { LimitRule } from '../../http/rate-limit';
 import { resolveOrgScope, scopeCovers } from '../../http/scope';
 import { issueEmailToken, type IssuedEmailToken } from '../registration';
 import { assertCovered, assignableRole } from '../roles/service';
-import { hasAssociation } from './directory';
+import { hasAssociation } from './directory-store';
 import { assertWithinOwnRestrictions, auditUserChange, managedSummary, managedUser } from './managed';
 import type { InviteBody } from './schemas';
 import { requireAdminContext, resolveTenant, tenantName, tenantOfAssociation, type Tenant } from './tenant';

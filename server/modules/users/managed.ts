@@ -7,7 +7,8 @@ import { effectivePermissions } from '../../http/permissions';
 import { DEVICE_GROUP_DENIED, restrictionsOf, SITE_DENIED } from '../../http/scope';
 import { auditCaller } from '../audit/caller';
 import { assertCovered } from '../roles/service';
-import { findUser, toUserSummary, userVisibility, type DirectoryEntry } from './directory';
+import { toUserSummary, userVisibility } from './directory';
+import { findUser, type DirectoryEntry } from './directory-store';
 import { auditChainOf, type Tenant } from './tenant';
 
 // A user the caller administers (spec 1, /users): finding them inside the caller's scope, whether the caller may

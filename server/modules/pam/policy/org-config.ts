@@ -5,7 +5,7 @@ import type { PamConfig, PamConfigResponse } from '../../../contract';
 import type { AppContext } from '../../../context';
 import type { AuthContext } from '../../../http/auth-context';
 import { auditCaller } from '../../audit/caller';
-import { pamConfigFor } from '../config';
+import { pamConfigFor } from '../config-store';
 import { callerId, requireWholeOrgWrite, targetOrg } from './access';
 import type { putConfigBody } from './schemas';
 import { policyStore } from './store';

@@ -1,5 +1,4 @@
-import type { ElevationFlowType, ElevationStatus, PamRulePreview } from '../../../contract';
-import { statement } from '../../../db/connection';
+import type { PamRulePreview } from '../../../contract';
 import type { AppContext } from '../../../context';
 import type { AuthContext } from '../../../http/auth-context';
 import { badRequest } from '../../../http/errors';
@@ -8,6 +7,7 @@ import { deviceVisibility, onDeviceRows, restrictionClauses } from '../../device
 import type { Observation } from '../observation';
 import { targetOrg } from './access';
 import { loadSignerGroups, ruleMatcher } from './match';
+import { recentRequests, type PreviewRow } from './preview-store';
 import type { PreviewBody } from './schemas';
 import { criteriaFromBody, validateRule } from './validate';
 
@@ -20,23 +20,6 @@ import { criteriaFromBody, validateRule } from './validate';
 export const PREVIEW_SCAN_CAP = 50_000;
 export const PREVIEW_SAMPLE_SIZE = 20;
 const DAY_MS = 86_400_000;
-
-interface PreviewRow {
-  id: string;
-  requested_at: string;
-  flow_type: ElevationFlowType;
-  status: ElevationStatus;
-  subject_username: string | null;
-  subject_ad_groups: string | null;
-  target_executable_path: string | null;
-  target_executable_hash: string | null;
-  target_executable_signer: string | null;
-  target_signer_thumbprint: string | null;
-  parent_image: string | null;
-  command_line: string | null;
-  tool_name: string | null;
-  risk_tier: number | null;
-}
 
 function adGroupsOf(json: string | null): string[] {
   if (!json) return [];
@@ -102,14 +85,7 @@ export function previewRule(
     // Validated criteria compile; what can still fail is stored data (a signer group whose list is unreadable).
     throw badRequest(`The criteria cannot be evaluated: ${(err as Error).message}`, 'VALIDATION_ERROR');
   }
-  const rows = statement(
-    ctx.db,
-    `SELECT id, requested_at, flow_type, status, subject_username, subject_ad_groups, target_executable_path,
-        target_executable_hash, target_executable_signer, target_signer_thumbprint, parent_image, command_line,
-        tool_name, risk_tier
-       FROM elevation_requests r WHERE ${where.join(' AND ')}
-       ORDER BY r.requested_at DESC, r.id DESC LIMIT ?`,
-  ).iterate(...params) as IterableIterator<PreviewRow>;
+  const rows = recentRequests(ctx.db, where, params);
 
   let totalScanned = 0;
   let totalMatched = 0;

@@ -1,0 +1,67 @@
+import { resolve } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The server's boundary rules fire on violating code. Each case lints a snippet as if it were a file at `filePath`
+// (the file need not exist), with the repository's own eslint.config.js.
+
+const eslint = new ESLint({ cwd: resolve('.'), overrideConfigFile: resolve('eslint.config.js') });
+
+async function messages(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: resolve(filePath) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+}
+
+const PREPARE =
+  "import type { Db } from '../../db/connection';\nexport const f = (db: Db) => db.prepare('SELECT 1').get();\n";
+const STATEMENT =
+  "import { statement, type Db } from '../../db/connection';\nexport const f = (db: Db) => statement(db, 'SELECT 1').get();\n";
+const PAGED =
+  "import { pagedQuery } from '../../db/paged';\nimport type { Db } from '../../db/connection';\nexport const f = (db: Db) => pagedQuery(db, { select: '*', from: 't', orderBy: 'id', page: { page: 1, limit: 1 } });\n";
+const PRAGMA =
+  "import type { Db } from '../db/connection';\nexport const f = (db: Db) => db.pragma('optimize');\n";
+const BARE_TX =
+  "import type { Db } from '../../db/connection';\nexport const f = (db: Db) => db.transaction(() => 1)();\n";
+
+describe('server: SQL only in stores', () => {
+  it('a module file may not prepare, run statement() or pagedQuery()', async () => {
+    for (const code of [PREPARE, STATEMENT, PAGED]) {
+      expect(await messages('server/modules/users/fixture.ts', code)).toEqual([
+        expect.stringMatching(/SQL lives in stores/),
+      ]);
+    }
+  });
+
+  it('neither may the request layer, the jobs or the composition root', async () => {
+    expect(await messages('server/http/fixture.ts', PRAGMA)).toEqual([
+      expect.stringMatching(/SQL lives in stores/),
+    ]);
+    expect(await messages('server/jobs/fixture.ts', PRAGMA)).toEqual([
+      expect.stringMatching(/SQL lives in stores/),
+    ]);
+    expect(await messages('server/fixture.ts', PRAGMA.replace('../db', './db'))).toEqual([
+      expect.stringMatching(/SQL lives in stores/),
+    ]);
+  });
+
+  it('stores, server/db and server/backup may hold SQL', async () => {
+    expect(await messages('server/modules/users/fixture-store.ts', PREPARE)).toEqual([]);
+    expect(await messages('server/modules/pam/fixture-store.ts', STATEMENT)).toEqual([]);
+    expect(await messages('server/db/fixture.ts', PRAGMA)).toEqual([]);
+    expect(await messages('server/backup/fixture.ts', PRAGMA)).toEqual([]);
+  });
+});
+
+describe('server: transactions through transaction()', () => {
+  it('a bare db.transaction() is refused in modules, stores included', async () => {
+    for (const file of ['server/modules/pam/fixture.ts', 'server/modules/pam/fixture-store.ts']) {
+      expect(await messages(file, BARE_TX), file).toEqual([expect.stringMatching(/transaction\(db, fn\)/)]);
+    }
+  });
+
+  it('both rules apply together outside stores', async () => {
+    expect(
+      await messages('server/modules/devices/fixture.ts', PREPARE + BARE_TX.split('\n')[1]!),
+    ).toHaveLength(2);
+  });
+});
