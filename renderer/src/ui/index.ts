@@ -9,6 +9,7 @@ export * from './Dialog';
 export * from './DialogActions';
 export * from './fields';
 export * from './FormDialog';
+export * from './filters';
 export * from './Icon';
 export * from './layout';
 export * from './menu';

@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 import { ApiError, errorMessage } from '../lib/errors';
 import { Icon, type IconName } from './Icon';
 import { Spinner } from './basics';
+import { PageHeader } from './layout';
+import { Link } from '../lib/router';
 import './kit.css';
 
 // What a screen shows while its data is not there: loading, failed (a refusal explained calmly), empty.
@@ -120,4 +122,48 @@ export function LoadState({
       />
     );
   return <LoadingBlock label={loading} />;
+}
+
+/**
+ * A detail page (/devices/:id, /approvals/:id) before its record is on screen: the header with the way back, then
+ * "no such …" with a link back for a 404 (unknown, or outside the caller's access), else the load state.
+ */
+export function DetailPlaceholder({
+  className,
+  title,
+  back,
+  of,
+  loading,
+  forbidden,
+  notFound,
+}: {
+  className: string;
+  title: string;
+  back: { to: string; label: string };
+  of: { error: unknown; reload: () => void };
+  loading: string;
+  forbidden: Forbidden;
+  notFound: { icon: IconName; title: string; testId: string; text: ReactNode };
+}) {
+  return (
+    <div className={`page ${className}`}>
+      <PageHeader title={title} back={back} />
+      {of.error instanceof ApiError && of.error.status === 404 ? (
+        <EmptyState
+          icon={notFound.icon}
+          title={notFound.title}
+          testId={notFound.testId}
+          action={
+            <Link to={back.to} className="btn btn-secondary btn-sm">
+              Back to {back.label.toLowerCase()}
+            </Link>
+          }
+        >
+          {notFound.text}
+        </EmptyState>
+      ) : (
+        <LoadState of={of} loading={loading} forbidden={forbidden} />
+      )}
+    </div>
+  );
 }

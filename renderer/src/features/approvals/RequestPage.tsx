@@ -1,13 +1,11 @@
 import { useState } from 'react';
 import type { ElevationRequest, ElevationRequestDetail } from '../../../../server/contract';
-import { ApiError } from '../../lib/api/client';
 import { Icon } from '../../ui/Icon';
 import { Alert, Card } from '../../ui/basics';
 import { formatDateTime, relativeTime } from '../../lib/format';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
 import { Link, navigate } from '../../lib/router';
-import { LoadState } from '../../ui';
-import { EmptyState, PageHeader } from '../../ui';
+import { DetailPlaceholder, PageHeader } from '../../ui';
 import { useApiQuery } from '../../lib/query';
 import { approvalsApi } from './api';
 import { useCanApprove, useCanManagePolicy } from './capability';
@@ -56,26 +54,20 @@ export function RequestPage({ requestId }: { requestId: string }) {
 
   if (!loaded || !r) {
     return (
-      <div className="page ap-detail adm">
-        <PageHeader title="Elevation request" back={{ to: '/approvals', label: 'Approvals' }} />
-        {detail.error instanceof ApiError && detail.error.status === 404 ? (
-          <EmptyState
-            icon="approvals"
-            title="No such request"
-            testId="request-not-found"
-            action={
-              <Link to="/approvals" className="btn btn-secondary btn-sm">
-                Back to approvals
-              </Link>
-            }
-          >
-            This elevation request does not exist, or it belongs to an organization or site outside your
-            access.
-          </EmptyState>
-        ) : (
-          <LoadState of={detail} loading="Loading request…" forbidden={FORBIDDEN} />
-        )}
-      </div>
+      <DetailPlaceholder
+        className="ap-detail adm"
+        title="Elevation request"
+        back={{ to: '/approvals', label: 'Approvals' }}
+        of={detail}
+        loading="Loading request…"
+        forbidden={FORBIDDEN}
+        notFound={{
+          icon: 'approvals',
+          title: 'No such request',
+          testId: 'request-not-found',
+          text: 'This elevation request does not exist, or it belongs to an organization or site outside your access.',
+        }}
+      />
     );
   }
 

@@ -10,6 +10,7 @@ import { Icon } from '../../ui/Icon';
 import { useMeta } from '../../lib/meta';
 import { useDocumentTitle } from '../../lib/hooks';
 import { authApi } from './api';
+import { NoticeHead } from './notice';
 
 function isChallenge(res: LoginResponse): res is MfaChallenge {
   return (res as MfaChallenge).mfaRequired === true;
@@ -201,10 +202,7 @@ function MfaStep({
 
   return (
     <>
-      <div className="auth-step-icon">
-        <Icon name="lock" size={20} />
-      </div>
-      <h1 className="auth-title">Two-step verification</h1>
+      <NoticeHead icon="lock">Two-step verification</NoticeHead>
       <p className="auth-lead">
         {useRecovery
           ? 'Enter one of the recovery codes you saved when you set up two-step verification. Each code works once.'

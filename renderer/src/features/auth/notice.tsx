@@ -26,7 +26,7 @@ export function NoticeHead({
 }) {
   return (
     <>
-      <div className={tone ? `pub-icon ${tone}` : 'pub-icon'}>
+      <div className={tone ? `auth-step-icon ${tone}` : 'auth-step-icon'}>
         <Icon name={icon} size={20} />
       </div>
       <h1 className="auth-title" data-testid={testId}>

@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
-import { Link, useRouter } from '../../lib/router';
+import { useRouter } from '../../lib/router';
 import { StatusPill } from '../../ui/basics';
-import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Tabs } from '../../ui';
-import { ApiError } from '../../lib/api/client';
+import { DetailPlaceholder, PageHeader, Tabs } from '../../ui';
 import { STATUS_LABEL, STATUS_TONE, ago, deviceName } from './format';
 import { devicesApi, devicesKeys } from './api';
 import { OverviewTab } from './OverviewTab';
@@ -49,32 +48,23 @@ export function DeviceDetailPage({ deviceId }: { deviceId: string }) {
 
   if (!d) {
     return (
-      <div className="page dv-detail adm">
-        <PageHeader title="Device" back={{ to: '/devices', label: 'Devices' }} />
-        {device.error instanceof ApiError && device.error.status === 404 ? (
-          <EmptyState
-            icon="devices"
-            title="No such device"
-            testId="device-not-found"
-            action={
-              <Link to="/devices" className="btn btn-secondary btn-sm">
-                Back to devices
-              </Link>
-            }
-          >
-            This device does not exist, or it belongs to an organization outside your access.
-          </EmptyState>
-        ) : device.error ? (
-          <LoadFailure
-            error={device.error}
-            onRetry={device.reload}
-            forbiddenTitle="This device is not available to you"
-            forbiddenText="It belongs to an organization outside your access."
-          />
-        ) : (
-          <LoadingBlock label="Loading device…" />
-        )}
-      </div>
+      <DetailPlaceholder
+        className="dv-detail adm"
+        title="Device"
+        back={{ to: '/devices', label: 'Devices' }}
+        of={device}
+        loading="Loading device…"
+        forbidden={{
+          title: 'This device is not available to you',
+          text: 'It belongs to an organization outside your access.',
+        }}
+        notFound={{
+          icon: 'devices',
+          title: 'No such device',
+          testId: 'device-not-found',
+          text: 'This device does not exist, or it belongs to an organization outside your access.',
+        }}
+      />
     );
   }
 

@@ -1,7 +1,7 @@
 import type { DiagnosticLevel } from '../../../../server/contract';
 import { paginationOf } from '../../lib/query';
 import { useDiagnosticLogs } from './api';
-import { DateFilter, FilterBar, TextFilter, ToggleChips } from '../../ui';
+import { DateRangeFilter, FilterBar, TextFilter, ToggleChips } from '../../ui';
 import { useLogFilters } from './controls';
 import { useDebounced } from '../../lib/hooks';
 import { ExpandableLogRow, LogEmpty, LogTable, ResourceStates, useOpenRow } from './LogTable';
@@ -62,8 +62,12 @@ export function DiagnosticLogsTab({ deviceId }: { deviceId: string }) {
           label="Search messages"
           testId="diag-search"
         />
-        <DateFilter label="Since" {...filters.bind('since')} testId="diag-since" />
-        <DateFilter label="Until" {...filters.bind('until')} testId="diag-until" />
+        <DateRangeFilter
+          from={filters.bind('since')}
+          to={filters.bind('until')}
+          labels={['Since', 'Until']}
+          testIds={['diag-since', 'diag-until']}
+        />
       </FilterBar>
       <ResourceStates
         resource={logs}

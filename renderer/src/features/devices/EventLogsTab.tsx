@@ -1,7 +1,7 @@
 import { paginationOf } from '../../lib/query';
 import { useEventLogs } from './api';
-import { ChoiceSelect, DateFilter, FilterBar, TextFilter } from '../../ui';
-import { useLogFilters } from './controls';
+import { ChoiceSelect, DateRangeFilter, FilterBar } from '../../ui';
+import { LevelAndSource, useLogFilters } from './controls';
 import { useDebounced } from '../../lib/hooks';
 import { ExpandableLogRow, LogEmpty, LogTable, ResourceStates, useOpenRow } from './LogTable';
 import { JsonBlock, LevelBadge, Stamp } from './parts';
@@ -41,21 +41,18 @@ export function EventLogsTab({ deviceId }: { deviceId: string }) {
           options={CATEGORIES}
           testId="eventlog-category"
         />
-        <ChoiceSelect
-          {...filters.bind('level')}
-          ariaLabel="Level"
-          emptyLabel="All levels"
-          options={LEVELS}
-          testId="eventlog-level"
+        <LevelAndSource
+          level={filters.bind('level')}
+          source={filters.bind('source')}
+          levels={LEVELS}
+          sourcePlaceholder="Source (exact)"
+          testIdPrefix="eventlog"
         />
-        <TextFilter
-          {...filters.bind('source')}
-          placeholder="Source (exact)"
-          label="Source"
-          testId="eventlog-source"
+        <DateRangeFilter
+          from={filters.bind('start')}
+          to={filters.bind('end')}
+          testIds={['eventlog-start', 'eventlog-end']}
         />
-        <DateFilter label="From" {...filters.bind('start')} testId="eventlog-start" />
-        <DateFilter label="To" {...filters.bind('end')} testId="eventlog-end" />
         {filtered ? (
           <button type="button" className="btn btn-ghost btn-sm" onClick={filters.clear}>
             Clear

@@ -8,8 +8,8 @@ import { useNow } from '../../lib/hooks';
 import { formatDateTime } from '../../lib/format';
 import { EmptyState } from '../../ui';
 import { devicesKeys, liveLogApi, useLiveRead } from './api';
-import { ChoiceSelect, DateFilter, FilterBar, TextFilter } from '../../ui';
-import { useLogFilters } from './controls';
+import { DateRangeFilter, FilterBar, TextFilter } from '../../ui';
+import { LevelAndSource, useLogFilters } from './controls';
 import { ago, deviceName } from './format';
 import { useDebounced } from '../../lib/hooks';
 import { LogEmpty, LogTable } from './LogTable';
@@ -350,18 +350,12 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
       ) : (
         <>
           <FilterBar>
-            <ChoiceSelect
-              {...filters.bind('level')}
-              ariaLabel="Level"
-              emptyLabel="All levels"
-              options={LEVELS}
-              testId="live-log-level"
-            />
-            <TextFilter
-              {...filters.bind('source')}
-              placeholder="Source"
-              label="Source"
-              testId="live-log-source"
+            <LevelAndSource
+              level={filters.bind('level')}
+              source={filters.bind('source')}
+              levels={LEVELS}
+              sourcePlaceholder="Source"
+              testIdPrefix="live-log"
             />
             <TextFilter
               {...filters.bind('eventId')}
@@ -372,8 +366,11 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
               label="Event id"
               testId="live-log-event-id"
             />
-            <DateFilter label="From" {...filters.bind('start')} testId="live-log-start" />
-            <DateFilter label="To" {...filters.bind('end')} testId="live-log-end" />
+            <DateRangeFilter
+              from={filters.bind('start')}
+              to={filters.bind('end')}
+              testIds={['live-log-start', 'live-log-end']}
+            />
             {eventIdError ? <span className="fb-problem">{eventIdError}</span> : null}
           </FilterBar>
           <div className={`dv-live-split${selected ? ' with-detail' : ''}`}>

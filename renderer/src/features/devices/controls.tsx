@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ChoiceSelect, TextFilter } from '../../ui';
 
 /**
  * Filter values and the page of a filtered, paged log. Every filter change and `clear()` go back to page 1;
@@ -27,4 +28,37 @@ export function useLogFilters<T extends object>(initial: T, onChange?: () => voi
     onChange: (value: T[K]) => set(key, value),
   });
   return { values, set, bind, page, setPage, clear };
+}
+
+/** The level choice and the source text of an event-log filter bar (stored and live logs alike). */
+export function LevelAndSource({
+  level,
+  source,
+  levels,
+  sourcePlaceholder,
+  testIdPrefix,
+}: {
+  level: { value: string; onChange: (value: string) => void };
+  source: { value: string; onChange: (value: string) => void };
+  levels: string[];
+  sourcePlaceholder: string;
+  testIdPrefix: string;
+}) {
+  return (
+    <>
+      <ChoiceSelect
+        {...level}
+        ariaLabel="Level"
+        emptyLabel="All levels"
+        options={levels}
+        testId={`${testIdPrefix}-level`}
+      />
+      <TextFilter
+        {...source}
+        placeholder={sourcePlaceholder}
+        label="Source"
+        testId={`${testIdPrefix}-source`}
+      />
+    </>
+  );
 }

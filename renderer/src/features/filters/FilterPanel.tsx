@@ -69,7 +69,7 @@ export function FilterPanel({
     preview.error instanceof ApiError && preview.error.status < 500 && preview.error.status !== 0;
 
   return (
-    <div className="fb-panel" data-testid={testId}>
+    <div className="fb-panel ui-compact-fields" data-testid={testId}>
       <div className="fb-panel-main">
         <FilterBuilder
           root={root}
