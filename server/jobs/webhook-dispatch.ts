@@ -30,6 +30,7 @@ export function startWebhookDispatch(rt: WebhookRuntime): { stop: () => void; id
       stopped = true;
       clearInterval(timer);
       rt.wake = () => undefined;
+      dispatcher.stop();
       rt.agent.destroy();
     },
     idle: () => dispatcher.idle(),

@@ -81,7 +81,9 @@ async function webhookDispatch(receiver: Receiver, ca: TestCa): Promise<Result> 
       orgId: server.demo!.enrollmentKey.orgId,
     });
     await call('PATCH', `/webhooks/${hook.id}`, { status: 'paused' });
-    await measure('queue', DELIVERIES, CONCURRENCY, () => call('POST', `/webhooks/${hook.id}/test`, {}));
+    await measure('queue', DELIVERIES, CONCURRENCY, async () => {
+      await call('POST', `/webhooks/${hook.id}/test`, {});
+    });
 
     const db = server.context.db;
     const delivered = () =>

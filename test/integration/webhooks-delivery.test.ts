@@ -178,11 +178,17 @@ describe('webhook delivery', () => {
       const test = await world.server.api.post(`/webhooks/${hook.id}/test`, {}, world.admin);
       const id = test.body.delivery.id as string;
       const created = await socket.next(
-        (m) => m.type === 'event' && m.event === 'webhook.delivery.created' && m.data.id === id,
+        (m) =>
+          m.type === 'event' &&
+          m.event === 'webhook.delivery.created' &&
+          (m.data as { id?: string }).id === id,
       );
       expect(created).toMatchObject({ orgId: world.orgId, data: { status: 'pending', webhookId: hook.id } });
       const updated = await socket.next(
-        (m) => m.type === 'event' && m.event === 'webhook.delivery.updated' && m.data.id === id,
+        (m) =>
+          m.type === 'event' &&
+          m.event === 'webhook.delivery.updated' &&
+          (m.data as { id?: string }).id === id,
       );
       expect(updated).toMatchObject({ orgId: world.orgId, data: { status: 'delivered', attempt: 1 } });
     } finally {

@@ -170,7 +170,12 @@ describe('webhook scope', () => {
     try {
       const test = await world.server.api.post(`/webhooks/${hooks.a1}/test`, {}, world.admin);
       const id = test.body.delivery.id as string;
-      await a1.next((m) => m.type === 'event' && m.event === 'webhook.delivery.updated' && m.data.id === id);
+      await a1.next(
+        (m) =>
+          m.type === 'event' &&
+          m.event === 'webhook.delivery.updated' &&
+          (m.data as { id?: string }).id === id,
+      );
       // b1 saw none of it (its socket has had the same time to receive anything).
       await new Promise((r) => setTimeout(r, 100));
       expect(b1.messages.filter((m) => m.type === 'event' && m.event.startsWith('webhook.'))).toEqual([]);

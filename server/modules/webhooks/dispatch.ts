@@ -34,14 +34,21 @@ export interface Dispatcher {
   /** Resolves once no attempt is in flight (tests, shutdown). */
   idle(): Promise<void>;
   inFlight(): number;
+  /**
+   * Starts nothing more and records nothing more: an attempt cut short by the shutdown is not the receiver's
+   * failure. It stays in flight in SQLite and is due again at the next start.
+   */
+  stop(): void;
 }
 
 export function createDispatcher(rt: WebhookRuntime): Dispatcher {
   const running = new Map<string, Promise<void>>();
+  const state = { stopped: false };
   // A previous process's claims are dead (the data directory is held by one process at a time).
   releaseAbandonedAttempts(rt.ctx.db, rt.now());
 
   const pass = () => {
+    if (state.stopped) return;
     const room = rt.concurrency - running.size;
     if (room <= 0) return;
     // Rows already running here are skipped by the claim (their lease is in the future), so ask for a few more.
@@ -51,7 +58,7 @@ export function createDispatcher(rt: WebhookRuntime): Dispatcher {
       const now = rt.now();
       if (!claimDelivery(rt.ctx.db, due.id, due.attempt, now, now + rt.attemptTimeoutMs + LEASE_MARGIN_MS))
         continue;
-      const work = attempt(rt, due.id, due.attempt)
+      const work = attempt(rt, due.id, due.attempt, state)
         .catch((err: unknown) => rt.ctx.log.error({ err, deliveryId: due.id }, 'webhook attempt failed'))
         .finally(() => {
           running.delete(due.id);
@@ -68,14 +75,23 @@ export function createDispatcher(rt: WebhookRuntime): Dispatcher {
       while (running.size > 0) await Promise.all(running.values());
     },
     inFlight: () => running.size,
+    stop: () => {
+      state.stopped = true;
+    },
   };
 }
 
 /** Sends one claimed attempt and records its outcome. */
-async function attempt(rt: WebhookRuntime, deliveryId: string, claimed: number): Promise<void> {
+async function attempt(
+  rt: WebhookRuntime,
+  deliveryId: string,
+  claimed: number,
+  state: { stopped: boolean },
+): Promise<void> {
   const subject = attemptSubject(rt.ctx.db, deliveryId);
   if (!subject) return; // deleted with its webhook meanwhile
   const result = await send(rt, subject);
+  if (state.stopped) return;
   const policy = subject.webhook.retry_policy
     ? (JSON.parse(subject.webhook.retry_policy) as WebhookRetryPolicy)
     : DEFAULT_RETRY_POLICY;
@@ -95,6 +111,13 @@ async function send(rt: WebhookRuntime, { delivery, webhook }: AttemptSubject): 
   const checked = await checkTarget(target, rt.resolver, rt.allowPrivate);
   if (checked.verdict === 'unsafe') return refused(UNSAFE);
   if (checked.verdict === 'unresolved') return refused(`Could not resolve ${target.host}`);
+  let secret: string | null;
+  try {
+    secret = webhook.secret_sealed === null ? null : rt.ctx.secretBox.open(webhook.secret_sealed);
+  } catch {
+    // Sealed under another encryption key (a data directory moved without its key): never send unsigned instead.
+    return refused('Signing secret cannot be read');
+  }
   return sendAttempt({
     target,
     addresses: checked.addresses,
@@ -102,7 +125,7 @@ async function send(rt: WebhookRuntime, { delivery, webhook }: AttemptSubject): 
     deliveryId: delivery.id,
     eventId: delivery.event_id,
     eventType: delivery.event,
-    secret: webhook.secret_sealed === null ? null : rt.ctx.secretBox.open(webhook.secret_sealed),
+    secret,
     headers: JSON.parse(webhook.headers) as Array<{ key: string; value: string }>,
     timeoutMs: rt.attemptTimeoutMs,
     ca: rt.ca,

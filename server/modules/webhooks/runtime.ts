@@ -41,6 +41,7 @@ export interface WebhookRuntime {
 }
 
 export function webhookRuntime(ctx: AppContext, options: WebhookOptions = {}): WebhookRuntime {
+  const concurrency = options.concurrency ?? 16;
   return {
     ctx,
     resolver: options.resolver ?? systemResolver,
@@ -48,9 +49,9 @@ export function webhookRuntime(ctx: AppContext, options: WebhookOptions = {}): W
     now: options.now ?? Date.now,
     attemptTimeoutMs: options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
     pollIntervalMs: options.pollIntervalMs ?? 1000,
-    concurrency: options.concurrency ?? 16,
+    concurrency,
     allowPrivate: ctx.config.webhookAllowPrivateTargets,
-    agent: new Agent({ keepAlive: true, maxSockets: 16 }),
+    agent: new Agent({ keepAlive: true, maxSockets: concurrency }),
     wake: () => undefined,
   };
 }
