@@ -68,6 +68,8 @@ const KNOWN: Record<ConsoleEventName, true> = {
   'elevation.enforcement_changed': true,
   'elevation.revoked': true,
   'elevation.expired': true,
+  'webhook.delivery.created': true,
+  'webhook.delivery.updated': true,
 };
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(Object.keys(KNOWN));
 
