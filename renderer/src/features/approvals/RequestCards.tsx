@@ -54,7 +54,7 @@ export function Missing({ children = 'Not reported' }: { children?: ReactNode })
 export function CommandLine({ value, testId }: { value: string | null; testId?: string }) {
   if (!value) return <Missing />;
   return (
-    <pre className="ap-cmd" data-testid={testId}>
+    <pre className="ui-pre ap-cmd" data-testid={testId}>
       {value}
     </pre>
   );

@@ -30,47 +30,39 @@ export const FLOW_LABEL: Record<ElevationFlowType, string> = {
 
 export const FLOW_TYPES = Object.keys(FLOW_LABEL) as ElevationFlowType[];
 
-export const STATUS_LABEL: Record<ElevationStatus, string> = {
-  pending: 'Pending',
-  approved: 'Approved',
-  auto_approved: 'Auto-approved',
-  actuating: 'Actuating',
-  denied: 'Denied',
-  revoked: 'Revoked',
-  expired: 'Expired',
-};
+/** Splits a table of `[words, tone]` by key into its words and its tones. */
+function split<K extends string>(table: Record<K, readonly [string, Tone]>) {
+  const entries = Object.entries(table) as Array<[K, readonly [string, Tone]]>;
+  return {
+    label: Object.fromEntries(entries.map(([k, [words]]) => [k, words])) as Record<K, string>,
+    tone: Object.fromEntries(entries.map(([k, [, tone]]) => [k, tone])) as Record<K, Tone>,
+  };
+}
 
+const STATUS = split<ElevationStatus>({
+  pending: ['Pending', 'warn'],
+  approved: ['Approved', 'ok'],
+  auto_approved: ['Auto-approved', 'ok'],
+  actuating: ['Actuating', 'ok'],
+  denied: ['Denied', 'bad'],
+  revoked: ['Revoked', 'muted'],
+  expired: ['Expired', 'muted'],
+});
+export const STATUS_LABEL = STATUS.label;
+export const STATUS_TONE = STATUS.tone;
 export const STATUSES = Object.keys(STATUS_LABEL) as ElevationStatus[];
 
-export const STATUS_TONE: Record<ElevationStatus, Tone> = {
-  pending: 'warn',
-  approved: 'ok',
-  auto_approved: 'ok',
-  actuating: 'ok',
-  denied: 'bad',
-  revoked: 'muted',
-  expired: 'muted',
-};
-
-export const ENFORCEMENT_LABEL: Record<EnforcementStatus, string> = {
-  pending_dispatch: 'Not sent to the device',
-  dispatched: 'Sent, awaiting agent',
-  active: 'Active on the device',
-  failed: 'Failed on the device',
-  cleanup_pending: 'Cleanup sent',
-  cleaned_up: 'Cleaned up',
-  refused: 'Refused by the server',
-};
-
-export const ENFORCEMENT_TONE: Record<EnforcementStatus, Tone> = {
-  pending_dispatch: 'warn',
-  dispatched: 'warn',
-  active: 'ok',
-  failed: 'bad',
-  cleanup_pending: 'warn',
-  cleaned_up: 'muted',
-  refused: 'bad',
-};
+const ENFORCEMENT = split<EnforcementStatus>({
+  pending_dispatch: ['Not sent to the device', 'warn'],
+  dispatched: ['Sent, awaiting agent', 'warn'],
+  active: ['Active on the device', 'ok'],
+  failed: ['Failed on the device', 'bad'],
+  cleanup_pending: ['Cleanup sent', 'warn'],
+  cleaned_up: ['Cleaned up', 'muted'],
+  refused: ['Refused by the server', 'bad'],
+});
+export const ENFORCEMENT_LABEL = ENFORCEMENT.label;
+export const ENFORCEMENT_TONE = ENFORCEMENT.tone;
 
 export const RISK_LABEL: Record<RiskLevel, string> = {
   low: 'Low',

@@ -10,6 +10,7 @@ import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordFields, newPasswordReady } from '../../ui/password';
 import { useApiQuery } from '../../lib/query';
 import { authApi, authKeys } from './api';
+import { useAuthForm } from './form';
 import { NoticeHead, useLinkToken } from './notice';
 import { formatDateTime } from '../../lib/format';
 
@@ -82,38 +83,31 @@ function AcceptForm({
   const [name, setName] = useState(info.name);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { touched, busy, error, submit } = useAuthForm();
 
   const nameProblem = name.trim() ? null : 'Enter your name.';
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    if (busy || nameProblem || !newPasswordReady(password, confirm, info.email)) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const pair = await authApi.acceptInvite({
-        token,
-        password,
-        ...(name.trim() !== info.name ? { name: name.trim() } : {}),
-      });
-      acceptTokens(pair);
-      // A new technician's next step is their second factor; the enrollment page returns to the overview.
-      navigate(pair.user.mfaEnabled ? '/' : `/mfa/enroll?from=invite&returnTo=${encodeURIComponent('/')}`, {
-        replace: true,
-      });
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 400 && err.code === 'INVALID_TOKEN') {
-        onInvalid();
-        return;
-      }
-      setError(errorMessage(err));
-      setBusy(false);
-    }
-  };
+  const onSubmit = (e: FormEvent) =>
+    submit(e, {
+      ready: !nameProblem && newPasswordReady(password, confirm, info.email),
+      run: async () => {
+        const pair = await authApi.acceptInvite({
+          token,
+          password,
+          ...(name.trim() !== info.name ? { name: name.trim() } : {}),
+        });
+        acceptTokens(pair);
+        // A new technician's next step is their second factor; the enrollment page returns to the overview.
+        navigate(pair.user.mfaEnabled ? '/' : `/mfa/enroll?from=invite&returnTo=${encodeURIComponent('/')}`, {
+          replace: true,
+        });
+      },
+      handled: (err) => {
+        const invalid = err instanceof ApiError && err.status === 400 && err.code === 'INVALID_TOKEN';
+        if (invalid) onInvalid();
+        return invalid;
+      },
+    });
 
   return (
     <AuthLayout wide>

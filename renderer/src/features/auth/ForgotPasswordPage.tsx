@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { errorMessage } from '../../lib/api/client';
 import { Link } from '../../lib/router';
 import { AuthLayout } from '../../ui/basics';
 import { TextField } from '../../ui/fields';
@@ -7,34 +6,26 @@ import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { isEmail } from '../../ui/password';
 import { authApi } from './api';
+import { useAuthForm } from './form';
 import { BackToSignIn, NoticeHead } from './notice';
 
 // The answer is the same whether or not the address has an account, so this page never hints at which.
 export function ForgotPasswordPage() {
   useDocumentTitle('Reset your password');
   const [email, setEmail] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { touched, busy, error, submit } = useAuthForm();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const problem = isEmail(email) ? null : 'Enter the email address you sign in with.';
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    if (busy || problem) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await authApi.forgotPassword(email.trim());
-      setSentTo(email.trim());
-    } catch (err) {
-      // Only failures that say nothing about the account reach here: rate limits and an unreachable server.
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  // Only failures that say nothing about the account reach the form: rate limits and an unreachable server.
+  const onSubmit = (e: FormEvent) =>
+    submit(e, {
+      ready: !problem,
+      run: async () => {
+        await authApi.forgotPassword(email.trim());
+        setSentTo(email.trim());
+      },
+    });
 
   if (sentTo) {
     return (

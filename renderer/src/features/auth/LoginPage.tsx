@@ -10,6 +10,7 @@ import { Icon } from '../../ui/Icon';
 import { useMeta } from '../../lib/meta';
 import { useDocumentTitle } from '../../lib/hooks';
 import { authApi } from './api';
+import { useAuthForm } from './form';
 import { NoticeHead } from './notice';
 
 function isChallenge(res: LoginResponse): res is MfaChallenge {
@@ -28,8 +29,7 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit } = useAuthForm();
 
   const finish = (pair: TokenPair) => {
     const target = useSession.getState().returnTo;
@@ -38,25 +38,18 @@ export function LoginPage() {
     navigate(target && target !== '/login' ? target : '/', { replace: true });
   };
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await authApi.login(email.trim(), password);
-      if (isChallenge(res)) {
-        setChallenge(res);
-        setPassword('');
-      } else {
-        finish(res);
-      }
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const onSubmit = (e: FormEvent) =>
+    submit(e, {
+      run: async () => {
+        const res = await authApi.login(email.trim(), password);
+        if (isChallenge(res)) {
+          setChallenge(res);
+          setPassword('');
+        } else {
+          finish(res);
+        }
+      },
+    });
 
   if (challenge) {
     return (
@@ -145,8 +138,7 @@ function MfaStep({
 }) {
   const [useRecovery, setUseRecovery] = useState(false);
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit } = useAuthForm();
   /** Masked number the last text went to, once one was sent. */
   const [smsSentTo, setSmsSentTo] = useState<string | null>(null);
   const [smsBusy, setSmsBusy] = useState(false);
@@ -158,26 +150,25 @@ function MfaStep({
 
   const { normalized, ready } = mfaCode(code, useRecovery);
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy || !ready) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const pair = await authApi.verifyMfa(challenge.tempToken, normalized);
-      onDone(pair);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'MFA_SESSION_EXPIRED') {
-        onRestart('The sign-in took too long. Enter your password again.');
-        return;
-      }
-      setError(errorMessage(err));
-      setCode('');
-      inputRef.current?.focus();
-    } finally {
-      setBusy(false);
-    }
+  /** The sign-in's temporary token ran out: back to the password, saying why. */
+  const expired = (err: unknown) => {
+    const gone = err instanceof ApiError && err.code === 'MFA_SESSION_EXPIRED';
+    if (gone) onRestart('The sign-in took too long. Enter your password again.');
+    return gone;
   };
+
+  const onSubmit = (e: FormEvent) =>
+    submit(e, {
+      ready,
+      run: async () => onDone(await authApi.verifyMfa(challenge.tempToken, normalized)),
+      handled: (err) => {
+        if (expired(err)) return true;
+        // The message shows; the field is cleared for the next code.
+        setCode('');
+        inputRef.current?.focus();
+        return false;
+      },
+    });
 
   const sendSms = async () => {
     if (smsBusy) return;
@@ -188,11 +179,7 @@ function MfaStep({
       setSmsSentTo(res.sentTo ?? 'your phone');
       inputRef.current?.focus();
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'MFA_SESSION_EXPIRED') {
-        onRestart('The sign-in took too long. Enter your password again.');
-        return;
-      }
-      setError(errorMessage(err));
+      if (!expired(err)) setError(errorMessage(err));
     } finally {
       setSmsBusy(false);
     }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage } from '../../lib/api/client';
+import { ApiError } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { AuthLayout } from '../../ui/basics';
 import { TextField } from '../../ui/fields';
@@ -7,6 +7,7 @@ import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordField, isEmail, passwordStrength } from '../../ui/password';
 import { authApi } from './api';
+import { useAuthForm } from './form';
 import { BackToSignIn, NoticeHead } from './notice';
 
 /** Where the registration page sends people when the server has registration turned off (spec 1). */
@@ -18,9 +19,7 @@ export function RegisterPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [acceptTerms, setAcceptTerms] = useState(false);
-  const [touched, setTouched] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { touched, setTouched, busy, error, submit } = useAuthForm();
   const [sentTo, setSentTo] = useState<string | null>(null);
 
   const strength = passwordStrength(password, email);
@@ -38,32 +37,26 @@ export function RegisterPage() {
   };
   const show = (key: keyof typeof problems) => (touched ? problems[key] : null);
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    if (busy || Object.values(problems).some(Boolean)) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await authApi.registerPartner({
-        companyName: companyName.trim(),
-        name: name.trim(),
-        email: email.trim(),
-        password,
-        acceptTerms,
-      });
-      setSentTo(email.trim());
-      setPassword('');
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 404) {
-        navigate(REGISTRATION_DISABLED_PATH, { replace: true });
-        return;
-      }
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const onSubmit = (e: FormEvent) =>
+    submit(e, {
+      ready: !Object.values(problems).some(Boolean),
+      run: async () => {
+        await authApi.registerPartner({
+          companyName: companyName.trim(),
+          name: name.trim(),
+          email: email.trim(),
+          password,
+          acceptTerms,
+        });
+        setSentTo(email.trim());
+        setPassword('');
+      },
+      handled: (err) => {
+        const off = err instanceof ApiError && err.status === 404;
+        if (off) navigate(REGISTRATION_DISABLED_PATH, { replace: true });
+        return off;
+      },
+    });
 
   if (sentTo) {
     return (

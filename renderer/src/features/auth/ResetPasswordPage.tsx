@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage } from '../../lib/api/client';
+import { ApiError } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout } from '../../ui/basics';
@@ -7,6 +7,7 @@ import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordFields, newPasswordReady } from '../../ui/password';
 import { authApi } from './api';
+import { useAuthForm } from './form';
 import { BackToSignIn, NoticeHead, useLinkToken } from './notice';
 
 export function ResetPasswordPage() {
@@ -14,31 +15,25 @@ export function ResetPasswordPage() {
   const token = useLinkToken();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { touched, busy, error, submit } = useAuthForm();
   const [invalid, setInvalid] = useState(!token);
-  const [busy, setBusy] = useState(false);
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    if (busy || !newPasswordReady(password, confirm)) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await authApi.resetPassword(token, password);
-      // Every session of the account ended with the reset, this browser's included.
-      useSession.getState().clear('Your password was changed. Sign in with the new password.');
-      navigate('/login', { replace: true });
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 400 && err.message === 'invalid or expired token') {
-        setInvalid(true);
-      } else {
-        setError(errorMessage(err));
-      }
-      setBusy(false);
-    }
-  };
+  const onSubmit = (e: FormEvent) =>
+    submit(e, {
+      ready: newPasswordReady(password, confirm),
+      run: async () => {
+        await authApi.resetPassword(token, password);
+        // Every session of the account ended with the reset, this browser's included.
+        useSession.getState().clear('Your password was changed. Sign in with the new password.');
+        navigate('/login', { replace: true });
+      },
+      handled: (err) => {
+        const spent =
+          err instanceof ApiError && err.status === 400 && err.message === 'invalid or expired token';
+        if (spent) setInvalid(true);
+        return spent;
+      },
+    });
 
   if (invalid) {
     return (

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage } from '../../lib/api/client';
+import { ApiError } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout } from '../../ui/basics';
@@ -8,6 +8,7 @@ import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { isEmail } from '../../ui/password';
 import { authApi } from './api';
+import { useAuthForm } from './form';
 
 const MIN_PASSWORD = 12;
 
@@ -26,10 +27,8 @@ export function SetupPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { touched, busy, error, submit } = useAuthForm();
   const [complete, setComplete] = useState(!setupRequired);
-  const [busy, setBusy] = useState(false);
   const tokenFromUrl = tokenFromFragment() !== '';
 
   const problems = {
@@ -45,32 +44,26 @@ export function SetupPage() {
   const valid = Object.values(problems).every((p) => p === null);
   const show = (key: keyof typeof problems) => (touched ? problems[key] : null);
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    if (!valid || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const pair = await authApi.setup({
-        setupToken: setupToken.trim(),
-        name: name.trim(),
-        email: email.trim(),
-        password,
-      });
-      acceptTokens(pair);
-      navigate('/mfa/enroll?from=setup', { replace: true });
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'SETUP_COMPLETE') {
+  const onSubmit = (e: FormEvent) =>
+    submit(e, {
+      ready: valid,
+      run: async () => {
+        const pair = await authApi.setup({
+          setupToken: setupToken.trim(),
+          name: name.trim(),
+          email: email.trim(),
+          password,
+        });
+        acceptTokens(pair);
+        navigate('/mfa/enroll?from=setup', { replace: true });
+      },
+      handled: (err) => {
+        if (!(err instanceof ApiError && err.code === 'SETUP_COMPLETE')) return false;
         setSetupRequired(false);
         setComplete(true);
-      } else {
-        setError(errorMessage(err));
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
+        return true;
+      },
+    });
 
   if (complete) {
     return (

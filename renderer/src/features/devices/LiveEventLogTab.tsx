@@ -211,7 +211,7 @@ function RecordDetail({
         {e.message}
       </div>
       <div className="dv-live-section">Raw XML</div>
-      <pre className="dv-pre dv-xml" data-testid="live-log-xml">
+      <pre className="ui-pre dv-pre dv-xml" data-testid="live-log-xml">
         {prettyXml(e.rawXml)}
       </pre>
       {full.error && !fetched ? (

@@ -54,7 +54,7 @@ export function LevelBadge({ level, testId }: { level: string; testId?: string }
 export function JsonBlock({ value }: { value: unknown }) {
   if (value === null || value === undefined) return null;
   if (typeof value === 'object' && Object.keys(value).length === 0) return null;
-  return <pre className="dv-pre">{JSON.stringify(value, null, 2)}</pre>;
+  return <pre className="ui-pre dv-pre">{JSON.stringify(value, null, 2)}</pre>;
 }
 
 export function Stamp({ iso }: { iso: string | null | undefined }) {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { FilterConditionGroup } from '../../../../server/contract';
 import { Field } from '../../ui/basics';
 import { fieldErrors } from '../../lib/forms';
-import { ChoiceSelect, nameChoices } from '../../ui';
+import { ChoiceSelect, TextField, nameChoices } from '../../ui';
 import type { Lookups } from '../../lib/directory';
 
 // What a saved filter is called and whose it is (spec 2): name 1-200, description up to 1000 and, for partner and
@@ -85,62 +85,79 @@ export function useFilterMeta({
   };
 }
 
-export function FilterNameField({
-  id,
-  value,
-  onChange,
-  error,
-  maxLength,
-  autoFocus,
-}: {
-  id: string;
-  value: string;
-  onChange: (value: string) => void;
-  error: string | null;
-  maxLength?: number;
-  autoFocus?: boolean;
-}) {
-  return (
-    <Field label="Name" htmlFor={id} error={error}>
-      <input
-        id={id}
-        type="text"
-        value={value}
-        maxLength={maxLength}
-        autoFocus={autoFocus}
-        onChange={(e) => onChange(e.target.value)}
-        placeholder="e.g. Windows servers needing a reboot"
-        data-testid={id}
-      />
-    </Field>
-  );
-}
+export type FilterMeta = ReturnType<typeof useFilterMeta>;
 
-export function FilterOrgField({
-  id,
-  value,
-  onChange,
-  error,
-  hint,
+/**
+ * The name, description and (when `needsOrg`) organization fields of `meta`, with ids `<idPrefix>-name` and so
+ * on. `dialog`: the "Save as filter" form, with the name focused and a multi-line description that counts.
+ */
+export function FilterMetaFields({
+  idPrefix,
+  meta,
+  needsOrg,
   lookups,
+  orgHint,
+  dialog = false,
 }: {
-  id: string;
-  value: string;
-  onChange: (value: string) => void;
-  error: string | null;
-  hint: string;
+  idPrefix: string;
+  meta: FilterMeta;
+  needsOrg: boolean;
   lookups: Lookups;
+  orgHint: string;
+  dialog?: boolean;
 }) {
+  const descriptionId = `${idPrefix}-description`;
   return (
-    <Field label="Organization" htmlFor={id} error={error} hint={hint}>
-      <ChoiceSelect
-        id={id}
-        value={value}
-        onChange={onChange}
-        emptyLabel="Choose an organization…"
-        options={nameChoices(lookups.orgs)}
-        testId={id}
+    <>
+      <TextField
+        id={`${idPrefix}-name`}
+        label="Name"
+        type="text"
+        value={meta.name}
+        maxLength={dialog ? NAME_MAX + 20 : undefined}
+        autoFocus={dialog}
+        onChange={meta.setName}
+        placeholder="e.g. Windows servers needing a reboot"
+        error={meta.nameError}
       />
-    </Field>
+      {dialog ? (
+        <Field
+          label="Description"
+          htmlFor={descriptionId}
+          error={meta.descError}
+          hint={`Optional. ${meta.description.length}/${DESCRIPTION_MAX}`}
+        >
+          <textarea
+            id={descriptionId}
+            value={meta.description}
+            rows={3}
+            onChange={(e) => meta.setDescription(e.target.value)}
+            data-testid={descriptionId}
+          />
+        </Field>
+      ) : (
+        <TextField
+          id={descriptionId}
+          label="Description"
+          type="text"
+          value={meta.description}
+          onChange={meta.setDescription}
+          placeholder="Optional"
+          error={meta.descError}
+        />
+      )}
+      {needsOrg ? (
+        <Field label="Organization" htmlFor={`${idPrefix}-org`} error={meta.orgError} hint={orgHint}>
+          <ChoiceSelect
+            id={`${idPrefix}-org`}
+            value={meta.orgId}
+            onChange={meta.setOrgId}
+            emptyLabel="Choose an organization…"
+            options={nameChoices(lookups.orgs)}
+            testId={`${idPrefix}-org`}
+          />
+        </Field>
+      ) : null}
+    </>
   );
 }

@@ -4,7 +4,6 @@ import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
-import { Field } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate, usePathname } from '../../lib/router';
@@ -16,7 +15,7 @@ import { useTarget } from '../../lib/hooks';
 import { FilterPanel, useFilterState } from './FilterPanel';
 import { fromConditions, newGroup, toConditions, type GroupNode } from './model';
 import { nameOf, useLookups, type Lookups } from '../../lib/directory';
-import { FilterNameField, FilterOrgField, useFilterMeta } from './FilterMeta';
+import { FilterMetaFields, useFilterMeta } from './FilterMeta';
 import { summarize } from './summary';
 import { useDebounced } from '../../lib/hooks';
 import './filters.css';
@@ -325,27 +324,13 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
         }
       />
       <form className="sf-card sf-meta" onSubmit={submit} noValidate id="filter-edit-form">
-        <FilterNameField id="filter-name" value={meta.name} onChange={meta.setName} error={meta.nameError} />
-        <Field label="Description" htmlFor="filter-description" error={meta.descError}>
-          <input
-            id="filter-description"
-            type="text"
-            value={meta.description}
-            onChange={(e) => meta.setDescription(e.target.value)}
-            placeholder="Optional"
-            data-testid="filter-description"
-          />
-        </Field>
-        {needsOrg ? (
-          <FilterOrgField
-            id="filter-org"
-            value={meta.orgId}
-            onChange={meta.setOrgId}
-            error={meta.orgError}
-            hint="Everyone with access to it can use the filter."
-            lookups={lookups}
-          />
-        ) : null}
+        <FilterMetaFields
+          idPrefix="filter"
+          meta={meta}
+          needsOrg={needsOrg}
+          lookups={lookups}
+          orgHint="Everyone with access to it can use the filter."
+        />
       </form>
       <FilterPanel
         root={root}

@@ -2,10 +2,9 @@ import type { FormEvent } from 'react';
 import type { FilterConditionGroup, SavedFilter } from '../../../../server/contract';
 
 import { FormDialog } from '../../ui/FormDialog';
-import { Field } from '../../ui/basics';
 import { useSession } from '../../lib/session';
 import { useAsyncAction } from '../../lib/action';
-import { DESCRIPTION_MAX, FilterNameField, FilterOrgField, NAME_MAX, useFilterMeta } from './FilterMeta';
+import { FilterMetaFields, useFilterMeta } from './FilterMeta';
 import type { Lookups } from '../../lib/directory';
 import { filtersApi } from './api';
 
@@ -58,38 +57,14 @@ export function SaveFilterDialog({
       submitDisabled={!conditions}
     >
       {!conditions ? <div className="fb-problem">Finish every condition before saving.</div> : null}
-      <FilterNameField
-        id="filter-save-name"
-        value={meta.name}
-        onChange={meta.setName}
-        error={meta.nameError}
-        maxLength={NAME_MAX + 20}
-        autoFocus
+      <FilterMetaFields
+        idPrefix="filter-save"
+        meta={meta}
+        needsOrg={needsOrg}
+        lookups={lookups}
+        orgHint="Everyone with access to this organization can use the filter."
+        dialog
       />
-      <Field
-        label="Description"
-        htmlFor="filter-save-description"
-        error={meta.descError}
-        hint={`Optional. ${meta.description.length}/${DESCRIPTION_MAX}`}
-      >
-        <textarea
-          id="filter-save-description"
-          value={meta.description}
-          rows={3}
-          onChange={(e) => meta.setDescription(e.target.value)}
-          data-testid="filter-save-description"
-        />
-      </Field>
-      {needsOrg ? (
-        <FilterOrgField
-          id="filter-save-org"
-          value={meta.orgId}
-          onChange={meta.setOrgId}
-          error={meta.orgError}
-          hint="Everyone with access to this organization can use the filter."
-          lookups={lookups}
-        />
-      ) : null}
     </FormDialog>
   );
 }
