@@ -33,6 +33,8 @@ const EVENT_PERMISSIONS: ReadonlyArray<readonly [prefix: string, permission: Per
   ['device.', PERMISSIONS.DEVICES_READ],
   ['elevation.', PERMISSIONS.DEVICES_READ],
   ['audit.', PERMISSIONS.AUDIT_READ],
+  // What GET /webhooks/:id/deliveries asks for (server/modules/webhooks/routes.ts).
+  ['webhook.', PERMISSIONS.ORGANIZATIONS_READ],
 ];
 /** Events about one device (device.*, elevation.*): only consoles that could list that device get them. */
 const DEVICE_SCOPED_PREFIXES = ['device.', 'elevation.'];
@@ -164,6 +166,9 @@ export class ConsoleHub {
     if (!scopeCovers(client.visibility.scope, message.orgId)) return false;
     const gate = EVENT_PERMISSIONS.find(([prefix]) => message.event.startsWith(prefix));
     if (gate && !client.readable.has(gate[0])) return false;
+    // A webhook carries events of its whole organization: like its routes, its pushes skip restricted users.
+    if (message.event.startsWith('webhook.'))
+      return client.visibility.sites === null && client.visibility.deviceGroups === null;
     if (message.event === 'audit.created') {
       const { resourceType, resourceId } = message.data as {
         resourceType: string;

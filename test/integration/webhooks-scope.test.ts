@@ -3,6 +3,7 @@ import { consoleSocketFor } from '../support/console-client';
 import {
   insertApiKey,
   insertOrg,
+  insertOrgRole,
   insertOrgUser,
   insertPartner,
   insertPartnerUser,
@@ -43,6 +44,8 @@ beforeAll(async () => {
   await insertOrgUser(server, orgs.a1, ROLES.orgReadOnly, 'reader@a1.test');
   const restricted = await insertOrgUser(server, orgs.a1, ROLES.orgAdmin, 'site@a1.test');
   restrictOrgUser(server, restricted, { siteIds: [insertSite(server, orgs.a1, 'A1 HQ')] });
+  const devicesOnly = insertOrgRole(server, orgs.a1, 'Devices only', [['devices', 'view']]);
+  await insertOrgUser(server, orgs.a1, devicesOnly, 'devices@a1.test');
   for (const email of [
     'all@p1.test',
     'selected@p1.test',
@@ -51,6 +54,7 @@ beforeAll(async () => {
     'admin@b1.test',
     'reader@a1.test',
     'site@a1.test',
+    'devices@a1.test',
   ])
     tokens[email] = await signedToken(server, email);
   apiKey = insertApiKey(server, orgs.a1).key;
@@ -164,24 +168,33 @@ describe('webhook scope', () => {
     expect((await api.get(`/webhooks/${hooks.a1}`, restricted)).status).toBe(403);
   });
 
-  it("pushes deliveries only to consoles that cover the webhook's organization", async () => {
-    const a1 = await consoleSocketFor(world.server.url, tokens['admin@a1.test']!);
-    const b1 = await consoleSocketFor(world.server.url, tokens['admin@b1.test']!);
+  it("pushes deliveries only to consoles that may read the webhook's organization", async () => {
+    const open = (email: string) => consoleSocketFor(world.server.url, tokens[email]!);
+    const reader = await open('admin@a1.test');
+    const others = {
+      'another organization': await open('admin@b1.test'),
+      'a site-restricted user': await open('site@a1.test'),
+      'a user without organizations:read': await open('devices@a1.test'),
+    };
     try {
+      expect((await world.server.api.get('/webhooks', tokens['devices@a1.test'])).status).toBe(403);
       const test = await world.server.api.post(`/webhooks/${hooks.a1}/test`, {}, world.admin);
       const id = test.body.delivery.id as string;
-      await a1.next(
+      await reader.next(
         (m) =>
           m.type === 'event' &&
           m.event === 'webhook.delivery.updated' &&
           (m.data as { id?: string }).id === id,
       );
-      // b1 saw none of it (its socket has had the same time to receive anything).
+      // The others had the same time to receive anything, and got none of it.
       await new Promise((r) => setTimeout(r, 100));
-      expect(b1.messages.filter((m) => m.type === 'event' && m.event.startsWith('webhook.'))).toEqual([]);
+      for (const [who, socket] of Object.entries(others))
+        expect(
+          socket.messages.filter((m) => m.type === 'event' && m.event.startsWith('webhook.')),
+          who,
+        ).toEqual([]);
     } finally {
-      a1.socket.close();
-      b1.socket.close();
+      for (const socket of [reader, ...Object.values(others)]) socket.socket.close();
     }
   });
 });
