@@ -55,12 +55,7 @@ import { registrationRoutes } from './modules/registration/routes';
 import { roleRoutes } from './modules/roles/routes';
 import { tenancyRoutes } from './modules/tenancy/routes';
 import { userRoutes } from './modules/users/routes';
-import {
-  seedExampleWebhook,
-  subscribeWebhookEvents,
-  webhookRoutes,
-  webhookRuntime,
-} from './modules/webhooks';
+import { subscribeWebhookEvents, webhookRoutes, webhookRuntime } from './modules/webhooks';
 import { auditRoutes } from './modules/audit/routes';
 import { AuditWriter } from './modules/audit/writer';
 import { authRoutes } from './modules/auth/routes';
@@ -138,15 +133,10 @@ function prepareDatabase(config: Config, log: Logger, nativeBinding: string | un
   }
 }
 
-/**
- * SEED_DEMO at start: a deleted demo tenant is reported in the log, not a reason to refuse to start. The fleet's
- * organization gets a paused example webhook, so a training room sees the webhook screens filled in.
- */
+/** SEED_DEMO at start: a deleted demo tenant is reported in the log, not a reason to refuse to start. */
 async function seedDemoAtStart(ctx: AppContext): Promise<DemoSeedResponse | null> {
   try {
-    const demo = await seedDemo(ctx, null);
-    seedExampleWebhook(ctx, demo.enrollmentKey.orgId);
-    return demo;
+    return await seedDemo(ctx, null);
   } catch (err) {
     if (err instanceof HttpError && err.status === 409) {
       ctx.log.warn(err.message);

@@ -7,6 +7,7 @@ import { conflict } from '../../http/errors';
 import { hashPassword } from '../auth/passwords';
 import { insertEnrollmentKey } from '../enrollment-keys/service';
 import { TenancyStore } from '../tenancy/store';
+import { seedExampleWebhook } from '../webhooks';
 import {
   deleteEnrollmentKeysNamed,
   insertActivePerson,
@@ -231,6 +232,8 @@ export async function seedDemo(
       expiresAt: new Date(Date.now() + FLEET_KEY_DAYS * 86_400_000).toISOString(),
       createdBy,
     });
+    // A paused example webhook, so a training room sees the webhook screens filled in without sending anything.
+    seedExampleWebhook(ctx, fleetOrg.id);
     return { partnerId, fleetOrgId: fleetOrg.id, fleetKey, created: !existing };
   });
 
