@@ -21,6 +21,7 @@ async function rulesFired(filePath: string, code: string): Promise<Array<string 
 
 const BOUNDARY = 'gatehouse/renderer-boundaries';
 const RESTRICTED = 'no-restricted-imports';
+const SYNTAX = 'no-restricted-syntax';
 
 describe('renderer boundaries', () => {
   it('a feature may not import another feature’s internals', async () => {
@@ -128,5 +129,32 @@ describe('renderer boundaries', () => {
         "import type { DeviceSummary } from '../../../../server/contract';\nexport type X = DeviceSummary;\n",
       ),
     ).not.toContain(RESTRICTED);
+  });
+
+  it('api() is called only from a feature’s api.ts or lib/, never from a screen or hook', async () => {
+    const call =
+      "import { api } from '../../lib/api/client';\nexport const load = () => api<{ ok: true }>('/health');\n";
+    expect(await rulesFired('renderer/src/features/home/HomePage.tsx', call)).toContain(SYNTAX);
+    expect(await rulesFired('renderer/src/features/home/useThing.ts', call)).toContain(SYNTAX);
+    // Untyped too: the screen would still be hand-writing the endpoint.
+    expect(
+      await rulesFired(
+        'renderer/src/features/home/HomePage.tsx',
+        "import { api } from '../../lib/api/client';\nexport const go = () => api('/demo/seed', { method: 'POST' });\n",
+      ),
+    ).toContain(SYNTAX);
+    expect(
+      await rulesFired(
+        'renderer/src/app/Fixture.tsx',
+        "import { api } from '../lib/api/client';\nexport const x = () => api<string>('/x');\n",
+      ),
+    ).toContain(SYNTAX);
+    expect(await rulesFired('renderer/src/features/home/api.ts', call)).not.toContain(SYNTAX);
+    expect(
+      await rulesFired(
+        'renderer/src/lib/Fixture.ts',
+        "import { api } from './api/client';\nexport const x = () => api<string>('/x');\n",
+      ),
+    ).not.toContain(SYNTAX);
   });
 });
