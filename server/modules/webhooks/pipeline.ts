@@ -65,22 +65,18 @@ export function requeueDelivery(rt: WebhookRuntime, failed: DeliveryRow): Delive
   return queueDelivery(rt, failed.webhook_id, failed.org_id, JSON.parse(failed.payload) as WebhookPayload);
 }
 
-function fanOut(
+/** For each webhook event type an event becomes, the active webhooks of the organization subscribed to it. */
+function subscribersOf(
   rt: WebhookRuntime,
   types: readonly string[],
   orgId: string,
-  data: unknown,
-  at: string,
-): void {
+): Array<{ type: string; webhookIds: string[] }> {
   const webhooks = activeWebhooksOf(rt.ctx.db, orgId);
-  if (webhooks.length === 0) return;
+  if (webhooks.length === 0) return [];
   const subscribed = webhooks.map((w) => ({ id: w.id, events: new Set(JSON.parse(w.events) as string[]) }));
-  for (const type of types) {
-    const targets = subscribed.filter((w) => w.events.has(type));
-    if (targets.length === 0) continue;
-    const payload: WebhookPayload = { id: randomUUID(), type, timestamp: at, orgId, data };
-    for (const webhook of targets) queueDelivery(rt, webhook.id, orgId, payload);
-  }
+  return types
+    .map((type) => ({ type, webhookIds: subscribed.filter((w) => w.events.has(type)).map((w) => w.id) }))
+    .filter((t) => t.webhookIds.length > 0);
 }
 
 /** Subscribes the fan-out to the bus; returns the unsubscribe function. */
@@ -90,9 +86,24 @@ export function subscribeWebhookEvents(rt: WebhookRuntime): () => void {
     bus.onWithinTransaction(event as EventName, (message) => {
       if (message.orgId === null || !types) return;
       const { orgId } = message;
-      // A savepoint of its own: a webhook bug is logged and rolled back alone, never fails the emitter's write.
       try {
-        transaction(db, () => fanOut(rt, types, orgId, message.data, message.at));
+        // Most events of most organizations have no subscriber: one indexed read, nothing written.
+        const matched = subscribersOf(rt, types, orgId);
+        if (matched.length === 0) return;
+        // A savepoint of its own: a webhook bug is logged and rolled back alone, never fails the emitter's write.
+        transaction(db, () => {
+          for (const { type, webhookIds } of matched) {
+            // One event id per event and type, shared by every webhook that gets it.
+            const payload: WebhookPayload = {
+              id: randomUUID(),
+              type,
+              timestamp: message.at,
+              orgId,
+              data: message.data,
+            };
+            for (const webhookId of webhookIds) queueDelivery(rt, webhookId, orgId, payload);
+          }
+        });
       } catch (err) {
         log.error({ err, event }, 'webhook fan-out failed');
       }
