@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mintEnrollmentKey, TestAgent } from '../support/agent-client';
+import { insertOrgUser, PASSWORD, ROLES } from '../support/seed';
 import { consoleSocketFor } from '../support/console-client';
 import { eventIdOf, signatureValid, type ReceivedRequest } from '../support/webhook-receiver';
 import { createWebhook, deliveryWhere, startWebhookWorld, type WebhookWorld } from '../support/webhook-world';
@@ -130,6 +131,17 @@ describe('webhook delivery', () => {
     // The webhook that subscribes to neither event got nothing.
     const other = await world.server.api.get(`/webhooks/${offline.id}/deliveries`, world.admin);
     expect(other.body.data).toEqual([]);
+  });
+
+  it('delivers a sign-in as user.login and session.login, each to the webhooks that asked for it', async () => {
+    const users = await createWebhook(world, { events: ['user.login'] });
+    const sessions = await createWebhook(world, { events: ['session.login'] });
+    const userId = await insertOrgUser(world.server, world.orgId, ROLES.orgTechnician, 'signin@hooks.test');
+    expect((await world.server.api.login('signin@hooks.test', PASSWORD)).status).toBe(200);
+    const asUser = await deliveryWhere(world, users.id, (d) => d.status === 'delivered');
+    const asSession = await deliveryWhere(world, sessions.id, (d) => d.status === 'delivered');
+    expect(asUser.payload).toMatchObject({ type: 'user.login', orgId: world.orgId, data: { userId } });
+    expect(asSession.payload).toMatchObject({ type: 'session.login', orgId: world.orgId, data: { userId } });
   });
 
   it('a paused webhook receives nothing until resumed', async () => {
