@@ -75,11 +75,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
   const all = list.data?.signerGroups ?? [];
   const rows = searchRows(all, query, (g) => [g.name, g.description, ...g.signers]);
 
-  const remove = writeTarget(
-    deleting,
-    (g) => pamPolicyApi.deleteSignerGroup(g.id),
-    list.reload,
-  );
+  const remove = writeTarget(deleting, (g) => pamPolicyApi.deleteSignerGroup(g.id), list.reload);
 
   const create = (
     <button

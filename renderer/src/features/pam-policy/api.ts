@@ -64,14 +64,16 @@ export const pamPolicyApi = {
     api<SignerGroupResult>('/pam/signer-groups', { method: 'POST', body }),
   updateSignerGroup: (id: string, body: SignerGroupBody) =>
     api<SignerGroupResult>(`/pam/signer-groups/${id}`, { method: 'PATCH', body }),
-  deleteSignerGroup: (id: string) =>
-    api<SignerGroupResult>(`/pam/signer-groups/${id}`, { method: 'DELETE' }),
+  deleteSignerGroup: (id: string) => api<SignerGroupResult>(`/pam/signer-groups/${id}`, { method: 'DELETE' }),
 
   saveConfig: (body: Omit<PamConfig, 'orgId'> & { orgId?: string }) =>
     api<PamConfigResponse>('/pam/config', { method: 'PUT', body }),
   /** `partnerPath`: `/orgs/partners/me` for partner callers, `/orgs/partners/<id>` for platform administrators. */
   saveStepUp: (partnerPath: string, policy: StepUpPolicy) =>
-    api<Partner>(partnerPath, { method: 'PATCH', body: { settings: { security: { approvalStepUp: policy } } } }),
+    api<Partner>(partnerPath, {
+      method: 'PATCH',
+      body: { settings: { security: { approvalStepUp: policy } } },
+    }),
 
   aiTools: () => api<AiToolsResponse>('/pam/ai-tools').then((r) => r.tools),
 };

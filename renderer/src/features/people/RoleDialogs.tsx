@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Role, RoleDetail } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
-import { Dialog } from '../../ui/Dialog';
+import { ConfirmDialog, Dialog } from '../../ui/Dialog';
 import { FormButtons } from '../../ui/DialogActions';
 import { Alert, Card, Field, StatusPill } from '../../ui/basics';
 import { initials } from '../../lib/format';
@@ -11,7 +11,7 @@ import { asList, paginationOf } from '../../lib/query';
 import { fieldErrors } from '../../lib/forms';
 import { useScope } from '../../lib/session';
 import { accessSummary, type Directory } from './directory';
-import { USER_STATUS } from './UsersView';
+import { USER_STATUS } from './UserRow';
 import { peopleApi, useRoleUsers } from './api';
 
 // Around the role editor: the users holding a role, cloning a role, and why a delete was refused.
@@ -141,6 +141,50 @@ export function CloneRoleDialog({
         <ActionError error={error} />
       </form>
     </Dialog>
+  );
+}
+
+/** The question before a role is deleted, from the role list and the role page; `error` is the last refusal. */
+export function DeleteRoleDialog({
+  role,
+  open,
+  busy,
+  error,
+  onCancel,
+  onConfirm,
+}: {
+  role: Pick<Role, 'name' | 'userCount'> | null;
+  open: boolean;
+  busy: boolean;
+  error: unknown;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      open={open}
+      title="Delete role"
+      confirmLabel="Delete role"
+      busy={busy}
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+      testId="role-delete-dialog"
+    >
+      {role ? (
+        <div className="adm-dialog-form">
+          <p>
+            Delete the role <strong>{role.name}</strong>? This cannot be undone.
+          </p>
+          {role.userCount > 0 ? (
+            <p className="muted">
+              {role.userCount} user{role.userCount === 1 ? ' holds' : 's hold'} this role: give them another
+              role first, or the server refuses.
+            </p>
+          ) : null}
+          {error ? deleteProblem(error) : null}
+        </div>
+      ) : null}
+    </ConfirmDialog>
   );
 }
 

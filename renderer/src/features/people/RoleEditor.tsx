@@ -4,10 +4,10 @@ import { ApiError } from '../../lib/errors';
 import { useDocumentTitle } from '../../lib/hooks';
 import { asList } from '../../lib/query';
 import { navigate } from '../../lib/router';
-import { Alert, ConfirmDialog, EmptyState, Icon, LoadFailure, LoadingBlock, PageHeader } from '../../ui';
+import { Alert, EmptyState, Icon, LoadFailure, LoadingBlock, PageHeader } from '../../ui';
 import { useAvailablePermissions, useRole, useRoles } from './api';
 import { SCOPE_LABEL, roleTenantLabel } from './directory';
-import { CloneRoleDialog, RoleUsersCard, deleteProblem } from './RoleDialogs';
+import { CloneRoleDialog, DeleteRoleDialog, RoleUsersCard } from './RoleDialogs';
 import { RoleDetailsCard, RolePermissionsCard, RoleSaveBar } from './RoleSections';
 import { FALLBACK } from './role-model';
 import { useRoleForm } from './useRoleForm';
@@ -160,28 +160,14 @@ function RoleForm({
         />
       ) : null}
 
-      <ConfirmDialog
+      <DeleteRoleDialog
+        role={role}
         open={deleting}
-        title="Delete role"
-        confirmLabel="Delete role"
         busy={busy}
+        error={deleteError}
         onCancel={() => setDeleting(false)}
         onConfirm={() => void remove()}
-        testId="role-delete-dialog"
-      >
-        <div className="adm-dialog-form">
-          <p>
-            Delete the role <strong>{role?.name}</strong>? This cannot be undone.
-          </p>
-          {role && role.userCount > 0 ? (
-            <p className="muted">
-              {role.userCount} user{role.userCount === 1 ? ' holds' : 's hold'} this role: give them another
-              role first, or the server refuses.
-            </p>
-          ) : null}
-          {deleteError ? deleteProblem(deleteError) : null}
-        </div>
-      </ConfirmDialog>
+      />
     </>
   );
 }

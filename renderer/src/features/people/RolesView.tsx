@@ -2,14 +2,19 @@ import { useState, type ReactNode } from 'react';
 import type { Role } from '../../../../server/contract';
 
 import { Link, navigate } from '../../lib/router';
-import { ConfirmDialog } from '../../ui/Dialog';
 import { Icon } from '../../ui/Icon';
-import { EmptyState, LoadFailure, LoadingBlock, PageHeader, RowMenu, SearchBox } from '../../ui';
+import { AdminTable, EmptyState, NoMatchRow, PageHeader, RowMenu, SearchBox } from '../../ui';
+import { ListStates } from '../../ui/ListStates';
 import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
-import { CloneRoleDialog, deleteProblem } from './RoleDialogs';
+import { CloneRoleDialog, DeleteRoleDialog } from './RoleDialogs';
 import { peopleApi, useRoles } from './api';
+
+const ROLES_FORBIDDEN = {
+  title: 'Roles are not available to your account',
+  text: 'Roles are managed inside a partner or an organization.',
+};
 
 export function RolesView({ tabs }: { tabs: ReactNode }) {
   const scope = useScope();
@@ -65,140 +70,109 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
       />
       {tabs}
 
-      {roles.loading ? (
-        <LoadingBlock label="Loading roles…" />
-      ) : roles.error && !roles.data ? (
-        <LoadFailure
-          error={roles.error}
-          onRetry={roles.reload}
-          forbiddenTitle="Roles are not available to your account"
-          forbiddenText="Roles are managed inside a partner or an organization."
-        />
-      ) : (
-        <>
-          <div className="adm-toolbar">
-            <SearchBox value={search} onChange={setSearch} placeholder="Search roles" testId="role-search" />
-            <select
-              value={kind}
-              onChange={(e) => setKind(e.target.value as '' | 'system' | 'custom')}
-              aria-label="Filter by kind"
-              data-testid="role-kind-filter"
-            >
-              <option value="">Built-in and custom</option>
-              <option value="system">Built-in only</option>
-              <option value="custom">Custom only</option>
-            </select>
-            <span className="grow" />
-            <span className="muted small">{list.length} roles</span>
-          </div>
-          <div className="adm-table-card">
-            <div className="adm-table-scroll">
-              <table className="adm-table" data-testid="role-table">
-                <thead>
-                  <tr>
-                    <th>Role</th>
-                    <th>Applies to</th>
-                    <th>Inherits from</th>
-                    <th className="num">Users</th>
-                    <th className="actions" aria-label="Actions" />
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((r) => (
-                    <tr key={r.id} data-testid="role-row" data-role-id={r.id} data-role-name={r.name}>
-                      <td>
-                        <div className="adm-cell-main">
-                          <span className="pp-role-name">
-                            <Link
-                              to={`/users/roles/${r.id}`}
-                              className="adm-cell-title"
-                              data-testid="role-open"
-                            >
-                              {r.name}
-                            </Link>
-                            {r.isSystem ? (
-                              <span className="badge adm-badge-system" data-testid="role-system-badge">
-                                System
-                              </span>
-                            ) : null}
-                          </span>
-                          {r.description ? (
-                            <span className="adm-cell-sub pp-desc">{r.description}</span>
-                          ) : null}
-                        </div>
-                      </td>
-                      <td>
-                        <div className="adm-cell-main">
-                          <span>{SCOPE_LABEL[r.scope] ?? r.scope} roles</span>
-                          {scope !== 'organization' ? (
-                            <span className="adm-cell-sub">{roleTenantLabel(r, dir)}</span>
-                          ) : null}
-                        </div>
-                      </td>
-                      <td>
-                        {r.parentRoleId ? (
-                          <Link to={`/users/roles/${r.parentRoleId}`}>
-                            {byId.get(r.parentRoleId)?.name ?? 'Parent role'}
-                          </Link>
-                        ) : (
-                          <span className="muted">—</span>
-                        )}
-                      </td>
-                      <td className="num" data-testid="role-user-count">
-                        {r.userCount}
-                      </td>
-                      <td className="actions">
-                        <RowMenu
-                          label={`Actions for ${r.name}`}
-                          testId="role-menu"
-                          items={[
-                            {
-                              label: r.isSystem ? 'View' : 'Edit',
-                              icon: r.isSystem ? 'chevron' : 'edit',
-                              testId: 'role-menu-open',
-                              onSelect: () => navigate(`/users/roles/${r.id}`),
-                            },
-                            {
-                              label: r.isSystem ? 'Clone to customize' : 'Clone',
-                              icon: 'copy',
-                              testId: 'role-menu-clone',
-                              onSelect: () => setCloning(r),
-                            },
-                            {
-                              label: 'Delete',
-                              icon: 'trash',
-                              danger: true,
-                              hidden: r.isSystem,
-                              testId: 'role-menu-delete',
-                              onSelect: () => {
-                                setDeleteError(null);
-                                setDeleting(r);
-                              },
-                            },
-                          ]}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                  {shown.length === 0 ? (
-                    <tr>
-                      <td colSpan={5} className="muted adm-no-match">
-                        {list.length === 0 ? 'No roles are visible to your account.' : 'No role matches.'}
-                      </td>
-                    </tr>
+      <ListStates of={roles} loading="Loading roles…" forbidden={ROLES_FORBIDDEN}>
+        <div className="adm-toolbar">
+          <SearchBox value={search} onChange={setSearch} placeholder="Search roles" testId="role-search" />
+          <select
+            value={kind}
+            onChange={(e) => setKind(e.target.value as '' | 'system' | 'custom')}
+            aria-label="Filter by kind"
+            data-testid="role-kind-filter"
+          >
+            <option value="">Built-in and custom</option>
+            <option value="system">Built-in only</option>
+            <option value="custom">Custom only</option>
+          </select>
+          <span className="grow" />
+          <span className="muted small">{list.length} roles</span>
+        </div>
+        <AdminTable
+          testId="role-table"
+          columns={['Role', 'Applies to', 'Inherits from', <th className="num">Users</th>]}
+        >
+          {shown.map((r) => (
+            <tr key={r.id} data-testid="role-row" data-role-id={r.id} data-role-name={r.name}>
+              <td>
+                <div className="adm-cell-main">
+                  <span className="pp-role-name">
+                    <Link to={`/users/roles/${r.id}`} className="adm-cell-title" data-testid="role-open">
+                      {r.name}
+                    </Link>
+                    {r.isSystem ? (
+                      <span className="badge adm-badge-system" data-testid="role-system-badge">
+                        System
+                      </span>
+                    ) : null}
+                  </span>
+                  {r.description ? <span className="adm-cell-sub pp-desc">{r.description}</span> : null}
+                </div>
+              </td>
+              <td>
+                <div className="adm-cell-main">
+                  <span>{SCOPE_LABEL[r.scope] ?? r.scope} roles</span>
+                  {scope !== 'organization' ? (
+                    <span className="adm-cell-sub">{roleTenantLabel(r, dir)}</span>
                   ) : null}
-                </tbody>
-              </table>
-            </div>
-          </div>
-          {list.length > 0 && !list.some((r) => !r.isSystem) ? (
-            <EmptyState icon="users" title="No custom roles yet" compact testId="roles-no-custom">
-              Built-in roles cover the usual jobs. For anything else, create a role or clone a built-in one
-              and adjust its permissions.
-            </EmptyState>
+                </div>
+              </td>
+              <td>
+                {r.parentRoleId ? (
+                  <Link to={`/users/roles/${r.parentRoleId}`}>
+                    {byId.get(r.parentRoleId)?.name ?? 'Parent role'}
+                  </Link>
+                ) : (
+                  <span className="muted">—</span>
+                )}
+              </td>
+              <td className="num" data-testid="role-user-count">
+                {r.userCount}
+              </td>
+              <td className="actions">
+                <RowMenu
+                  label={`Actions for ${r.name}`}
+                  testId="role-menu"
+                  items={[
+                    {
+                      label: r.isSystem ? 'View' : 'Edit',
+                      icon: r.isSystem ? 'chevron' : 'edit',
+                      testId: 'role-menu-open',
+                      onSelect: () => navigate(`/users/roles/${r.id}`),
+                    },
+                    {
+                      label: r.isSystem ? 'Clone to customize' : 'Clone',
+                      icon: 'copy',
+                      testId: 'role-menu-clone',
+                      onSelect: () => setCloning(r),
+                    },
+                    {
+                      label: 'Delete',
+                      icon: 'trash',
+                      danger: true,
+                      hidden: r.isSystem,
+                      testId: 'role-menu-delete',
+                      onSelect: () => {
+                        setDeleteError(null);
+                        setDeleting(r);
+                      },
+                    },
+                  ]}
+                />
+              </td>
+            </tr>
+          ))}
+          {shown.length === 0 ? (
+            <NoMatchRow colSpan={5}>
+              {list.length === 0 ? 'No roles are visible to your account.' : 'No role matches.'}
+            </NoMatchRow>
           ) : null}
-        </>
-      )}
+        </AdminTable>
+        {list.length > 0 && !list.some((r) => !r.isSystem) ? (
+          <EmptyState icon="users" title="No custom roles yet" compact testId="roles-no-custom">
+            Built-in roles cover the usual jobs. For anything else, create a role or clone a built-in one and
+            adjust its permissions.
+          </EmptyState>
+        ) : null}
+      </ListStates>
 
       {cloning ? (
         <CloneRoleDialog
@@ -211,30 +185,14 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
         />
       ) : null}
 
-      <ConfirmDialog
+      <DeleteRoleDialog
+        role={deleting}
         open={deleting !== null}
-        title="Delete role"
-        confirmLabel="Delete role"
         busy={busy}
+        error={deleteError}
         onCancel={() => setDeleting(null)}
         onConfirm={() => void remove()}
-        testId="role-delete-dialog"
-      >
-        {deleting ? (
-          <div className="adm-dialog-form">
-            <p>
-              Delete the role <strong>{deleting.name}</strong>? This cannot be undone.
-            </p>
-            {deleting.userCount > 0 ? (
-              <p className="muted">
-                {deleting.userCount} user{deleting.userCount === 1 ? ' holds' : 's hold'} this role: give them
-                another role first, or the server refuses.
-              </p>
-            ) : null}
-            {deleteError ? deleteProblem(deleteError) : null}
-          </div>
-        ) : null}
-      </ConfirmDialog>
+      />
     </>
   );
 }

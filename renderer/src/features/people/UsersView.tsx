@@ -1,4 +1,3 @@
-// Over 400 lines: one list screen whose toolbar, table, row actions and confirmations share the list's filters and pending action.
 import { useEffect, useState, type ReactNode } from 'react';
 import type { UserStatus, UserSummary } from '../../../../server/contract';
 
@@ -6,24 +5,25 @@ import { useSession } from '../../lib/session';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmDialog, Dialog } from '../../ui/Dialog';
 import { Icon } from '../../ui/Icon';
-import { Alert, StatusPill } from '../../ui/basics';
-import { formatDateTime, initials, relativeTime } from '../../lib/format';
+import { Alert } from '../../ui/basics';
+import { formatDateTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
-import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Pager, RowMenu, SearchBox } from '../../ui';
+import { AdminTable, EmptyState, PageHeader, Pager, SearchBox } from '../../ui';
+import { ListStates } from '../../ui/ListStates';
 import { asList, paginationOf } from '../../lib/query';
 
 import { useScope } from '../../lib/session';
-import { accessSummary, useDirectory, type Directory } from './directory';
+import { useDirectory, type Directory } from './directory';
 import { InviteDialog } from './InviteDialog';
 import { ChangeRoleDialog } from './ChangeRoleDialog';
+import { UserRow, type Pending } from './UserRow';
 import { peopleApi, useUsers } from './api';
 
 const PAGE_SIZE = 50;
 
-export const USER_STATUS: Record<UserStatus, { label: string; tone: 'ok' | 'warn' | 'bad' | 'muted' }> = {
-  active: { label: 'Active', tone: 'ok' },
-  invited: { label: 'Invited', tone: 'warn' },
-  disabled: { label: 'Disabled', tone: 'muted' },
+const USERS_FORBIDDEN = {
+  title: 'User administration is not available to your account',
+  text: 'People are managed inside a partner or an organization by accounts that can see all of it.',
 };
 
 /** Where the user belongs, as a sentence fragment: "Contoso", "the partner". */
@@ -33,12 +33,6 @@ function tenantOf(u: UserSummary, dir: Directory): string {
   if (a.scope === 'partner') return dir.partnerName(a.partnerId) ?? 'this partner';
   return 'the platform';
 }
-
-type Pending =
-  | { kind: 'role'; user: UserSummary }
-  | { kind: 'disable'; user: UserSummary }
-  | { kind: 'enable'; user: UserSummary }
-  | { kind: 'remove'; user: UserSummary };
 
 export function UsersView({ tabs }: { tabs: ReactNode }) {
   const scope = useScope();
@@ -174,155 +168,55 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
         </div>
       )}
 
-      {users.loading ? (
-        <LoadingBlock label="Loading users…" />
-      ) : users.error && !users.data ? (
-        <LoadFailure
-          error={users.error}
-          onRetry={users.reload}
-          forbiddenTitle="User administration is not available to your account"
-          forbiddenText="People are managed inside a partner or an organization by accounts that can see all of it."
-        />
-      ) : list.length === 0 ? (
-        <EmptyState
-          icon="users"
-          title={filtered ? 'No user matches' : 'No users yet'}
-          testId="users-empty"
-          action={
-            filtered ? null : (
-              <button type="button" className="btn btn-secondary btn-sm" onClick={() => setInviting(true)}>
-                <Icon name="mail" />
-                Invite the first user
-              </button>
-            )
-          }
+      <ListStates
+        of={users}
+        loading="Loading users…"
+        forbidden={USERS_FORBIDDEN}
+        empty={
+          list.length === 0 ? (
+            <EmptyState
+              icon="users"
+              title={filtered ? 'No user matches' : 'No users yet'}
+              testId="users-empty"
+              action={
+                filtered ? null : (
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    onClick={() => setInviting(true)}
+                  >
+                    <Icon name="mail" />
+                    Invite the first user
+                  </button>
+                )
+              }
+            >
+              {filtered
+                ? 'Try another name or email, or clear the status filter.'
+                : 'Invite technicians by email: they set their own password and two-step verification.'}
+            </EmptyState>
+          ) : null
+        }
+      >
+        <AdminTable
+          testId="user-table"
+          columns={['User', 'Status', 'Role', 'Access', 'MFA', 'Last sign-in']}
+          after={<Pager pagination={paginationOf(users.data)} onPage={setPage} testId="users-pager" />}
         >
-          {filtered
-            ? 'Try another name or email, or clear the status filter.'
-            : 'Invite technicians by email: they set their own password and two-step verification.'}
-        </EmptyState>
-      ) : (
-        <div className="adm-table-card">
-          <div className="adm-table-scroll">
-            <table className="adm-table" data-testid="user-table">
-              <thead>
-                <tr>
-                  <th>User</th>
-                  <th>Status</th>
-                  <th>Role</th>
-                  <th>Access</th>
-                  <th>MFA</th>
-                  <th>Last sign-in</th>
-                  <th className="actions" aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((u) => {
-                  const st = USER_STATUS[u.status];
-                  const self = u.id === me;
-                  return (
-                    <tr
-                      key={`${u.id}:${u.association.orgId ?? u.association.partnerId ?? ''}`}
-                      data-testid="user-row"
-                      data-user-id={u.id}
-                      data-email={u.email}
-                    >
-                      <td>
-                        <div className="adm-person">
-                          <span className="avatar" aria-hidden="true">
-                            {initials(u.name, u.email)}
-                          </span>
-                          <div className="adm-cell-main">
-                            <span className="adm-cell-title">
-                              {u.name || u.email}
-                              {self ? <span className="pp-you">you</span> : null}
-                            </span>
-                            <span className="adm-cell-sub">{u.email}</span>
-                          </div>
-                        </div>
-                      </td>
-                      <td>
-                        <StatusPill tone={st.tone} testId="user-status">
-                          {st.label}
-                        </StatusPill>
-                      </td>
-                      <td data-testid="user-role">{u.association.roleName}</td>
-                      <td className="muted">{accessSummary(u.association, dir, scope)}</td>
-                      <td>
-                        {u.mfaEnabled ? (
-                          <span className="pp-mfa on">
-                            <Icon name="lock" size={13} />
-                            {u.mfaMethod === 'sms' ? 'SMS' : 'Authenticator'}
-                          </span>
-                        ) : (
-                          <span className="pp-mfa">Off</span>
-                        )}
-                      </td>
-                      <td
-                        className="nowrap"
-                        title={u.lastLoginAt ? formatDateTime(u.lastLoginAt) : undefined}
-                      >
-                        {u.lastLoginAt ? (
-                          relativeTime(Date.parse(u.lastLoginAt), now)
-                        ) : (
-                          <span className="muted">
-                            {u.status === 'invited' ? 'Not yet accepted' : 'Never'}
-                          </span>
-                        )}
-                      </td>
-                      <td className="actions">
-                        <RowMenu
-                          label={`Actions for ${u.email}`}
-                          testId="user-menu"
-                          items={[
-                            {
-                              label: 'Change role',
-                              icon: 'users',
-                              testId: 'user-menu-role',
-                              hidden: self || u.association.scope === 'system',
-                              onSelect: () => open({ kind: 'role', user: u }),
-                            },
-                            {
-                              label: 'Resend invitation',
-                              icon: 'mail',
-                              testId: 'user-menu-resend',
-                              hidden: u.status !== 'invited',
-                              onSelect: () => void resend(u),
-                            },
-                            {
-                              label: 'Disable account',
-                              icon: 'lock',
-                              testId: 'user-menu-disable',
-                              hidden: self || u.status !== 'active',
-                              onSelect: () => open({ kind: 'disable', user: u }),
-                            },
-                            {
-                              label: 'Enable account',
-                              icon: 'check',
-                              testId: 'user-menu-enable',
-                              hidden: self || u.status !== 'disabled',
-                              onSelect: () => open({ kind: 'enable', user: u }),
-                            },
-                            {
-                              label: u.status === 'invited' ? 'Withdraw invitation' : 'Remove from tenant',
-                              icon: 'trash',
-                              danger: true,
-                              testId: 'user-menu-remove',
-                              hidden: self || u.association.scope === 'system',
-                              onSelect: () => open({ kind: 'remove', user: u }),
-                            },
-                          ]}
-                        />
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          <Pager pagination={paginationOf(users.data)} onPage={setPage} testId="users-pager" />
-        </div>
-      )}
+          {list.map((u) => (
+            <UserRow
+              key={`${u.id}:${u.association.orgId ?? u.association.partnerId ?? ''}`}
+              u={u}
+              self={u.id === me}
+              dir={dir}
+              scope={scope}
+              now={now}
+              open={open}
+              resend={(user) => void resend(user)}
+            />
+          ))}
+        </AdminTable>
+      </ListStates>
 
       {inviting ? (
         <InviteDialog

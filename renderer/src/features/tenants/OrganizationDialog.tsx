@@ -1,4 +1,3 @@
-import { useState, type FormEvent } from 'react';
 import type {
   Organization,
   OrganizationSettings,
@@ -6,18 +5,14 @@ import type {
   OrganizationType,
   Partner,
 } from '../../../../server/contract';
-import { ApiError } from '../../lib/api/client';
-import { ActionError } from '../../ui/ActionError';
-import { Dialog } from '../../ui/Dialog';
-import { ConfirmAction, FormButtons } from '../../ui/DialogActions';
 import type { AsyncAction } from '../../lib/action';
-import { Field } from '../../ui/basics';
-import { LabelOptions, Toggle } from '../../ui';
-import { SLUG_PATTERN, fieldErrors, slugify } from '../../lib/forms';
 import { dateInputToIso, isoToDateInput } from '../../lib/dates';
+import { SLUG_PATTERN } from '../../lib/forms';
 import { useScope } from '../../lib/session';
-import { ORG_STATUSES, ORG_TYPES } from './labels';
+import { ConfirmAction, Field, LabelOptions, Toggle } from '../../ui';
 import { tenantsApi } from './api';
+import { ORG_STATUSES, ORG_TYPES } from './labels';
+import { CapField, NameSlugFields, TenantFormDialog, capError, useTenantForm } from './tenant-form';
 
 interface Form {
   name: string;
@@ -55,8 +50,7 @@ function validate(form: Form, needsPartner: boolean): Partial<Record<keyof Form,
   if (!form.slug) errors.slug = 'Slug is required';
   else if (form.slug.length > 100) errors.slug = 'At most 100 characters';
   else if (!SLUG_PATTERN.test(form.slug)) errors.slug = 'Lowercase letters, digits and single hyphens only';
-  if (form.maxDevices.trim() && !/^\d+$/.test(form.maxDevices.trim()))
-    errors.maxDevices = 'A whole number, or empty for no cap';
+  errors.maxDevices = capError(form.maxDevices);
   if (form.contractStart && form.contractEnd && form.contractEnd < form.contractStart)
     errors.contractEnd = 'Ends before it starts';
   if (needsPartner && !form.partnerId) errors.partnerId = 'Choose the partner that owns this organization';
@@ -97,254 +91,158 @@ export function OrganizationDialog({
   const scope = useScope();
   const creating = org === null;
   const needsPartner = creating && scope === 'system';
-  const [form, setForm] = useState<Form>(() => initial(org));
-  const [slugTouched, setSlugTouched] = useState(!creating);
-  const [touched, setTouched] = useState<Partial<Record<keyof Form, boolean>>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [serverFields, setServerFields] = useState<Record<string, string>>({});
+  const tenant = useTenantForm(
+    () => initial(org),
+    creating,
+    (f) => validate(f, needsPartner),
+  );
+  const { form, set, blur, show, serverFields } = tenant;
 
-  const errors = validate(form, needsPartner);
-  const show = (key: keyof Form) =>
-    (submitted || touched[key] ? errors[key] : undefined) ?? serverFields[key];
-
-  const set = <K extends keyof Form>(key: K, value: Form[K]) => {
-    setForm((f) => {
-      const next = { ...f, [key]: value };
-      if (key === 'name' && !slugTouched) next.slug = slugify(String(value));
-      return next;
-    });
-    if (key in serverFields) setServerFields(({ [key]: _drop, ...rest }) => rest);
-  };
-  const blur = (key: keyof Form) => setTouched((t) => ({ ...t, [key]: true }));
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    if (Object.keys(errors).length > 0) return;
-    setBusy(true);
-    setError(null);
-    setServerFields({});
+  const submit = tenant.submit(async () => {
     const maxDevices = form.maxDevices.trim() ? Number(form.maxDevices.trim()) : null;
-    try {
-      let saved: Organization;
-      if (creating) {
-        const body: Record<string, unknown> = {
-          name: form.name.trim(),
-          slug: form.slug,
-          type: form.type,
-          status: form.status,
-        };
-        if (maxDevices !== null) body.maxDevices = maxDevices;
-        if (form.contractStart) body.contractStart = dateInputToIso(form.contractStart);
-        if (form.contractEnd) body.contractEnd = dateInputToIso(form.contractEnd);
-        if (needsPartner) body.partnerId = form.partnerId;
-        if (form.requireMfa || !form.smsAllowed) body.settings = settingsWith({}, form);
-        saved = await tenantsApi.createOrganization(body);
-        // Creation takes the fields the spec lists; the sign-in policy lives in settings, set right after.
-        if (!securityMatches(saved, form)) {
-          saved = await tenantsApi.updateOrganization(saved.id, {
-            settings: settingsWith(saved.settings, form),
-          });
-        }
-      } else {
-        const before = initial(org);
-        const body: Record<string, unknown> = {};
-        if (form.name.trim() !== before.name) body.name = form.name.trim();
-        if (form.slug !== before.slug) body.slug = form.slug;
-        if (form.type !== before.type) body.type = form.type;
-        if (form.status !== before.status) body.status = form.status;
-        if (form.maxDevices.trim() !== before.maxDevices) body.maxDevices = maxDevices;
-        if (form.contractStart !== before.contractStart)
-          body.contractStart = dateInputToIso(form.contractStart);
-        if (form.contractEnd !== before.contractEnd) body.contractEnd = dateInputToIso(form.contractEnd);
-        if (!securityMatches(org, form)) body.settings = settingsWith(org.settings, form);
-        if (Object.keys(body).length === 0) {
-          onClose();
-          return;
-        }
-        saved = await tenantsApi.updateOrganization(org.id, body);
+    let saved: Organization;
+    if (creating) {
+      const body: Record<string, unknown> = {
+        name: form.name.trim(),
+        slug: form.slug,
+        type: form.type,
+        status: form.status,
+      };
+      if (maxDevices !== null) body.maxDevices = maxDevices;
+      if (form.contractStart) body.contractStart = dateInputToIso(form.contractStart);
+      if (form.contractEnd) body.contractEnd = dateInputToIso(form.contractEnd);
+      if (needsPartner) body.partnerId = form.partnerId;
+      if (form.requireMfa || !form.smsAllowed) body.settings = settingsWith({}, form);
+      saved = await tenantsApi.createOrganization(body);
+      // Creation takes the fields the spec lists; the sign-in policy lives in settings, set right after.
+      if (!securityMatches(saved, form)) {
+        saved = await tenantsApi.updateOrganization(saved.id, {
+          settings: settingsWith(saved.settings, form),
+        });
       }
-      onSaved(saved, creating);
-    } catch (err) {
-      const fields = fieldErrors(err);
-      if (err instanceof ApiError && err.status === 409 && /slug/i.test(err.message))
-        fields.slug = err.message;
-      setServerFields(fields);
-      setError(Object.keys(fields).length > 0 ? null : err);
-    } finally {
-      setBusy(false);
+    } else {
+      const before = initial(org);
+      const body: Record<string, unknown> = {};
+      if (form.name.trim() !== before.name) body.name = form.name.trim();
+      if (form.slug !== before.slug) body.slug = form.slug;
+      if (form.type !== before.type) body.type = form.type;
+      if (form.status !== before.status) body.status = form.status;
+      if (form.maxDevices.trim() !== before.maxDevices) body.maxDevices = maxDevices;
+      if (form.contractStart !== before.contractStart)
+        body.contractStart = dateInputToIso(form.contractStart);
+      if (form.contractEnd !== before.contractEnd) body.contractEnd = dateInputToIso(form.contractEnd);
+      if (!securityMatches(org, form)) body.settings = settingsWith(org.settings, form);
+      if (Object.keys(body).length === 0) {
+        onClose();
+        return;
+      }
+      saved = await tenantsApi.updateOrganization(org.id, body);
     }
-  };
+    onSaved(saved, creating);
+  });
 
   return (
-    <Dialog
-      open
-      wide
-      title={creating ? 'New organization' : `Edit ${org.name}`}
+    <TenantFormDialog
+      idPrefix="org"
+      noun="organization"
+      editing={org?.name ?? null}
+      tenant={tenant}
+      onSubmit={submit}
       onClose={onClose}
-      testId="org-dialog"
-      footer={
-        <FormButtons
-          onCancel={onClose}
-          busy={busy}
-          label={creating ? 'Create organization' : 'Save changes'}
-          form="org-form"
-          testId="org-save"
-        />
-      }
     >
-      <form id="org-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>
-        {needsPartner ? (
-          <Field label="Partner" htmlFor="org-partner" error={show('partnerId')}>
-            <select
-              id="org-partner"
-              value={form.partnerId}
-              onChange={(e) => set('partnerId', e.target.value)}
-              onBlur={() => blur('partnerId')}
-              data-testid="org-partner"
-            >
-              <option value="">Choose a partner…</option>
-              {partners
-                .filter((p) => !p.deletedAt)
-                .map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
-                  </option>
-                ))}
-            </select>
-          </Field>
-        ) : null}
-        <div className="adm-form-grid">
-          <Field label="Name" htmlFor="org-name" error={show('name')}>
-            <input
-              id="org-name"
-              type="text"
-              value={form.name}
-              maxLength={255}
-              autoFocus
-              onChange={(e) => set('name', e.target.value)}
-              onBlur={() => blur('name')}
-              data-testid="org-name"
-            />
-          </Field>
-          <Field
-            label="Slug"
-            htmlFor="org-slug"
-            error={show('slug')}
-            hint={slugTouched ? 'URL-safe identifier' : 'Derived from the name; edit to override'}
-            aside={
-              slugTouched && creating ? (
-                <button
-                  type="button"
-                  className="link small"
-                  onClick={() => {
-                    setSlugTouched(false);
-                    set('slug', slugify(form.name));
-                  }}
-                >
-                  Derive from name
-                </button>
-              ) : null
-            }
+      {needsPartner ? (
+        <Field label="Partner" htmlFor="org-partner" error={show('partnerId')}>
+          <select
+            id="org-partner"
+            value={form.partnerId}
+            onChange={(e) => set('partnerId', e.target.value)}
+            onBlur={() => blur('partnerId')}
+            data-testid="org-partner"
           >
-            <input
-              id="org-slug"
-              type="text"
-              className="mono"
-              value={form.slug}
-              maxLength={100}
-              onChange={(e) => {
-                setSlugTouched(true);
-                set('slug', e.target.value.toLowerCase());
-              }}
-              onBlur={() => blur('slug')}
-              data-testid="org-slug"
-            />
-          </Field>
-          <Field label="Type" htmlFor="org-type">
-            <select
-              id="org-type"
-              value={form.type}
-              onChange={(e) => set('type', e.target.value as OrganizationType)}
-              data-testid="org-type"
-            >
-              <LabelOptions options={ORG_TYPES} />
-            </select>
-          </Field>
-          <Field label="Status" htmlFor="org-status" error={serverFields.status}>
-            <select
-              id="org-status"
-              value={form.status}
-              onChange={(e) => set('status', e.target.value as OrganizationStatus)}
-              data-testid="org-status"
-            >
-              <LabelOptions options={ORG_STATUSES} />
-            </select>
-          </Field>
-          <Field
-            label="Device cap"
-            htmlFor="org-max-devices"
-            error={show('maxDevices')}
-            hint="Leave empty for no cap"
+            <option value="">Choose a partner…</option>
+            {partners
+              .filter((p) => !p.deletedAt)
+              .map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+          </select>
+        </Field>
+      ) : null}
+      <div className="adm-form-grid">
+        <NameSlugFields idPrefix="org" tenant={tenant} slugHint="URL-safe identifier" canDerive={creating} />
+        <Field label="Type" htmlFor="org-type">
+          <select
+            id="org-type"
+            value={form.type}
+            onChange={(e) => set('type', e.target.value as OrganizationType)}
+            data-testid="org-type"
           >
-            <input
-              id="org-max-devices"
-              type="number"
-              min={0}
-              step={1}
-              inputMode="numeric"
-              value={form.maxDevices}
-              onChange={(e) => set('maxDevices', e.target.value)}
-              onBlur={() => blur('maxDevices')}
-              data-testid="org-max-devices"
-            />
-          </Field>
-          <div />
-          <Field label="Contract start" htmlFor="org-contract-start" error={show('contractStart')}>
-            <input
-              id="org-contract-start"
-              type="date"
-              value={form.contractStart}
-              onChange={(e) => set('contractStart', e.target.value)}
-              data-testid="org-contract-start"
-            />
-          </Field>
-          <Field label="Contract end" htmlFor="org-contract-end" error={show('contractEnd')}>
-            <input
-              id="org-contract-end"
-              type="date"
-              value={form.contractEnd}
-              min={form.contractStart || undefined}
-              onChange={(e) => set('contractEnd', e.target.value)}
-              onBlur={() => blur('contractEnd')}
-              data-testid="org-contract-end"
-            />
-          </Field>
-        </div>
+            <LabelOptions options={ORG_TYPES} />
+          </select>
+        </Field>
+        <Field label="Status" htmlFor="org-status" error={serverFields.status}>
+          <select
+            id="org-status"
+            value={form.status}
+            onChange={(e) => set('status', e.target.value as OrganizationStatus)}
+            data-testid="org-status"
+          >
+            <LabelOptions options={ORG_STATUSES} />
+          </select>
+        </Field>
+        <CapField
+          id="org-max-devices"
+          label="Device cap"
+          hint="Leave empty for no cap"
+          value={form.maxDevices}
+          error={show('maxDevices')}
+          onChange={(v) => set('maxDevices', v)}
+          onBlur={() => blur('maxDevices')}
+        />
+        <div />
+        <Field label="Contract start" htmlFor="org-contract-start" error={show('contractStart')}>
+          <input
+            id="org-contract-start"
+            type="date"
+            value={form.contractStart}
+            onChange={(e) => set('contractStart', e.target.value)}
+            data-testid="org-contract-start"
+          />
+        </Field>
+        <Field label="Contract end" htmlFor="org-contract-end" error={show('contractEnd')}>
+          <input
+            id="org-contract-end"
+            type="date"
+            value={form.contractEnd}
+            min={form.contractStart || undefined}
+            onChange={(e) => set('contractEnd', e.target.value)}
+            onBlur={() => blur('contractEnd')}
+            data-testid="org-contract-end"
+          />
+        </Field>
+      </div>
 
-        <div className="adm-form-section">
-          <h3>Sign-in policy</h3>
-          <Toggle
-            id="org-require-mfa"
-            checked={form.requireMfa}
-            onChange={(v) => set('requireMfa', v)}
-            label="Require multi-factor authentication"
-            hint="Users of this organization cannot turn off MFA on their account."
-          />
-          <Toggle
-            id="org-allow-sms"
-            checked={form.smsAllowed}
-            onChange={(v) => set('smsAllowed', v)}
-            label="Allow SMS codes as a second factor"
-            hint="When off, users must use an authenticator app; SMS MFA is refused."
-          />
-          {serverFields.settings ? <div className="field-error">{serverFields.settings}</div> : null}
-        </div>
-        <ActionError error={error} />
-      </form>
-    </Dialog>
+      <div className="adm-form-section">
+        <h3>Sign-in policy</h3>
+        <Toggle
+          id="org-require-mfa"
+          checked={form.requireMfa}
+          onChange={(v) => set('requireMfa', v)}
+          label="Require multi-factor authentication"
+          hint="Users of this organization cannot turn off MFA on their account."
+        />
+        <Toggle
+          id="org-allow-sms"
+          checked={form.smsAllowed}
+          onChange={(v) => set('smsAllowed', v)}
+          label="Allow SMS codes as a second factor"
+          hint="When off, users must use an authenticator app; SMS MFA is refused."
+        />
+        {serverFields.settings ? <div className="field-error">{serverFields.settings}</div> : null}
+      </div>
+    </TenantFormDialog>
   );
 }
 

@@ -4,7 +4,8 @@ import type { Organization } from '../../../../server/contract';
 import { Link, navigate } from '../../lib/router';
 import { Icon } from '../../ui/Icon';
 import { StatusPill } from '../../ui/basics';
-import { EmptyState, ErrorBlock, LoadingBlock, PageHeader, RowMenu, SearchBox } from '../../ui';
+import { AdminTable, EmptyState, NoMatchRow, PageHeader, RowMenu, SearchBox } from '../../ui';
+import { ListStates } from '../../ui/ListStates';
 import { asList } from '../../lib/query';
 import { formatDate } from '../../lib/format';
 import { useScope } from '../../lib/session';
@@ -77,163 +78,150 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
       />
       {tabs}
 
-      {orgs.loading ? (
-        <LoadingBlock label="Loading organizations…" />
-      ) : orgs.error && !orgs.data ? (
-        <ErrorBlock error={orgs.error} onRetry={orgs.reload} />
-      ) : all.length === 0 ? (
-        <EmptyState
-          icon="tenants"
-          title="No organizations to show"
-          testId="orgs-empty"
-          action={
-            canManage ? (
-              <button type="button" className="btn btn-secondary btn-sm" onClick={() => setEditing('new')}>
-                <Icon name="plus" />
-                Create an organization
-              </button>
-            ) : null
-          }
-        >
-          {scope === 'partner'
-            ? 'Create your first customer organization here. If you expected to see organizations, your partner administrator decides which ones your account can reach.'
-            : scope === 'system'
-              ? 'Create a partner first, then its customer organizations.'
-              : 'Your account is not linked to an organization that is still active.'}
-        </EmptyState>
-      ) : (
-        <>
-          <div className="adm-toolbar">
-            <SearchBox
-              value={search}
-              onChange={setSearch}
-              placeholder="Search by name or slug"
-              testId="org-search"
-            />
-            <select
-              value={status}
-              onChange={(e) => setStatus(e.target.value)}
-              aria-label="Filter by status"
-              data-testid="org-status-filter"
+      <ListStates
+        of={orgs}
+        loading="Loading organizations…"
+        empty={
+          all.length === 0 ? (
+            <EmptyState
+              icon="tenants"
+              title="No organizations to show"
+              testId="orgs-empty"
+              action={
+                canManage ? (
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    onClick={() => setEditing('new')}
+                  >
+                    <Icon name="plus" />
+                    Create an organization
+                  </button>
+                ) : null
+              }
             >
-              <option value="">All statuses</option>
-              {ORG_STATUSES.map((s) => (
-                <option key={s.value} value={s.value}>
-                  {s.label}
+              {scope === 'partner'
+                ? 'Create your first customer organization here. If you expected to see organizations, your partner administrator decides which ones your account can reach.'
+                : scope === 'system'
+                  ? 'Create a partner first, then its customer organizations.'
+                  : 'Your account is not linked to an organization that is still active.'}
+            </EmptyState>
+          ) : null
+        }
+      >
+        <div className="adm-toolbar">
+          <SearchBox
+            value={search}
+            onChange={setSearch}
+            placeholder="Search by name or slug"
+            testId="org-search"
+          />
+          <select
+            value={status}
+            onChange={(e) => setStatus(e.target.value)}
+            aria-label="Filter by status"
+            data-testid="org-status-filter"
+          >
+            <option value="">All statuses</option>
+            {ORG_STATUSES.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+          {scope === 'system' ? (
+            <select
+              value={partnerId}
+              onChange={(e) => setPartnerId(e.target.value)}
+              aria-label="Filter by partner"
+              data-testid="org-partner-filter"
+            >
+              <option value="">All partners</option>
+              {partnerList.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
                 </option>
               ))}
             </select>
-            {scope === 'system' ? (
-              <select
-                value={partnerId}
-                onChange={(e) => setPartnerId(e.target.value)}
-                aria-label="Filter by partner"
-                data-testid="org-partner-filter"
-              >
-                <option value="">All partners</option>
-                {partnerList.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
-                  </option>
-                ))}
-              </select>
-            ) : null}
-            <span className="grow" />
-            <span className="muted small" data-testid="org-count">
-              {shown.length === all.length
-                ? `${all.length} organization${all.length === 1 ? '' : 's'}`
-                : `${shown.length} of ${all.length}`}
-            </span>
-          </div>
-          <div className="adm-table-card">
-            <div className="adm-table-scroll">
-              <table className="adm-table" data-testid="org-table">
-                <thead>
-                  <tr>
-                    <th>Organization</th>
-                    {scope === 'system' ? <th>Partner</th> : null}
-                    <th>Type</th>
-                    <th>Status</th>
-                    <th>Contract</th>
-                    <th className="num">Device cap</th>
-                    <th>Sign-in policy</th>
-                    <th className="actions" aria-label="Actions" />
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((o) => {
-                    const st = orgStatusOf(o.status);
-                    return (
-                      <tr key={o.id} data-testid="org-row" data-org-id={o.id}>
-                        <td>
-                          <div className="adm-cell-main">
-                            <Link
-                              to={`/tenants/orgs/${o.id}`}
-                              className="adm-cell-title"
-                              data-testid="org-open"
-                            >
-                              {o.name}
-                            </Link>
-                            <span className="adm-cell-sub mono">{o.slug}</span>
-                          </div>
-                        </td>
-                        {scope === 'system' ? (
-                          <td className="muted">{partnerName.get(o.partnerId) ?? '—'}</td>
-                        ) : null}
-                        <td>{labelOf(ORG_TYPES, o.type)}</td>
-                        <td>
-                          <StatusPill tone={st.tone}>{st.label}</StatusPill>
-                        </td>
-                        <td className="nowrap">{contractText(o)}</td>
-                        <td className="num">{o.maxDevices ?? <span className="muted">No cap</span>}</td>
-                        <td>
-                          <MfaPolicyTags org={o} />
-                        </td>
-                        <td className="actions">
-                          <RowMenu
-                            label={`Actions for ${o.name}`}
-                            testId="org-menu"
-                            items={[
-                              {
-                                label: 'Open',
-                                icon: 'chevron',
-                                testId: 'org-menu-open',
-                                onSelect: () => navigate(`/tenants/orgs/${o.id}`),
-                              },
-                              {
-                                label: 'Edit',
-                                icon: 'edit',
-                                testId: 'org-menu-edit',
-                                hidden: !canManage,
-                                onSelect: () => setEditing(o),
-                              },
-                              {
-                                label: 'Delete',
-                                icon: 'trash',
-                                danger: true,
-                                testId: 'org-menu-delete',
-                                hidden: !canManage,
-                                onSelect: () => deleting.open(o),
-                              },
-                            ]}
-                          />
-                        </td>
-                      </tr>
-                    );
-                  })}
-                  {shown.length === 0 ? (
-                    <tr>
-                      <td colSpan={8} className="muted adm-no-match">
-                        No organization matches these filters.
-                      </td>
-                    </tr>
-                  ) : null}
-                </tbody>
-              </table>
-            </div>
-          </div>
-        </>
-      )}
+          ) : null}
+          <span className="grow" />
+          <span className="muted small" data-testid="org-count">
+            {shown.length === all.length
+              ? `${all.length} organization${all.length === 1 ? '' : 's'}`
+              : `${shown.length} of ${all.length}`}
+          </span>
+        </div>
+        <AdminTable
+          testId="org-table"
+          columns={[
+            'Organization',
+            ...(scope === 'system' ? ['Partner'] : []),
+            'Type',
+            'Status',
+            'Contract',
+            <th className="num">Device cap</th>,
+            'Sign-in policy',
+          ]}
+        >
+          {shown.map((o) => {
+            const st = orgStatusOf(o.status);
+            return (
+              <tr key={o.id} data-testid="org-row" data-org-id={o.id}>
+                <td>
+                  <div className="adm-cell-main">
+                    <Link to={`/tenants/orgs/${o.id}`} className="adm-cell-title" data-testid="org-open">
+                      {o.name}
+                    </Link>
+                    <span className="adm-cell-sub mono">{o.slug}</span>
+                  </div>
+                </td>
+                {scope === 'system' ? <td className="muted">{partnerName.get(o.partnerId) ?? '—'}</td> : null}
+                <td>{labelOf(ORG_TYPES, o.type)}</td>
+                <td>
+                  <StatusPill tone={st.tone}>{st.label}</StatusPill>
+                </td>
+                <td className="nowrap">{contractText(o)}</td>
+                <td className="num">{o.maxDevices ?? <span className="muted">No cap</span>}</td>
+                <td>
+                  <MfaPolicyTags org={o} />
+                </td>
+                <td className="actions">
+                  <RowMenu
+                    label={`Actions for ${o.name}`}
+                    testId="org-menu"
+                    items={[
+                      {
+                        label: 'Open',
+                        icon: 'chevron',
+                        testId: 'org-menu-open',
+                        onSelect: () => navigate(`/tenants/orgs/${o.id}`),
+                      },
+                      {
+                        label: 'Edit',
+                        icon: 'edit',
+                        testId: 'org-menu-edit',
+                        hidden: !canManage,
+                        onSelect: () => setEditing(o),
+                      },
+                      {
+                        label: 'Delete',
+                        icon: 'trash',
+                        danger: true,
+                        testId: 'org-menu-delete',
+                        hidden: !canManage,
+                        onSelect: () => deleting.open(o),
+                      },
+                    ]}
+                  />
+                </td>
+              </tr>
+            );
+          })}
+          {shown.length === 0 ? (
+            <NoMatchRow colSpan={8}>No organization matches these filters.</NoMatchRow>
+          ) : null}
+        </AdminTable>
+      </ListStates>
 
       {editing ? (
         <OrganizationDialog

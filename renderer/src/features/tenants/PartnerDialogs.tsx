@@ -1,14 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { Partner, PartnerPlan, PartnerStatus, PartnerType } from '../../../../server/contract';
-import { ApiError } from '../../lib/api/client';
-import { ActionError } from '../../ui/ActionError';
-import { Dialog } from '../../ui/Dialog';
-import { FormButtons } from '../../ui/DialogActions';
-import { Alert, Field } from '../../ui/basics';
-import { LabelOptions, RadioCards } from '../../ui';
-import { SLUG_PATTERN, fieldErrors, slugify } from '../../lib/forms';
-import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, partnerStatusOf } from './labels';
+import { useAsyncAction } from '../../lib/action';
+import { SLUG_PATTERN } from '../../lib/forms';
+import { ActionError, Alert, Dialog, Field, LabelOptions, RadioCards } from '../../ui';
 import { tenantsApi } from './api';
+import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, partnerStatusOf } from './labels';
+import { CapField, NameSlugFields, TenantFormDialog, capError, useTenantForm } from './tenant-form';
 
 // The partner dialogs: create/edit a partner, and change its status.
 
@@ -43,6 +40,18 @@ export function partnerForm(p: Partner | null): PartnerForm {
   };
 }
 
+function validatePartner(form: PartnerForm): Partial<Record<keyof PartnerForm, string>> {
+  const errors: Partial<Record<keyof PartnerForm, string>> = {};
+  if (!form.name.trim()) errors.name = 'Name is required';
+  if (!form.slug) errors.slug = 'Slug is required';
+  else if (!SLUG_PATTERN.test(form.slug)) errors.slug = 'Lowercase letters, digits and single hyphens only';
+  errors.maxOrganizations = capError(form.maxOrganizations);
+  errors.maxDevices = capError(form.maxDevices);
+  if (form.billingEmail.trim() && !EMAIL.test(form.billingEmail.trim()))
+    errors.billingEmail = 'Not an email address';
+  return errors;
+}
+
 export function PartnerDialog({
   partner,
   onClose,
@@ -53,212 +62,111 @@ export function PartnerDialog({
   onSaved: () => void;
 }) {
   const creating = partner === null;
-  const [form, setForm] = useState(() => partnerForm(partner));
-  const [slugTouched, setSlugTouched] = useState(!creating);
-  const [submitted, setSubmitted] = useState(false);
-  const [touched, setTouched] = useState<Partial<Record<keyof PartnerForm, boolean>>>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [serverFields, setServerFields] = useState<Record<string, string>>({});
-
-  const errors: Partial<Record<keyof PartnerForm, string>> = {};
-  if (!form.name.trim()) errors.name = 'Name is required';
-  if (!form.slug) errors.slug = 'Slug is required';
-  else if (!SLUG_PATTERN.test(form.slug)) errors.slug = 'Lowercase letters, digits and single hyphens only';
-  if (form.maxOrganizations.trim() && !/^\d+$/.test(form.maxOrganizations.trim()))
-    errors.maxOrganizations = 'A whole number, or empty for no cap';
-  if (form.maxDevices.trim() && !/^\d+$/.test(form.maxDevices.trim()))
-    errors.maxDevices = 'A whole number, or empty for no cap';
-  if (form.billingEmail.trim() && !EMAIL.test(form.billingEmail.trim()))
-    errors.billingEmail = 'Not an email address';
-  const show = (key: keyof PartnerForm) =>
-    (submitted || touched[key] ? errors[key] : undefined) ?? serverFields[key];
-
-  const set = <K extends keyof PartnerForm>(key: K, value: PartnerForm[K]) => {
-    setForm((f) => {
-      const next = { ...f, [key]: value };
-      if (key === 'name' && !slugTouched) next.slug = slugify(String(value));
-      return next;
-    });
-  };
-  const blur = (key: keyof PartnerForm) => setTouched((t) => ({ ...t, [key]: true }));
+  const tenant = useTenantForm(() => partnerForm(partner), creating, validatePartner);
+  const { form, set, blur, show } = tenant;
   const num = (v: string) => (v.trim() ? Number(v.trim()) : null);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    if (Object.keys(errors).length) return;
-    setBusy(true);
-    setError(null);
-    setServerFields({});
-    try {
-      if (creating) {
-        const body: Record<string, unknown> = {
-          name: form.name.trim(),
-          slug: form.slug,
-          type: form.type,
-          plan: form.plan,
-        };
-        if (num(form.maxOrganizations) !== null) body.maxOrganizations = num(form.maxOrganizations);
-        if (num(form.maxDevices) !== null) body.maxDevices = num(form.maxDevices);
-        if (form.billingEmail.trim()) body.billingEmail = form.billingEmail.trim();
-        await tenantsApi.createPartner(body);
-      } else {
-        const before = partnerForm(partner);
-        const body: Record<string, unknown> = {};
-        if (form.name.trim() !== before.name) body.name = form.name.trim();
-        if (form.slug !== before.slug) body.slug = form.slug;
-        if (form.type !== before.type) body.type = form.type;
-        if (form.plan !== before.plan) body.plan = form.plan;
-        if (form.maxOrganizations.trim() !== before.maxOrganizations)
-          body.maxOrganizations = num(form.maxOrganizations);
-        if (form.maxDevices.trim() !== before.maxDevices) body.maxDevices = num(form.maxDevices);
-        if (form.billingEmail.trim() !== before.billingEmail)
-          body.billingEmail = form.billingEmail.trim() || null;
-        if (Object.keys(body).length === 0) {
-          onClose();
-          return;
-        }
-        await tenantsApi.updatePartner(partner.id, body);
+  const submit = tenant.submit(async () => {
+    if (creating) {
+      const body: Record<string, unknown> = {
+        name: form.name.trim(),
+        slug: form.slug,
+        type: form.type,
+        plan: form.plan,
+      };
+      if (num(form.maxOrganizations) !== null) body.maxOrganizations = num(form.maxOrganizations);
+      if (num(form.maxDevices) !== null) body.maxDevices = num(form.maxDevices);
+      if (form.billingEmail.trim()) body.billingEmail = form.billingEmail.trim();
+      await tenantsApi.createPartner(body);
+    } else {
+      const before = partnerForm(partner);
+      const body: Record<string, unknown> = {};
+      if (form.name.trim() !== before.name) body.name = form.name.trim();
+      if (form.slug !== before.slug) body.slug = form.slug;
+      if (form.type !== before.type) body.type = form.type;
+      if (form.plan !== before.plan) body.plan = form.plan;
+      if (form.maxOrganizations.trim() !== before.maxOrganizations)
+        body.maxOrganizations = num(form.maxOrganizations);
+      if (form.maxDevices.trim() !== before.maxDevices) body.maxDevices = num(form.maxDevices);
+      if (form.billingEmail.trim() !== before.billingEmail)
+        body.billingEmail = form.billingEmail.trim() || null;
+      if (Object.keys(body).length === 0) {
+        onClose();
+        return;
       }
-      onSaved();
-    } catch (err) {
-      const fields = fieldErrors(err);
-      if (err instanceof ApiError && err.status === 409 && /slug/i.test(err.message))
-        fields.slug = err.message;
-      setServerFields(fields);
-      setError(Object.keys(fields).length ? null : err);
-    } finally {
-      setBusy(false);
+      await tenantsApi.updatePartner(partner.id, body);
     }
-  };
+    onSaved();
+  });
 
   return (
-    <Dialog
-      open
-      wide
-      title={creating ? 'New partner' : `Edit ${partner.name}`}
+    <TenantFormDialog
+      idPrefix="partner"
+      noun="partner"
+      editing={partner?.name ?? null}
+      tenant={tenant}
+      onSubmit={submit}
       onClose={onClose}
-      testId="partner-dialog"
-      footer={
-        <FormButtons
-          onCancel={onClose}
-          busy={busy}
-          label={creating ? 'Create partner' : 'Save changes'}
-          form="partner-form"
-          testId="partner-save"
-        />
-      }
     >
-      <form id="partner-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>
-        <div className="adm-form-grid">
-          <Field label="Name" htmlFor="partner-name" error={show('name')}>
+      <div className="adm-form-grid">
+        <NameSlugFields
+          idPrefix="partner"
+          tenant={tenant}
+          slugHint="URL-safe identifier, unique across partners"
+        />
+        <Field label="Type" htmlFor="partner-type">
+          <select
+            id="partner-type"
+            value={form.type}
+            onChange={(e) => set('type', e.target.value as PartnerType)}
+            data-testid="partner-type"
+          >
+            <LabelOptions options={PARTNER_TYPES} />
+          </select>
+        </Field>
+        <Field label="Plan" htmlFor="partner-plan">
+          <select
+            id="partner-plan"
+            value={form.plan}
+            onChange={(e) => set('plan', e.target.value as PartnerPlan)}
+            data-testid="partner-plan"
+          >
+            <LabelOptions options={PARTNER_PLANS} />
+          </select>
+        </Field>
+        <CapField
+          id="partner-max-orgs"
+          label="Organization cap"
+          hint="Empty: no cap"
+          value={form.maxOrganizations}
+          error={show('maxOrganizations')}
+          onChange={(v) => set('maxOrganizations', v)}
+          onBlur={() => blur('maxOrganizations')}
+        />
+        <CapField
+          id="partner-max-devices"
+          label="Device cap"
+          hint="Across all organizations. Empty: no cap"
+          value={form.maxDevices}
+          error={show('maxDevices')}
+          onChange={(v) => set('maxDevices', v)}
+          onBlur={() => blur('maxDevices')}
+        />
+        <div className="full">
+          <Field label="Billing email" htmlFor="partner-billing-email" error={show('billingEmail')}>
             <input
-              id="partner-name"
-              type="text"
+              id="partner-billing-email"
+              type="email"
               maxLength={255}
-              autoFocus
-              value={form.name}
-              onChange={(e) => set('name', e.target.value)}
-              onBlur={() => blur('name')}
-              data-testid="partner-name"
+              value={form.billingEmail}
+              onChange={(e) => set('billingEmail', e.target.value)}
+              onBlur={() => blur('billingEmail')}
+              data-testid="partner-billing-email"
             />
           </Field>
-          <Field
-            label="Slug"
-            htmlFor="partner-slug"
-            error={show('slug')}
-            hint={
-              slugTouched
-                ? 'URL-safe identifier, unique across partners'
-                : 'Derived from the name; edit to override'
-            }
-          >
-            <input
-              id="partner-slug"
-              type="text"
-              className="mono"
-              maxLength={100}
-              value={form.slug}
-              onChange={(e) => {
-                setSlugTouched(true);
-                set('slug', e.target.value.toLowerCase());
-              }}
-              onBlur={() => blur('slug')}
-              data-testid="partner-slug"
-            />
-          </Field>
-          <Field label="Type" htmlFor="partner-type">
-            <select
-              id="partner-type"
-              value={form.type}
-              onChange={(e) => set('type', e.target.value as PartnerType)}
-              data-testid="partner-type"
-            >
-              <LabelOptions options={PARTNER_TYPES} />
-            </select>
-          </Field>
-          <Field label="Plan" htmlFor="partner-plan">
-            <select
-              id="partner-plan"
-              value={form.plan}
-              onChange={(e) => set('plan', e.target.value as PartnerPlan)}
-              data-testid="partner-plan"
-            >
-              <LabelOptions options={PARTNER_PLANS} />
-            </select>
-          </Field>
-          <Field
-            label="Organization cap"
-            htmlFor="partner-max-orgs"
-            error={show('maxOrganizations')}
-            hint="Empty: no cap"
-          >
-            <input
-              id="partner-max-orgs"
-              type="number"
-              min={0}
-              step={1}
-              value={form.maxOrganizations}
-              onChange={(e) => set('maxOrganizations', e.target.value)}
-              onBlur={() => blur('maxOrganizations')}
-              data-testid="partner-max-orgs"
-            />
-          </Field>
-          <Field
-            label="Device cap"
-            htmlFor="partner-max-devices"
-            error={show('maxDevices')}
-            hint="Across all organizations. Empty: no cap"
-          >
-            <input
-              id="partner-max-devices"
-              type="number"
-              min={0}
-              step={1}
-              value={form.maxDevices}
-              onChange={(e) => set('maxDevices', e.target.value)}
-              onBlur={() => blur('maxDevices')}
-              data-testid="partner-max-devices"
-            />
-          </Field>
-          <div className="full">
-            <Field label="Billing email" htmlFor="partner-billing-email" error={show('billingEmail')}>
-              <input
-                id="partner-billing-email"
-                type="email"
-                maxLength={255}
-                value={form.billingEmail}
-                onChange={(e) => set('billingEmail', e.target.value)}
-                onBlur={() => blur('billingEmail')}
-                data-testid="partner-billing-email"
-              />
-            </Field>
-          </div>
         </div>
-        <ActionError error={error} />
-      </form>
-    </Dialog>
+      </div>
+    </TenantFormDialog>
   );
 }
 
@@ -273,24 +181,18 @@ export function PartnerStatusDialog({
 }) {
   const [status, setStatus] = useState<PartnerStatus>(partner.status);
   const [acknowledged, setAcknowledged] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const action = useAsyncAction();
+  const { busy, error } = action;
   const offboarding = status === 'offboarding' && partner.status !== 'offboarding';
   const restoring = partner.status === 'offboarding' && status === 'active';
   const blocking = status !== 'active' && status !== partner.status && !offboarding;
   const unchanged = status === partner.status;
 
-  const save = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const save = () =>
+    action.run(async () => {
       await tenantsApi.updatePartner(partner.id, { status });
       onSaved();
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <Dialog

@@ -5,7 +5,8 @@ import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
-import { EmptyState, ErrorBlock, LoadingBlock, PageHeader, Pager, RowMenu, SearchBox } from '../../ui';
+import { AdminTable, EmptyState, NoMatchRow, PageHeader, Pager, RowMenu, SearchBox } from '../../ui';
+import { ListStates } from '../../ui/ListStates';
 
 import { asList, paginationOf } from '../../lib/query';
 import { formatDate } from '../../lib/format';
@@ -61,115 +62,104 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
       />
       {tabs}
 
-      {partners.loading ? (
-        <LoadingBlock label="Loading partners…" />
-      ) : partners.error && !partners.data ? (
-        <ErrorBlock error={partners.error} onRetry={partners.reload} />
-      ) : list.length === 0 && page === 1 ? (
-        <EmptyState icon="tenants" title="No partners yet" testId="partners-empty">
-          Partners register themselves from the sign-up page, or you can create one here.
-        </EmptyState>
-      ) : (
-        <>
-          <div className="adm-toolbar">
-            <SearchBox
-              value={search}
-              onChange={setSearch}
-              placeholder="Search this page by name or slug"
-              testId="partner-search"
-            />
-            <span className="grow" />
-            <span className="muted small">{paginationOf(partners.data)?.total ?? list.length} partners</span>
-          </div>
-          <div className="adm-table-card">
-            <div className="adm-table-scroll">
-              <table className="adm-table" data-testid="partner-table">
-                <thead>
-                  <tr>
-                    <th>Partner</th>
-                    <th>Type</th>
-                    <th>Plan</th>
-                    <th>Status</th>
-                    <th className="num">Organizations</th>
-                    <th>Caps</th>
-                    <th>Billing email</th>
-                    <th>Created</th>
-                    <th className="actions" aria-label="Actions" />
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((p) => {
-                    const st = partnerStatusOf(p.status);
-                    return (
-                      <tr key={p.id} data-testid="partner-row" data-partner-id={p.id}>
-                        <td>
-                          <div className="adm-cell-main">
-                            <span className="adm-cell-title">{p.name}</span>
-                            <span className="adm-cell-sub mono">{p.slug}</span>
-                          </div>
-                        </td>
-                        <td>{labelOf(PARTNER_TYPES, p.type)}</td>
-                        <td>{labelOf(PARTNER_PLANS, p.plan)}</td>
-                        <td>
-                          <div className="adm-cell-main">
-                            <StatusPill tone={st.tone} testId="partner-status">
-                              {st.label}
-                            </StatusPill>
-                            {p.status === 'offboarding' && p.offboardingStartedAt ? (
-                              <span className="adm-cell-sub tn-since">
-                                since {formatDateTime(p.offboardingStartedAt)}
-                              </span>
-                            ) : null}
-                          </div>
-                        </td>
-                        <td className="num">{orgCount.get(p.id) ?? 0}</td>
-                        <td className="nowrap small">{capsText(p)}</td>
-                        <td className="muted">{p.billingEmail ?? '—'}</td>
-                        <td className="nowrap muted">{formatDate(p.createdAt)}</td>
-                        <td className="actions">
-                          <RowMenu
-                            label={`Actions for ${p.name}`}
-                            testId="partner-menu"
-                            items={[
-                              {
-                                label: 'Edit',
-                                icon: 'edit',
-                                testId: 'partner-menu-edit',
-                                onSelect: () => setEditing(p),
-                              },
-                              {
-                                label: 'Change status',
-                                icon: 'refresh',
-                                testId: 'partner-menu-status',
-                                onSelect: () => setStatusOf(p),
-                              },
-                              {
-                                label: 'Delete',
-                                icon: 'trash',
-                                danger: true,
-                                testId: 'partner-menu-delete',
-                                onSelect: () => deleting.open(p),
-                              },
-                            ]}
-                          />
-                        </td>
-                      </tr>
-                    );
-                  })}
-                  {shown.length === 0 ? (
-                    <tr>
-                      <td colSpan={9} className="muted adm-no-match">
-                        No partner on this page matches “{search}”.
-                      </td>
-                    </tr>
-                  ) : null}
-                </tbody>
-              </table>
-            </div>
-            <Pager pagination={paginationOf(partners.data)} onPage={setPage} testId="partners-pager" />
-          </div>
-        </>
-      )}
+      <ListStates
+        of={partners}
+        loading="Loading partners…"
+        empty={
+          list.length === 0 && page === 1 ? (
+            <EmptyState icon="tenants" title="No partners yet" testId="partners-empty">
+              Partners register themselves from the sign-up page, or you can create one here.
+            </EmptyState>
+          ) : null
+        }
+      >
+        <div className="adm-toolbar">
+          <SearchBox
+            value={search}
+            onChange={setSearch}
+            placeholder="Search this page by name or slug"
+            testId="partner-search"
+          />
+          <span className="grow" />
+          <span className="muted small">{paginationOf(partners.data)?.total ?? list.length} partners</span>
+        </div>
+        <AdminTable
+          testId="partner-table"
+          columns={[
+            'Partner',
+            'Type',
+            'Plan',
+            'Status',
+            <th className="num">Organizations</th>,
+            'Caps',
+            'Billing email',
+            'Created',
+          ]}
+          after={<Pager pagination={paginationOf(partners.data)} onPage={setPage} testId="partners-pager" />}
+        >
+          {shown.map((p) => {
+            const st = partnerStatusOf(p.status);
+            return (
+              <tr key={p.id} data-testid="partner-row" data-partner-id={p.id}>
+                <td>
+                  <div className="adm-cell-main">
+                    <span className="adm-cell-title">{p.name}</span>
+                    <span className="adm-cell-sub mono">{p.slug}</span>
+                  </div>
+                </td>
+                <td>{labelOf(PARTNER_TYPES, p.type)}</td>
+                <td>{labelOf(PARTNER_PLANS, p.plan)}</td>
+                <td>
+                  <div className="adm-cell-main">
+                    <StatusPill tone={st.tone} testId="partner-status">
+                      {st.label}
+                    </StatusPill>
+                    {p.status === 'offboarding' && p.offboardingStartedAt ? (
+                      <span className="adm-cell-sub tn-since">
+                        since {formatDateTime(p.offboardingStartedAt)}
+                      </span>
+                    ) : null}
+                  </div>
+                </td>
+                <td className="num">{orgCount.get(p.id) ?? 0}</td>
+                <td className="nowrap small">{capsText(p)}</td>
+                <td className="muted">{p.billingEmail ?? '—'}</td>
+                <td className="nowrap muted">{formatDate(p.createdAt)}</td>
+                <td className="actions">
+                  <RowMenu
+                    label={`Actions for ${p.name}`}
+                    testId="partner-menu"
+                    items={[
+                      {
+                        label: 'Edit',
+                        icon: 'edit',
+                        testId: 'partner-menu-edit',
+                        onSelect: () => setEditing(p),
+                      },
+                      {
+                        label: 'Change status',
+                        icon: 'refresh',
+                        testId: 'partner-menu-status',
+                        onSelect: () => setStatusOf(p),
+                      },
+                      {
+                        label: 'Delete',
+                        icon: 'trash',
+                        danger: true,
+                        testId: 'partner-menu-delete',
+                        onSelect: () => deleting.open(p),
+                      },
+                    ]}
+                  />
+                </td>
+              </tr>
+            );
+          })}
+          {shown.length === 0 ? (
+            <NoMatchRow colSpan={9}>No partner on this page matches “{search}”.</NoMatchRow>
+          ) : null}
+        </AdminTable>
+      </ListStates>
 
       {editing ? (
         <PartnerDialog

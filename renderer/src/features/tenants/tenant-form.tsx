@@ -1,0 +1,219 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { ApiError } from '../../lib/errors';
+import { fieldErrors, slugify } from '../../lib/forms';
+import { ActionError, Dialog, Field, FormButtons } from '../../ui';
+
+// What the partner and organization dialogs share: one form state (values, a slug derived from the name until it
+// is edited, errors shown after a blur or a submit, the server's refusals on their fields), the name and slug
+// fields, and the optional whole-number caps.
+
+type Errors<F> = Partial<Record<keyof F, string>>;
+
+export function useTenantForm<F extends { name: string; slug: string }>(
+  initial: () => F,
+  creating: boolean,
+  validate: (form: F) => Errors<F>,
+) {
+  const [form, setForm] = useState<F>(initial);
+  const [slugTouched, setSlugTouched] = useState(!creating);
+  const [touched, setTouched] = useState<Partial<Record<keyof F, boolean>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [serverFields, setServerFields] = useState<Record<string, string>>({});
+
+  const errors = validate(form);
+  const show = (key: keyof F & string): string | undefined =>
+    (submitted || touched[key] ? errors[key] : undefined) ?? serverFields[key];
+
+  const set = <K extends keyof F & string>(key: K, value: F[K]) => {
+    setForm((f) => {
+      const next = { ...f, [key]: value };
+      if (key === 'name' && !slugTouched) next.slug = slugify(String(value));
+      return next;
+    });
+    // An edit answers the server's refusal of that field.
+    if (key in serverFields) setServerFields(({ [key]: _drop, ...rest }) => rest);
+  };
+  const blur = (key: keyof F) => setTouched((t) => ({ ...t, [key]: true }));
+  const editSlug = (slug: string) => {
+    setSlugTouched(true);
+    set('slug', slug.toLowerCase());
+  };
+  const deriveSlug = () => {
+    setSlugTouched(false);
+    set('slug', slugify(form.name));
+  };
+
+  /**
+   * The form's submit: `write` runs once the form is valid; a refusal lands on its field (a taken slug on the
+   * slug) or, when it names none, above the buttons.
+   */
+  const submit = (write: () => Promise<void>) => async (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    if (Object.values(errors).some(Boolean)) return;
+    setBusy(true);
+    setError(null);
+    setServerFields({});
+    try {
+      await write();
+    } catch (err) {
+      const fields = fieldErrors(err);
+      if (err instanceof ApiError && err.status === 409 && /slug/i.test(err.message))
+        fields.slug = err.message;
+      setServerFields(fields);
+      setError(Object.keys(fields).length > 0 ? null : err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return { form, set, blur, show, slugTouched, editSlug, deriveSlug, busy, error, serverFields, submit };
+}
+
+export type TenantForm<F extends { name: string; slug: string }> = ReturnType<typeof useTenantForm<F>>;
+
+/**
+ * The dialog around a tenant form (`<idPrefix>-dialog`, `<idPrefix>-form`, its submit `<idPrefix>-save`): "New
+ * <noun>" or "Edit <name>", the form's fields, and the error of a save that names no field.
+ */
+export function TenantFormDialog<F extends { name: string; slug: string }>({
+  idPrefix,
+  noun,
+  editing,
+  tenant,
+  onSubmit,
+  onClose,
+  children,
+}: {
+  idPrefix: string;
+  noun: string;
+  /** The name of the tenant edited (null: a new one). */
+  editing: string | null;
+  tenant: TenantForm<F>;
+  onSubmit: (event: FormEvent) => Promise<void>;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog
+      open
+      wide
+      title={editing === null ? `New ${noun}` : `Edit ${editing}`}
+      onClose={onClose}
+      testId={`${idPrefix}-dialog`}
+      footer={
+        <FormButtons
+          onCancel={onClose}
+          busy={tenant.busy}
+          label={editing === null ? `Create ${noun}` : 'Save changes'}
+          form={`${idPrefix}-form`}
+          testId={`${idPrefix}-save`}
+        />
+      }
+    >
+      <form id={`${idPrefix}-form`} className="adm-dialog-form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        {children}
+        <ActionError error={tenant.error} />
+      </form>
+    </Dialog>
+  );
+}
+
+/** The name and the slug (`<idPrefix>-name`, `<idPrefix>-slug`); a new tenant can derive the slug again. */
+export function NameSlugFields<F extends { name: string; slug: string }>({
+  idPrefix,
+  tenant,
+  slugHint,
+  canDerive = false,
+}: {
+  idPrefix: string;
+  tenant: TenantForm<F>;
+  /** Shown once the slug was edited by hand. */
+  slugHint: string;
+  /** Offer "Derive from name" once the slug was edited by hand. */
+  canDerive?: boolean;
+}) {
+  const { form, set, blur, show, slugTouched, editSlug, deriveSlug } = tenant;
+  return (
+    <>
+      <Field label="Name" htmlFor={`${idPrefix}-name`} error={show('name')}>
+        <input
+          id={`${idPrefix}-name`}
+          type="text"
+          maxLength={255}
+          autoFocus
+          value={form.name}
+          onChange={(e) => set('name', e.target.value as F['name'])}
+          onBlur={() => blur('name')}
+          data-testid={`${idPrefix}-name`}
+        />
+      </Field>
+      <Field
+        label="Slug"
+        htmlFor={`${idPrefix}-slug`}
+        error={show('slug')}
+        hint={slugTouched ? slugHint : 'Derived from the name; edit to override'}
+        aside={
+          slugTouched && canDerive ? (
+            <button type="button" className="link small" onClick={deriveSlug}>
+              Derive from name
+            </button>
+          ) : null
+        }
+      >
+        <input
+          id={`${idPrefix}-slug`}
+          type="text"
+          className="mono"
+          maxLength={100}
+          value={form.slug}
+          onChange={(e) => editSlug(e.target.value)}
+          onBlur={() => blur('slug')}
+          data-testid={`${idPrefix}-slug`}
+        />
+      </Field>
+    </>
+  );
+}
+
+/** A whole-number cap, empty for none. */
+export function CapField({
+  id,
+  label,
+  hint,
+  value,
+  error,
+  onChange,
+  onBlur,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+  onBlur: () => void;
+}) {
+  return (
+    <Field label={label} htmlFor={id} error={error} hint={hint}>
+      <input
+        id={id}
+        type="number"
+        min={0}
+        step={1}
+        inputMode="numeric"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        onBlur={onBlur}
+        data-testid={id}
+      />
+    </Field>
+  );
+}
+
+/** A whole number in a cap field, or an error for anything else; empty is no cap. */
+export function capError(value: string): string | undefined {
+  return value.trim() && !/^\d+$/.test(value.trim()) ? 'A whole number, or empty for no cap' : undefined;
+}
