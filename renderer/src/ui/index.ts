@@ -12,6 +12,7 @@ export * from './FormDialog';
 export * from './filters';
 export * from './Icon';
 export * from './layout';
+export * from './ListStates';
 export * from './menu';
 export * from './MfaFacts';
 export * from './RecoveryCodes';
