@@ -3,8 +3,7 @@ import type { Role } from '../../../../server/contract';
 
 import { Link, navigate } from '../../lib/router';
 import { Icon } from '../../ui/Icon';
-import { AdminTable, EmptyState, NoMatchRow, PageHeader, RowMenu, SearchBox } from '../../ui';
-import { ListStates } from '../../ui/ListStates';
+import { AdminTable, EmptyState, ListStates, NoMatchRow, PageHeader, RowMenu, SearchBox } from '../../ui';
 import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';

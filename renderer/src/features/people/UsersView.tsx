@@ -8,8 +8,7 @@ import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
-import { AdminTable, EmptyState, PageHeader, Pager, SearchBox } from '../../ui';
-import { ListStates } from '../../ui/ListStates';
+import { AdminTable, EmptyState, ListStates, PageHeader, Pager, SearchBox } from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 
 import { useScope } from '../../lib/session';

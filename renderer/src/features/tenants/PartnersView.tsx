@@ -5,8 +5,16 @@ import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
-import { AdminTable, EmptyState, NoMatchRow, PageHeader, Pager, RowMenu, SearchBox } from '../../ui';
-import { ListStates } from '../../ui/ListStates';
+import {
+  AdminTable,
+  EmptyState,
+  ListStates,
+  NoMatchRow,
+  PageHeader,
+  Pager,
+  RowMenu,
+  SearchBox,
+} from '../../ui';
 
 import { asList, paginationOf } from '../../lib/query';
 import { formatDate } from '../../lib/format';
