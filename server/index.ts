@@ -275,7 +275,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     startDevicePresence(ctx, options.agentTimings?.presenceSweepMs),
     startPamExpiry(ctx, options.pamExpirySweepMs),
     backups.start(),
-    startWebhookDispatch(webhooks).stop,
+    startWebhookDispatch(webhooks),
   ];
   const stopAllJobs = () => stopJobs.forEach((stop) => stop());
   teardown.push(stopAllJobs);

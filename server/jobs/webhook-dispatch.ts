@@ -4,7 +4,7 @@ import { createDispatcher, type WebhookRuntime } from '../modules/webhooks';
 // come due with time) and whenever it is woken (a delivery was queued, an attempt finished), so a new event goes
 // out at once. The queue is the table, so a restart resumes where the last process stopped.
 
-export function startWebhookDispatch(rt: WebhookRuntime): { stop: () => void; idle: () => Promise<void> } {
+export function startWebhookDispatch(rt: WebhookRuntime): () => void {
   const dispatcher = createDispatcher(rt);
   let stopped = false;
   let scheduled = false;
@@ -25,14 +25,11 @@ export function startWebhookDispatch(rt: WebhookRuntime): { stop: () => void; id
   const timer = setInterval(pass, rt.pollIntervalMs);
   timer.unref();
   rt.wake();
-  return {
-    stop: () => {
-      stopped = true;
-      clearInterval(timer);
-      rt.wake = () => undefined;
-      dispatcher.stop();
-      rt.agent.destroy();
-    },
-    idle: () => dispatcher.idle(),
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+    rt.wake = () => undefined;
+    dispatcher.stop();
+    rt.agent.destroy();
   };
 }

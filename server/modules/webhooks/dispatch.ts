@@ -31,9 +31,6 @@ const UNSAFE = 'Unsafe webhook URL';
 export interface Dispatcher {
   /** Looks for due deliveries and starts as many attempts as the concurrency allows. */
   pass(): void;
-  /** Resolves once no attempt is in flight (tests, shutdown). */
-  idle(): Promise<void>;
-  inFlight(): number;
   /**
    * Starts nothing more and records nothing more: an attempt cut short by the shutdown is not the receiver's
    * failure. It stays in flight in SQLite and is due again at the next start.
@@ -42,39 +39,31 @@ export interface Dispatcher {
 }
 
 export function createDispatcher(rt: WebhookRuntime): Dispatcher {
-  const running = new Map<string, Promise<void>>();
+  let running = 0;
   const state = { stopped: false };
   // A previous process's claims are dead (the data directory is held by one process at a time).
   releaseAbandonedAttempts(rt.ctx.db, rt.now());
 
   const pass = () => {
-    if (state.stopped) return;
-    const room = rt.concurrency - running.size;
-    if (room <= 0) return;
-    // Rows already running here are skipped by the claim (their lease is in the future), so ask for a few more.
-    for (const due of dueDeliveries(rt.ctx.db, rt.now(), room + running.size)) {
-      if (running.size >= rt.concurrency) break;
-      if (running.has(due.id)) continue;
+    if (state.stopped || running >= rt.concurrency) return;
+    // Attempts running here are not due (their lease is in the future), so every row found is free to claim.
+    for (const due of dueDeliveries(rt.ctx.db, rt.now(), rt.concurrency - running)) {
       const now = rt.now();
       if (!claimDelivery(rt.ctx.db, due.id, due.attempt, now, now + rt.attemptTimeoutMs + LEASE_MARGIN_MS))
         continue;
-      const work = attempt(rt, due.id, due.attempt, state)
+      running++;
+      void attempt(rt, due.id, due.attempt, state)
         .catch((err: unknown) => rt.ctx.log.error({ err, deliveryId: due.id }, 'webhook attempt failed'))
         .finally(() => {
-          running.delete(due.id);
+          running--;
           // The slot is free: there may be more due work.
           rt.wake();
         });
-      running.set(due.id, work);
     }
   };
 
   return {
     pass,
-    async idle() {
-      while (running.size > 0) await Promise.all(running.values());
-    },
-    inFlight: () => running.size,
     stop: () => {
       state.stopped = true;
     },
