@@ -1,9 +1,8 @@
-// Over 400 lines: one screen whose URL state drives the search, the filter builder, the status counts and the list together.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { FilterConditionGroup, SavedFilter } from '../../../../server/contract';
+import type { SavedFilter } from '../../../../server/contract';
 import { Icon } from '../../ui/Icon';
 import { useDocumentTitle } from '../../lib/hooks';
-import { Link, navigate, useRouter } from '../../lib/router';
+import { Link, useRouter } from '../../lib/router';
 import { EmptyState, LoadFailure, LoadingBlock, PageHeader, SearchBox } from '../../ui';
 
 import { FilterPanel, useFilterState } from '../filters';
@@ -13,6 +12,7 @@ import { useLookups } from '../../lib/directory';
 import { summarize } from '../filters';
 import { ChoiceSelect, nameChoices } from '../../ui';
 import { DeviceTable, SORT_LABELS, type SortKey } from './DeviceTable';
+import { listQuery, parseConditions, readUrl, writeUrl, type UrlState } from './list-url';
 import { SimulatorPanel, useSimulatorStatus } from './SimulatorPanel';
 import { useDebounced } from '../../lib/hooks';
 import { useDeviceList, useStatusCounts } from './api';
@@ -20,75 +20,13 @@ import { formatCount } from '../../lib/format';
 import './devices.css';
 import { useSavedFilter } from '../filters';
 
-// /devices: the fleet in one virtualized table. Everything that shapes the list lives in the URL (search,
-// status, organization, sort, a saved filter or ad-hoc conditions), so reloads and shared links show the same.
+// /devices: the fleet in one virtualized table, shaped by the state in the URL (list-url.ts).
 
 const STATUS_CHIPS = [
   { value: '', label: 'All' },
   { value: 'online', label: 'Online' },
   { value: 'offline', label: 'Offline' },
 ] as const;
-
-interface UrlState {
-  q: string;
-  status: string;
-  orgId: string;
-  sort: SortKey;
-  order: 'asc' | 'desc';
-  filterId: string;
-  conditions: string;
-}
-
-function readUrl(search: string): UrlState {
-  const p = new URLSearchParams(search);
-  const sort = p.get('sort') as SortKey | null;
-  return {
-    q: p.get('q') ?? '',
-    status: p.get('status') ?? '',
-    orgId: p.get('orgId') ?? '',
-    sort: sort && sort in SORT_LABELS ? sort : 'hostname',
-    order: p.get('order') === 'desc' ? 'desc' : 'asc',
-    filterId: p.get('filterId') ?? '',
-    conditions: p.get('conditions') ?? '',
-  };
-}
-
-function writeUrl(next: UrlState): void {
-  const p = new URLSearchParams();
-  if (next.q) p.set('q', next.q);
-  if (next.status) p.set('status', next.status);
-  if (next.orgId) p.set('orgId', next.orgId);
-  if (next.sort !== 'hostname') p.set('sort', next.sort);
-  if (next.order !== 'asc') p.set('order', next.order);
-  if (next.filterId) p.set('filterId', next.filterId);
-  if (next.conditions) p.set('conditions', next.conditions);
-  const text = p.toString();
-  navigate(text ? `/devices?${text}` : '/devices', { replace: true });
-}
-
-function parseConditions(raw: string): FilterConditionGroup | null {
-  if (!raw) return null;
-  try {
-    const value = JSON.parse(raw) as FilterConditionGroup;
-    return value && Array.isArray(value.conditions) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The list query without paging: what GET /devices filters and sorts by. */
-function listQuery(u: UrlState, overrides: Partial<Record<'status', string>> = {}): string {
-  const p = new URLSearchParams();
-  const status = overrides.status ?? u.status;
-  if (u.q.trim()) p.set('search', u.q.trim());
-  if (status) p.set('status', status);
-  if (u.orgId) p.set('orgId', u.orgId);
-  if (u.filterId) p.set('filterId', u.filterId);
-  if (u.conditions && parseConditions(u.conditions)) p.set('conditions', u.conditions);
-  p.set('sort', u.sort);
-  p.set('order', u.order);
-  return `?${p.toString()}`;
-}
 
 export function DevicesPage() {
   useDocumentTitle('Devices');
