@@ -15,6 +15,7 @@ export * from './layout';
 export * from './ListStates';
 export * from './menu';
 export * from './MfaFacts';
+export * from './PageNotFound';
 export * from './RecoveryCodes';
 export * from './states';
 export * from './table';

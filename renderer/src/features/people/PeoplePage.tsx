@@ -1,6 +1,6 @@
 import { usePathname } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
-import { EmptyState, Tabs } from '../../ui';
+import { PageNotFound, Tabs } from '../../ui';
 import { UsersView } from './UsersView';
 import { RolesView } from './RolesView';
 import { RoleEditor } from './RoleEditor';
@@ -31,12 +31,7 @@ export function PeoplePage() {
     body = <RoleEditor roleId={roleMatch[1] === 'new' ? null : decodeURIComponent(roleMatch[1])} />;
   else if (pathname === '/users/roles') body = <RolesView tabs={tabs} />;
   else if (pathname === '/users') body = <UsersView tabs={tabs} />;
-  else
-    body = (
-      <EmptyState icon="alert" title={`There is no page at ${pathname}`} testId="not-found">
-        The link may be old.
-      </EmptyState>
-    );
+  else body = <PageNotFound pathname={pathname} />;
 
   return (
     <div className="page adm" data-testid="people-page">

@@ -1,6 +1,6 @@
 import { usePathname } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
-import { EmptyState, Tabs } from '../../ui';
+import { EmptyState, PageNotFound, Tabs } from '../../ui';
 import { useScope } from '../../lib/session';
 import { OrganizationsView } from './OrganizationsView';
 import { OrganizationDetail } from './OrganizationDetail';
@@ -55,12 +55,7 @@ export function TenantsPage() {
         </EmptyState>
       );
   else if (pathname === '/tenants') body = <OrganizationsView tabs={tabs} />;
-  else
-    body = (
-      <EmptyState icon="alert" title={`There is no page at ${pathname}`} testId="not-found">
-        The link may be old.
-      </EmptyState>
-    );
+  else body = <PageNotFound pathname={pathname} />;
 
   return (
     <div className="page adm" data-testid="tenants-page">
