@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BackupRun } from '../contract';
 import type { Db } from '../db/connection';
+import { transaction } from '../db/after-commit';
 
 // backup_runs (migration 0006): one row per finished run. A run is written once it has ended, never while it is
 // under way, so a backup never contains a row describing itself as running, and a run cut short by a crash
@@ -61,7 +62,7 @@ export class BackupRunStore {
       verified: outcome.status === 'succeeded' ? 1 : 0,
       error: outcome.status === 'failed' ? outcome.error.slice(0, 2000) : null,
     };
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       this.db
         .prepare(
           `INSERT INTO backup_runs (id, origin, status, started_at, finished_at, file, size_bytes, verified, error)
@@ -73,7 +74,7 @@ export class BackupRunStore {
           'DELETE FROM backup_runs WHERE id NOT IN (SELECT id FROM backup_runs ORDER BY started_at DESC LIMIT ?)',
         )
         .run(KEEP_ROWS);
-    })();
+    });
     return toRun(row);
   }
 

@@ -22,11 +22,6 @@ function runnerOf(db: Db): (fn: () => unknown) => unknown {
   return run;
 }
 
-/** True inside a transaction() of this database: afterCommit defers to its commit. */
-export function inManagedTransaction(db: Db): boolean {
-  return pending.has(db);
-}
-
 /**
  * Runs `fn` in a transaction (a savepoint when one is already open) and returns its result. Callbacks queued
  * with afterCommit run after the outermost one commits, in the order they were queued; a throw rolls back and

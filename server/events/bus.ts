@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AuditCreatedEvent, ElevationRequest, WebhookDeliveryLiveEvent } from '../contract';
-import { afterCommit, inManagedTransaction } from '../db/after-commit';
+import { afterCommit } from '../db/after-commit';
 import type { Db } from '../db/connection';
 
 // The typed in-process event bus, the one event mechanism of the server. Listeners come in two kinds:
@@ -10,8 +10,9 @@ import type { Db } from '../db/connection';
 // - `onWithinTransaction`: part of the emitter's write (PAM maps a command result to the elevation's enforcement
 //   state in the transaction that records the result). They run at once, inside the emitter's transaction; a
 //   throw rolls the whole write back, so they must touch nothing but SQLite.
-// A transaction not opened by transaction() (modules not yet moved to it) cannot be observed: there, `on`
-// listeners still run at once.
+// Strict: a publish inside a transaction not opened by transaction() throws (afterCommit refuses), since its commit
+// cannot be observed and announcing now could announce a change that later rolls back. Lint keeps bare
+// db.transaction() out of server/ (except server/db/), so every write that publishes goes through transaction().
 
 export interface SessionEvent {
   userId: string;
@@ -108,9 +109,7 @@ export class EventBus {
   emit<K extends EventName>(event: K, orgId: string | null, data: EventMap[K]): void {
     const message = { event, orgId, data, at: new Date().toISOString() } as BusMessage;
     for (const listener of [...(this.within.get(event) ?? [])]) listener(message);
-    const deliver = () => this.deliver(message);
-    if (this.db.inTransaction && !inManagedTransaction(this.db)) deliver();
-    else afterCommit(this.db, deliver);
+    afterCommit(this.db, () => this.deliver(message));
   }
 
   private deliver(message: BusMessage): void {

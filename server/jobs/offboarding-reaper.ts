@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import { partnerFullyUninstalled, severPartnerAgents } from '../modules/agents/offboarding-store';
 import { TenancyStore } from '../modules/tenancy/store';
+import { transaction } from '../db/after-commit';
 
 // The partner offboarding reaper (spec 1, Partner status): an `offboarding` partner becomes `churned` when every
 // device has uninstalled or the drain window (OFFBOARDING_DRAIN_WINDOW_HOURS, default 72) has ended. State lives
@@ -25,10 +26,10 @@ export function runOffboardingReaper(ctx: AppContext, now = new Date()): string[
     if (!windowOver && !uninstalled) continue;
     // One partner per transaction; `churn` re-checks the status, so a PATCH back to `active` that lands between
     // the query and the update wins. The remaining agent credentials are severed with the flip.
-    const flipped = ctx.db.transaction(() => {
+    const flipped = transaction(ctx.db, () => {
       if (!store.churn(partner.id, at)) return null;
       return { severed: severPartnerAgents(ctx.db, partner.id) };
-    })();
+    });
     if (!flipped) continue;
     ctx.agentHub.disconnectPartner(partner.id, 'partner churned');
     churned.push(partner.id);

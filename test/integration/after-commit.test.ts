@@ -172,4 +172,14 @@ describe('after commit', () => {
     const db = ctx().db;
     expect(() => db.transaction(() => afterCommit(db, () => undefined))()).toThrow(/transaction\(\)/);
   });
+
+  it('the bus is strict: a publish inside a bare transaction throws and announces nothing', () => {
+    const bus = recordBus();
+    const db = ctx().db;
+    expect(() => db.transaction(() => emitDeviceUpdated())()).toThrow(/transaction\(\)/);
+    expect(bus).toEqual([]);
+    // Outside any transaction a publish is delivered at once.
+    emitDeviceUpdated();
+    expect(bus).toEqual([{ event: 'device.updated', inTransaction: false }]);
+  });
 });

@@ -53,10 +53,21 @@ describe('server: SQL only in stores', () => {
 });
 
 describe('server: transactions through transaction()', () => {
-  it('a bare db.transaction() is refused in modules, stores included', async () => {
-    for (const file of ['server/modules/pam/fixture.ts', 'server/modules/pam/fixture-store.ts']) {
+  it('a bare db.transaction() is refused anywhere in server/, stores and backup included', async () => {
+    for (const file of [
+      'server/modules/pam/fixture.ts',
+      'server/modules/users/fixture-store.ts',
+      'server/hub/fixture.ts',
+      'server/jobs/fixture.ts',
+      'server/http/fixture-store.ts',
+      'server/backup/fixture.ts',
+    ]) {
       expect(await messages(file, BARE_TX), file).toEqual([expect.stringMatching(/transaction\(db, fn\)/)]);
     }
+  });
+
+  it('server/db/ (where transaction() itself is built) may open one', async () => {
+    expect(await messages('server/db/fixture.ts', BARE_TX)).toEqual([]);
   });
 
   it('both rules apply together outside stores', async () => {

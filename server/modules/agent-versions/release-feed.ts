@@ -11,6 +11,7 @@ import { auditCaller } from '../audit/caller';
 import { CHECKSUM_PATTERN, parseAgentBinaryName, VERSION_PATTERN } from './binaries';
 import { requireSystemScope } from './service';
 import { AGENT_ARCHES, AGENT_PLATFORMS, AgentVersionStore, toAgentVersion } from './store';
+import { transaction } from '../../db/after-commit';
 
 // `POST /agent-versions/sync-github` (spec 3): registers the latest published release of the agent for every
 // platform and architecture it ships. Nothing is registered unless the release's artifact manifest carries a
@@ -287,7 +288,7 @@ export async function syncFromReleaseFeed(
 
   const store = new AgentVersionStore(ctx.db);
   const releaseNotes = release.body ? release.body.slice(0, 10_000) : null;
-  const { registered, unchanged } = ctx.db.transaction(() => {
+  const { registered, unchanged } = transaction(ctx.db, () => {
     const ids: string[] = [];
     let same = 0;
     for (const build of builds) {
@@ -321,7 +322,7 @@ export async function syncFromReleaseFeed(
       store.recomputeLatest(build.platform, build.arch);
     }
     return { registered: ids, unchanged: same };
-  })();
+  });
 
   auditCaller(ctx, req, auth, {
     orgId: null,

@@ -6,6 +6,7 @@ import type { AgentArch, AgentPlatform } from '../../contract';
 import { parseAgentBinaryName, sha256File } from './binaries';
 import { parseTrustAnchors } from './release-feed';
 import { AGENT_ARCHES, AGENT_PLATFORMS, AgentVersionStore } from './store';
+import { transaction } from '../../db/after-commit';
 
 // Start-up scan of the local binary directories (spec 3, Versioning): every
 // `gatehouse-agent-<version>-<platform>-<arch>[.exe]` is registered with its SHA-256, and the highest version of
@@ -113,7 +114,7 @@ export async function scanAgentBinaries(
 
   const store = new AgentVersionStore(ctx.db);
   const result: ScanResult = { registered: 0, updated: 0, removed: 0, ignored };
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     const seen = new Set<string>();
     for (const file of found.values()) {
       const row = store.find(file.version, file.platform, file.arch);
@@ -170,7 +171,7 @@ export async function scanAgentBinaries(
     }
     for (const platform of AGENT_PLATFORMS)
       for (const arch of AGENT_ARCHES) store.recomputeLatest(platform, arch);
-  })();
+  });
   if (result.registered || result.updated || result.removed)
     ctx.log.info({ ...result, dirs }, 'agent binaries scanned');
   return result;

@@ -9,6 +9,7 @@ import { auditCaller } from '../audit/caller';
 import { agentBinaryFileName } from './binaries';
 import type { CreateAgentVersionBody } from './schemas';
 import { AgentVersionStore, toAgentVersion, type AgentVersionRow } from './store';
+import { transaction } from '../../db/after-commit';
 
 // Rules of the agent version registry (spec 3, Agent versions): reading is open to anyone who may read devices,
 // registering is a platform administrator's job, downloads are public because agents fetch them with no user
@@ -51,7 +52,7 @@ export function createAgentVersion(
 ): AgentVersion {
   requireSystemScope(auth);
   const store = new AgentVersionStore(ctx.db);
-  const id = ctx.db.transaction(() => {
+  const id = transaction(ctx.db, () => {
     if (store.find(body.version, body.platform, body.architecture))
       throw conflict(
         `Agent version ${body.version} for ${pairLabel(body.platform, body.architecture)} is already registered`,
@@ -71,7 +72,7 @@ export function createAgentVersion(
     // Latest is the highest version: registering an older build never moves agents backwards.
     store.recomputeLatest(body.platform, body.architecture);
     return newId;
-  })();
+  });
   const row = store.byId(id)!;
   auditCaller(ctx, req, auth, {
     orgId: null,

@@ -4,6 +4,7 @@ import { pagedQuery } from '../../db/paged';
 import type { PageRequest } from '../../http/pagination';
 import type { OrgScope } from '../../http/scope';
 import { scopeFilter } from '../../http/scope';
+import { transaction } from '../../db/after-commit';
 
 // SQL for api_keys. The hash column is never selected here: nothing that reads keys for display can leak it.
 
@@ -135,9 +136,9 @@ export class ApiKeyStore {
 
   /** Adds batched usage; rotation resets usage, so a key revoked meanwhile gains nothing. */
   addUsage(batch: ReadonlyMap<string, { count: number; at: string }>): void {
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       for (const [id, { count, at }] of batch) this.usageStmt.run(count, at, id);
-    })();
+    });
   }
 
   list(scope: OrgScope, filter: ApiKeyFilter, page: PageRequest): { rows: ApiKeyRow[]; total: number } {

@@ -14,6 +14,7 @@ import type { UserRow } from '../users';
 import { assertSmsAllowed, requireMfaFeature } from './policy';
 import { MfaStore, type SmsCodeRow } from './store';
 import { hashRecoveryCode, newRecoveryCodes } from './totp';
+import { transaction } from '../../db/after-commit';
 
 // SMS as a second factor (spec 1 §5). Codes are 6 digits, valid 10 minutes, 5 wrong tries, single use, and only
 // the newest code of a purpose counts. Every SMS goes to the outbox (kind `sms`): there is no SMS gateway.
@@ -77,7 +78,7 @@ export type SmsCheck = { ok: true; phone: string } | { ok: false; reason: 'none'
 export function checkSmsCode(ctx: AppContext, userId: string, purpose: SmsPurpose, code: string): SmsCheck {
   const now = new Date().toISOString();
   const store = new MfaStore(ctx.db);
-  return ctx.db.transaction((): SmsCheck => {
+  return transaction(ctx.db, (): SmsCheck => {
     const row: SmsCodeRow | undefined = store.liveSmsCode(userId, purpose, now, SMS_CODE_MAX_ATTEMPTS);
     if (!row) return { ok: false, reason: 'none' };
     if (!safeEqual(hashSmsCode(row.id, code.trim()), row.code_hash)) {
@@ -87,7 +88,7 @@ export function checkSmsCode(ctx: AppContext, userId: string, purpose: SmsPurpos
     }
     store.consumeSmsCode(row.id, now);
     return { ok: true, phone: row.phone_number };
-  })();
+  });
 }
 
 /**

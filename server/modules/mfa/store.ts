@@ -1,4 +1,5 @@
 import { statement, type Db } from '../../db/connection';
+import { transaction } from '../../db/after-commit';
 
 // SQL for the second factor: the MFA columns of users, pending TOTP setups, recovery codes, SMS codes, and the
 // organization settings that make up the MFA policy. Multi-statement changes are one transaction each.
@@ -59,11 +60,11 @@ export class MfaStore {
   }
 
   replaceRecoveryCodes(userId: string, hashes: readonly string[]): void {
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       statement(this.db, 'DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(userId);
       const insert = statement(this.db, 'INSERT INTO mfa_recovery_codes (user_id, code_hash) VALUES (?, ?)');
       for (const hash of hashes) insert.run(userId, hash);
-    })();
+    });
   }
 
   /** A new pending TOTP setup replaces the user's earlier one. Secret and codes come sealed. */
@@ -89,7 +90,7 @@ export class MfaStore {
     recoveryHashes: readonly string[],
     at: string,
   ): void {
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       statement(
         this.db,
         `UPDATE users SET mfa_enabled = 1, mfa_method = 'totp', mfa_secret = ?, mfa_last_time_step = ?, updated_at = ?
@@ -98,12 +99,12 @@ export class MfaStore {
       this.replaceRecoveryCodes(userId, recoveryHashes);
       statement(this.db, 'DELETE FROM mfa_setups WHERE user_id = ?').run(userId);
       statement(this.db, 'DELETE FROM sms_codes WHERE user_id = ? AND purpose = ?').run(userId, 'login');
-    })();
+    });
   }
 
   /** SMS on: any TOTP secret and pending setup are dropped, new recovery codes replace the old. */
   enableSms(userId: string, recoveryHashes: readonly string[], at: string): void {
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       statement(
         this.db,
         `UPDATE users SET mfa_enabled = 1, mfa_method = 'sms', mfa_secret = NULL, mfa_last_time_step = NULL,
@@ -111,12 +112,12 @@ export class MfaStore {
       ).run(at, userId);
       this.replaceRecoveryCodes(userId, recoveryHashes);
       statement(this.db, 'DELETE FROM mfa_setups WHERE user_id = ?').run(userId);
-    })();
+    });
   }
 
   /** MFA off: method, secret, phone, recovery codes and SMS codes all go. */
   disable(userId: string, at: string): void {
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       statement(
         this.db,
         `UPDATE users SET mfa_enabled = 0, mfa_method = NULL, mfa_secret = NULL, mfa_last_time_step = NULL,
@@ -124,7 +125,7 @@ export class MfaStore {
       ).run(at, userId);
       statement(this.db, 'DELETE FROM mfa_recovery_codes WHERE user_id = ?').run(userId);
       statement(this.db, 'DELETE FROM sms_codes WHERE user_id = ?').run(userId);
-    })();
+    });
   }
 
   setVerifiedPhone(userId: string, phone: string, at: string): void {
@@ -136,7 +137,7 @@ export class MfaStore {
 
   /** Stores a new SMS code and retires the user's earlier live codes of the same purpose. */
   replaceSmsCode(code: NewSmsCode): void {
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       statement(
         this.db,
         'UPDATE sms_codes SET consumed_at = ? WHERE user_id = ? AND purpose = ? AND consumed_at IS NULL',
@@ -146,7 +147,7 @@ export class MfaStore {
         `INSERT INTO sms_codes (id, user_id, purpose, phone_number, code_hash, created_at, expires_at)
          VALUES (@id, @userId, @purpose, @phone, @codeHash, @createdAt, @expiresAt)`,
       ).run(code);
-    })();
+    });
   }
 
   /** The newest code of the purpose that is unspent, unexpired at `now` and under `maxAttempts` failures. */

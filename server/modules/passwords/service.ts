@@ -13,6 +13,7 @@ import {
 } from '../auth';
 import { auditUser } from '../../http/account';
 import { consumeEmailToken, findUsableEmailToken, issueEmailToken, retireUserTokens } from '../registration';
+import { transaction } from '../../db/after-commit';
 
 // Forgot, reset and change password (spec 1, /auth). Every password change ends every session of the user:
 // refresh tokens are revoked, the token version is bumped (so access tokens die at once), pending MFA sign-in
@@ -110,11 +111,11 @@ export async function resetPassword(
   // A refused password leaves the link usable, so the technician can try a stronger one.
   assertStrongPassword(password, user.email);
   const hash = await hashPassword(password);
-  const done = ctx.db.transaction(() => {
+  const done = transaction(ctx.db, () => {
     if (!consumeEmailToken(ctx.db, row.token_hash)) return false;
     replacePassword(ctx, user.id, hash, 'password_reset');
     return true;
-  })();
+  });
   if (!done) throw new HttpError(400, INVALID_TOKEN);
   clearSessionCookies(req, res);
   auditUser(ctx, req, user, 'user.password.reset');
@@ -146,7 +147,7 @@ export async function changePassword(
     throw badRequest('New password must be different from the current password', 'PASSWORD_UNCHANGED');
   }
   const hash = await hashPassword(newPassword);
-  ctx.db.transaction(() => replacePassword(ctx, user.id, hash, 'password_change'))();
+  transaction(ctx.db, () => replacePassword(ctx, user.id, hash, 'password_change'));
   clearSessionCookies(req, res);
   auditUser(ctx, req, user, 'user.password.change');
   return { success: true };

@@ -13,6 +13,7 @@ import {
 } from './email-token-store';
 import { registrationPayload, type RegisterPartnerInput, type RegisterUserInput } from './schemas';
 import { freePartnerSlug, insertActiveUser, insertPartnerWithAdmin } from './store';
+import { transaction } from '../../db/after-commit';
 
 // Self-registration (spec 1 §8). Asking to register creates nothing but a single-use emailed token; the answer is
 // the same for every accepted input, and the work behind it is the same too (the password is always hashed with
@@ -149,7 +150,7 @@ type Completed =
  */
 function completeRegistration(ctx: AppContext, token: string): Completed {
   const { db } = ctx;
-  return db.transaction((): Completed => {
+  return transaction(db, (): Completed => {
     const row = findUsableEmailToken(db, token, REGISTRATION_PURPOSES);
     if (!row || !consumeEmailToken(db, row.token_hash)) return { kind: 'invalid' };
     if (ctx.users.byEmail(row.email)) return { kind: 'invalid' };
@@ -185,7 +186,7 @@ function completeRegistration(ctx: AppContext, token: string): Completed {
       now,
     });
     return { kind: 'partner', userId, partnerId, name: companyName, slug };
-  })();
+  });
 }
 
 export async function verifyEmail(

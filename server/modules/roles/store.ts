@@ -6,6 +6,7 @@ import type { PermissionGrant } from '../../http/permissions';
 import { resolveOrgScope, scopeFilter } from '../../http/scope';
 import type { Visibility } from '../users/directory-store';
 import type { Tenant } from '../users/tenant';
+import { transaction } from '../../db/after-commit';
 
 // Roles and their permissions in SQLite.
 
@@ -124,7 +125,7 @@ export class RoleStore {
     const id = randomUUID();
     const at = new Date().toISOString();
     const { tenant } = fields;
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       this.db
         .prepare(
           `INSERT INTO roles (id, partner_id, org_id, parent_role_id, scope, name, description, is_system,
@@ -142,7 +143,7 @@ export class RoleStore {
           at,
         );
       this.replacePermissions(id, fields.permissions);
-    })();
+    });
     return this.byId(id)!;
   }
 
@@ -155,7 +156,7 @@ export class RoleStore {
       permissions?: readonly PermissionGrant[] | undefined;
     },
   ): RoleRow {
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       const sets: string[] = ['updated_at = ?'];
       const params: unknown[] = [new Date().toISOString()];
       if (fields.name !== undefined) {
@@ -172,7 +173,7 @@ export class RoleStore {
       }
       this.db.prepare(`UPDATE roles SET ${sets.join(', ')} WHERE id = ?`).run(...params, roleId);
       if (fields.permissions) this.replacePermissions(roleId, fields.permissions);
-    })();
+    });
     return this.byId(roleId)!;
   }
 

@@ -12,6 +12,7 @@ import type { CreateOrganizationBody, UpdateOrganizationBody } from './schemas';
 import { deepMerge } from './settings';
 import { parseObject, toOrganization, type OrganizationColumns } from './rows';
 import { TenancyStore } from './store';
+import { transaction } from '../../db/after-commit';
 
 // Organizations (spec 1, /orgs/organizations): the partner's cap, slugs unique per partner, and what a delete
 // revokes (the organization's users, API keys and agent sockets).
@@ -69,7 +70,7 @@ export function createOrganization(
   const at = new Date().toISOString();
   const id = randomUUID();
   let granted = false;
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     const partner = livePartner(ctx, partnerId);
     // Counted inside the transaction, so two concurrent creates cannot both slip under the cap.
     if (
@@ -101,7 +102,7 @@ export function createOrganization(
     // would vanish from their own lists the moment it exists. `none` stays none (that is an explicit choice).
     if (auth.kind === 'user' && auth.scope === 'partner')
       granted = store.grantSelectedOrganization(partnerId, auth.userId, id);
-  })();
+  });
   const org = toOrganization(store.organization(id)!);
   auditTenancy(ctx, req, auth, {
     orgId: id,
@@ -138,7 +139,7 @@ export function updateOrganization(
     fields.contractEnd !== undefined ? fields.contractEnd : row.contract_end,
   );
   const at = new Date().toISOString();
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     if (fields.slug !== undefined && store.organizationSlugTaken(row.partner_id, fields.slug, id))
       throw conflict('An organization with this slug already exists for this partner', SLUG_TAKEN);
     const columns: OrganizationColumns = {
@@ -157,7 +158,7 @@ export function updateOrganization(
       updated_at: at,
     };
     store.updateOrganization(id, columns);
-  })();
+  });
   const org = toOrganization(store.organization(id)!);
   auditTenancy(ctx, req, auth, {
     orgId: id,
@@ -179,7 +180,7 @@ export function deleteOrganization(
   const store = new TenancyStore(ctx.db);
   const row = accessibleOrganization(ctx, auth, id);
   const at = new Date().toISOString();
-  const revoked = ctx.db.transaction(() => {
+  const revoked = transaction(ctx.db, () => {
     store.updateOrganization(id, { deleted_at: at, updated_at: at });
     // The organization's own users and keys lose their only tenant: end their sessions and keys now rather
     // than letting a 15-minute access token or an API key keep working against a deleted organization.
@@ -192,7 +193,7 @@ export function deleteOrganization(
       users: users.length,
       apiKeys: store.revokeOrganizationApiKeys(id, 'organization_deleted', at),
     };
-  })();
+  });
   // Its agents' credentials stop working with the organization; their open sockets close now, not at the
   // hub's next check.
   ctx.agentHub.disconnectOrg(id, 'organization deleted');

@@ -6,7 +6,11 @@ import type { AuthContext } from '../../http/auth-context';
 import { badRequest, conflict, notFound } from '../../http/errors';
 import { paginated, type PageRequest } from '../../http/pagination';
 import { requireFullPartnerAccess } from '../../http/scope';
-import { cancelPartnerUninstalls, queuePartnerUninstalls, severPartnerAgents } from '../agents/offboarding-store';
+import {
+  cancelPartnerUninstalls,
+  queuePartnerUninstalls,
+  severPartnerAgents,
+} from '../agents/offboarding-store';
 import {
   auditTenancy,
   definedKeys,
@@ -19,6 +23,7 @@ import type { CreatePartnerBody, UpdateOwnPartnerBody, UpdatePartnerBody } from 
 import { mergedSettings, sentPaths, serviceManagementColumns } from './settings';
 import { toPartner, type PartnerColumns, type PartnerRow } from './rows';
 import { TenancyStore } from './store';
+import { transaction } from '../../db/after-commit';
 
 // Partners (spec 1, /orgs/partners and /orgs/partners/me): the platform's view of every partner, a partner's
 // own settings, and what a status change or a delete revokes (offboarding, churn, agents).
@@ -54,7 +59,7 @@ export function createPartner(
   const id = randomUUID();
   let adminRoleId: string;
   try {
-    adminRoleId = ctx.db.transaction(() => {
+    adminRoleId = transaction(ctx.db, () => {
       if (store.slugTaken(body.slug)) throw conflict('A partner with this slug already exists', SLUG_TAKEN);
       return store.insertPartner({
         id,
@@ -73,7 +78,7 @@ export function createPartner(
         created_at: at,
         updated_at: at,
       });
-    })();
+    });
   } catch (err) {
     // Two creates racing for one slug: the UNIQUE column decides, the loser gets the same 409.
     if (isUniqueViolation(err)) throw conflict('A partner with this slug already exists', SLUG_TAKEN);
@@ -110,7 +115,7 @@ export function updatePartner(
     agents: { uninstallsQueued?: number; uninstallsCancelled?: number; credentialsSevered?: number } | null;
   };
   try {
-    outcome = ctx.db.transaction(() => {
+    outcome = transaction(ctx.db, () => {
       const row = livePartner(ctx, id);
       if (body.slug !== undefined && body.slug !== row.slug && store.slugTaken(body.slug, id))
         throw conflict('A partner with this slug already exists', SLUG_TAKEN);
@@ -163,7 +168,7 @@ export function updatePartner(
       }
       store.updatePartner(id, columns);
       return { statusChange, revoked, agents };
-    })();
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('A partner with this slug already exists', SLUG_TAKEN);
     throw err;
@@ -200,7 +205,7 @@ export function deletePartner(
   const store = new TenancyStore(ctx.db);
   requireSystem(auth);
   const at = new Date().toISOString();
-  const outcome = ctx.db.transaction(() => {
+  const outcome = transaction(ctx.db, () => {
     const row = livePartner(ctx, id);
     store.updatePartner(id, { deleted_at: at, updated_at: at });
     // Revoked first: the user and key queries follow the organizations, which the cascade below deletes.
@@ -209,7 +214,7 @@ export function deletePartner(
     // that no longer exists, and the scope resolver, which reads organizations.deleted_at, agrees everywhere.
     const orgs = store.softDeletePartnerOrganizations(id, at);
     return { row, orgs, revoked };
-  })();
+  });
   ctx.agentHub.disconnectPartner(id, 'partner deleted');
   auditTenancy(ctx, req, auth, {
     orgId: null,
@@ -271,7 +276,7 @@ export function updateOwnPartner(
   if (sent.length === 0) throw badRequest('No updates provided');
   const at = new Date().toISOString();
   const partnerId = auth.partnerId;
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     const row = livePartner(ctx, partnerId);
     const columns: PartnerColumns = {
       name: body.name,
@@ -281,7 +286,7 @@ export function updateOwnPartner(
     };
     if (body.settings) columns.settings = JSON.stringify(mergedSettings(ctx.config, row, body.settings, req));
     store.updatePartner(partnerId, columns);
-  })();
+  });
   const partner = toPartner(livePartner(ctx, partnerId));
   const changedFields = sent.flatMap((key) =>
     key === 'settings' && body.settings ? sentPaths(body.settings, 'settings.', 2) : [key],

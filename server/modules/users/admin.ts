@@ -17,6 +17,7 @@ import {
   managedUser,
 } from './managed';
 import { requireAdminContext, tenantOfAssociation } from './tenant';
+import { transaction } from '../../db/after-commit';
 
 // User administration (spec 1, /users): the directory, status, removal and role assignment inside the caller's
 // tenant. A change that narrows someone's access takes effect on their next request: their token_version is
@@ -74,7 +75,7 @@ export function updateUser(
   if (body.name !== undefined && body.name !== entry.user.name) changedFields.push('name');
   if (body.status !== undefined && body.status !== entry.user.status) changedFields.push('status');
   if (changedFields.length > 0) {
-    ctx.db.transaction(() => {
+    transaction(ctx.db, () => {
       ctx.users.setNameAndStatus(
         entry.user.id,
         body.name ?? entry.user.name,
@@ -85,7 +86,7 @@ export function updateUser(
         ctx.users.bumpTokenVersion(entry.user.id);
         ctx.tokens.revokeAllForUser(entry.user.id, 'disabled');
       }
-    })();
+    });
     auditUserChange(
       ctx,
       auth,
@@ -109,12 +110,12 @@ export function removeUser(ctx: AppContext, auth: UserAuth, req: Request, userId
   if (entry.user.id === auth.userId) throw badRequest('You cannot remove yourself');
   assertManageable(ctx, auth, entry);
   const { association } = entry;
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     ctx.users.removeAssociation(entry.user.id, association);
     retireUserTokens(ctx.db, entry.user.id, ['invite']);
     ctx.users.bumpTokenVersion(entry.user.id);
     ctx.tokens.revokeAllForUser(entry.user.id, 'removed');
-  })();
+  });
   auditUserChange(
     ctx,
     auth,
@@ -149,11 +150,11 @@ export function assignRole(
   const role = assignableRole(ctx, roleId, tenant);
   assertCovered(ctx, auth, effectivePermissions(ctx.db, role.id));
   if (role.id === association.roleId) return toUserSummary(entry);
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     ctx.users.setAssociationRole(entry.user.id, association, role.id);
     // Access tokens carry the role id: end them so the next request re-authenticates into the new role.
     ctx.users.bumpTokenVersion(entry.user.id);
-  })();
+  });
   auditUserChange(ctx, auth, req, { user: entry.user, tenant }, 'user.role.assign', {
     previousRoleId: association.roleId,
     previousRoleName: association.roleName,

@@ -8,6 +8,7 @@ import { hashPassword, issueSession, passwordProblem } from '../auth';
 import { consumeEmailToken, findUsableEmailToken, retireUserTokens } from '../registration';
 import { acceptInviteBody, invitationQuery } from './schemas';
 import type { Membership, UserRow } from './store';
+import { transaction } from '../../db/after-commit';
 
 // Accepting an invitation (public): the emailed link opens the console's acceptance page, which shows who invited
 // the person where (GET /auth/invitation) and lets them choose a password (POST /auth/accept-invite). The token
@@ -79,11 +80,11 @@ async function accept(
   const at = new Date().toISOString();
   // Hashing yields the event loop: the token is consumed atomically here, so of two concurrent acceptances
   // exactly one sets the password.
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     if (!consumeEmailToken(ctx.db, invitation.tokenHash)) throw invalid();
     if (!ctx.users.activateInvited(user.id, passwordHash, body.name ?? null, at)) throw invalid();
     retireUserTokens(ctx.db, user.id, ['invite']);
-  })();
+  });
   ctx.users.touchLogin(user.id, at);
   const active = ctx.users.byId(user.id)!;
   const pair = await issueSession(ctx, req, res, active, false);

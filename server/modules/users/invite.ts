@@ -13,6 +13,7 @@ import { hasAssociation } from './directory-store';
 import { assertWithinOwnRestrictions, auditUserChange, managedSummary, managedUser } from './managed';
 import type { InviteBody } from './schemas';
 import { requireAdminContext, resolveTenant, tenantName, tenantOfAssociation, type Tenant } from './tenant';
+import { transaction } from '../../db/after-commit';
 
 // Inviting a user into the caller's tenant (spec 1, POST /users/invite and /users/resend-invite). Accepting the
 // invitation is invitations.ts.
@@ -122,7 +123,7 @@ export function invite(ctx: AppContext, auth: UserAuth, req: Request, body: Invi
   const email = body.email.trim().toLowerCase();
   const at = new Date().toISOString();
 
-  const { userId, reattached, invitation } = ctx.db.transaction(() => {
+  const { userId, reattached, invitation } = transaction(ctx.db, () => {
     const existing = ctx.users.byEmail(email);
     let id: string;
     if (existing) {
@@ -149,7 +150,7 @@ export function invite(ctx: AppContext, auth: UserAuth, req: Request, body: Invi
       reattached: existing !== undefined,
       invitation: newInvitation(ctx, auth, { id, email: existing?.email ?? email }),
     };
-  })();
+  });
 
   const user = ctx.users.byId(userId)!;
   mailInvitation(ctx, auth, user.email, tenant, role.name, invitation);

@@ -1,5 +1,6 @@
 import type { AuthUser, Scope } from '../../contract';
 import { statement, type Db } from '../../db/connection';
+import { transaction } from '../../db/after-commit';
 
 export interface UserRow {
   id: string;
@@ -174,7 +175,7 @@ export class UserStore {
     user: { id: string; email: string; name: string; passwordHash: string },
     at: string,
   ): void {
-    this.db.transaction(() => {
+    transaction(this.db, () => {
       statement(
         this.db,
         `INSERT INTO users (id, email, name, password_hash, status, password_changed_at, created_at, updated_at)
@@ -185,7 +186,7 @@ export class UserStore {
         PLATFORM_ADMIN_ROLE_ID,
         at,
       );
-    })();
+    });
   }
 
   addPartnerUser(
