@@ -1,7 +1,6 @@
-// Over 400 lines: approve and deny are one step-up state machine (platform assertion, re-authentication, reason, duration) whose steps share the request and the pending answer.
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import type { ElevationRequestDetail, RespondResponse } from '../../../../server/contract';
+import type { ElevationRequestDetail } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { Icon } from '../../ui/Icon';
@@ -9,19 +8,14 @@ import { Alert, Field, TotpCodeInput } from '../../ui/basics';
 import { Link } from '../../lib/router';
 import { LabelOptions } from '../../ui';
 import { useSession } from '../../lib/session';
-import { ceremonyCancelled, dispatch, webAuthnMessage } from './actions';
+import { ceremonyCancelled, webAuthnMessage } from './actions';
 import { approvalsApi } from './api';
-import { LEVEL_MEANING, RISK_LABEL, minutesText } from './format';
+import { StepUpSummary, afterApprove, type Notice } from './decision-parts';
+import { LEVEL_MEANING, RISK_LABEL } from './format';
 
 // Approve or deny a pending request. Approving proves presence on an approver device when the technician has
 // one (a WebAuthn assertion bound to this request), adds a fresh password or code when the request needs it,
 // then sends the approved elevation to the device at once. The server checks all of it again.
-
-export interface Notice {
-  tone: 'success' | 'info' | 'warning' | 'danger';
-  text: ReactNode;
-  testId: string;
-}
 
 const DURATIONS: Array<{ value: string; label: string }> = [
   { value: '15', label: '15 minutes' },
@@ -49,49 +43,6 @@ const PHASE_TEXT: Record<Phase, string> = {
 function bodyNumber(err: ApiError, key: string): number | null {
   const value = err.body?.[key];
   return typeof value === 'number' ? value : null;
-}
-
-/** The outcome of an approve, in words for the technician. */
-async function afterApprove(
-  res: RespondResponse,
-  detail: ElevationRequestDetail,
-  duration: number,
-): Promise<Notice> {
-  if (res.status === 'denied' && res.enforcementStatus === 'refused') {
-    return {
-      tone: 'danger',
-      testId: 'approve-refused',
-      text: `Refused: ${res.reason ?? 'the server would not approve this request.'}`,
-    };
-  }
-  const flagged = res.assuranceFlagged
-    ? ' It is flagged for review: the confirmation was below your partner’s step-up floor.'
-    : '';
-  if (res.status !== 'approved' || res.enforcementStatus !== 'pending_dispatch') {
-    return { tone: 'success', testId: 'approve-done', text: `Approved.${flagged}` };
-  }
-  try {
-    const outcome = await dispatch(detail.request);
-    if (outcome.kind === 'sent')
-      return {
-        tone: 'success',
-        testId: 'approve-done',
-        text: `Approved for ${minutesText(duration)} and sent to ${detail.request.deviceHostname}.${flagged}`,
-      };
-    if (outcome.kind === 'actuator_off')
-      return {
-        tone: 'warning',
-        testId: 'approve-not-sent',
-        text: `Approved, but not sent to the device: ${outcome.message}`,
-      };
-    return { tone: 'info', testId: 'approve-done', text: `Approved. ${outcome.message}` };
-  } catch (err) {
-    return {
-      tone: 'warning',
-      testId: 'approve-not-sent',
-      text: `Approved, but sending it to the device failed (${err instanceof Error ? err.message : 'unknown error'}). Use Dispatch to try again.`,
-    };
-  }
 }
 
 export function DecisionPanel({
@@ -432,61 +383,5 @@ export function DecisionPanel({
         ) : null}
       </div>
     </form>
-  );
-}
-
-/** How this approval will be confirmed, and what the partner's step-up policy asks for this risk. */
-function StepUpSummary({
-  detail,
-  reached,
-  short,
-}: {
-  detail: ElevationRequestDetail;
-  reached: number;
-  short: boolean;
-}) {
-  const { stepUp, request } = detail;
-  const risk = RISK_LABEL[request.riskLevel].toLowerCase();
-  return (
-    <div className="ap-stepup" data-testid="step-up">
-      {stepUp.hasApproverDevice ? (
-        <span className="ap-badge ap-badge-device" data-testid="approver-device-badge">
-          <Icon name="lock" size={13} />
-          Approver device
-        </span>
-      ) : (
-        <span className="ap-badge ap-badge-session" data-testid="session-approval-badge">
-          <Icon name="alert" size={13} />
-          Session approval (no approver device)
-        </span>
-      )}
-      <p className="ap-stepup-text">
-        {stepUp.hasApproverDevice ? (
-          <>
-            This computer asks for Windows Hello or Touch ID when you approve, binding your presence to this
-            request.
-          </>
-        ) : (
-          <>
-            Approving relies on your signed-in session alone.{' '}
-            <Link to="/approvals/devices" data-testid="register-approver-link">
-              Register an approver device
-            </Link>{' '}
-            to prove presence with Windows Hello or Touch ID.
-          </>
-        )}
-      </p>
-      {stepUp.mode !== 'off' ? (
-        <p
-          className={`ap-stepup-policy${short ? ` ${stepUp.mode === 'enforce' ? 'tone-bad' : 'tone-warn'}` : ''}`}
-        >
-          {short
-            ? stepUp.mode === 'enforce'
-              ? `Your partner requires level ${stepUp.requiredLevel} for ${risk}-risk requests: ${LEVEL_MEANING[stepUp.requiredLevel]}. You can reach level ${reached}, so the server will refuse this approval.`
-              : `Your partner expects level ${stepUp.requiredLevel} for ${risk}-risk requests: ${LEVEL_MEANING[stepUp.requiredLevel]}. This approval reaches level ${reached} and will be flagged for review.`
-            : `This approval reaches level ${reached}; your partner asks for level ${stepUp.requiredLevel} at ${risk} risk.`}
-        </p>
-      ) : null}
-    </div>
   );
 }

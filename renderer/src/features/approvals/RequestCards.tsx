@@ -10,7 +10,7 @@ import { useNow } from '../../lib/hooks';
 import { Link } from '../../lib/router';
 import { compactTime } from '../../lib/format';
 import { dispatch } from './actions';
-import { type Notice } from './DecisionPanel';
+import type { Notice } from './decision-parts';
 import {
   DECISION_SOURCE_LABEL,
   EVENT_LABEL,
