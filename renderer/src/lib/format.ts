@@ -22,14 +22,20 @@ export function initials(name: string, email: string): string {
   return `${first}${last}`.toUpperCase();
 }
 
+/** The date an API value names (ISO text or epoch ms); null when it is missing or unreadable. */
+function dateOf(value: string | number | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
 /** Local date and time ("Nov 23, 2026, 11:27:37"); `seconds: false` stops at the minute. */
 export function formatDateTime(
   value: string | number | null | undefined,
   { seconds = true }: { seconds?: boolean } = {},
 ): string {
-  if (value === null || value === undefined) return '—';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '—';
+  const date = dateOf(value);
+  if (!date) return '—';
   return date.toLocaleString(undefined, {
     year: 'numeric',
     month: 'short',
@@ -43,9 +49,8 @@ export function formatDateTime(
 
 /** A contract date (ISO, midnight UTC) as a calendar date: "Nov 23, 2026". */
 export function formatDate(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '—';
+  const date = dateOf(value);
+  if (!date) return '—';
   return date.toLocaleDateString(undefined, {
     year: 'numeric',
     month: 'short',
