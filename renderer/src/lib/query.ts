@@ -2,9 +2,10 @@ import { QueryClient, useQuery, type QueryKey } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { Pagination } from '../../../server/contract';
 
-// The console's one query cache. Every read goes through it under a key whose first part names the API
-// resource (`['api', path]` for a plain GET, or a feature's own key from its api.ts); live pushes update or
-// invalidate entries here (lib/live/cache.ts) instead of each screen re-reading its lists.
+// The console's one query cache. Every read goes through it under a key from its feature's api.ts whose first
+// part names the resource (`['api', path]` for the plain GETs some features still key by path); live pushes
+// patch or invalidate entries here (devices/api.ts registerDeviceLiveCache, approvals/useLiveList) instead of
+// each screen re-reading its lists.
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -21,11 +22,6 @@ export const queryClient = new QueryClient({
 /** The key of a plain GET of `path` (with its query string). */
 export function apiKey(path: string): QueryKey {
   return ['api', path];
-}
-
-/** Whether a cached query is a plain GET of a path that starts with `prefix`. */
-export function isApiPath(key: QueryKey, prefix: string): boolean {
-  return key[0] === 'api' && typeof key[1] === 'string' && key[1].startsWith(prefix);
 }
 
 export interface QueryState<T> {

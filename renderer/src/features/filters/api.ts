@@ -6,7 +6,7 @@ import type {
 } from '../../../../server/contract';
 import { api } from '../../lib/api/client';
 import { qs } from '../../lib/forms';
-import { apiKey, useApiQuery, type QueryState } from '../../lib/query';
+import { useApiQuery, type QueryState } from '../../lib/query';
 
 // The saved-filter endpoints (spec 2, filters), typed by the contract.
 
@@ -20,13 +20,18 @@ export const filtersApi = {
     api<FilterPreview>('/filters/preview', { method: 'POST', body: { conditions, limit }, signal }),
 };
 
+export const filtersKeys = {
+  list: (search: string) => ['filters', 'list', search] as const,
+  one: (id: string) => ['filters', 'one', id] as const,
+};
+
 export function useFilterList(search: string): QueryState<SavedFilterList> {
-  const path = `/filters${qs({ search })}`;
-  return useApiQuery(apiKey(path), () => api<SavedFilterList>(path));
+  return useApiQuery(filtersKeys.list(search), () => api<SavedFilterList>(`/filters${qs({ search })}`));
 }
 
 /** One saved filter (null: none chosen). */
 export function useSavedFilter(id: string | null): QueryState<SavedFilter> {
-  const path = id ? `/filters/${encodeURIComponent(id)}` : null;
-  return useApiQuery(path === null ? null : apiKey(path), () => api<SavedFilter>(path ?? ''));
+  return useApiQuery(id ? filtersKeys.one(id) : null, () =>
+    api<SavedFilter>(`/filters/${encodeURIComponent(id ?? '')}`),
+  );
 }
