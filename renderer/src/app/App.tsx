@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { navigate, useRouter } from '../lib/router';
 import { useSession, type SessionStatus } from '../lib/session';
 import { startLive, stopLive } from '../lib/live/socket';
@@ -47,11 +47,20 @@ export function App() {
     registerDeviceLiveCache();
   }, []);
 
+  // The cache belongs to the signed-in user: nothing of it survives a sign-out. Only a sign-out clears it: a
+  // signed-out page (an invitation) reads through the cache too, and a clear would drop its read in flight.
+  const wasSignedIn = useRef(false);
   useEffect(() => {
-    if (status === 'signedIn') startLive();
-    else stopLive();
-    // The cache belongs to the signed-in user: nothing of it survives a sign-out.
-    if (status === 'signedOut') queryClient.clear();
+    if (status === 'signedIn') {
+      startLive();
+      wasSignedIn.current = true;
+      return;
+    }
+    stopLive();
+    if (status === 'signedOut' && wasSignedIn.current) {
+      wasSignedIn.current = false;
+      queryClient.clear();
+    }
   }, [status]);
 
   if (status === 'booting') return <BootScreen />;
