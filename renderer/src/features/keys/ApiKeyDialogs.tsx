@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { ApiKey, ApiKeyCreated } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { parseWhole } from '../../lib/forms';
-import { Dialog, Field } from '../../ui';
+import { Dialog, Field, TextField } from '../../ui';
 import { keysApi } from './api';
 import { ApiKeyExpiryPicker, useApiKeyExpiry } from './expiry';
 import { ScopeEditor } from './ScopeEditor';
@@ -67,21 +67,16 @@ export function CreateApiKeyForm({ orgs, defaultOrg, onCancel, onCreated }: Crea
         <ScopeEditor id="api-key-scopes" scopes={scopes} onChange={setScopes} />
       </Field>
       <div className="form-row">
-        <Field
+        <TextField
+          id="api-key-rate-limit"
           label="Rate limit (requests per hour)"
-          htmlFor="api-key-rate-limit"
           error={show('rateLimit')}
           hint="1 to 100,000. Sliding one-hour window."
-        >
-          <input
-            id="api-key-rate-limit"
-            type="text"
-            inputMode="numeric"
-            value={rateLimit}
-            onChange={(e) => setRateLimit(e.target.value)}
-            data-testid="api-key-rate-limit"
-          />
-        </Field>
+          type="text"
+          inputMode="numeric"
+          value={rateLimit}
+          onChange={setRateLimit}
+        />
         <Field label="Expires" htmlFor="api-key-expiry" error={show('expiry')}>
           <ApiKeyExpiryPicker expiry={expiry} />
         </Field>
@@ -129,30 +124,24 @@ export function EditApiKeyDialog({ k: apiKey, onClose, onDone }: OnKey<ApiKey>) 
     <Dialog open title={`Edit “${apiKey.name}”`} onClose={onClose} testId="api-key-edit-dialog" wide>
       <form className="form" onSubmit={onSubmit} noValidate>
         <div className="form-row">
-          <Field label="Name" htmlFor="api-key-edit-name" error={nameProblem}>
-            <input
-              id="api-key-edit-name"
-              type="text"
-              maxLength={255}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              data-testid="api-key-edit-name"
-            />
-          </Field>
-          <Field
+          <TextField
+            id="api-key-edit-name"
+            label="Name"
+            error={nameProblem}
+            type="text"
+            maxLength={255}
+            value={name}
+            onChange={setName}
+          />
+          <TextField
+            id="api-key-edit-rate-limit"
             label="Rate limit (requests per hour)"
-            htmlFor="api-key-edit-rate-limit"
             error={typeof rate === 'string' ? rate : null}
-          >
-            <input
-              id="api-key-edit-rate-limit"
-              type="text"
-              inputMode="numeric"
-              value={rateLimit}
-              onChange={(e) => setRateLimit(e.target.value)}
-              data-testid="api-key-edit-rate-limit"
-            />
-          </Field>
+            type="text"
+            inputMode="numeric"
+            value={rateLimit}
+            onChange={setRateLimit}
+          />
         </div>
         <Field label="Scopes (replace the current set)" htmlFor="api-key-edit-scopes">
           <ScopeEditor id="api-key-edit-scopes" scopes={scopes} onChange={setScopes} />

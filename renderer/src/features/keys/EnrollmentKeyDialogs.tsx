@@ -6,7 +6,7 @@ import { errorMessage } from '../../lib/errors';
 import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
 import { parseWhole } from '../../lib/forms';
 import { useNow } from '../../lib/hooks';
-import { Alert, Dialog, Field, Segmented } from '../../ui';
+import { Alert, Dialog, Field, Segmented, TextField } from '../../ui';
 import { keysApi } from './api';
 import { ExpiryPicker, useExpiry } from './expiry';
 import {
@@ -105,21 +105,16 @@ export function CreateEnrollmentKeyForm({
           error={show('name')}
           hint="e.g. “Branch office rollout”."
         />
-        <Field
+        <TextField
+          id="enrollment-key-max-usage"
           label="Maximum enrollments"
-          htmlFor="enrollment-key-max-usage"
           error={show('maxUsage')}
           hint="1 to 100,000. The key stops working when it is used up."
-        >
-          <input
-            id="enrollment-key-max-usage"
-            type="text"
-            inputMode="numeric"
-            value={maxUsage}
-            onChange={(e) => setMaxUsage(e.target.value)}
-            data-testid="enrollment-key-max-usage"
-          />
-        </Field>
+          type="text"
+          inputMode="numeric"
+          value={maxUsage}
+          onChange={setMaxUsage}
+        />
       </div>
       <ExpiryPicker expiry={expiry} idPrefix="enrollment-key" error={show('expiry')} />
       <KeyFormFoot

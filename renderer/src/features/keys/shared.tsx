@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Organization } from '../../../../server/contract';
 import { useAsyncAction, type AsyncAction } from '../../lib/action';
 import { useModal } from '../../lib/hooks';
-import { ActionError, ConfirmAction, Dialog, Field, FormButtons } from '../../ui';
+import { ActionError, ConfirmAction, Dialog, FormButtons, TextField } from '../../ui';
 
 // Pieces the API-key and enrollment-key dialogs share: the organization picker, the create dialog, the form's
 // foot, and which dialog a tab shows.
@@ -107,17 +107,17 @@ export function KeyNameField({
   hint: string;
 }) {
   return (
-    <Field label="Name" htmlFor={`${idPrefix}-name`} error={error} hint={hint}>
-      <input
-        id={`${idPrefix}-name`}
-        type="text"
-        autoFocus
-        maxLength={255}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        data-testid={`${idPrefix}-name`}
-      />
-    </Field>
+    <TextField
+      id={`${idPrefix}-name`}
+      label="Name"
+      error={error}
+      hint={hint}
+      type="text"
+      autoFocus
+      maxLength={255}
+      value={value}
+      onChange={onChange}
+    />
   );
 }
 

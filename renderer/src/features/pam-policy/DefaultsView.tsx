@@ -2,8 +2,8 @@
 import { useState, type FormEvent } from 'react';
 import type { Partner, PamConfig } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
-import { LoadState } from '../../ui';
-import { Alert, Field } from '../../ui/basics';
+import { LoadState, TextField } from '../../ui';
+import { Alert } from '../../ui/basics';
 import { useAsyncAction, type AsyncAction } from '../../lib/action';
 import { LabelOptions, Toggle } from '../../ui';
 import { minutesText } from '../approvals';
@@ -123,23 +123,18 @@ function ConfigCard({
           <option value="require_approval">Require approval</option>
           <option value="auto_deny">Auto-deny</option>
         </SelectField>
-        <Field
+        <TextField
+          id="pam-default-duration"
           label="Default approval duration (minutes)"
-          htmlFor="pam-default-duration"
           error={durationError}
           hint={`How long an elevation lasts when neither the rule nor the approver says. Now ${minutesText(config.defaultApprovalDurationMinutes)}.`}
-        >
-          <input
-            id="pam-default-duration"
-            type="number"
-            min={1}
-            max={DURATION_MAX}
-            inputMode="numeric"
-            value={duration}
-            onChange={(e) => setDuration(e.target.value)}
-            data-testid="pam-default-duration"
-          />
-        </Field>
+          type="number"
+          min={1}
+          max={DURATION_MAX}
+          inputMode="numeric"
+          value={duration}
+          onChange={setDuration}
+        />
       </div>
       <div className={`ep-killswitch${actuator ? '' : ' off'}`}>
         <Toggle

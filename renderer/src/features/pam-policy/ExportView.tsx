@@ -7,7 +7,7 @@ import { Icon } from '../../ui/Icon';
 import { Field, Spinner } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session';
-import { LabelOptions } from '../../ui';
+import { LabelOptions, TextField } from '../../ui';
 import type { PolicyOrg } from './org';
 import { CardHead, SelectField, nameChoices } from '../../ui';
 import { formatCount, plural } from '../../lib/format';
@@ -207,30 +207,24 @@ export function ExportView({ org }: { org: PolicyOrg }) {
           <span className="muted small">Every state change of every request, as recorded</span>
         </CardHead>
         <div className="ep-export-window">
-          <Field
+          <TextField
+            id="export-from"
             label={`From (${zoneName() ? `${zoneName()}, ` : ''}UTC${offset})`}
-            htmlFor="export-from"
             error={tried || from ? fromError : null}
-          >
-            <input
-              id="export-from"
-              type="datetime-local"
-              value={from}
-              max={to || undefined}
-              onChange={(e) => setFrom(e.target.value)}
-              data-testid="export-from"
-            />
-          </Field>
-          <Field label="To" htmlFor="export-to" error={tried || to ? toError : null}>
-            <input
-              id="export-to"
-              type="datetime-local"
-              value={to}
-              min={from || undefined}
-              onChange={(e) => setTo(e.target.value)}
-              data-testid="export-to"
-            />
-          </Field>
+            type="datetime-local"
+            value={from}
+            max={to || undefined}
+            onChange={setFrom}
+          />
+          <TextField
+            id="export-to"
+            label="To"
+            error={tried || to ? toError : null}
+            type="datetime-local"
+            value={to}
+            min={from || undefined}
+            onChange={setTo}
+          />
           <div className="ep-quick" role="group" aria-label="Quick ranges">
             {(
               [

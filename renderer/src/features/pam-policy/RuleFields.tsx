@@ -18,7 +18,7 @@ import {
   type RuleDraft,
 } from './model';
 import { prefillItems, type PrefillKey } from './prefill';
-import { CardHead, Segmented } from '../../ui';
+import { CardHead, Segmented, TextField } from '../../ui';
 import { FLOW_LABEL } from './RulePreview';
 
 // The rule editor's field groups: a criterion with its "is / is not" switch, the executable and AI-tool criteria,
@@ -246,24 +246,19 @@ export function ExecutableCriteria({
             placeholder="Microsoft Corporation"
             hint="The code-signing subject, as the agent reports it."
           />
-          <Field
+          <TextField
+            id="rule-match-thumbprint"
             label="Certificate thumbprint"
-            htmlFor="rule-match-thumbprint"
             error={msg('thumbprint')}
             hint="Optional: pins the signing certificate (SHA-256)."
-          >
-            <input
-              id="rule-match-thumbprint"
-              type="text"
-              className="mono"
-              value={draft.thumbprint}
-              spellCheck={false}
-              autoComplete="off"
-              placeholder="64 hex characters"
-              onChange={(e) => set({ thumbprint: e.target.value }, 'thumbprint')}
-              data-testid="rule-match-thumbprint"
-            />
-          </Field>
+            type="text"
+            className="mono"
+            value={draft.thumbprint}
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="64 hex characters"
+            onChange={(v) => set({ thumbprint: v }, 'thumbprint')}
+          />
         </div>
       )}
 

@@ -1,16 +1,12 @@
-import { useEffect, useState } from 'react';
-import type {
-  ElevationFlowType,
-  ElevationStatus,
-  PamRulePreview,
-  PamVerdict,
-} from '../../../../server/contract';
+import { useState } from 'react';
+import type { ElevationFlowType, ElevationStatus, PamVerdict } from '../../../../server/contract';
 import { ApiError, errorMessage } from '../../lib/errors';
 import { Spinner, StatusPill } from '../../ui/basics';
 import { Link } from '../../lib/router';
 import { compactTime } from '../../lib/format';
 import { STATUS_LABEL, STATUS_TONE, requestPath } from '../approvals';
 import { formatCount, plural } from '../../lib/format';
+import { useLatestRead } from '../../lib/latest-read';
 import { pamPolicyApi } from './api';
 
 // The rule against history: what the criteria would have matched over the last 7, 30 or 90 days (POST
@@ -41,12 +37,6 @@ const VERDICT_EFFECT: Record<PamVerdict, string> = {
   ignore: 'ignored: not recorded, left to Windows',
 };
 
-interface Answer {
-  key: string;
-  data: PamRulePreview | null;
-  error: unknown;
-}
-
 export function RulePreview({
   body,
   blocked,
@@ -59,32 +49,9 @@ export function RulePreview({
   verdict: PamVerdict;
 }) {
   const [windowDays, setWindowDays] = useState<(typeof WINDOWS)[number]>(30);
-  const key = body ? JSON.stringify({ ...body, windowDays }) : null;
-  const [answer, setAnswer] = useState<Answer | null>(null);
-
-  useEffect(() => {
-    if (key === null) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      pamPolicyApi.previewRule(JSON.parse(key) as Record<string, unknown>, controller.signal).then(
-        (data) => setAnswer({ key, data, error: null }),
-        (error: unknown) => {
-          if (controller.signal.aborted) return;
-          setAnswer((prev) => ({ key, data: prev?.data ?? null, error }));
-        },
-      );
-    }, DEBOUNCE_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [key]);
-
-  const current = answer !== null && answer.key === key;
-  const pending = key !== null && !current;
-  const data = answer?.data ?? null;
-  const error = current ? answer.error : null;
-  const dim = pending || key === null || Boolean(error);
+  const input = body ? { ...body, windowDays } : null;
+  const { data, error, pending } = useLatestRead(input, pamPolicyApi.previewRule, DEBOUNCE_MS);
+  const dim = pending || input === null || Boolean(error);
   const breakdown = data
     ? (Object.entries(data.statusBreakdown) as Array<[ElevationStatus, number]>)
         .filter(([, n]) => n > 0)
@@ -121,11 +88,11 @@ export function RulePreview({
             </span>
           </>
         ) : (
-          <span className="ep-preview-lead">{key === null ? 'No preview yet' : 'Counting…'}</span>
+          <span className="ep-preview-lead">{input === null ? 'No preview yet' : 'Counting…'}</span>
         )}
       </div>
 
-      {key === null ? (
+      {input === null ? (
         <p className="muted small" data-testid="rule-preview-blocked">
           {blocked ?? 'Fill in a criterion to see what the rule would have matched.'}
         </p>

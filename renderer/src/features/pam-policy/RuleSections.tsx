@@ -1,6 +1,6 @@
 import type { PamRuleListRow, SignerGroup } from '../../../../server/contract';
 import { minutesText } from '../approvals';
-import { CardHead, Field, LabelOptions, Segmented, SelectField, Toggle, nameChoices } from '../../ui';
+import { CardHead, LabelOptions, nameChoices, Segmented, SelectField, TextField, Toggle } from '../../ui';
 import { DURATION_MAX, NAME_MAX, VERDICTS, type RuleDraft } from './model';
 import type { PolicyOrg } from './org';
 import { CritGrid, ExecutableCriteria, SUBJECT_CRITERIA, ToolCriteria, WindowFields } from './RuleFields';
@@ -18,21 +18,20 @@ export function NameSection({ form, autoFocus }: { form: RuleFormState; autoFocu
   const { draft, msg, set, setNameTouched } = form;
   return (
     <section className="card ep-card">
-      <Field label="Name" htmlFor="rule-name" error={msg('name')}>
-        <input
-          id="rule-name"
-          type="text"
-          value={draft.name}
-          maxLength={NAME_MAX + 20}
-          onChange={(e) => {
-            setNameTouched(true);
-            set({ name: e.target.value }, 'name');
-          }}
-          placeholder="Allow signed installers from Contoso"
-          data-testid="rule-name"
-          autoFocus={autoFocus}
-        />
-      </Field>
+      <TextField
+        id="rule-name"
+        label="Name"
+        error={msg('name')}
+        type="text"
+        value={draft.name}
+        maxLength={NAME_MAX + 20}
+        onChange={(v) => {
+          setNameTouched(true);
+          set({ name: v }, 'name');
+        }}
+        placeholder="Allow signed installers from Contoso"
+        autoFocus={autoFocus}
+      />
     </section>
   );
 }
@@ -158,44 +157,34 @@ export function DecisionSection({
             </option>
           ))}
         </SelectField>
-        <Field
+        <TextField
+          id="rule-duration"
           label="Approval duration"
-          htmlFor="rule-duration"
           error={msg('duration')}
           hint={
             decides
               ? `Minutes the elevation lasts once approved (1-${DURATION_MAX}). Empty: the organization default${defaultMinutes !== null ? `, ${minutesText(defaultMinutes)}` : ''}.`
               : 'Only for rules that approve or ask for approval.'
           }
-        >
-          <input
-            id="rule-duration"
-            type="number"
-            min={1}
-            max={DURATION_MAX}
-            inputMode="numeric"
-            value={decides ? draft.duration : ''}
-            disabled={!decides}
-            placeholder={defaultMinutes !== null ? `Default · ${defaultMinutes}` : 'Default'}
-            onChange={(e) => set({ duration: e.target.value }, 'duration')}
-            data-testid="rule-duration"
-          />
-        </Field>
-        <Field
+          type="number"
+          min={1}
+          max={DURATION_MAX}
+          inputMode="numeric"
+          value={decides ? draft.duration : ''}
+          disabled={!decides}
+          placeholder={defaultMinutes !== null ? `Default · ${defaultMinutes}` : 'Default'}
+          onChange={(v) => set({ duration: v }, 'duration')}
+        />
+        <TextField
+          id="rule-priority"
           label="Priority"
-          htmlFor="rule-priority"
           error={msg('priority')}
           hint={priorityHint(draft.priority, all, selfId)}
-        >
-          <input
-            id="rule-priority"
-            type="number"
-            inputMode="numeric"
-            value={draft.priority}
-            onChange={(e) => set({ priority: e.target.value }, 'priority')}
-            data-testid="rule-priority"
-          />
-        </Field>
+          type="number"
+          inputMode="numeric"
+          value={draft.priority}
+          onChange={(v) => set({ priority: v }, 'priority')}
+        />
         <div className="ep-enabled">
           <Toggle
             id="rule-enabled"

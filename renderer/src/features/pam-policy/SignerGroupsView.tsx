@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SignerGroup } from '../../../../server/contract';
-import { AdminTable, LoadState } from '../../ui';
+import { AdminTable, LoadState, TextField } from '../../ui';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { FormDialog } from '../../ui/FormDialog';
 import { Icon } from '../../ui/Icon';
@@ -301,31 +301,25 @@ function SignerGroupDialog({
       submitLabel={group ? 'Save changes' : 'Create group'}
       submitTestId="signer-group-save"
     >
-      <Field label="Name" htmlFor="signer-group-name" error={nameError}>
-        <input
-          id="signer-group-name"
-          type="text"
-          value={name}
-          autoFocus
-          onChange={(e) => setName(e.target.value)}
-          placeholder="Trusted vendors"
-          data-testid="signer-group-name"
-        />
-      </Field>
-      <Field
+      <TextField
+        id="signer-group-name"
+        label="Name"
+        error={nameError}
+        type="text"
+        value={name}
+        autoFocus
+        onChange={setName}
+        placeholder="Trusted vendors"
+      />
+      <TextField
+        id="signer-group-description"
         label="Description"
-        htmlFor="signer-group-description"
         error={descError}
         hint="Optional: what the signers have in common, who maintains the list."
-      >
-        <input
-          id="signer-group-description"
-          type="text"
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-          data-testid="signer-group-description"
-        />
-      </Field>
+        type="text"
+        value={description}
+        onChange={setDescription}
+      />
       <Field
         label="Signers"
         htmlFor="signer-group-signers"

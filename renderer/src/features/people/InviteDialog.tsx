@@ -6,7 +6,7 @@ import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
 import { FormButtons } from '../../ui/DialogActions';
 import { Field } from '../../ui/basics';
-import { RadioCards, Toggle } from '../../ui';
+import { RadioCards, TextField, Toggle } from '../../ui';
 import { asList } from '../../lib/query';
 import { fieldErrors } from '../../lib/forms';
 import { useScope } from '../../lib/session';
@@ -201,34 +201,32 @@ export function InviteDialog({
         ) : null}
 
         <div className="adm-form-grid">
-          <Field label="Email" htmlFor="invite-email" error={show('email')}>
-            <input
-              id="invite-email"
-              type="email"
-              autoComplete="off"
-              autoFocus
-              maxLength={255}
-              value={email}
-              onChange={(e) => {
-                setEmail(e.target.value);
-                if (serverFields.email) setServerFields(({ email: _e, ...rest }) => rest);
-              }}
-              onBlur={() => blur('email')}
-              data-testid="invite-email"
-            />
-          </Field>
-          <Field label="Name" htmlFor="invite-name" error={show('name')}>
-            <input
-              id="invite-name"
-              type="text"
-              autoComplete="off"
-              maxLength={255}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              onBlur={() => blur('name')}
-              data-testid="invite-name"
-            />
-          </Field>
+          <TextField
+            id="invite-email"
+            label="Email"
+            error={show('email')}
+            type="email"
+            autoComplete="off"
+            autoFocus
+            maxLength={255}
+            value={email}
+            onChange={(v) => {
+              setEmail(v);
+              if (serverFields.email) setServerFields(({ email: _e, ...rest }) => rest);
+            }}
+            onBlur={() => blur('email')}
+          />
+          <TextField
+            id="invite-name"
+            label="Name"
+            error={show('name')}
+            type="text"
+            autoComplete="off"
+            maxLength={255}
+            value={name}
+            onChange={setName}
+            onBlur={() => blur('name')}
+          />
           <div className="full">
             <Field
               label="Role"

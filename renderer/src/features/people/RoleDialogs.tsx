@@ -4,9 +4,9 @@ import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmDialog, Dialog } from '../../ui/Dialog';
 import { FormButtons } from '../../ui/DialogActions';
-import { Alert, Card, Field, StatusPill } from '../../ui/basics';
+import { Alert, Card, StatusPill } from '../../ui/basics';
 import { initials } from '../../lib/format';
-import { LoadingBlock, Pager } from '../../ui';
+import { LoadingBlock, Pager, TextField } from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 import { fieldErrors } from '../../lib/forms';
 import { useScope } from '../../lib/session';
@@ -124,20 +124,19 @@ export function CloneRoleDialog({
           The copy is a custom role with every permission {role.name} grants today, its own and inherited, and
           no parent. Users keep their current roles.
         </p>
-        <Field label="Name of the copy" htmlFor="role-clone-name" error={localError ?? nameError}>
-          <input
-            id="role-clone-name"
-            type="text"
-            maxLength={100}
-            autoFocus
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setNameError(null);
-            }}
-            data-testid="role-clone-name"
-          />
-        </Field>
+        <TextField
+          id="role-clone-name"
+          label="Name of the copy"
+          error={localError ?? nameError}
+          type="text"
+          maxLength={100}
+          autoFocus
+          value={name}
+          onChange={(v) => {
+            setName(v);
+            setNameError(null);
+          }}
+        />
         <ActionError error={error} />
       </form>
     </Dialog>

@@ -1,6 +1,6 @@
 import type { AvailablePermissionsResponse } from '../../../../server/contract';
 import { Link } from '../../lib/router';
-import { ActionError, Card, Field, Icon, Toggle } from '../../ui';
+import { ActionError, Card, Field, Icon, TextField, Toggle } from '../../ui';
 import { PermissionMatrix } from './PermissionMatrix';
 import { keyOf } from './permissions';
 import { FULL } from './role-model';
@@ -39,26 +39,21 @@ export function RoleDetailsCard({ form }: { form: RoleFormState }) {
   return (
     <Card title="Details" icon="edit" className="pp-details">
       <div className="adm-form-grid">
-        <Field
+        <TextField
+          id="role-name"
           label="Name"
-          htmlFor="role-name"
           error={((submitted || nameTouched) && nameError) || serverFields.name}
-        >
-          <input
-            id="role-name"
-            type="text"
-            maxLength={100}
-            value={name}
-            disabled={readOnly}
-            autoFocus={creating}
-            onChange={(e) => {
-              setName(e.target.value);
-              if (serverFields.name) setServerFields(({ name: _n, ...rest }) => rest);
-            }}
-            onBlur={() => setNameTouched(true)}
-            data-testid="role-name"
-          />
-        </Field>
+          type="text"
+          maxLength={100}
+          value={name}
+          disabled={readOnly}
+          autoFocus={creating}
+          onChange={(v) => {
+            setName(v);
+            if (serverFields.name) setServerFields(({ name: _n, ...rest }) => rest);
+          }}
+          onBlur={() => setNameTouched(true)}
+        />
         <Field
           label="Inherits from"
           htmlFor="role-parent"
@@ -120,18 +115,17 @@ export function RoleDetailsCard({ form }: { form: RoleFormState }) {
           </Field>
         ) : null}
         <div className={creating && scope !== 'organization' ? '' : 'full'}>
-          <Field label="Description" htmlFor="role-description" error={serverFields.description}>
-            <input
-              id="role-description"
-              type="text"
-              maxLength={1000}
-              value={description}
-              disabled={readOnly}
-              placeholder="What this role is for"
-              onChange={(e) => setDescription(e.target.value)}
-              data-testid="role-description"
-            />
-          </Field>
+          <TextField
+            id="role-description"
+            label="Description"
+            error={serverFields.description}
+            type="text"
+            maxLength={1000}
+            value={description}
+            disabled={readOnly}
+            placeholder="What this role is for"
+            onChange={setDescription}
+          />
         </div>
       </div>
     </Card>

@@ -9,7 +9,7 @@ import type { AsyncAction } from '../../lib/action';
 import { dateInputToIso, isoToDateInput } from '../../lib/dates';
 import { SLUG_PATTERN } from '../../lib/forms';
 import { useScope } from '../../lib/session';
-import { ConfirmAction, Field, LabelOptions, Toggle } from '../../ui';
+import { ConfirmAction, Field, LabelOptions, TextField, Toggle } from '../../ui';
 import { tenantsApi } from './api';
 import { ORG_STATUSES, ORG_TYPES } from './labels';
 import { CapField, NameSlugFields, TenantFormDialog, capError, useTenantForm } from './tenant-form';
@@ -202,26 +202,24 @@ export function OrganizationDialog({
           onBlur={() => blur('maxDevices')}
         />
         <div />
-        <Field label="Contract start" htmlFor="org-contract-start" error={show('contractStart')}>
-          <input
-            id="org-contract-start"
-            type="date"
-            value={form.contractStart}
-            onChange={(e) => set('contractStart', e.target.value)}
-            data-testid="org-contract-start"
-          />
-        </Field>
-        <Field label="Contract end" htmlFor="org-contract-end" error={show('contractEnd')}>
-          <input
-            id="org-contract-end"
-            type="date"
-            value={form.contractEnd}
-            min={form.contractStart || undefined}
-            onChange={(e) => set('contractEnd', e.target.value)}
-            onBlur={() => blur('contractEnd')}
-            data-testid="org-contract-end"
-          />
-        </Field>
+        <TextField
+          id="org-contract-start"
+          label="Contract start"
+          error={show('contractStart')}
+          type="date"
+          value={form.contractStart}
+          onChange={(v) => set('contractStart', v)}
+        />
+        <TextField
+          id="org-contract-end"
+          label="Contract end"
+          error={show('contractEnd')}
+          type="date"
+          value={form.contractEnd}
+          min={form.contractStart || undefined}
+          onChange={(v) => set('contractEnd', v)}
+          onBlur={() => blur('contractEnd')}
+        />
       </div>
 
       <div className="adm-form-section">

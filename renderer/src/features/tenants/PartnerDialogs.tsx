@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Partner, PartnerPlan, PartnerStatus, PartnerType } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { SLUG_PATTERN } from '../../lib/forms';
-import { ActionError, Alert, Dialog, Field, LabelOptions, RadioCards } from '../../ui';
+import { ActionError, Alert, Dialog, Field, LabelOptions, RadioCards, TextField } from '../../ui';
 import { tenantsApi } from './api';
 import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, partnerStatusOf } from './labels';
 import { CapField, NameSlugFields, TenantFormDialog, capError, useTenantForm } from './tenant-form';
@@ -153,17 +153,16 @@ export function PartnerDialog({
           onBlur={() => blur('maxDevices')}
         />
         <div className="full">
-          <Field label="Billing email" htmlFor="partner-billing-email" error={show('billingEmail')}>
-            <input
-              id="partner-billing-email"
-              type="email"
-              maxLength={255}
-              value={form.billingEmail}
-              onChange={(e) => set('billingEmail', e.target.value)}
-              onBlur={() => blur('billingEmail')}
-              data-testid="partner-billing-email"
-            />
-          </Field>
+          <TextField
+            id="partner-billing-email"
+            label="Billing email"
+            error={show('billingEmail')}
+            type="email"
+            maxLength={255}
+            value={form.billingEmail}
+            onChange={(v) => set('billingEmail', v)}
+            onBlur={() => blur('billingEmail')}
+          />
         </div>
       </div>
     </TenantFormDialog>

@@ -8,6 +8,7 @@ import { Field } from '../../ui/basics';
 import { fieldErrors } from '../../lib/forms';
 import { timeZones } from '../../lib/dates';
 import { tenantsApi } from './api';
+import { TextField } from '../../ui';
 
 // A site's address and contact are free-form objects in the API; the console keeps to a few plain keys and leaves
 // any other keys it finds untouched.
@@ -136,16 +137,14 @@ export function SiteDialog({
 
   const addressField = (key: AddressKey, label: string, autoComplete: string, className?: string) => (
     <div className={className}>
-      <Field label={label} htmlFor={`site-${key}`}>
-        <input
-          id={`site-${key}`}
-          type="text"
-          autoComplete={autoComplete}
-          value={address[key]}
-          onChange={(e) => setAddress((a) => ({ ...a, [key]: e.target.value }))}
-          data-testid={`site-${key}`}
-        />
-      </Field>
+      <TextField
+        id={`site-${key}`}
+        label={label}
+        type="text"
+        autoComplete={autoComplete}
+        value={address[key]}
+        onChange={(v) => setAddress((a) => ({ ...a, [key]: v }))}
+      />
     </div>
   );
 
@@ -168,22 +167,17 @@ export function SiteDialog({
     >
       <form id="site-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>
         <div className="adm-form-grid">
-          <Field
+          <TextField
+            id="site-name"
             label="Name"
-            htmlFor="site-name"
             error={((submitted || nameTouched) && nameError) || serverFields.name}
-          >
-            <input
-              id="site-name"
-              type="text"
-              value={name}
-              maxLength={255}
-              autoFocus
-              onChange={(e) => setName(e.target.value)}
-              onBlur={() => setNameTouched(true)}
-              data-testid="site-name"
-            />
-          </Field>
+            type="text"
+            value={name}
+            maxLength={255}
+            autoFocus
+            onChange={setName}
+            onBlur={() => setNameTouched(true)}
+          />
           <Field
             label="Time zone"
             htmlFor="site-timezone"
@@ -219,33 +213,28 @@ export function SiteDialog({
         <div className="adm-form-section">
           <h3>On-site contact</h3>
           <div className="adm-form-grid three">
-            <Field label="Name" htmlFor="site-contact-name">
-              <input
-                id="site-contact-name"
-                type="text"
-                value={contact.name}
-                onChange={(e) => setContact((c) => ({ ...c, name: e.target.value }))}
-                data-testid="site-contact-name"
-              />
-            </Field>
-            <Field label="Email" htmlFor="site-contact-email" error={submitted ? emailError : undefined}>
-              <input
-                id="site-contact-email"
-                type="email"
-                value={contact.email}
-                onChange={(e) => setContact((c) => ({ ...c, email: e.target.value }))}
-                data-testid="site-contact-email"
-              />
-            </Field>
-            <Field label="Phone" htmlFor="site-contact-phone">
-              <input
-                id="site-contact-phone"
-                type="tel"
-                value={contact.phone}
-                onChange={(e) => setContact((c) => ({ ...c, phone: e.target.value }))}
-                data-testid="site-contact-phone"
-              />
-            </Field>
+            <TextField
+              id="site-contact-name"
+              label="Name"
+              type="text"
+              value={contact.name}
+              onChange={(v) => setContact((c) => ({ ...c, name: v }))}
+            />
+            <TextField
+              id="site-contact-email"
+              label="Email"
+              error={submitted ? emailError : undefined}
+              type="email"
+              value={contact.email}
+              onChange={(v) => setContact((c) => ({ ...c, email: v }))}
+            />
+            <TextField
+              id="site-contact-phone"
+              label="Phone"
+              type="tel"
+              value={contact.phone}
+              onChange={(v) => setContact((c) => ({ ...c, phone: v }))}
+            />
           </div>
         </div>
         {serverFields.address || serverFields.contact ? (

@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../lib/errors';
 import { fieldErrors, slugify } from '../../lib/forms';
-import { ActionError, Dialog, Field, FormButtons } from '../../ui';
+import { ActionError, Dialog, FormButtons, TextField } from '../../ui';
 
 // What the partner and organization dialogs share: one form state (values, a slug derived from the name until it
 // is edited, errors shown after a blur or a submit, the server's refusals on their fields), the name and slug
@@ -138,21 +138,20 @@ export function NameSlugFields<F extends { name: string; slug: string }>({
   const { form, set, blur, show, slugTouched, editSlug, deriveSlug } = tenant;
   return (
     <>
-      <Field label="Name" htmlFor={`${idPrefix}-name`} error={show('name')}>
-        <input
-          id={`${idPrefix}-name`}
-          type="text"
-          maxLength={255}
-          autoFocus
-          value={form.name}
-          onChange={(e) => set('name', e.target.value as F['name'])}
-          onBlur={() => blur('name')}
-          data-testid={`${idPrefix}-name`}
-        />
-      </Field>
-      <Field
+      <TextField
+        id={`${idPrefix}-name`}
+        label="Name"
+        error={show('name')}
+        type="text"
+        maxLength={255}
+        autoFocus
+        value={form.name}
+        onChange={(v) => set('name', v as F['name'])}
+        onBlur={() => blur('name')}
+      />
+      <TextField
+        id={`${idPrefix}-slug`}
         label="Slug"
-        htmlFor={`${idPrefix}-slug`}
         error={show('slug')}
         hint={slugTouched ? slugHint : 'Derived from the name; edit to override'}
         aside={
@@ -162,18 +161,13 @@ export function NameSlugFields<F extends { name: string; slug: string }>({
             </button>
           ) : null
         }
-      >
-        <input
-          id={`${idPrefix}-slug`}
-          type="text"
-          className="mono"
-          maxLength={100}
-          value={form.slug}
-          onChange={(e) => editSlug(e.target.value)}
-          onBlur={() => blur('slug')}
-          data-testid={`${idPrefix}-slug`}
-        />
-      </Field>
+        type="text"
+        className="mono"
+        maxLength={100}
+        value={form.slug}
+        onChange={editSlug}
+        onBlur={() => blur('slug')}
+      />
     </>
   );
 }
@@ -197,19 +191,19 @@ export function CapField({
   onBlur: () => void;
 }) {
   return (
-    <Field label={label} htmlFor={id} error={error} hint={hint}>
-      <input
-        id={id}
-        type="number"
-        min={0}
-        step={1}
-        inputMode="numeric"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        onBlur={onBlur}
-        data-testid={id}
-      />
-    </Field>
+    <TextField
+      id={id}
+      label={label}
+      error={error}
+      hint={hint}
+      type="number"
+      min={0}
+      step={1}
+      inputMode="numeric"
+      value={value}
+      onChange={onChange}
+      onBlur={onBlur}
+    />
   );
 }
 
