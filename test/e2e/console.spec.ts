@@ -125,7 +125,7 @@ test('first run: setup, TOTP enrollment, live console, sign out, sign in with MF
   await screen(page, '05-profile');
 
   // A section that is not built yet says so honestly.
-  await page.getByTestId('nav-webhooks').click();
+  await page.getByTestId('nav-access-reviews').click();
   await expect(page.getByTestId('section-placeholder')).toContainText('arrives in a later release');
   await screen(page, '06-section-placeholder');
 

@@ -20,6 +20,7 @@ import { PeoplePage } from '../features/people';
 import { ProfilePage } from '../features/profile';
 import { SettingsPage } from '../features/settings';
 import { TenantsPage } from '../features/tenants';
+import { WebhooksSection } from '../features/webhooks';
 
 // The one route table: every page is declared here once. The sidebar draws its groups from it, the top bar its
 // title, and App renders the page whose path matches. A section without a component is announced ("arrives in
@@ -119,6 +120,8 @@ export const SECTIONS: Section[] = [
     icon: 'webhooks',
     group: 'Automation',
     summary: 'Outbound webhooks for elevation, device and review events, with delivery history and retries.',
+    component: WebhooksSection,
+    permission: 'organizations:read',
   },
   {
     id: 'access-reviews',

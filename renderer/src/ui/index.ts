@@ -16,6 +16,7 @@ export * from './ListStates';
 export * from './menu';
 export * from './MfaFacts';
 export * from './PageNotFound';
+export * from './OutcomeStrip';
 export * from './RecoveryCodes';
 export * from './states';
 export * from './table';

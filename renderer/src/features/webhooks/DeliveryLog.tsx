@@ -1,0 +1,176 @@
+import { Fragment, useState } from 'react';
+import type { Webhook, WebhookDelivery, WebhookDeliveryStatus } from '../../../../server/contract/webhooks';
+import { useAsyncAction } from '../../lib/action';
+import { compactTime, formatDateTime, relativeTo } from '../../lib/format';
+import { useNow } from '../../lib/hooks';
+import { ActionError, Card, EmptyState, Icon, LoadState, Pager, Segmented } from '../../ui';
+import { useDeliveries, webhooksApi } from './api';
+import { DeliveryDetail } from './DeliveryDetail';
+import { DeliveryStatusPill } from './parts';
+
+// The delivery log of one webhook: newest first, filtered by status, paged; a row opens the request and the
+// response. Rows change in place as pushes arrive (live.ts patches this query), and a failed delivery can be
+// sent again by hand (a new delivery of the same event appears on top).
+
+type Filter = 'all' | WebhookDeliveryStatus;
+const PAGE_SIZE = 25;
+const FORBIDDEN = {
+  title: 'These deliveries are not available to you',
+  text: 'They belong to an organization outside your access.',
+};
+
+function outcomeText(d: WebhookDelivery, now: number): string {
+  if (d.status === 'retrying' && d.nextAttemptAt)
+    return `retry ${relativeTo(Date.parse(d.nextAttemptAt), now)}`;
+  if (d.errorMessage) return d.errorMessage;
+  if (d.responseStatus !== null) return `HTTP ${d.responseStatus}`;
+  return d.status === 'pending' ? 'waiting to be sent' : '—';
+}
+
+export function DeliveryLog({ hook, canWrite }: { hook: Webhook; canWrite: boolean }) {
+  const [filter, setFilter] = useState<Filter>('all');
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<string | null>(null);
+  const retry = useAsyncAction();
+  const now = useNow(1000);
+  const q = { page, limit: PAGE_SIZE, ...(filter === 'all' ? {} : { status: filter }) };
+  const log = useDeliveries(hook.id, q);
+  const rows = log.data?.data;
+
+  const retryOne = (d: WebhookDelivery) =>
+    void retry.run(async () => {
+      await webhooksApi.retry(hook.id, d.id);
+      // The new delivery arrives by push; it goes on top of the unfiltered first page.
+      if (filter === 'failed') setFilter('all');
+      setPage(1);
+    });
+
+  return (
+    <Card
+      title="Delivery log"
+      icon="activity"
+      testId="delivery-log"
+      className="wh-log"
+      actions={
+        <Segmented<Filter>
+          label="Delivery status"
+          value={filter}
+          small
+          onChange={(next) => {
+            setFilter(next);
+            setPage(1);
+          }}
+          testId="delivery-filter"
+          options={[
+            { value: 'all', label: 'All' },
+            { value: 'delivered', label: 'Delivered' },
+            { value: 'retrying', label: 'Retrying' },
+            { value: 'pending', label: 'Pending' },
+            { value: 'failed', label: 'Failed' },
+          ]}
+        />
+      }
+    >
+      <ActionError error={retry.error} />
+      {!rows ? (
+        <LoadState
+          of={{ error: log.error, reload: () => void log.refetch() }}
+          loading="Loading deliveries…"
+          forbidden={FORBIDDEN}
+        />
+      ) : rows.length === 0 ? (
+        <EmptyState icon="activity" title="No deliveries here" testId="deliveries-empty" compact>
+          {filter === 'all'
+            ? 'Deliveries appear here the moment an event is queued. Send a test delivery to see one.'
+            : `No ${filter} deliveries.`}
+        </EmptyState>
+      ) : (
+        <div className="adm-table-scroll">
+          <table className="adm-table wh-log-table" data-testid="deliveries-table">
+            <thead>
+              <tr>
+                <th aria-label="Open" />
+                <th>Status</th>
+                <th>Event</th>
+                <th>Outcome</th>
+                <th className="num">Attempts</th>
+                <th className="num">Time</th>
+                <th>Queued</th>
+                <th className="actions" aria-label="Actions" />
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((d) => {
+                const expanded = open === d.id;
+                return (
+                  <Fragment key={d.id}>
+                    <tr
+                      className={`clickable${expanded ? ' wh-open' : ''}`}
+                      data-testid="delivery-row"
+                      data-delivery-id={d.id}
+                      data-status={d.status}
+                      data-event={d.event}
+                      onClick={(e) => {
+                        if ((e.target as HTMLElement).closest('button')) return;
+                        setOpen(expanded ? null : d.id);
+                      }}
+                    >
+                      <td className="wh-caret">
+                        <button
+                          type="button"
+                          className="btn btn-ghost btn-sm"
+                          aria-expanded={expanded}
+                          aria-label={expanded ? 'Close delivery' : 'Open delivery'}
+                          onClick={() => setOpen(expanded ? null : d.id)}
+                          data-testid="delivery-open"
+                        >
+                          <Icon name="chevron" size={14} className={expanded ? 'wh-turned' : undefined} />
+                        </button>
+                      </td>
+                      <td className="nowrap">
+                        <DeliveryStatusPill status={d.status} />
+                      </td>
+                      <td className="mono nowrap">{d.event}</td>
+                      <td className={`wh-outcome tone-${d.status === 'failed' ? 'bad' : 'muted'}`}>
+                        {outcomeText(d, now)}
+                      </td>
+                      <td className="num">{d.attempt}</td>
+                      <td className="num nowrap">
+                        {d.responseTimeMs === null ? '—' : `${d.responseTimeMs} ms`}
+                      </td>
+                      <td className="nowrap" title={formatDateTime(d.createdAt)}>
+                        {compactTime(d.createdAt)}
+                      </td>
+                      <td className="actions">
+                        {d.status === 'failed' && canWrite ? (
+                          <button
+                            type="button"
+                            className="btn btn-secondary btn-sm"
+                            onClick={() => retryOne(d)}
+                            disabled={retry.busy}
+                            data-testid="delivery-retry"
+                          >
+                            <Icon name="refresh" size={14} />
+                            Retry
+                          </button>
+                        ) : null}
+                      </td>
+                    </tr>
+                    {expanded ? (
+                      <tr className="wh-detail-row">
+                        <td colSpan={8}>
+                          <DeliveryDetail hook={hook} delivery={d} />
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager pagination={log.data?.pagination ?? null} onPage={setPage} testId="delivery-pager" />
+    </Card>
+  );
+}

@@ -1,0 +1,73 @@
+import type { WebhookHeader } from '../../../../server/contract/webhooks';
+import { Icon } from '../../ui';
+
+// Custom headers as key/value rows; the server sends them after its own headers on every delivery.
+
+export const MAX_HEADERS = 20;
+
+export function HeaderRows({
+  rows,
+  onChange,
+  error,
+}: {
+  rows: WebhookHeader[];
+  onChange: (rows: WebhookHeader[]) => void;
+  error?: string | null;
+}) {
+  const edit = (at: number, change: Partial<WebhookHeader>) =>
+    onChange(rows.map((row, i) => (i === at ? { ...row, ...change } : row)));
+  return (
+    <div className="wh-headers" data-testid="webhook-headers">
+      <div className="wh-label">
+        Custom headers <span className="muted">· optional</span>
+      </div>
+      {rows.length === 0 ? (
+        <p className="muted small wh-headers-none">
+          None. Add one when the receiver wants, say, an <span className="mono">Authorization</span> token.
+        </p>
+      ) : (
+        rows.map((row, i) => (
+          <div className="wh-header-row" key={i}>
+            <input
+              aria-label={`Header ${i + 1} name`}
+              className="mono"
+              placeholder="X-Header-Name"
+              value={row.key}
+              onChange={(e) => edit(i, { key: e.target.value })}
+              data-testid={`webhook-header-key-${i}`}
+            />
+            <input
+              aria-label={`Header ${i + 1} value`}
+              className="mono"
+              placeholder="value"
+              value={row.value}
+              onChange={(e) => edit(i, { value: e.target.value })}
+              data-testid={`webhook-header-value-${i}`}
+            />
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              aria-label={`Remove header ${i + 1}`}
+              title="Remove"
+              onClick={() => onChange(rows.filter((_, j) => j !== i))}
+            >
+              <Icon name="close" size={14} />
+            </button>
+          </div>
+        ))
+      )}
+      {error ? <div className="field-error">{error}</div> : null}
+      {rows.length < MAX_HEADERS ? (
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm wh-add"
+          onClick={() => onChange([...rows, { key: '', value: '' }])}
+          data-testid="webhook-header-add"
+        >
+          <Icon name="plus" size={14} />
+          Add header
+        </button>
+      ) : null}
+    </div>
+  );
+}

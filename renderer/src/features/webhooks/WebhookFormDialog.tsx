@@ -1,0 +1,138 @@
+import type { FormEvent } from 'react';
+import type { Organization } from '../../../../server/contract';
+import type { Webhook } from '../../../../server/contract/webhooks';
+import { useAsyncAction } from '../../lib/action';
+import { ChoiceSelect, Field, FormDialog, TextField, nameChoices } from '../../ui';
+import { webhooksApi } from './api';
+import { EventPicker } from './EventPicker';
+import { refusalOf, useWebhookForm } from './form-model';
+import { HeaderRows } from './HeaderRows';
+import { newSigningSecret, useSpansOrganizations } from './model';
+import { RetryPolicyFields } from './RetryPolicyFields';
+
+// Create or edit a webhook: organization (partner and system callers), name, HTTPS address, events, custom
+// headers and an optional retry policy. A new webhook gets a signing secret made in the browser, which the
+// caller shows once; editing never touches the secret (rotation is its own action).
+
+export function WebhookFormDialog({
+  orgs,
+  editing = null,
+  onClose,
+  onCreated,
+  onSaved,
+}: {
+  orgs: Organization[];
+  editing?: Webhook | null;
+  onClose: () => void;
+  onCreated?: (hook: Webhook, secret: string) => void;
+  onSaved?: () => void;
+}) {
+  const spans = useSpansOrganizations();
+  const pickOrg = spans && !editing;
+  const form = useWebhookForm(editing, orgs.length === 1 ? (orgs[0]?.id ?? '') : '', pickOrg);
+  const save = useAsyncAction();
+  const refusal = refusalOf(save.error);
+  const changes = editing ? form.changes(editing) : null;
+  const unchanged = changes !== null && Object.keys(changes).length === 0;
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    form.touch();
+    if (save.busy || !form.valid || unchanged) return;
+    void save.run(async () => {
+      if (editing && changes) {
+        await webhooksApi.update(editing.id, changes);
+        onSaved?.();
+        return;
+      }
+      const secret = newSigningSecret();
+      const hook = await webhooksApi.create({
+        name: form.name.trim(),
+        url: form.url.trim(),
+        secret,
+        events: [...form.events],
+        headers: form.cleanHeaders,
+        ...(form.retryPolicy ? { retryPolicy: form.retryPolicy } : {}),
+        ...(pickOrg ? { orgId: form.orgId } : {}),
+      });
+      onCreated?.(hook, secret);
+    });
+  };
+
+  return (
+    <FormDialog
+      wide
+      title={editing ? `Edit “${editing.name}”` : 'New webhook'}
+      onClose={onClose}
+      testId="webhook-form-dialog"
+      formId="webhook-form"
+      formClassName="form wh-form"
+      noValidate
+      onSubmit={onSubmit}
+      busy={save.busy}
+      error={refusal.form}
+      submitLabel={editing ? 'Save changes' : 'Create webhook'}
+      busyLabel={editing ? 'Saving…' : 'Creating…'}
+      submitTestId="webhook-form-submit"
+      submitDisabled={unchanged}
+    >
+      <div className="form-row">
+        {pickOrg ? (
+          <Field label="Organization" htmlFor="webhook-org" error={form.show('orgId')}>
+            <ChoiceSelect
+              id="webhook-org"
+              value={form.orgId}
+              onChange={form.setOrgId}
+              emptyLabel={form.orgId ? null : 'Choose an organization…'}
+              options={nameChoices(orgs)}
+              testId="webhook-org"
+            />
+          </Field>
+        ) : null}
+        <TextField
+          id="webhook-name"
+          label="Name"
+          value={form.name}
+          onChange={form.setName}
+          maxLength={255}
+          autoFocus
+          placeholder="PSA ticketing"
+          error={form.show('name') ?? refusal.name}
+        />
+      </div>
+      <TextField
+        id="webhook-url"
+        label="Payload URL"
+        className="mono"
+        value={form.url}
+        onChange={form.setUrl}
+        maxLength={2048}
+        spellCheck={false}
+        autoComplete="off"
+        error={form.show('url') ?? refusal.url}
+        hint="Gatehouse POSTs JSON here, signed with X-Service-Signature. HTTPS only."
+      />
+      <EventPicker selected={form.events} onChange={form.setEvents} error={form.show('events')} />
+      <div className="wh-form-split">
+        <HeaderRows
+          rows={form.headers}
+          onChange={form.setHeaders}
+          error={form.show('headers') ?? refusal.headers}
+        />
+        <RetryPolicyFields
+          own={form.ownRetry}
+          onOwn={form.setOwnRetry}
+          draft={form.retry}
+          onDraft={form.setRetry}
+          policy={form.retryPolicy}
+          error={form.show('retry')}
+        />
+      </div>
+      {!editing ? (
+        <p className="muted small">
+          A signing secret is generated in this browser when you create the webhook and shown to you once.
+        </p>
+      ) : null}
+    </FormDialog>
+  );
+}

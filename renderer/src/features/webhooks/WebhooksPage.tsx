@@ -1,0 +1,210 @@
+import { useState } from 'react';
+import type { Webhook, WebhookStatus } from '../../../../server/contract/webhooks';
+import { useAsyncAction } from '../../lib/action';
+import { orgName, useOrganizations } from '../../lib/directory';
+import { formatDateTime } from '../../lib/format';
+import { useDocumentTitle, useNow } from '../../lib/hooks';
+import { queryClient } from '../../lib/query';
+import { Link, navigate } from '../../lib/router';
+import {
+  ActionError,
+  AdminTable,
+  EmptyState,
+  Icon,
+  LoadState,
+  PageHeader,
+  Pager,
+  RowSwitch,
+  Segmented,
+} from '../../ui';
+import { useWebhookList, webhooksApi, webhooksKeys } from './api';
+import { ago, useCanWriteWebhooks, useSpansOrganizations } from './model';
+import { HealthCells, WebhookStatusPill } from './parts';
+import { SecretRevealDialog } from './SecretRevealDialog';
+import { WebhookFormDialog } from './WebhookFormDialog';
+import { WriteHint } from './WriteHint';
+
+// /webhooks: every webhook in scope with its health at a glance (success rate, the latest deliveries as a
+// sparkline, last delivery), pause and resume in the row, and the create dialog.
+
+type Filter = 'all' | WebhookStatus;
+const PAGE_SIZE = 25;
+const FORBIDDEN = {
+  title: 'Webhooks are not available to you',
+  text: 'Reading webhooks needs the organizations:read permission and access to whole organizations.',
+};
+
+export function WebhooksPage() {
+  useDocumentTitle('Webhooks');
+  const [filter, setFilter] = useState<Filter>('all');
+  const [page, setPage] = useState(1);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<{ hook: Webhook; secret: string } | null>(null);
+  const canWrite = useCanWriteWebhooks();
+  const spans = useSpansOrganizations();
+  const { orgs } = useOrganizations();
+  const now = useNow(15_000);
+  const toggle = useAsyncAction();
+  const q = { page, limit: PAGE_SIZE, ...(filter === 'all' ? {} : { status: filter }) };
+  const list = useWebhookList(q);
+  const rows = list.data?.data;
+
+  const setStatus = (hook: Webhook, active: boolean) =>
+    void toggle.run(async () => {
+      await webhooksApi.update(hook.id, { status: active ? 'active' : 'paused' });
+      await queryClient.invalidateQueries({ queryKey: webhooksKeys.all });
+    });
+
+  const createButton = canWrite ? (
+    <button
+      type="button"
+      className="btn btn-primary btn-sm"
+      onClick={() => setCreating(true)}
+      data-testid="webhook-create"
+    >
+      <Icon name="plus" />
+      New webhook
+    </button>
+  ) : null;
+
+  return (
+    <div className="page wh-page adm">
+      <PageHeader
+        title="Webhooks"
+        sub="Signed HTTPS callbacks that tell your PSA, chat room or SIEM what happens here, with every delivery on record."
+        actions={createButton}
+      />
+      <WriteHint canWrite={canWrite} />
+      <div className="adm-toolbar wh-toolbar">
+        <Segmented<Filter>
+          label="Status"
+          value={filter}
+          onChange={(next) => {
+            setFilter(next);
+            setPage(1);
+          }}
+          testId="webhook-filter"
+          small
+          options={[
+            { value: 'all', label: 'All' },
+            { value: 'active', label: 'Active' },
+            { value: 'paused', label: 'Paused' },
+            { value: 'failed', label: 'Failed' },
+          ]}
+        />
+        {list.data ? (
+          <span className="muted small" data-testid="webhook-count">
+            {list.data.pagination.total} webhook{list.data.pagination.total === 1 ? '' : 's'}
+          </span>
+        ) : null}
+      </div>
+      <ActionError error={toggle.error} />
+
+      {!rows ? (
+        <LoadState
+          of={{ error: list.error, reload: () => void list.refetch() }}
+          loading="Loading webhooks…"
+          forbidden={FORBIDDEN}
+        />
+      ) : rows.length === 0 ? (
+        <EmptyState
+          icon="webhooks"
+          title={filter === 'all' ? 'No webhooks yet' : `No ${filter} webhooks`}
+          testId="webhooks-empty"
+          action={filter === 'all' ? createButton : null}
+        >
+          A webhook sends chosen events (an elevation approved, a device offline, a technician signed in) to
+          an HTTPS address you own, signed with a secret so the receiver can tell it came from Gatehouse.
+        </EmptyState>
+      ) : (
+        <AdminTable
+          className="wh-table"
+          testId="webhooks-table"
+          columns={[
+            'Webhook',
+            ...(spans ? ['Organization'] : []),
+            'Status',
+            <th key="rate" className="num">
+              Success
+            </th>,
+            'Recent deliveries',
+            'Last delivery',
+            'Events',
+          ]}
+          after={<Pager pagination={list.data?.pagination ?? null} onPage={setPage} />}
+        >
+          {rows.map((hook) => (
+            <tr
+              key={hook.id}
+              className="clickable"
+              data-testid="webhook-row"
+              data-name={hook.name}
+              onClick={(e) => {
+                if ((e.target as HTMLElement).closest('a, button, label, input')) return;
+                navigate(`/webhooks/${hook.id}`);
+              }}
+            >
+              <td>
+                <div className="adm-cell-main">
+                  <Link to={`/webhooks/${hook.id}`} className="adm-cell-title" data-testid="webhook-link">
+                    {hook.name}
+                  </Link>
+                  <span className="adm-cell-sub mono wh-url">{hook.url}</span>
+                </div>
+              </td>
+              {spans ? <td className="nowrap">{orgName(orgs, hook.orgId)}</td> : null}
+              <td className="nowrap">
+                <div className="wh-status-cell">
+                  <RowSwitch
+                    checked={hook.status === 'active'}
+                    onChange={(on) => setStatus(hook, on)}
+                    label={hook.status === 'active' ? `Pause ${hook.name}` : `Resume ${hook.name}`}
+                    disabled={!canWrite || toggle.busy}
+                    testId="webhook-active-switch"
+                  />
+                  <WebhookStatusPill status={hook.status} />
+                </div>
+              </td>
+              <HealthCells hook={hook} />
+              <td
+                className="nowrap"
+                title={hook.lastDeliveryAt ? formatDateTime(hook.lastDeliveryAt) : undefined}
+                data-testid="webhook-last-delivery"
+              >
+                {hook.lastDeliveryAt ? ago(hook.lastDeliveryAt, now) : <span className="muted">Never</span>}
+              </td>
+              <td className="nowrap muted" title={hook.events.join(', ')}>
+                {hook.events.length} event{hook.events.length === 1 ? '' : 's'}
+              </td>
+              <td className="actions">
+                <Icon name="chevron" className="wh-row-chevron" />
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
+      )}
+
+      {creating ? (
+        <WebhookFormDialog
+          orgs={orgs}
+          onClose={() => setCreating(false)}
+          onCreated={(hook, secret) => {
+            setCreating(false);
+            setCreated({ hook, secret });
+            void queryClient.invalidateQueries({ queryKey: webhooksKeys.all });
+          }}
+        />
+      ) : null}
+      {created ? (
+        <SecretRevealDialog
+          title={`Webhook “${created.hook.name}” created`}
+          secret={created.secret}
+          onClose={() => {
+            setCreated(null);
+            navigate(`/webhooks/${created.hook.id}`);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
