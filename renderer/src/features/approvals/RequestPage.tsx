@@ -15,7 +15,8 @@ import { FLOW_LABEL, elapsedText, msSince, subjectOf, waitingTone } from './form
 import { useElevationEvents } from './live';
 import { useDebouncedCallback } from '../../lib/hooks';
 import { RequestStatus, RiskPill } from './parts';
-import { WhatCard, WhoCard, HowCard, Outcome, Timeline, History } from './RequestCards';
+import { WhatCard, WhoCard, HowCard, Outcome } from './RequestCards';
+import { History, Timeline } from './RequestTimeline';
 
 // /approvals/:id — everything a technician needs to decide one request: the machine and the user, what is asking
 // (executable, signer, hash, parent, command line; or the AI tool and its tier), how it was decided, its
