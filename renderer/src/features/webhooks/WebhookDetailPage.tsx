@@ -1,38 +1,18 @@
 import type { WebhookDetail } from '../../../../server/contract/webhooks';
-import { useAsyncAction } from '../../lib/action';
-import { orgName, useOrganizations } from '../../lib/directory';
-import { formatDateTime } from '../../lib/format';
-import { useDocumentTitle, useModal, useNow } from '../../lib/hooks';
+import { useOrganizations } from '../../lib/directory';
+import { useDocumentTitle, useModal } from '../../lib/hooks';
 import { queryClient } from '../../lib/query';
 import { navigate } from '../../lib/router';
-import {
-  ActionError,
-  Card,
-  ConfirmAction,
-  DetailPlaceholder,
-  Facts,
-  Icon,
-  PageHeader,
-  RowMenu,
-  Toggle,
-} from '../../ui';
+import { ConfirmAction, DetailPlaceholder, Icon, PageHeader, RowMenu } from '../../ui';
 import { useWebhook, webhooksApi, webhooksKeys } from './api';
 import { DeliveryLog } from './DeliveryLog';
-import { retryWords } from './form-model';
-import {
-  ago,
-  DEFAULT_RETRY,
-  newSigningSecret,
-  rateTone,
-  successRate,
-  useCanWriteWebhooks,
-  useSpansOrganizations,
-} from './model';
+import { newSigningSecret, useCanWriteWebhooks } from './model';
 import { WebhookStatusPill } from './parts';
 import { ReceiverSnippet } from './ReceiverSnippet';
 import { SecretRevealDialog } from './SecretRevealDialog';
 import { TestDeliveryDialog } from './TestDeliveryDialog';
 import { WebhookFormDialog } from './WebhookFormDialog';
+import { SettingsCard, WebhookStats } from './WebhookSummary';
 import { WriteHint } from './WriteHint';
 
 // /webhooks/:id — one webhook: pause or resume, its counters, settings, the live delivery log with test
@@ -78,20 +58,8 @@ export function WebhookDetailPage({ webhookId }: { webhookId: string }) {
 
 function WebhookView({ hook }: { hook: WebhookDetail }) {
   const canWrite = useCanWriteWebhooks();
-  const spans = useSpansOrganizations();
   const { orgs } = useOrganizations();
   const { modal, setModal, close, closeFor } = useModal<Modal>();
-  const toggle = useAsyncAction();
-  const now = useNow(15_000);
-  const rate = successRate(hook);
-  const stats = hook.deliveryStats;
-  const policy = hook.retryPolicy ?? DEFAULT_RETRY;
-
-  const setActive = (active: boolean) =>
-    void toggle.run(async () => {
-      await webhooksApi.update(hook.id, { status: active ? 'active' : 'paused' });
-      await refresh();
-    });
 
   return (
     <div className="page wh-page adm" data-testid="webhook-detail">
@@ -148,96 +116,12 @@ function WebhookView({ hook }: { hook: WebhookDetail }) {
         }
       />
       <WriteHint canWrite={canWrite} />
-      <ActionError error={toggle.error} />
 
-      <div className="wh-stats" data-testid="webhook-stats">
-        <div className="wh-stat">
-          <span className="wh-label">Success rate</span>
-          <strong className={`tone-${rateTone(rate)}`} data-testid="webhook-detail-rate">
-            {rate === null ? '—' : `${rate}%`}
-          </strong>
-          <span className="muted small">
-            {hook.successCount} delivered · {hook.failureCount} failed
-          </span>
-        </div>
-        <div className="wh-stat">
-          <span className="wh-label">Deliveries on record</span>
-          <strong data-testid="webhook-stat-total">{stats.total}</strong>
-          <span className="muted small">
-            <span className="tone-ok">{stats.delivered} delivered</span> ·{' '}
-            <span className={stats.retrying ? 'tone-warn' : undefined}>{stats.retrying} retrying</span> ·{' '}
-            {stats.pending} pending ·{' '}
-            <span className={stats.failed ? 'tone-bad' : undefined} data-testid="webhook-stat-failed">
-              {stats.failed} failed
-            </span>
-          </span>
-        </div>
-        <div className="wh-stat">
-          <span className="wh-label">Last delivered</span>
-          <strong title={formatDateTime(stats.lastDeliveredAt)}>
-            {stats.lastDeliveredAt ? ago(stats.lastDeliveredAt, now) : 'Never'}
-          </strong>
-          <span className="muted small">
-            last attempt {hook.lastDeliveryAt ? ago(hook.lastDeliveryAt, now) : 'never'}
-          </span>
-        </div>
-        <div className="wh-stat wh-stat-switch">
-          <Toggle
-            id="webhook-active"
-            checked={hook.status === 'active'}
-            onChange={setActive}
-            disabled={!canWrite || toggle.busy}
-            label={hook.status === 'active' ? 'Sending' : 'Paused'}
-            hint={
-              hook.status === 'active'
-                ? 'Events are delivered as they happen.'
-                : 'Nothing is sent; deliveries wait until resumed.'
-            }
-          />
-        </div>
-      </div>
+      <WebhookStats hook={hook} canWrite={canWrite} />
 
       <DeliveryLog hook={hook} canWrite={canWrite} />
       <div className="wh-below-log">
-        <Card title="Settings" icon="settings" testId="webhook-settings">
-          <Facts
-            rows={[
-              ...(spans ? ([['Organization', orgName(orgs, hook.orgId)]] as Array<[string, string]>) : []),
-              [
-                'Signing',
-                hook.hasSecret ? (
-                  <span className="tone-ok">Signed (secret set)</span>
-                ) : (
-                  <span className="tone-warn">Not signed</span>
-                ),
-                'webhook-signing',
-              ],
-              ['Retries', `${hook.retryPolicy ? 'Own policy' : 'Default'}: ${retryWords(policy)}`],
-              ['Created', formatDateTime(hook.createdAt, { seconds: false })],
-              ['Updated', formatDateTime(hook.updatedAt, { seconds: false })],
-            ]}
-          />
-          <div className="wh-label wh-side-label">Events ({hook.events.length})</div>
-          <div className="wh-chips" data-testid="webhook-event-chips">
-            {hook.events.map((e) => (
-              <span key={e} className="adm-tag mono">
-                {e}
-              </span>
-            ))}
-          </div>
-          <div className="wh-label wh-side-label">Custom headers</div>
-          {hook.headers.length === 0 ? (
-            <span className="muted small">None</span>
-          ) : (
-            <div className="wh-header-list mono small">
-              {hook.headers.map((h) => (
-                <div key={h.key}>
-                  <span className="muted">{h.key}:</span> {h.value}
-                </div>
-              ))}
-            </div>
-          )}
-        </Card>
+        <SettingsCard hook={hook} />
         <ReceiverSnippet hasSecret={hook.hasSecret} />
       </div>
 
