@@ -20,8 +20,8 @@ import {
   type CondNode,
   type FilterNode,
   type GroupNode,
-  type Problem,
 } from './model';
+import type { Problem } from './problems';
 import type { Lookups } from '../../lib/directory';
 import { ValueEditor } from './ValueEditor';
 import './filters.css';

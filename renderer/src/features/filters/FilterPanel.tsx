@@ -5,7 +5,8 @@ import { Alert, Spinner } from '../../ui/basics';
 import { Link } from '../../lib/router';
 import { formatTime } from '../../lib/format';
 import { FilterBuilder } from './FilterBuilder';
-import { placeServerError, problemsOf, toConditions, type GroupNode } from './model';
+import { toConditions, type GroupNode } from './model';
+import { placeServerError, problemsOf } from './problems';
 import type { Lookups } from '../../lib/directory';
 import { useFilterPreview } from './usePreview';
 
