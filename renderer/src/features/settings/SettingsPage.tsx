@@ -1,8 +1,5 @@
-// Just over 400 lines: the page composes its cards around one partner draft and its save; the sections live in
-// their own files already.
 import { useState } from 'react';
 import type { Partner } from '../../../../server/contract';
-import { ApiError } from '../../lib/api/client';
 import { Link, navigate, usePathname } from '../../lib/router';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmDialog } from '../../ui/Dialog';
@@ -17,6 +14,7 @@ import {
   changedSections,
   cleanAllowlist,
   draftOf,
+  mapServerError,
   sectionOfField,
   validateDraft,
   type Draft,
@@ -124,63 +122,6 @@ function PartnerSettingsLoader() {
       }}
     />
   );
-}
-
-/** Server error -> field errors keyed like validateDraft, plus the caller's address when the server names it. */
-function mapServerError(
-  err: unknown,
-  draft: Draft,
-): { fields: Record<string, string>; callerIp: string | null } {
-  const fields: Record<string, string> = {};
-  let callerIp: string | null = null;
-  if (!(err instanceof ApiError)) return { fields, callerIp };
-  // The server validates the cleaned list (blank rows dropped): map its indexes back to the rows on screen.
-  const rowIndex: number[] = [];
-  draft.allowlist.forEach((row, i) => {
-    if (row.trim()) rowIndex.push(i);
-  });
-  const remap = (path: string) =>
-    path.replace(/^settings\.security\.ipAllowlist\.(\d+)/, (_m, n: string) => {
-      const row = rowIndex[Number(n)];
-      return row === undefined ? 'settings.security.ipAllowlist' : `settings.security.ipAllowlist.${row}`;
-    });
-  switch (err.code) {
-    case 'INVALID_IP_ALLOWLIST_ENTRY': {
-      const entry = typeof err.body?.entry === 'string' ? err.body.entry : null;
-      const at = entry === null ? -1 : draft.allowlist.findIndex((r) => r.trim() === entry.trim());
-      fields[at >= 0 ? `settings.security.ipAllowlist.${at}` : 'settings.security.ipAllowlist'] = err.message;
-      break;
-    }
-    case 'proxy_trust_required':
-      fields['settings.security.ipAllowlist'] = err.message;
-      break;
-    case 'IP_ALLOWLIST_EXCLUDES_CALLER':
-      fields['settings.security.ipAllowlist'] = err.message;
-      callerIp = typeof err.body?.ipAddress === 'string' ? err.body.ipAddress : null;
-      break;
-    case 'PSA_CONNECTION_REQUIRED':
-    case 'PSA_CONNECTION_NOT_ALLOWED':
-      fields.serviceManagementPsaConnectionId = err.message;
-      break;
-    case 'VALIDATION_ERROR': {
-      const issues = Array.isArray(err.body?.issues)
-        ? (err.body.issues as Array<{ path?: unknown; message?: unknown }>)
-        : [];
-      for (const issue of issues) {
-        if (typeof issue.path === 'string' && typeof issue.message === 'string' && issue.path)
-          fields[remap(issue.path)] ??= issue.message;
-      }
-      if (issues.length === 0) {
-        // Rules checked after parsing answer "path: message".
-        const m = /^([\w.]+): (.+)$/.exec(err.message);
-        if (m?.[1] && m[2]) fields[remap(m[1])] = m[2];
-      }
-      break;
-    }
-    default:
-      break;
-  }
-  return { fields, callerIp };
 }
 
 function PartnerSettingsForm({
