@@ -73,18 +73,16 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
         ),
         offerCreate: status === 'all' && orgs.length > 0,
       }}
-      head={
-        <>
-          <th>Name</th>
-          <th>Prefix</th>
-          <th>Scopes</th>
-          <th>Status</th>
-          <th className="num">Rate limit</th>
-          <th className="num">Usage</th>
-          <th>Last used</th>
-          <th>Expires</th>
-        </>
-      }
+      columns={[
+        'Name',
+        'Prefix',
+        'Scopes',
+        'Status',
+        <th className="num">Rate limit</th>,
+        <th className="num">Usage</th>,
+        'Last used',
+        'Expires',
+      ]}
       onPage={setPage}
       dialogs={
         <>
@@ -219,7 +217,7 @@ function ApiKeyRow({
           <span className={expires < now ? 'tone-warn' : undefined}>{relativeTo(expires, now)}</span>
         )}
       </td>
-      <td className="kx-actions">
+      <td className="actions kx-actions">
         {active ? (
           <>
             <RowAction icon="edit" label="Edit" name={k.name} onClick={onEdit} testId="api-key-edit" />

@@ -6,7 +6,7 @@ import { errorMessage } from '../../lib/errors';
 import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
 import { parseWhole } from '../../lib/forms';
 import { useNow } from '../../lib/hooks';
-import { Alert, Dialog, Field, Segmented, TextField } from '../../ui';
+import { Alert, Dialog, Field, Segmented, SelectField, TextField } from '../../ui';
 import { keysApi } from './api';
 import { ExpiryPicker, useExpiry } from './expiry';
 import {
@@ -74,28 +74,22 @@ export function CreateEnrollmentKeyForm({
             testId="enrollment-key-org"
           />
         </Field>
-        <Field
+        <SelectField
+          id="enrollment-key-site"
           label="Site (optional)"
-          htmlFor="enrollment-key-site"
-          error={sitesError}
+          error={sitesError ?? undefined}
           hint={siteId ? 'Enrolled agents are placed in this site.' : 'Not pinned to a site.'}
+          value={siteId}
+          onChange={setSiteId}
+          disabled={!orgId || sites === null}
         >
-          <select
-            id="enrollment-key-site"
-            className="kx-select"
-            value={siteId}
-            onChange={(e) => setSiteId(e.target.value)}
-            disabled={!orgId || sites === null}
-            data-testid="enrollment-key-site"
-          >
-            <option value="">{orgId && sites === null ? 'Loading sites…' : 'Any site'}</option>
-            {(sites ?? []).map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </Field>
+          <option value="">{orgId && sites === null ? 'Loading sites…' : 'Any site'}</option>
+          {(sites ?? []).map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.name}
+            </option>
+          ))}
+        </SelectField>
       </div>
       <div className="form-row">
         <KeyNameField
@@ -174,7 +168,7 @@ export function RotateEnrollmentKeyDialog({
           <div className="field-head">
             <span className="label">Maximum enrollments</span>
           </div>
-          <div className="kx-expiry">
+          <div className="kx-expiry ui-compact-fields">
             <Segmented<MaxMode>
               label="Maximum enrollments"
               value={maxMode}
@@ -190,7 +184,7 @@ export function RotateEnrollmentKeyDialog({
               <input
                 type="text"
                 inputMode="numeric"
-                className="kx-input kx-input-narrow"
+                className="ui-filter-text narrow"
                 value={maxUsage}
                 onChange={(e) => setMaxUsage(e.target.value)}
                 aria-label="Maximum enrollments"

@@ -79,16 +79,7 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
         ),
         offerCreate: filter === 'all' && orgs.length > 0,
       }}
-      head={
-        <>
-          <th>Name</th>
-          <th>Site</th>
-          <th>Usage</th>
-          <th>Expires</th>
-          <th>Status</th>
-          <th>Created</th>
-        </>
-      }
+      columns={['Name', 'Site', 'Usage', 'Expires', 'Status', 'Created']}
       onPage={setPage}
       dialogs={
         <>
@@ -197,7 +188,7 @@ function EnrollmentKeyRow({
       </td>
       <td title={formatDateTime(k.expiresAt, { seconds: false })}>
         <div>{relativeTo(expires, now)}</div>
-        <div className="kx-sub">{formatDateTime(k.expiresAt, { seconds: false })}</div>
+        <div className="adm-cell-sub">{formatDateTime(k.expiresAt, { seconds: false })}</div>
       </td>
       <td>
         <div className="kx-chips">
@@ -221,7 +212,7 @@ function EnrollmentKeyRow({
       <td title={formatDateTime(k.createdAt, { seconds: false })}>
         {relativeTo(Date.parse(k.createdAt), now)}
       </td>
-      <td className="kx-actions">
+      <td className="actions kx-actions">
         <RowAction
           icon="refresh"
           label="Rotate"

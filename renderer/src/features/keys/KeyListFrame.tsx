@@ -1,5 +1,5 @@
-import { useState, type ReactNode } from 'react';
-import { Alert, Icon, Pager, Spinner, type IconName } from '../../ui';
+import { useState, type ReactElement, type ReactNode } from 'react';
+import { AdminTable, Alert, EmptyState, Icon, LoadingBlock, Pager, type IconName } from '../../ui';
 import type { KeyList } from './api';
 
 // The list both key tabs share: the toolbar, the load states, the table with its row actions, and the pager.
@@ -43,7 +43,7 @@ export function KeyListFrame({
   list,
   loadingLabel,
   empty,
-  head,
+  columns,
   onPage,
   children,
   dialogs,
@@ -58,8 +58,8 @@ export function KeyListFrame({
   list: KeyList<unknown>;
   loadingLabel: string;
   empty: { icon: IconName; title: string; text: ReactNode; offerCreate: boolean };
-  /** The header cells of the table. */
-  head: ReactNode;
+  /** The table's columns (a title, or a whole <th>); the actions column comes last by itself. */
+  columns: Array<string | ReactElement>;
   onPage: (page: number) => void;
   /** The table rows. */
   children: ReactNode;
@@ -82,30 +82,20 @@ export function KeyListFrame({
       {loadError ? <Alert testId={`${noun}-error`}>{loadError}</Alert> : null}
 
       {rows === null ? (
-        <div className="kx-loading">
-          <Spinner label={loadingLabel} />
-        </div>
+        <LoadingBlock label={loadingLabel} />
       ) : count === 0 && !loadError ? (
-        <div className="empty" data-testid={`${noun}-empty`}>
-          <div className="empty-icon">
-            <Icon name={empty.icon} size={24} />
-          </div>
-          <h2>{empty.title}</h2>
-          <p>{empty.text}</p>
-          {empty.offerCreate ? <CreateButton label={createLabel} onClick={onCreate} /> : null}
-        </div>
+        <EmptyState
+          icon={empty.icon}
+          title={empty.title}
+          testId={`${noun}-empty`}
+          action={empty.offerCreate ? <CreateButton label={createLabel} onClick={onCreate} /> : null}
+        >
+          {empty.text}
+        </EmptyState>
       ) : count > 0 ? (
-        <div className="kx-table-wrap">
-          <table className="kx-table" data-testid={`${noun}-table`}>
-            <thead>
-              <tr>
-                {head}
-                <th aria-label="Actions" />
-              </tr>
-            </thead>
-            <tbody>{children}</tbody>
-          </table>
-        </div>
+        <AdminTable className="kx-keys" testId={`${noun}-table`} columns={columns}>
+          {children}
+        </AdminTable>
       ) : null}
       <Pager pagination={pagination} onPage={onPage} noun={noun} />
 
@@ -159,8 +149,10 @@ export function RowAction({
 export function KeyNameCell({ name, org }: { name: string; org: string | null }) {
   return (
     <td>
-      <div className="kx-name">{name}</div>
-      {org ? <div className="kx-sub">{org}</div> : null}
+      <div className="adm-cell-main">
+        <span className="adm-cell-title">{name}</span>
+        {org ? <span className="adm-cell-sub">{org}</span> : null}
+      </div>
     </td>
   );
 }

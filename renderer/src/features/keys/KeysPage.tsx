@@ -1,7 +1,6 @@
 import { Link, navigate, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { Alert, Spinner } from '../../ui/basics';
-import { Icon } from '../../ui/Icon';
+import { Alert, Icon, LoadingBlock } from '../../ui';
 import { useDocumentTitle } from '../../lib/hooks';
 import { ApiKeysTab } from './ApiKeysTab';
 import { EnrollmentKeysTab } from './EnrollmentKeysTab';
@@ -36,7 +35,7 @@ export function KeysPage() {
   };
 
   return (
-    <div className="page kx-page">
+    <div className="page adm kx-page">
       <div className="page-head">
         <div>
           <h1>Keys</h1>
@@ -50,7 +49,6 @@ export function KeysPage() {
           </label>
           <select
             id="keys-org-filter"
-            className="kx-select"
             value={orgFilter}
             onChange={(e) => setOrg(e.target.value)}
             disabled={loading || orgs.length === 0}
@@ -97,9 +95,7 @@ export function KeysPage() {
       {error ? <Alert testId="keys-orgs-error">Could not load organizations: {error}</Alert> : null}
 
       {loading ? (
-        <div className="kx-loading">
-          <Spinner label="Loading organizations…" />
-        </div>
+        <LoadingBlock label="Loading organizations…" />
       ) : orgs.length === 0 && !error ? (
         <div className="empty" data-testid="keys-no-orgs">
           <div className="empty-icon">

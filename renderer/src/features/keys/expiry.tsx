@@ -32,7 +32,6 @@ export function CustomMomentInput({ moment, testId }: { moment: CustomMoment; te
   return (
     <input
       type="datetime-local"
-      className="kx-input"
       value={moment.value}
       onChange={(e) => moment.setValue(e.target.value)}
       aria-label="Expiry date and time"
@@ -70,10 +69,9 @@ export function useApiKeyExpiry() {
 
 export function ApiKeyExpiryPicker({ expiry }: { expiry: ReturnType<typeof useApiKeyExpiry> }) {
   return (
-    <div className="kx-expiry">
+    <div className="kx-expiry ui-compact-fields">
       <select
         id="api-key-expiry"
-        className="kx-select"
         value={expiry.choice}
         onChange={(e) => expiry.choose(e.target.value as ApiKeyExpiry)}
         data-testid="api-key-expiry"
@@ -145,7 +143,7 @@ export function ExpiryPicker({
       <div className="field-head">
         <span className="label">Expires</span>
       </div>
-      <div className="kx-expiry">
+      <div className="kx-expiry ui-compact-fields">
         <Segmented<ExpiryPreset | 'keep'>
           label="Expiry"
           value={expiry.preset}

@@ -25,7 +25,6 @@ export function OrgSelect({
   return (
     <select
       id={id}
-      className="kx-select"
       value={value}
       onChange={(e) => onChange(e.target.value)}
       data-testid={testId}

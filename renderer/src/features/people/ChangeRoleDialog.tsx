@@ -2,11 +2,12 @@ import { useState } from 'react';
 import type { UserSummary } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
-import { Field } from '../../ui/basics';
+
 import { asList } from '../../lib/query';
 
 import { tenantQueryOf } from './directory';
 import { useAssignableRoles } from './api';
+import { SelectField } from '../../ui';
 
 // Changing a user's role.
 
@@ -53,28 +54,23 @@ export function ChangeRoleDialog({
       }
     >
       <div className="adm-dialog-form">
-        <Field
+        <SelectField
+          id="user-role-select"
           label="Role"
-          htmlFor="user-role-select"
           hint={chosen?.description ?? 'The new role applies from the user’s next request.'}
+          value={roleId}
+          onChange={setRoleId}
+          disabled={roles.loading}
         >
-          <select
-            id="user-role-select"
-            value={roleId}
-            disabled={roles.loading}
-            onChange={(e) => setRoleId(e.target.value)}
-            data-testid="user-role-select"
-          >
-            {roles.loading ? <option value={roleId}>Loading roles…</option> : null}
-            {list.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.name}
-                {r.isSystem ? ' (built-in)' : ''}
-                {r.id === user.association.roleId ? ' · current' : ''}
-              </option>
-            ))}
-          </select>
-        </Field>
+          {roles.loading ? <option value={roleId}>Loading roles…</option> : null}
+          {list.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.name}
+              {r.isSystem ? ' (built-in)' : ''}
+              {r.id === user.association.roleId ? ' · current' : ''}
+            </option>
+          ))}
+        </SelectField>
         {roles.error ? <ActionError error={roles.error} testId="roles-load-error" /> : null}
         <ActionError error={error} />
       </div>

@@ -1,6 +1,6 @@
 import type { AvailablePermissionsResponse } from '../../../../server/contract';
 import { Link } from '../../lib/router';
-import { ActionError, Card, Field, Icon, TextField, Toggle } from '../../ui';
+import { ActionError, Card, Icon, SelectField, TextField, Toggle } from '../../ui';
 import { PermissionMatrix } from './PermissionMatrix';
 import { keyOf } from './permissions';
 import { FULL } from './role-model';
@@ -54,9 +54,9 @@ export function RoleDetailsCard({ form }: { form: RoleFormState }) {
           }}
           onBlur={() => setNameTouched(true)}
         />
-        <Field
+        <SelectField
+          id="role-parent"
           label="Inherits from"
-          htmlFor="role-parent"
           error={cycleError ?? serverFields.parentRoleId}
           hint={
             parent
@@ -65,54 +65,44 @@ export function RoleDetailsCard({ form }: { form: RoleFormState }) {
                 ? undefined
                 : 'No parent: the role grants only what you tick.'
           }
+          value={parentId}
+          onChange={(v) => {
+            setParentId(v);
+            if (serverFields.parentRoleId) setServerFields(({ parentRoleId: _p, ...rest }) => rest);
+          }}
+          disabled={readOnly}
         >
-          <select
-            id="role-parent"
-            value={parentId}
-            disabled={readOnly}
-            onChange={(e) => {
-              setParentId(e.target.value);
-              if (serverFields.parentRoleId) setServerFields(({ parentRoleId: _p, ...rest }) => rest);
-            }}
-            data-testid="role-parent"
-          >
-            <option value="">No parent</option>
-            {parentOptions.map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.name}
-                {r.isSystem ? ' (built-in)' : ''}
-              </option>
-            ))}
-            {parentId && !parentOptions.some((r) => r.id === parentId) ? (
-              <option value={parentId}>{parent?.name ?? 'Current parent'}</option>
-            ) : null}
-          </select>
-        </Field>
+          <option value="">No parent</option>
+          {parentOptions.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.name}
+              {r.isSystem ? ' (built-in)' : ''}
+            </option>
+          ))}
+          {parentId && !parentOptions.some((r) => r.id === parentId) ? (
+            <option value={parentId}>{parent?.name ?? 'Current parent'}</option>
+          ) : null}
+        </SelectField>
         {creating && scope !== 'organization' ? (
-          <Field
+          <SelectField
+            id="role-tenant"
             label="Belongs to"
-            htmlFor="role-tenant"
             error={submitted ? targetError : undefined}
             hint="Who can hold the role. Partner roles are for partner users, organization roles for one customer."
+            value={target}
+            onChange={(v) => {
+              setTarget(v);
+              setParentId('');
+            }}
           >
-            <select
-              id="role-tenant"
-              value={target}
-              onChange={(e) => {
-                setTarget(e.target.value);
-                setParentId('');
-              }}
-              data-testid="role-tenant"
-            >
-              {scope === 'system' ? <option value="system">Platform (platform administrators)</option> : null}
-              {scope === 'partner' ? <option value="">Your partner (partner users)</option> : null}
-              <TenantOptions
-                dir={dir}
-                partners={scope === 'system' ? 'Partner roles' : null}
-                organizations="Organization roles"
-              />
-            </select>
-          </Field>
+            {scope === 'system' ? <option value="system">Platform (platform administrators)</option> : null}
+            {scope === 'partner' ? <option value="">Your partner (partner users)</option> : null}
+            <TenantOptions
+              dir={dir}
+              partners={scope === 'system' ? 'Partner roles' : null}
+              organizations="Organization roles"
+            />
+          </SelectField>
         ) : null}
         <div className={creating && scope !== 'organization' ? '' : 'full'}>
           <TextField

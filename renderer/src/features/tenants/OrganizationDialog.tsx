@@ -9,7 +9,7 @@ import type { AsyncAction } from '../../lib/action';
 import { dateInputToIso, isoToDateInput } from '../../lib/dates';
 import { SLUG_PATTERN } from '../../lib/forms';
 import { useScope } from '../../lib/session';
-import { ConfirmAction, Field, LabelOptions, TextField, Toggle } from '../../ui';
+import { ConfirmAction, Field, LabelOptions, SelectField, TextField, Toggle } from '../../ui';
 import { tenantsApi } from './api';
 import { ORG_STATUSES, ORG_TYPES } from './labels';
 import { CapField, NameSlugFields, TenantFormDialog, capError, useTenantForm } from './tenant-form';
@@ -172,26 +172,23 @@ export function OrganizationDialog({
       ) : null}
       <div className="adm-form-grid">
         <NameSlugFields idPrefix="org" tenant={tenant} slugHint="URL-safe identifier" canDerive={creating} />
-        <Field label="Type" htmlFor="org-type">
-          <select
-            id="org-type"
-            value={form.type}
-            onChange={(e) => set('type', e.target.value as OrganizationType)}
-            data-testid="org-type"
-          >
-            <LabelOptions options={ORG_TYPES} />
-          </select>
-        </Field>
-        <Field label="Status" htmlFor="org-status" error={serverFields.status}>
-          <select
-            id="org-status"
-            value={form.status}
-            onChange={(e) => set('status', e.target.value as OrganizationStatus)}
-            data-testid="org-status"
-          >
-            <LabelOptions options={ORG_STATUSES} />
-          </select>
-        </Field>
+        <SelectField
+          id="org-type"
+          label="Type"
+          value={form.type}
+          onChange={(v) => set('type', v as OrganizationType)}
+        >
+          <LabelOptions options={ORG_TYPES} />
+        </SelectField>
+        <SelectField
+          id="org-status"
+          label="Status"
+          error={serverFields.status}
+          value={form.status}
+          onChange={(v) => set('status', v as OrganizationStatus)}
+        >
+          <LabelOptions options={ORG_STATUSES} />
+        </SelectField>
         <CapField
           id="org-max-devices"
           label="Device cap"

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Partner, PartnerPlan, PartnerStatus, PartnerType } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { SLUG_PATTERN } from '../../lib/forms';
-import { ActionError, Alert, Dialog, Field, LabelOptions, RadioCards, TextField } from '../../ui';
+import { ActionError, Alert, Dialog, LabelOptions, RadioCards, SelectField, TextField } from '../../ui';
 import { tenantsApi } from './api';
 import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, partnerStatusOf } from './labels';
 import { CapField, NameSlugFields, TenantFormDialog, capError, useTenantForm } from './tenant-form';
@@ -114,26 +114,22 @@ export function PartnerDialog({
           tenant={tenant}
           slugHint="URL-safe identifier, unique across partners"
         />
-        <Field label="Type" htmlFor="partner-type">
-          <select
-            id="partner-type"
-            value={form.type}
-            onChange={(e) => set('type', e.target.value as PartnerType)}
-            data-testid="partner-type"
-          >
-            <LabelOptions options={PARTNER_TYPES} />
-          </select>
-        </Field>
-        <Field label="Plan" htmlFor="partner-plan">
-          <select
-            id="partner-plan"
-            value={form.plan}
-            onChange={(e) => set('plan', e.target.value as PartnerPlan)}
-            data-testid="partner-plan"
-          >
-            <LabelOptions options={PARTNER_PLANS} />
-          </select>
-        </Field>
+        <SelectField
+          id="partner-type"
+          label="Type"
+          value={form.type}
+          onChange={(v) => set('type', v as PartnerType)}
+        >
+          <LabelOptions options={PARTNER_TYPES} />
+        </SelectField>
+        <SelectField
+          id="partner-plan"
+          label="Plan"
+          value={form.plan}
+          onChange={(v) => set('plan', v as PartnerPlan)}
+        >
+          <LabelOptions options={PARTNER_PLANS} />
+        </SelectField>
         <CapField
           id="partner-max-orgs"
           label="Organization cap"

@@ -4,11 +4,11 @@ import type { Site } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
 import { FormButtons } from '../../ui/DialogActions';
-import { Field } from '../../ui/basics';
+
 import { fieldErrors } from '../../lib/forms';
 import { timeZones } from '../../lib/dates';
 import { tenantsApi } from './api';
-import { TextField } from '../../ui';
+import { SelectField, TextField } from '../../ui';
 
 // A site's address and contact are free-form objects in the API; the console keeps to a few plain keys and leaves
 // any other keys it finds untouched.
@@ -178,25 +178,20 @@ export function SiteDialog({
             onChange={setName}
             onBlur={() => setNameTouched(true)}
           />
-          <Field
+          <SelectField
+            id="site-timezone"
             label="Time zone"
-            htmlFor="site-timezone"
             error={serverFields.timezone}
             hint="Local time for schedules and maintenance windows at this site"
+            value={timezone}
+            onChange={setTimezone}
           >
-            <select
-              id="site-timezone"
-              value={timezone}
-              onChange={(e) => setTimezone(e.target.value)}
-              data-testid="site-timezone"
-            >
-              {zoneOptions.map((z) => (
-                <option key={z} value={z}>
-                  {z.replaceAll('_', ' ')}
-                </option>
-              ))}
-            </select>
-          </Field>
+            {zoneOptions.map((z) => (
+              <option key={z} value={z}>
+                {z.replaceAll('_', ' ')}
+              </option>
+            ))}
+          </SelectField>
         </div>
 
         <div className="adm-form-section">
