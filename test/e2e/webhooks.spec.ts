@@ -124,11 +124,35 @@ test('create a webhook, watch a test delivery arrive live, retry a failed one by
   await page.getByTestId('webhook-stats').evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await screen(page, 'webhooks-delivery-log');
 
-  // The list shows its health: 2 of 3 finished deliveries arrived, and the latest outcomes as a sparkline.
+  // Rotate: a new secret made in the browser, shown once; the next delivery is signed with it, not the old one.
+  await page.getByTestId('webhook-more').click();
+  await page.getByTestId('webhook-rotate').click();
+  await page.getByTestId('webhook-rotate-dialog').getByTestId('confirm-action').click();
+  const rotated = (await page.getByTestId('webhook-secret').textContent())?.trim() ?? '';
+  expect(rotated).toMatch(/^whsec_[0-9a-f]{64}$/);
+  expect(rotated).not.toBe(secret);
+  await page.getByTestId('webhook-secret-done').click();
+  await page.getByTestId('webhook-send-test').click();
+  await page.getByTestId('webhook-test-submit').click();
+  await expect(rows(page)).toHaveCount(4);
+  await expect(rows(page).first()).toHaveAttribute('data-status', 'delivered');
+  const afterRotation = receiver.requests[3];
+  expect(afterRotation && signatureValid(afterRotation, rotated)).toBe(true);
+  expect(afterRotation && signatureValid(afterRotation, secret)).toBe(false);
+
+  // Edit: the name changes, the rest stays.
+  await page.getByTestId('webhook-edit').click();
+  const edit = page.getByTestId('webhook-form-dialog');
+  await expect(edit.getByTestId('webhook-event-elevation.denied')).toBeChecked();
+  await edit.getByTestId('webhook-name').fill(`${NAME} (bench 3)`);
+  await edit.getByTestId('webhook-form-submit').click();
+  await expect(page.locator('h1')).toContainText(`${NAME} (bench 3)`);
+
+  // The list shows its health: 3 of 4 finished deliveries arrived, and the latest outcomes as a sparkline.
   await page.getByTestId('page-back').click();
-  const row = page.locator(`[data-testid="webhook-row"][data-name="${NAME}"]`);
-  await expect(row.getByTestId('webhook-success-rate')).toContainText('67%');
-  await expect(row.getByTestId('webhook-sparkline').locator('[data-tone]')).toHaveCount(3);
+  const row = page.locator(`[data-testid="webhook-row"][data-name="${NAME} (bench 3)"]`);
+  await expect(row.getByTestId('webhook-success-rate')).toContainText('75%');
+  await expect(row.getByTestId('webhook-sparkline').locator('[data-tone]')).toHaveCount(4);
   await expect(row.getByTestId('webhook-sparkline').locator('[data-tone="bad"]')).toHaveCount(1);
 
   // Pause from the list: the row says so, and a paused webhook receives nothing.
