@@ -6,11 +6,11 @@ import type { EventBus } from './events/bus';
 import type { SecretGuard } from './http/guard';
 import type { RateLimiter } from './http/rate-limit';
 import type { TenantGuard } from './http/tenant-guard';
-import type { AgentHub } from './hub/agent-hub';
+import type { AgentHubPort } from './hub/agent-hub-port';
 import type { Mailer } from './mail';
 import type { ApiKeyAuthenticator } from './modules/api-keys/authenticate';
 import type { AuditWriter } from './modules/audit/writer';
-import type { TokenService } from './modules/auth/tokens';
+import type { TokenService } from './modules/sessions/tokens';
 import type { UserStore } from './modules/users/store';
 
 /** The shared services every module is built from; created once by createServer. */
@@ -32,7 +32,7 @@ export interface AppContext {
   /** Server-side secret mixed into enrollment key hashes (spec 1 fallback order; see secrets.ts). */
   enrollmentKeyPepper: string;
   /** Agent sockets: command pushes and live queries to connected agents (server/hub/agent-hub.ts). */
-  agentHub: AgentHub;
+  agentHub: AgentHubPort;
   /** The console's origin for links in emails: PUBLIC_URL, else `http://localhost:<port>` once listening. */
   publicOrigin: string;
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { DemoFleetLauncher } from './modules/demo/fleet';
+import type { DemoFleetLauncher } from './modules/demo';
 import type { WebhookOptions } from './modules/webhooks';
 
 /** Where secrets generated on first start are kept. The desktop seals them with safeStorage; headless uses a 0600 file. */

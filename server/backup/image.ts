@@ -1,7 +1,7 @@
 // Backup keeps its own SQL (lint allows server/backup/): it copies and checks the database as a whole, not one module's rows.
 import Database from 'better-sqlite3';
 import { loadMigrations } from '../db/migrate';
-import { allChainRefs, verifyChain } from '../modules/audit/chain';
+import { allChainRefs, verifyChain } from '../modules/audit';
 import { BackupError } from './errors';
 
 // The checks a copied database must pass before anyone calls it a backup: SQLite's own integrity check, every

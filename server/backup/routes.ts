@@ -1,7 +1,7 @@
 import type { BackupStatus } from '../contract';
 import { defineRoute, type AnyRoute } from '../http/route';
 import type { BackupScheduler } from '../jobs/backup';
-import { requireSystemScope } from '../modules/agent-versions/service';
+import { requireSystemScope } from '../modules/agent-versions';
 
 // The console's Backups card: what the install's own backups look like. Backups hold every tenant's data, so the
 // status is for platform administrators only; it is read-only (backups are taken by the schedule or the CLI).

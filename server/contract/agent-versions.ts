@@ -1,6 +1,6 @@
 // Agent versions and management posture (spec document 3).
 
-import type { Pagination } from './index';
+import type { Pagination } from './common';
 
 export type AgentPlatform = 'windows' | 'darwin' | 'linux';
 export type AgentArch = 'amd64' | 'arm64';

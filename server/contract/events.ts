@@ -1,4 +1,4 @@
-import type { AuditCreatedEvent, Scope } from './index';
+import type { AuditCreatedEvent, Scope } from './common';
 import type { ElevationRequest } from './pam';
 import type { WebhookDeliveryLiveEvent } from './webhooks';
 

@@ -1,23 +1,11 @@
 // The console's view of the API: response and message shapes shared with renderer/ as type-only imports.
 // Request bodies are validated by the zod schemas next to each route; these types describe what comes back.
-
-export type Scope = 'system' | 'partner' | 'organization';
+import type { Scope } from './common';
 
 export interface ApiErrorBody {
   error: string;
   code?: string;
   [extra: string]: unknown;
-}
-
-export interface Pagination {
-  page: number;
-  limit: number;
-  total: number;
-}
-
-export interface Paginated<T> {
-  data: T[];
-  pagination: Pagination;
 }
 
 export interface HealthResponse {
@@ -103,16 +91,7 @@ export type ConsoleServerMessage =
   | { type: 'event'; event: string; data: unknown; orgId: string | null };
 
 /** Data of the `audit.created` console event: one new audit entry, without its details. */
-export interface AuditCreatedEvent {
-  id: string;
-  action: string;
-  actorEmail: string | null;
-  resourceType: string;
-  resourceId: string | null;
-  result: string;
-  timestamp: string;
-}
-
+export * from './common';
 export * from './tenancy';
 export * from './people';
 export * from './keys';

@@ -1,4 +1,4 @@
-import type { Pagination, Scope } from './index';
+import type { Pagination, Scope } from './common';
 
 // Users, roles and permissions (spec 1, /users and /roles).
 

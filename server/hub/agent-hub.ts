@@ -4,11 +4,19 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { AppContext } from '../context';
+import type { AgentHubPort } from './agent-hub-port';
 import { HttpError } from '../http/errors';
-import { authenticateAgent } from '../modules/agents/auth';
-import { claimCommands, recordCommandResult, type WireCommand } from '../modules/agents/commands';
-import { markOffline, markOnline, presenceThresholds } from '../modules/agents/presence';
-import { agentStore, type AgentDeviceRow } from '../modules/agents/store';
+import {
+  authenticateAgent,
+  claimCommands,
+  recordCommandResult,
+  type WireCommand,
+  markOffline,
+  markOnline,
+  presenceThresholds,
+  agentStore,
+  type AgentDeviceRow,
+} from '../modules/agents';
 
 // Agent sockets (DESIGN §3): `GET /api/v1/agents/:agentId/ws` with the agent's bearer token, checked before the
 // upgrade. The hub pushes stored commands, carries live event-log queries (correlated in memory, never stored:
@@ -76,7 +84,7 @@ function decodePathSegment(segment: string): string {
   }
 }
 
-export class AgentHub {
+export class AgentHub implements AgentHubPort {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES });
   private readonly connections = new Map<string, Connection>();
   private readonly live = new Map<string, LiveQuery>();

@@ -8,8 +8,8 @@ import type { BusMessage, DeviceEvent } from '../events/bus';
 import type { UserAuth } from '../http/auth-context';
 import { callerHolds, PERMISSIONS, type Permission } from '../http/permissions';
 import { scopeCovers } from '../http/scope';
-import { auditEntryVisible } from '../modules/audit/store';
-import { canSeeDevice, deviceVisibility, type DeviceVisibility } from '../modules/devices/access';
+import { auditEntryVisible } from '../modules/audit';
+import { canSeeDevice, deviceVisibility, type DeviceVisibility } from '../modules/devices';
 
 // Console sockets (DESIGN §4). A signed-in console trades its JWT for a single-use ticket valid 30 seconds
 // (browsers cannot set headers on a WebSocket), then opens /api/v1/ws?ticket=. The hub forwards bus events

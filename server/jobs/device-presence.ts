@@ -1,6 +1,5 @@
 import type { AppContext } from '../context';
-import { markOffline, presenceThresholds } from '../modules/agents/presence';
-import { agentStore } from '../modules/agents/store';
+import { markOffline, presenceThresholds, agentStore } from '../modules/agents';
 
 // Device presence: an `online` device whose agent holds no socket and whose last heartbeat is older than three
 // heartbeat intervals turns `offline` (with `device.offline`). Thresholds follow AGENT_HEARTBEAT_SECONDS, so a

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
-import { partnerFullyUninstalled, severPartnerAgents } from '../modules/agents/offboarding-store';
-import { TenancyStore } from '../modules/tenancy/store';
+import { partnerFullyUninstalled, severPartnerAgents } from '../modules/agents';
+import { TenancyStore } from '../modules/tenancy';
 import { transaction } from '../db/after-commit';
 
 // The partner offboarding reaper (spec 1, Partner status): an `offboarding` partner becomes `churned` when every

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { sweepElevationExpiry } from '../modules/pam/enforcement';
+import { sweepElevationExpiry } from '../modules/pam';
 
 // The PAM expiry enforcer (DESIGN §5): ended approval windows, undecided pending requests and unconfirmed
 // actuations, every few seconds. Its state is the elevation_requests table, so a restart loses nothing: the first

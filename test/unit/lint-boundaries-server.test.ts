@@ -7,10 +7,14 @@ import { describe, expect, it } from 'vitest';
 
 const eslint = new ESLint({ cwd: resolve('.'), overrideConfigFile: resolve('eslint.config.js') });
 
-async function messages(filePath: string, code: string): Promise<string[]> {
+async function messages(filePath: string, code: string, rule = 'no-restricted-syntax'): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: resolve(filePath) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === rule).map((m) => m.message);
 }
+
+const MODULES = 'gatehouse-server/module-boundaries';
+const importing = (spec: string) => `import { x } from '${spec}';\nexport const y = x;\n`;
+const boundary = (filePath: string, spec: string) => messages(filePath, importing(spec), MODULES);
 
 const PREPARE =
   "import type { Db } from '../../db/connection';\nexport const f = (db: Db) => db.prepare('SELECT 1').get();\n";
@@ -74,5 +78,40 @@ describe('server: transactions through transaction()', () => {
     expect(
       await messages('server/modules/devices/fixture.ts', PREPARE + BARE_TX.split('\n')[1]!),
     ).toHaveLength(2);
+  });
+});
+
+describe('server: modules are reached through their index.ts', () => {
+  it('a module may not import another module’s internals', async () => {
+    expect(await boundary('server/modules/pam/fixture.ts', '../devices/access')).toEqual([
+      expect.stringMatching(/internal of server\/modules\/devices/),
+    ]);
+    // From a nested folder too.
+    expect(await boundary('server/modules/pam/policy/fixture.ts', '../../agents/store')).toHaveLength(1);
+  });
+
+  it('a module may import another module’s index.ts and its own files', async () => {
+    expect(await boundary('server/modules/pam/fixture.ts', '../devices')).toEqual([]);
+    expect(await boundary('server/modules/pam/fixture.ts', '../devices/index')).toEqual([]);
+    expect(await boundary('server/modules/pam/policy/fixture.ts', '../store')).toEqual([]);
+  });
+
+  it('the hubs, the jobs and http/app.ts go through index.ts as well', async () => {
+    expect(await boundary('server/hub/fixture.ts', '../modules/agents/store')).toHaveLength(1);
+    expect(await boundary('server/jobs/fixture.ts', '../modules/pam/enforcement')).toHaveLength(1);
+    expect(await boundary('server/http/app.ts', '../modules/users/store')).toHaveLength(1);
+    expect(await boundary('server/jobs/fixture.ts', '../modules/pam')).toEqual([]);
+  });
+
+  it('the composition root may import route files, and nothing else inside a module', async () => {
+    expect(await boundary('server/index.ts', './modules/pam/routes')).toEqual([]);
+    expect(await boundary('server/index.ts', './modules/pam/policy/routes')).toEqual([]);
+    expect(await boundary('server/index.ts', './modules/demo/simulator-routes')).toEqual([]);
+    expect(await boundary('server/index.ts', './modules/pam/enforcement')).toHaveLength(1);
+  });
+
+  it('the request layer beneath the modules reaches the files it needs directly', async () => {
+    expect(await boundary('server/http/fixture.ts', '../modules/tenancy/access-store')).toEqual([]);
+    expect(await boundary('server/context.ts', './modules/users/store')).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import type { AgentVersionSyncResult } from '../../contract';
 import type { UserAuth } from '../../http/auth-context';
 import { HttpError } from '../../http/errors';
 import { SERVER_VERSION } from '../../version';
-import { auditCaller } from '../audit/caller';
+import { auditCaller } from '../audit';
 import { CHECKSUM_PATTERN, parseAgentBinaryName, VERSION_PATTERN } from './binaries';
 import { requireSystemScope } from './service';
 import { AGENT_ARCHES, AGENT_PLATFORMS, AgentVersionStore, toAgentVersion } from './store';

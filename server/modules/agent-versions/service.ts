@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import type { AgentArch, AgentPlatform, AgentVersion, AgentVersionList } from '../../contract';
 import type { UserAuth } from '../../http/auth-context';
 import { conflict, forbidden, notFound } from '../../http/errors';
-import { auditCaller } from '../audit/caller';
+import { auditCaller } from '../audit';
 import { agentBinaryFileName } from './binaries';
 import type { CreateAgentVersionBody } from './schemas';
 import { AgentVersionStore, toAgentVersion, type AgentVersionRow } from './store';

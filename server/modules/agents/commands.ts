@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { DeviceCommand } from '../../contract';
 import { afterCommit, transaction } from '../../db/after-commit';
+import type { WireCommand } from '../../hub/agent-hub-port';
 import { notFound } from '../../http/errors';
 import { emitDeviceEvent } from './presence';
 import { agentStore, type AgentDeviceRow, type ClaimedCommand, type DeviceCommandRow } from './store';
@@ -35,11 +36,7 @@ const FINAL: ReadonlySet<DeviceCommandRow['status']> = new Set([
 ]);
 
 /** What an agent receives for a command, on a heartbeat or as `{type:'command', id, commandType, payload}`. */
-export interface WireCommand {
-  id: string;
-  type: string;
-  payload: Record<string, unknown>;
-}
+export type { WireCommand };
 
 function parsePayload(json: string): Record<string, unknown> {
   const value = JSON.parse(json) as unknown;

@@ -9,7 +9,7 @@ import { badRequest, forbidden, notFound } from '../../http/errors';
 import { paginated } from '../../http/pagination';
 import { grantsPermission, type Permission } from '../../http/permissions';
 import { requireOrgAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
-import { auditCaller } from '../audit/caller';
+import { auditCaller } from '../audit';
 import { callerPermissions } from '../roles';
 import { API_KEY_PREFIX } from './authenticate';
 import type { createApiKeyBody, listApiKeysQuery, updateApiKeyBody } from './schemas';

@@ -1,5 +1,5 @@
 import type { Restrictions } from '../../http/scope';
-import { onDeviceRows, onDevices, restrictionClauses } from '../devices/access';
+import { onDeviceRows, onDevices, restrictionClauses } from '../devices';
 
 // The audit log is organization-wide, but an organization user limited to sites or device groups must not learn
 // about the devices their limit leaves out (hostnames, elevation requests, who touched them). Entries whose

@@ -1,9 +1,5 @@
 // The auth module's public surface: what other modules may import; everything else is internal. Its routes are
 // mounted by server/index.ts from routes.ts (the composition root), not re-exported here, so that importing this
 // surface never pulls in another module's request handlers.
-export { TokenService, type AccessClaims } from './tokens';
 export { hashPassword, passwordProblem } from './passwords';
 export { checkPassword, completeLogin } from './service';
-export { clearSessionCookies, issueSession } from './session';
-export { challengeUser } from './challenge';
-export { LoginChallengeStore } from './store';

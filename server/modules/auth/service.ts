@@ -5,20 +5,23 @@ import { clientInfo } from '../../http/client-info';
 import { HttpError, unauthorized } from '../../http/errors';
 import { auditUser, guardAccount } from '../../http/account';
 import type { GuardAccount } from '../../http/guard';
-import { checkSecondFactor } from '../mfa/service';
+import { checkSecondFactor } from '../mfa';
 import type { UserRow } from '../users';
-import { challengeExpired, liveChallenge, openLoginChallenge } from './challenge';
-import { verifyAgainstDummy, verifyPassword } from './passwords';
 import {
+  challengeExpired,
   clearSessionCookies,
   CSRF_COOKIE,
   CSRF_HEADER,
   issueSession,
+  liveChallenge,
+  LoginChallengeStore,
+  openLoginChallenge,
   readCookie,
   REFRESH_COOKIE,
-} from './session';
-import { LoginChallengeStore } from './store';
-import { RefreshReuseError, type Rotation } from './tokens';
+  RefreshReuseError,
+  type Rotation,
+} from '../sessions';
+import { verifyAgainstDummy, verifyPassword } from './passwords';
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
 /** Wrong codes tolerated on one challenge before the technician must enter the password again. */

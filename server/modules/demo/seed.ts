@@ -4,9 +4,9 @@ import type { AppContext } from '../../context';
 import { transaction } from '../../db/after-commit';
 import { randomToken } from '../../crypto';
 import { conflict } from '../../http/errors';
-import { hashPassword } from '../auth/passwords';
-import { insertEnrollmentKey } from '../enrollment-keys/service';
-import { TenancyStore } from '../tenancy/store';
+import { hashPassword } from '../auth';
+import { insertEnrollmentKey } from '../enrollment-keys';
+import { TenancyStore } from '../tenancy';
 import { seedExampleWebhook } from '../webhooks';
 import {
   deleteEnrollmentKeysNamed,

@@ -10,7 +10,7 @@ import { forbidden } from '../../http/errors';
 import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { requireFullPartnerAccess, requireOrgAccess } from '../../http/scope';
-import { auditCaller } from '../audit/caller';
+import { auditCaller } from '../audit';
 import { demoSimulator, MAX_SIMULATED_AGENTS, SIMULATOR_UNAVAILABLE } from './simulator';
 
 // The console's simulator panel (demo mode only): status, start, stop, and "raise an elevation request" (one

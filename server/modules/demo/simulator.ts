@@ -4,7 +4,7 @@ import type { SimulatedElevationKind, SimulatorElevationResponse, SimulatorStatu
 import type { AppContext } from '../../context';
 import { transaction } from '../../db/after-commit';
 import { conflict, HttpError, notFound } from '../../http/errors';
-import { insertEnrollmentKey } from '../enrollment-keys/service';
+import { insertEnrollmentKey } from '../enrollment-keys';
 import type { DemoFleet, DemoFleetLauncher } from './fleet';
 import {
   deleteEnrollmentKeysNamed,

@@ -8,7 +8,7 @@ import type { AuthContext } from '../../http/auth-context';
 import { badRequest, forbidden, notFound } from '../../http/errors';
 import { paginated } from '../../http/pagination';
 import { DEVICE_GROUP_DENIED, requireOrgAccess, requireSiteAccess, scopeFilter } from '../../http/scope';
-import { auditCaller } from '../audit/caller';
+import { auditCaller } from '../audit';
 import {
   canSeeDevice,
   deviceRefOf,

@@ -5,11 +5,15 @@ import type { AuthContext } from '../../http/auth-context';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { paginated, type PageRequest } from '../../http/pagination';
 import { requireOrgAccess, requireSiteAccess } from '../../http/scope';
-import { cancelPendingCommandsOf, commandById, queueCommand, toDeviceCommand } from '../agents/commands';
-import { emitDeviceEvent } from '../agents/presence';
-import { auditCaller } from '../audit/caller';
-import { compileFilter, customFieldTypesFor, parseConditionGroup } from '../filters/compile';
-import { filterStore } from '../filters/store';
+import {
+  cancelPendingCommandsOf,
+  commandById,
+  queueCommand,
+  toDeviceCommand,
+  emitDeviceEvent,
+} from '../agents';
+import { auditCaller } from '../audit';
+import { compileFilter, customFieldTypesFor, parseConditionGroup, filterStore } from '../filters';
 import {
   callerId,
   deviceVisibility,

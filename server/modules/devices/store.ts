@@ -2,7 +2,7 @@ import type { DeviceDetail, DeviceGroup, DeviceSummary, ManagementPostureEntry }
 import type { Db } from '../../db/connection';
 import { pagedQuery } from '../../db/paged';
 import { pageOffset, type PageRequest } from '../../http/pagination';
-import type { DeviceCommandRow } from '../agents/commands';
+import type { DeviceCommandRow } from '../agents';
 import type { DeviceSort } from './schemas';
 
 // SQL for devices, their tags, groups and commands. The device list is built from WHERE fragments over the alias

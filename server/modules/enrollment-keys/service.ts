@@ -15,7 +15,7 @@ import {
   resolveOrgScope,
   scopeCovers,
 } from '../../http/scope';
-import { auditCaller } from '../audit/caller';
+import { auditCaller } from '../audit';
 import { TenancyStore } from '../tenancy';
 import type { createEnrollmentKeyBody, listEnrollmentKeysQuery, rotateEnrollmentKeyBody } from './schemas';
 import { enrollmentKeyStore, toEnrollmentKey, type EnrollmentKeyRow } from './store';

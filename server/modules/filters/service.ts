@@ -11,8 +11,8 @@ import type {
 import type { AuthContext } from '../../http/auth-context';
 import { badRequest, forbidden, notFound } from '../../http/errors';
 import { requireOrgAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
-import { auditCaller } from '../audit/caller';
-import { callerId, deviceVisibility, visibilityClauses } from '../devices/access';
+import { auditCaller } from '../audit';
+import { callerId, deviceVisibility, visibilityClauses } from '../devices';
 import { compileFilter, customFieldTypesFor, parseConditionGroup, type CustomFieldTypes } from './compile';
 import type { createFilterBody, listFiltersQuery, previewBody, updateFilterBody } from './schemas';
 import { filterStore, previewDevices, toSavedFilter, type FilterChanges, type SavedFilterRow } from './store';

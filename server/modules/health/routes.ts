@@ -4,7 +4,7 @@ import { pingDatabase } from '../../db/connection';
 import { HttpError } from '../../http/errors';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { SERVER_VERSION } from '../../version';
-import type { FirstRun } from '../setup/service';
+import type { FirstRun } from '../setup';
 
 export function healthRoutes(ctx: AppContext, firstRun: FirstRun): AnyRoute[] {
   return [

@@ -4,7 +4,7 @@ import type { LiveEventLogDescriptor, LiveEventLogEntry, LiveEventLogPage } from
 import type { AuthContext } from '../../http/auth-context';
 import { HttpError, notFound } from '../../http/errors';
 import type { PageRequest } from '../../http/pagination';
-import { requireDevice } from '../devices/access';
+import { requireDevice } from '../devices';
 import { LIVE_LEVELS, type LiveEventsQuery } from './schemas';
 
 // Live event-log queries (spec 2; DESIGN §3): the request goes to the agent over its socket and the answer comes

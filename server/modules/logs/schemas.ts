@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '../../http/pagination';
-import { commaList } from '../devices/schemas';
+import { commaList } from '../devices';
 
 // Query shapes of the device log endpoints (spec 2, Agent and device logs): the stored diagnostic and event logs,
 // and the live event-log queries answered by the agent itself.

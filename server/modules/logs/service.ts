@@ -2,7 +2,7 @@ import type { AppContext } from '../../context';
 import type { DeviceEventLogEntry, DiagnosticLogEntry, Paginated } from '../../contract';
 import type { AuthContext } from '../../http/auth-context';
 import { paginated } from '../../http/pagination';
-import { requireDevice } from '../devices/access';
+import { requireDevice } from '../devices';
 import type { DiagnosticLogsQuery, EventLogsQuery } from './schemas';
 import { diagnosticLogs, eventLogs } from './store';
 

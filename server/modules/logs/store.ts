@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection';
 import { pagedQuery } from '../../db/paged';
 import type { PageRequest } from '../../http/pagination';
 import { likeContains } from '../../db/like';
-import type { Clause } from '../devices/store';
+import type { Clause } from '../devices';
 
 // SQL for the stored device logs (spec 2). Both tables are read one device at a time through their
 // (device_id, timestamp) index, newest first; rowid breaks ties between entries of the same instant.

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { MFA_REQUIRED_MESSAGE } from '../../http/authenticate';
 import { badRequest, conflict, forbidden } from '../../http/errors';
 import { auditUser, guardAccount, requireUser } from '../../http/account';
-import { issueSession } from '../auth/session';
+import { issueSession } from '../sessions';
 import type { UserRow } from '../users';
 import { assertSmsAllowed, mfaPolicyFor, mfaRequiredByOrganization, requireMfaFeature } from './policy';
 import { checkSmsCode } from './sms';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context';
-import { cancelPendingActuationsOf, cancelPendingCommand, queueCommand } from '../agents/commands';
+import { cancelPendingActuationsOf, cancelPendingCommand, queueCommand } from '../agents';
 import type { ElevationRow } from './store';
 
 // The device side of an elevation (DESIGN §3): `actuate_elevation` grants it, `revoke_elevation` removes it.

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/connection';
 import { effectivePermissions, grantsPermission, PERMISSIONS } from '../../http/permissions';
 import { parseRestriction } from '../../http/scope';
-import { canSeeDevice, type DeviceRef, type DeviceVisibility } from '../devices/access';
+import { canSeeDevice, type DeviceRef, type DeviceVisibility } from '../devices';
 import { approverCandidates, type Candidate } from './approval-store';
 
 // Who is told about a pending request (spec 2: "mobile approval requests sent to eligible technicians"): every

@@ -13,9 +13,9 @@ import type {
 import type { AuthContext } from '../../http/auth-context';
 import { conflict, forbidden, HttpError, notFound } from '../../http/errors';
 import { assertPermission, PERMISSIONS } from '../../http/permissions';
-import { auditCaller } from '../audit/caller';
-import { requireDevice } from '../devices/access';
-import type { UserRow } from '../users/store';
+import { auditCaller } from '../audit';
+import { requireDevice } from '../devices';
+import type { UserRow } from '../users';
 import {
   ACTUATOR_DISABLED,
   cancelUndeliveredActuation,

@@ -9,7 +9,7 @@ import {
   onDeviceRows,
   restrictionDenied,
   visibilityClauses,
-} from '../devices/access';
+} from '../devices';
 import { stepUpRequirement } from './step-up';
 import type { ListQuery } from './schemas';
 import {

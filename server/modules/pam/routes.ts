@@ -2,7 +2,7 @@ import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { AppContext } from '../../context';
 import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
-import { auditCaller } from '../audit/caller';
+import { auditCaller } from '../audit';
 import { requireUser } from '../../http/account';
 import { HttpError } from '../../http/errors';
 import { checkReauth } from './step-up';

@@ -8,10 +8,10 @@ import type {
   StepUpRequirement,
 } from '../../contract';
 import { HttpError } from '../../http/errors';
-import { checkPassword } from '../auth/service';
-import { checkSecondFactor } from '../mfa/service';
-import type { UserRow } from '../users/store';
-import { partnerSettingsOfOrg } from '../tenancy/access-store';
+import { checkPassword } from '../auth';
+import { checkSecondFactor } from '../mfa';
+import type { UserRow } from '../users';
+import { partnerSettingsOfOrg } from '../tenancy';
 import { isSubject } from './approvers';
 import { hasApproverDevice } from './webauthn';
 

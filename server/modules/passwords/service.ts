@@ -4,13 +4,8 @@ import type { AcceptedResponse } from '../../contract/registration';
 import { clientInfo } from '../../http/client-info';
 import { badRequest, HttpError, unauthorized } from '../../http/errors';
 import { AUTH_LIMITS } from '../../http/rate-limit';
-import {
-  checkPassword,
-  clearSessionCookies,
-  hashPassword,
-  LoginChallengeStore,
-  passwordProblem,
-} from '../auth';
+import { checkPassword, hashPassword, passwordProblem } from '../auth';
+import { clearSessionCookies, LoginChallengeStore } from '../sessions';
 import { auditUser } from '../../http/account';
 import { consumeEmailToken, findUsableEmailToken, issueEmailToken, retireUserTokens } from '../registration';
 import { transaction } from '../../db/after-commit';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '../../http/pagination';
-import { uuidField } from '../api-keys/schemas';
+import { uuidField } from '../api-keys';
 
 // Query shapes of the management posture report (spec 3, Limits: stalenessDays default 7, up to 365;
 // drill-down limit up to 500).

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context';
 import type { PostureDevices, PostureSummary } from '../../contract';
 import type { UserAuth } from '../../http/auth-context';
 import { requireOrgAccess } from '../../http/scope';
-import { deviceVisibility, restrictionClauses, visibilityClauses } from '../devices/access';
+import { deviceVisibility, restrictionClauses, visibilityClauses } from '../devices';
 import type { PostureDevicesQuery, PostureSummaryQuery } from './schemas';
 import { PostureStore, type DeviceSet } from './store';
 

@@ -18,9 +18,16 @@ import {
   SPECIAL_PERMISSIONS,
   type PermissionGrant,
 } from '../../http/permissions';
-import { auditCaller } from '../audit/caller';
-import { listUsers, roleUserCounts, toUserSummary, userVisibility } from '../users';
-import { requireAdminContext, resolveTenant, type Tenant } from '../users/tenant';
+import { auditCaller } from '../audit';
+import {
+  listUsers,
+  roleUserCounts,
+  toUserSummary,
+  userVisibility,
+  requireAdminContext,
+  resolveTenant,
+  type Tenant,
+} from '../users';
 import { roleAvailableTo, roleVisibility, RoleStore, toRole, type RoleRow } from './store';
 
 // Role rules (spec 1, Role and permission): built-in roles are immutable, custom roles belong to one tenant and

@@ -4,8 +4,7 @@ import type { Db } from '../../db/connection';
 import type { UserAuth } from '../../http/auth-context';
 import type { PermissionGrant } from '../../http/permissions';
 import { resolveOrgScope, scopeFilter } from '../../http/scope';
-import type { Visibility } from '../users/directory-store';
-import type { Tenant } from '../users/tenant';
+import type { Visibility, Tenant } from '../users';
 import { transaction } from '../../db/after-commit';
 
 // Roles and their permissions in SQLite.

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context';
 import type { SearchResponse, SearchResult } from '../../contract/filters';
 import type { AuthContext } from '../../http/auth-context';
 import { callerHolds, PERMISSIONS, type Permission } from '../../http/permissions';
-import { deviceVisibility, visibilityClauses } from '../devices/access';
+import { deviceVisibility, visibilityClauses } from '../devices';
 import { matchingDevices } from './store';
 
 // GET /search (spec 2, Search): a case-insensitive substring match over the kinds that exist in this release:

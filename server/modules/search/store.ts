@@ -1,6 +1,6 @@
 import { statement, type Db } from '../../db/connection';
 import { escapeLike } from '../../db/like';
-import type { Clause } from '../devices/store';
+import type { Clause } from '../devices';
 
 // SQL of the global search: devices by hostname, display name or last user.
 

@@ -4,7 +4,7 @@ import type { SetupStatusResponse, TokenPair } from '../../contract';
 import { conflict, forbidden } from '../../http/errors';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { auditUser } from '../../http/account';
-import { issueSession } from '../auth';
+import { issueSession } from '../sessions';
 import type { FirstRun } from './service';
 
 export function setupRoutes(ctx: AppContext, firstRun: FirstRun): AnyRoute[] {

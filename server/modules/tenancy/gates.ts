@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { AppContext } from '../../context';
 import type { AuthContext, UserAuth } from '../../http/auth-context';
 import { forbidden } from '../../http/errors';
-import { auditCaller } from '../audit/caller';
+import { auditCaller } from '../audit';
 import type { Json } from './settings';
 
 // What every /orgs handler shares: the scope gates, the audit entry of a write, the fields a body sends, and the

@@ -3,3 +3,4 @@
 // surface never pulls in another module's request handlers.
 export { PARTNER_ADMIN_ROLE_NAME, TenancyStore } from './store';
 export type { OrganizationRow, PartnerRow, SiteRow } from './rows';
+export { partnerSettingsOfOrg } from './access-store';

@@ -6,11 +6,7 @@ import type { AuthContext } from '../../http/auth-context';
 import { badRequest, conflict, notFound } from '../../http/errors';
 import { paginated, type PageRequest } from '../../http/pagination';
 import { requireFullPartnerAccess } from '../../http/scope';
-import {
-  cancelPartnerUninstalls,
-  queuePartnerUninstalls,
-  severPartnerAgents,
-} from '../agents/offboarding-store';
+import { cancelPartnerUninstalls, queuePartnerUninstalls, severPartnerAgents } from '../agents';
 import {
   auditTenancy,
   definedKeys,

@@ -6,7 +6,7 @@ import { badRequest } from '../../http/errors';
 import { paginated, type PageRequest } from '../../http/pagination';
 import { effectivePermissions } from '../../http/permissions';
 import { retireUserTokens } from '../registration';
-import { assertCovered, assignableRole, RoleService } from '../roles/service';
+import { assertCovered, assignableRole, RoleService } from '../roles';
 import { toUserSummary, userVisibility } from './directory';
 import { listUsers } from './directory-store';
 import {

@@ -8,7 +8,7 @@ import { effectivePermissions } from '../../http/permissions';
 import type { LimitRule } from '../../http/rate-limit';
 import { resolveOrgScope, scopeCovers } from '../../http/scope';
 import { issueEmailToken, type IssuedEmailToken } from '../registration';
-import { assertCovered, assignableRole } from '../roles/service';
+import { assertCovered, assignableRole } from '../roles';
 import { hasAssociation } from './directory-store';
 import { assertWithinOwnRestrictions, auditUserChange, managedSummary, managedUser } from './managed';
 import type { InviteBody } from './schemas';

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { requireUser } from '../../http/account';
 import type { UserAuth } from '../../http/auth-context';
 import { badRequest } from '../../http/errors';
-import { auditCaller } from '../audit/caller';
+import { auditCaller } from '../audit';
 import { toUserProfile } from './directory';
 
 // The signed-in user's own profile (spec 1, /users/me).

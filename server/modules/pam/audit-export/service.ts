@@ -4,7 +4,7 @@ import { auditActor, type UserAuth } from '../../../http/auth-context';
 import type { ClientInfo } from '../../../http/client-info';
 import { badRequest, notFound } from '../../../http/errors';
 import { requireOrgAccess, requireSiteAccess } from '../../../http/scope';
-import { deviceVisibility, onDeviceRows, restrictionClauses } from '../../devices/access';
+import { deviceVisibility, onDeviceRows, restrictionClauses } from '../../devices';
 import { decodeCursor, encodeCursor, type CursorBinding } from './cursor';
 import { CONTENT_TYPES, render } from './format';
 import {

@@ -1,5 +1,5 @@
 import { statement, type Db } from '../../../db/connection';
-import type { Clause } from '../../devices/store';
+import type { Clause } from '../../devices';
 import type { ElevationAuditRow } from './schemas';
 
 // SQL of the export: elevation_events in one organization and window, after a `seq`, in `seq` order, joined to

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { PamConfig, PamConfigResponse } from '../../../contract';
 import type { AppContext } from '../../../context';
 import type { AuthContext } from '../../../http/auth-context';
-import { auditCaller } from '../../audit/caller';
+import { auditCaller } from '../../audit';
 import { pamConfigFor } from '../config-store';
 import { callerId, requireWholeOrgWrite, targetOrg } from './access';
 import type { putConfigBody } from './schemas';

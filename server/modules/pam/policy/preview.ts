@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context';
 import type { AuthContext } from '../../../http/auth-context';
 import { badRequest } from '../../../http/errors';
 import { requireSiteAccess } from '../../../http/scope';
-import { deviceVisibility, onDeviceRows, restrictionClauses } from '../../devices/access';
+import { deviceVisibility, onDeviceRows, restrictionClauses } from '../../devices';
 import type { Observation } from '../observation';
 import { targetOrg } from './access';
 import { loadSignerGroups, ruleMatcher } from './match';

@@ -12,7 +12,7 @@ import type { AppContext } from '../../../context';
 import type { AuthContext } from '../../../http/auth-context';
 import { badRequest, notFound } from '../../../http/errors';
 import { siteRestriction } from '../../../http/scope';
-import { auditCaller } from '../../audit/caller';
+import { auditCaller } from '../../audit';
 import { callerId, requireRuleSite, ruleInScope, RULE_NOT_FOUND, targetOrg } from './access';
 import { EXECUTABLE_FIELDS, SUBJECT_FIELDS, TOOL_FIELDS } from './match';
 import type { CreateRuleBody, UpdateRuleBody } from './schemas';

@@ -6,7 +6,7 @@ import type { SignerGroup, SignerGroupList } from '../../../contract';
 import type { AppContext } from '../../../context';
 import type { AuthContext } from '../../../http/auth-context';
 import { badRequest, HttpError, notFound } from '../../../http/errors';
-import { auditCaller } from '../../audit/caller';
+import { auditCaller } from '../../audit';
 import { requireWholeOrgWrite, SIGNER_GROUP_NOT_FOUND, signerGroupInScope, targetOrg } from './access';
 import type { createSignerGroupBody, updateSignerGroupBody } from './schemas';
 import { policyStore, toSignerGroup, type SignerGroupRow } from './store';

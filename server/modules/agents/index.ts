@@ -1,0 +1,24 @@
+// The agents module's public surface: what other modules may import; everything else is internal. Its routes are
+// mounted by server/index.ts from routes.ts (the composition root), not re-exported here, so that importing this
+// surface never pulls in another module's request handlers.
+export { type AgentAccess, agentAuthenticator, type AgentCaller, authenticateAgent } from './auth';
+export {
+  cancelPendingActuationsOf,
+  cancelPendingCommand,
+  cancelPendingCommandsOf,
+  claimCommands,
+  commandById,
+  type DeviceCommandRow,
+  queueCommand,
+  recordCommandResult,
+  toDeviceCommand,
+  type WireCommand,
+} from './commands';
+export {
+  cancelPartnerUninstalls,
+  partnerFullyUninstalled,
+  queuePartnerUninstalls,
+  severPartnerAgents,
+} from './offboarding-store';
+export { emitDeviceEvent, markOffline, markOnline, presenceThresholds } from './presence';
+export { type AgentDeviceRow, agentStore } from './store';

@@ -1,0 +1,7 @@
+// The audit module's public surface: what other modules may import; everything else is internal. Its routes are
+// mounted by server/index.ts from routes.ts (the composition root), not re-exported here, so that importing this
+// surface never pulls in another module's request handlers.
+export { auditCaller } from './caller';
+export { allChainRefs, verifyChain } from './chain';
+export { auditEntryVisible } from './store';
+export { type ActorType, type AuditInput, AuditWriter } from './writer';

@@ -1,0 +1,6 @@
+// The demo module's public surface: what other modules may import; everything else is internal. Its routes are
+// mounted by server/index.ts from routes.ts (the composition root), not re-exported here, so that importing this
+// surface never pulls in another module's request handlers.
+export { type DemoFleetLauncher } from './fleet';
+export { seedDemo } from './seed';
+export { demoSimulator, installDemoSimulator, selfUrl, startDemoFleet } from './simulator';

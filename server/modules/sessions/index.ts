@@ -1,0 +1,14 @@
+// The sessions module's public surface: signing in ends here for every way in (password, MFA, SMS, invitation,
+// setup): access and refresh tokens, the session cookies and the pending MFA sign-in challenge. Kept apart from auth
+// (the password sign-in) so that auth and mfa both use it without importing each other.
+export { TokenService, RefreshReuseError, type AccessClaims, type Rotation } from './tokens';
+export {
+  clearSessionCookies,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  issueSession,
+  readCookie,
+  REFRESH_COOKIE,
+} from './session';
+export { challengeExpired, challengeUser, liveChallenge, openLoginChallenge } from './challenge';
+export { LoginChallengeStore } from './store';
