@@ -15,8 +15,16 @@ const RECOUNT_AFTER_PUSH_MS = 600;
 
 type Page = Paginated<WebhookDelivery>;
 
-/** The page after `delivery` arrived, or 'refetch' when a patch cannot know where it belongs. */
-export function patchPage(page: Page, q: DeliveryListQuery, delivery: WebhookDelivery): Page | 'refetch' {
+/**
+ * The page after a push about `delivery` (`created`: just queued; `updated`: an attempt finished), or 'refetch'
+ * when a patch cannot know where it belongs.
+ */
+export function patchPage(
+  page: Page,
+  q: DeliveryListQuery,
+  delivery: WebhookDelivery,
+  created: boolean,
+): Page | 'refetch' {
   const at = page.data.findIndex((d) => d.id === delivery.id);
   const fits = q.status === undefined || q.status === delivery.status;
   if (at >= 0) {
@@ -25,7 +33,9 @@ export function patchPage(page: Page, q: DeliveryListQuery, delivery: WebhookDel
     return { ...page, data: page.data.map((d, i) => (i === at ? delivery : d)) };
   }
   if (!fits) return page;
-  // Newest first: a delivery not on the page is new, and only the first page shows the newest.
+  // An update to a row not shown: an older delivery on another page, or one that just entered this filter.
+  if (!created) return q.status === undefined ? page : 'refetch';
+  // Newest first: a new delivery goes on top of the first page, and shifts every later page by one.
   if (page.pagination.page !== 1) return 'refetch';
   return {
     data: [delivery, ...page.data].slice(0, q.limit),
@@ -45,14 +55,15 @@ export function useDeliveryPushes(): void {
     void queryClient.invalidateQueries({ queryKey: ['webhooks', 'detail'] });
   }, RECOUNT_AFTER_PUSH_MS);
 
-  useLiveEvent('webhook.*', ({ data: delivery }) => {
+  useLiveEvent('webhook.*', ({ event, data: delivery }) => {
+    const created = event === 'webhook.delivery.created';
     const stale: QueryKey[] = [];
     for (const [key, page] of queryClient.getQueriesData<Page>({
       queryKey: webhooksKeys.deliveriesOf(delivery.webhookId),
     })) {
       const q = deliveryQueryOf(key);
       if (!page || !q) continue;
-      const next = patchPage(page, q, delivery);
+      const next = patchPage(page, q, delivery, created);
       if (next === 'refetch') stale.push(key);
       else if (next !== page) queryClient.setQueryData<Page>(key, next);
     }
