@@ -13,7 +13,7 @@ import type { AuthContext } from '../../http/auth-context';
 import { badRequest, forbidden, notFound } from '../../http/errors';
 import { paginated } from '../../http/pagination';
 import { requireOrgAccess, requireUnrestricted, resolveOrgScope, scopeCovers } from '../../http/scope';
-import { auditCaller } from '../audit/caller';
+import { auditCaller } from '../audit';
 import { judgeUrl } from './address';
 import { queueDelivery, requeueDelivery } from './pipeline';
 import type { WebhookRuntime } from './runtime';
