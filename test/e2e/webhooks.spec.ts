@@ -90,6 +90,7 @@ test('create a webhook, watch a test delivery arrive live, retry a failed one by
   expect(first?.headers['x-service-event-type']).toBe('elevation.approved');
   expect(first?.headers['x-lab']).toBe('bench-3');
   expect(first && signatureValid(first, secret)).toBe(true);
+  await screen(page, 'webhooks-detail');
 
   // The receiver goes down: the next test delivery fails at once (no retries) and says why.
   receiver.reply = () => ({ status: 503, body: '{"error":"receiver is down for maintenance"}' });
