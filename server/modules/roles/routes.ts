@@ -4,10 +4,19 @@ import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { z } from 'zod';
 import { cloneRoleBody, createRoleBody, roleIdParams, roleListQuery, updateRoleBody } from './schemas';
-import { RoleService } from './service';
+import {
+  availablePermissions,
+  cloneRole,
+  createRole,
+  deleteRole,
+  getRole,
+  listRoles,
+  roleEffectivePermissions,
+  roleUsers,
+  updateRole,
+} from './service';
 
 export function roleRoutes(ctx: AppContext): AnyRoute[] {
-  const roles = new RoleService(ctx);
   return [
     defineRoute({
       method: 'get',
@@ -21,7 +30,7 @@ export function roleRoutes(ctx: AppContext): AnyRoute[] {
         403: 'Partner or organization context required',
         404: 'Partner or organization not found',
       },
-      handler: ({ auth, query }) => ({ data: roles.list(auth, query) }),
+      handler: ({ auth, query }) => ({ data: listRoles(ctx, auth, query) }),
     }),
     defineRoute({
       method: 'post',
@@ -37,7 +46,7 @@ export function roleRoutes(ctx: AppContext): AnyRoute[] {
         403: 'Full partner organization access required; cannot grant permissions you do not hold',
         409: 'A role with this name already exists',
       },
-      handler: ({ auth, req, body }) => roles.create(auth, req, body),
+      handler: ({ auth, req, body }) => createRole(ctx, auth, req, body),
     }),
     defineRoute({
       method: 'get',
@@ -46,7 +55,7 @@ export function roleRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'Resources and actions a role can grant',
       auth: 'user',
       permission: PERMISSIONS.USERS_READ,
-      handler: () => roles.available(),
+      handler: () => availablePermissions(),
     }),
     defineRoute({
       method: 'get',
@@ -57,7 +66,7 @@ export function roleRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.USERS_READ,
       params: roleIdParams,
       responses: { 404: 'Role not found' },
-      handler: ({ auth, params }) => roles.get(auth, params.id),
+      handler: ({ auth, params }) => getRole(ctx, auth, params.id),
     }),
     defineRoute({
       method: 'patch',
@@ -70,7 +79,7 @@ export function roleRoutes(ctx: AppContext): AnyRoute[] {
       params: roleIdParams,
       body: updateRoleBody,
       responses: { 404: 'Role not found', 409: 'A role with this name already exists' },
-      handler: ({ auth, req, params, body }) => roles.update(auth, req, params.id, body),
+      handler: ({ auth, req, params, body }) => updateRole(ctx, auth, req, params.id, body),
     }),
     defineRoute({
       method: 'delete',
@@ -82,7 +91,7 @@ export function roleRoutes(ctx: AppContext): AnyRoute[] {
       mfa: true,
       params: roleIdParams,
       responses: { 404: 'Role not found', 409: 'Role is still in use' },
-      handler: ({ auth, req, params }) => roles.delete(auth, req, params.id),
+      handler: ({ auth, req, params }) => deleteRole(ctx, auth, req, params.id),
     }),
     defineRoute({
       method: 'post',
@@ -96,7 +105,7 @@ export function roleRoutes(ctx: AppContext): AnyRoute[] {
       body: cloneRoleBody,
       status: 201,
       responses: { 404: 'Role not found', 409: 'A role with this name already exists' },
-      handler: ({ auth, req, params, body }) => roles.clone(auth, req, params.id, body),
+      handler: ({ auth, req, params, body }) => cloneRole(ctx, auth, req, params.id, body),
     }),
     defineRoute({
       method: 'get',
@@ -108,7 +117,7 @@ export function roleRoutes(ctx: AppContext): AnyRoute[] {
       params: roleIdParams,
       query: z.object(paginationQuery()),
       responses: { 404: 'Role not found' },
-      handler: ({ auth, params, query }) => roles.users(auth, params.id, query),
+      handler: ({ auth, params, query }) => roleUsers(ctx, auth, params.id, query),
     }),
     defineRoute({
       method: 'get',
@@ -119,7 +128,7 @@ export function roleRoutes(ctx: AppContext): AnyRoute[] {
       permission: PERMISSIONS.USERS_READ,
       params: roleIdParams,
       responses: { 404: 'Role not found' },
-      handler: ({ auth, params }) => roles.effective(auth, params.id),
+      handler: ({ auth, params }) => roleEffectivePermissions(ctx, auth, params.id),
     }),
   ];
 }

@@ -87,283 +87,287 @@ export function assignableRole(ctx: AppContext, roleId: string, tenant: Tenant):
   return role;
 }
 
-export class RoleService {
-  private readonly store: RoleStore;
+function auditRole(
+  ctx: AppContext,
+  auth: UserAuth,
+  req: Request,
+  role: RoleRow,
+  action: string,
+  details: Record<string, unknown>,
+): void {
+  auditCaller(ctx, req, auth, {
+    orgId: role.org_id,
+    // A partner's own role belongs to that partner's chain; built-in and system roles to the platform's.
+    partnerId: role.org_id ? null : role.partner_id,
+    action,
+    resourceType: 'role',
+    resourceId: role.id,
+    resourceName: role.name,
+    details,
+  });
+}
 
-  constructor(private readonly ctx: AppContext) {
-    this.store = new RoleStore(ctx.db);
+function userCounts(ctx: AppContext, auth: UserAuth): Map<string, number> {
+  return roleUserCounts(ctx.db, userVisibility(ctx.db, auth));
+}
+
+/** A role the caller sees, or 404: roles of other tenants do not exist for them. */
+export function visibleRole(ctx: AppContext, auth: UserAuth, roleId: string): RoleRow {
+  const role = new RoleStore(ctx.db).visibleById(roleVisibility(ctx.db, auth), roleId);
+  if (!role) throw notFound('Role not found');
+  return role;
+}
+
+function roleDetail(ctx: AppContext, auth: UserAuth, role: RoleRow): RoleDetail {
+  return {
+    ...toRole(role, userCounts(ctx, auth).get(role.id) ?? 0),
+    permissions: new RoleStore(ctx.db).permissions(role.id),
+  };
+}
+
+/** Visible roles; naming a tenant narrows the list to the roles that tenant may hold. */
+export function listRoles(
+  ctx: AppContext,
+  auth: UserAuth,
+  named: { partnerId?: string | undefined; orgId?: string | undefined },
+): Role[] {
+  requireAdminContext(ctx.db, auth, { fullPartnerAccess: false });
+  const tenant = named.partnerId || named.orgId ? resolveTenant(ctx.db, auth, named) : null;
+  const counts = userCounts(ctx, auth);
+  return new RoleStore(ctx.db)
+    .listVisible(roleVisibility(ctx.db, auth))
+    .filter((r) => !tenant || roleAvailableTo(r, tenant))
+    .map((r) => toRole(r, counts.get(r.id) ?? 0));
+}
+
+export function getRole(ctx: AppContext, auth: UserAuth, roleId: string): RoleDetail {
+  requireAdminContext(ctx.db, auth, { fullPartnerAccess: false });
+  return roleDetail(ctx, auth, visibleRole(ctx, auth, roleId));
+}
+
+export function roleEffectivePermissions(
+  ctx: AppContext,
+  auth: UserAuth,
+  roleId: string,
+): EffectivePermissionsResponse {
+  requireAdminContext(ctx.db, auth, { fullPartnerAccess: false });
+  const role = visibleRole(ctx, auth, roleId);
+  return { roleId: role.id, permissions: effectivePermissions(ctx.db, role.id) };
+}
+
+export function roleUsers(
+  ctx: AppContext,
+  auth: UserAuth,
+  roleId: string,
+  page: PageRequest,
+): UserListResponse {
+  requireAdminContext(ctx.db, auth, { fullPartnerAccess: false });
+  const role = visibleRole(ctx, auth, roleId);
+  const { rows, total } = listUsers(ctx.db, userVisibility(ctx.db, auth), { roleId: role.id }, page);
+  return paginated(rows.map(toUserSummary), page, total);
+}
+
+export function availablePermissions(): AvailablePermissionsResponse {
+  return {
+    resources: [...ROLE_RESOURCES],
+    actions: [...ROLE_ACTIONS],
+    special: SPECIAL_PERMISSIONS.map((p) => ({ ...p })),
+  };
+}
+
+/** A parent for a role of `tenant`: visible to the caller, same scope, one the tenant could hold itself. */
+function parentFor(ctx: AppContext, auth: UserAuth, tenant: Tenant, parentRoleId: string): RoleRow {
+  const parent = new RoleStore(ctx.db).visibleById(roleVisibility(ctx.db, auth), parentRoleId);
+  if (!parent) throw badRequest('Parent role not found');
+  if (!roleAvailableTo(parent, tenant))
+    throw badRequest('Parent role must have the same scope and belong to the same tenant');
+  return parent;
+}
+
+function chainLength(ctx: AppContext, parentRoleId: string, childId: string | null): number {
+  let length = 0;
+  const seen = new Set<string>();
+  let next: string | null = parentRoleId;
+  while (next) {
+    if (next === childId || seen.has(next))
+      throw badRequest('Invalid parentRoleId: circular inheritance rejected', 'CIRCULAR_INHERITANCE');
+    seen.add(next);
+    length += 1;
+    next = new RoleStore(ctx.db).byId(next)?.parent_role_id ?? null;
   }
+  return length;
+}
 
-  private audit(
-    auth: UserAuth,
-    req: Request,
-    role: RoleRow,
-    action: string,
-    details: Record<string, unknown>,
-  ): void {
-    auditCaller(this.ctx, req, auth, {
-      orgId: role.org_id,
-      // A partner's own role belongs to that partner's chain; built-in and system roles to the platform's.
-      partnerId: role.org_id ? null : role.partner_id,
-      action,
-      resourceType: 'role',
-      resourceId: role.id,
-      resourceName: role.name,
-      details,
+function assertNameFree(ctx: AppContext, tenant: Tenant, name: string, exceptId: string | null): void {
+  if (new RoleStore(ctx.db).nameTaken(tenant, name, exceptId))
+    throw conflict('A role with this name already exists', 'ROLE_NAME_TAKEN');
+}
+
+export function createRole(
+  ctx: AppContext,
+  auth: UserAuth,
+  req: Request,
+  body: {
+    name: string;
+    description?: string | null | undefined;
+    permissions: PermissionGrant[];
+    parentRoleId?: string | null | undefined;
+    partnerId?: string | undefined;
+    orgId?: string | undefined;
+  },
+): RoleDetail {
+  requireAdminContext(ctx.db, auth, { fullPartnerAccess: true });
+  const tenant = resolveTenant(ctx.db, auth, body);
+  const permissions = normalizePermissions(body.permissions);
+  let inherited: PermissionGrant[] = [];
+  if (body.parentRoleId) {
+    const parent = parentFor(ctx, auth, tenant, body.parentRoleId);
+    if (chainLength(ctx, parent.id, null) + 1 > MAX_ROLE_DEPTH)
+      throw badRequest(`Role inheritance is limited to ${MAX_ROLE_DEPTH} levels`);
+    inherited = effectivePermissions(ctx.db, parent.id);
+  }
+  assertCovered(ctx, auth, [...permissions, ...inherited]);
+  assertNameFree(ctx, tenant, body.name, null);
+  const role = new RoleStore(ctx.db).insert({
+    tenant,
+    name: body.name,
+    description: body.description ?? null,
+    parentRoleId: body.parentRoleId ?? null,
+    permissions,
+  });
+  auditRole(ctx, auth, req, role, 'role.create', {
+    scope: role.scope,
+    partnerId: role.partner_id,
+    parentRoleId: role.parent_role_id,
+    permissions: permissions.map(key),
+  });
+  return roleDetail(ctx, auth, role);
+}
+
+/** A custom role the caller may change: visible, not built in, and holding nothing the caller lacks. */
+function writableRole(ctx: AppContext, auth: UserAuth, roleId: string, systemMessage: string): RoleRow {
+  const role = visibleRole(ctx, auth, roleId);
+  if (role.is_system === 1) throw badRequest(systemMessage);
+  assertCovered(
+    ctx,
+    auth,
+    effectivePermissions(ctx.db, role.id),
+    'Cannot manage a role that holds permissions you do not hold',
+  );
+  return role;
+}
+
+export function updateRole(
+  ctx: AppContext,
+  auth: UserAuth,
+  req: Request,
+  roleId: string,
+  body: {
+    name?: string | undefined;
+    description?: string | null | undefined;
+    permissions?: PermissionGrant[] | undefined;
+    parentRoleId?: string | null | undefined;
+  },
+): RoleDetail {
+  requireAdminContext(ctx.db, auth, { fullPartnerAccess: true });
+  const role = writableRole(ctx, auth, roleId, 'Cannot modify system roles');
+  const changedFields = (['name', 'description', 'permissions', 'parentRoleId'] as const).filter(
+    (f) => body[f] !== undefined,
+  );
+  if (changedFields.length === 0) throw badRequest('No updates provided');
+  const tenant = new RoleStore(ctx.db).tenantOf(role);
+  if (!tenant) throw notFound('Role not found');
+  const permissions =
+    body.permissions !== undefined
+      ? normalizePermissions(body.permissions)
+      : new RoleStore(ctx.db).permissions(role.id);
+  const parentId = body.parentRoleId !== undefined ? body.parentRoleId : role.parent_role_id;
+  let inherited: PermissionGrant[] = [];
+  if (body.parentRoleId) {
+    const parent = parentFor(ctx, auth, tenant, body.parentRoleId);
+    const depth = chainLength(ctx, parent.id, role.id) + 1 + new RoleStore(ctx.db).descendantDepth(role.id);
+    if (depth > MAX_ROLE_DEPTH) throw badRequest(`Role inheritance is limited to ${MAX_ROLE_DEPTH} levels`);
+  }
+  if (parentId) inherited = effectivePermissions(ctx.db, parentId);
+  assertCovered(ctx, auth, [...permissions, ...inherited]);
+  if (body.name !== undefined) assertNameFree(ctx, tenant, body.name, role.id);
+  const updated = new RoleStore(ctx.db).update(role.id, {
+    name: body.name,
+    description: body.description,
+    parentRoleId: body.parentRoleId,
+    permissions: body.permissions !== undefined ? permissions : undefined,
+  });
+  auditRole(ctx, auth, req, updated, 'role.update', {
+    changedFields,
+    ...(body.permissions !== undefined ? { permissions: permissions.map(key) } : {}),
+    ...(body.parentRoleId !== undefined ? { parentRoleId: body.parentRoleId } : {}),
+  });
+  return roleDetail(ctx, auth, updated);
+}
+
+export function deleteRole(ctx: AppContext, auth: UserAuth, req: Request, roleId: string): { success: true } {
+  requireAdminContext(ctx.db, auth, { fullPartnerAccess: true });
+  const role = writableRole(ctx, auth, roleId, 'Cannot delete system roles');
+  const userCount = new RoleStore(ctx.db).assignmentCount(role.id);
+  const childRoleCount = new RoleStore(ctx.db).childCount(role.id);
+  if (userCount > 0)
+    throw badRequest('Cannot delete role with assigned users', 'ROLE_IN_USE', {
+      userCount,
+      childRoleCount,
     });
-  }
-
-  private counts(auth: UserAuth): Map<string, number> {
-    return roleUserCounts(this.ctx.db, userVisibility(this.ctx.db, auth));
-  }
-
-  /** A role the caller sees, or 404: roles of other tenants do not exist for them. */
-  visible(auth: UserAuth, roleId: string): RoleRow {
-    const role = this.store.visibleById(roleVisibility(this.ctx.db, auth), roleId);
-    if (!role) throw notFound('Role not found');
-    return role;
-  }
-
-  private detail(auth: UserAuth, role: RoleRow): RoleDetail {
-    return {
-      ...toRole(role, this.counts(auth).get(role.id) ?? 0),
-      permissions: this.store.permissions(role.id),
-    };
-  }
-
-  /** Visible roles; naming a tenant narrows the list to the roles that tenant may hold. */
-  list(auth: UserAuth, named: { partnerId?: string | undefined; orgId?: string | undefined }): Role[] {
-    requireAdminContext(this.ctx.db, auth, { fullPartnerAccess: false });
-    const tenant = named.partnerId || named.orgId ? resolveTenant(this.ctx.db, auth, named) : null;
-    const counts = this.counts(auth);
-    return this.store
-      .listVisible(roleVisibility(this.ctx.db, auth))
-      .filter((r) => !tenant || roleAvailableTo(r, tenant))
-      .map((r) => toRole(r, counts.get(r.id) ?? 0));
-  }
-
-  get(auth: UserAuth, roleId: string): RoleDetail {
-    requireAdminContext(this.ctx.db, auth, { fullPartnerAccess: false });
-    return this.detail(auth, this.visible(auth, roleId));
-  }
-
-  effective(auth: UserAuth, roleId: string): EffectivePermissionsResponse {
-    requireAdminContext(this.ctx.db, auth, { fullPartnerAccess: false });
-    const role = this.visible(auth, roleId);
-    return { roleId: role.id, permissions: effectivePermissions(this.ctx.db, role.id) };
-  }
-
-  users(auth: UserAuth, roleId: string, page: PageRequest): UserListResponse {
-    requireAdminContext(this.ctx.db, auth, { fullPartnerAccess: false });
-    const role = this.visible(auth, roleId);
-    const { rows, total } = listUsers(
-      this.ctx.db,
-      userVisibility(this.ctx.db, auth),
-      { roleId: role.id },
-      page,
-    );
-    return paginated(rows.map(toUserSummary), page, total);
-  }
-
-  available(): AvailablePermissionsResponse {
-    return {
-      resources: [...ROLE_RESOURCES],
-      actions: [...ROLE_ACTIONS],
-      special: SPECIAL_PERMISSIONS.map((p) => ({ ...p })),
-    };
-  }
-
-  /** A parent for a role of `tenant`: visible to the caller, same scope, one the tenant could hold itself. */
-  private parentFor(auth: UserAuth, tenant: Tenant, parentRoleId: string): RoleRow {
-    const parent = this.store.visibleById(roleVisibility(this.ctx.db, auth), parentRoleId);
-    if (!parent) throw badRequest('Parent role not found');
-    if (!roleAvailableTo(parent, tenant))
-      throw badRequest('Parent role must have the same scope and belong to the same tenant');
-    return parent;
-  }
-
-  private chainLength(parentRoleId: string, childId: string | null): number {
-    let length = 0;
-    const seen = new Set<string>();
-    let next: string | null = parentRoleId;
-    while (next) {
-      if (next === childId || seen.has(next))
-        throw badRequest('Invalid parentRoleId: circular inheritance rejected', 'CIRCULAR_INHERITANCE');
-      seen.add(next);
-      length += 1;
-      next = this.store.byId(next)?.parent_role_id ?? null;
-    }
-    return length;
-  }
-
-  private assertNameFree(tenant: Tenant, name: string, exceptId: string | null): void {
-    if (this.store.nameTaken(tenant, name, exceptId))
-      throw conflict('A role with this name already exists', 'ROLE_NAME_TAKEN');
-  }
-
-  create(
-    auth: UserAuth,
-    req: Request,
-    body: {
-      name: string;
-      description?: string | null | undefined;
-      permissions: PermissionGrant[];
-      parentRoleId?: string | null | undefined;
-      partnerId?: string | undefined;
-      orgId?: string | undefined;
-    },
-  ): RoleDetail {
-    requireAdminContext(this.ctx.db, auth, { fullPartnerAccess: true });
-    const tenant = resolveTenant(this.ctx.db, auth, body);
-    const permissions = normalizePermissions(body.permissions);
-    let inherited: PermissionGrant[] = [];
-    if (body.parentRoleId) {
-      const parent = this.parentFor(auth, tenant, body.parentRoleId);
-      if (this.chainLength(parent.id, null) + 1 > MAX_ROLE_DEPTH)
-        throw badRequest(`Role inheritance is limited to ${MAX_ROLE_DEPTH} levels`);
-      inherited = effectivePermissions(this.ctx.db, parent.id);
-    }
-    assertCovered(this.ctx, auth, [...permissions, ...inherited]);
-    this.assertNameFree(tenant, body.name, null);
-    const role = this.store.insert({
-      tenant,
-      name: body.name,
-      description: body.description ?? null,
-      parentRoleId: body.parentRoleId ?? null,
-      permissions,
+  if (childRoleCount > 0)
+    throw badRequest('Cannot delete role with child roles', 'ROLE_HAS_CHILDREN', {
+      userCount,
+      childRoleCount,
     });
-    this.audit(auth, req, role, 'role.create', {
-      scope: role.scope,
-      partnerId: role.partner_id,
-      parentRoleId: role.parent_role_id,
-      permissions: permissions.map(key),
-    });
-    return this.detail(auth, role);
+  try {
+    new RoleStore(ctx.db).delete(role.id);
+  } catch (err) {
+    // Another table (an access review, an SSO default role) still points at it.
+    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+      throw new HttpError(409, 'Role is still in use', 'ROLE_IN_USE');
+    throw err;
   }
+  auditRole(ctx, auth, req, role, 'role.delete', { scope: role.scope, partnerId: role.partner_id });
+  return { success: true };
+}
 
-  /** A custom role the caller may change: visible, not built in, and holding nothing the caller lacks. */
-  private writable(auth: UserAuth, roleId: string, systemMessage: string): RoleRow {
-    const role = this.visible(auth, roleId);
-    if (role.is_system === 1) throw badRequest(systemMessage);
-    assertCovered(
-      this.ctx,
-      auth,
-      effectivePermissions(this.ctx.db, role.id),
-      'Cannot manage a role that holds permissions you do not hold',
-    );
-    return role;
-  }
-
-  update(
-    auth: UserAuth,
-    req: Request,
-    roleId: string,
-    body: {
-      name?: string | undefined;
-      description?: string | null | undefined;
-      permissions?: PermissionGrant[] | undefined;
-      parentRoleId?: string | null | undefined;
-    },
-  ): RoleDetail {
-    requireAdminContext(this.ctx.db, auth, { fullPartnerAccess: true });
-    const role = this.writable(auth, roleId, 'Cannot modify system roles');
-    const changedFields = (['name', 'description', 'permissions', 'parentRoleId'] as const).filter(
-      (f) => body[f] !== undefined,
-    );
-    if (changedFields.length === 0) throw badRequest('No updates provided');
-    const tenant = this.store.tenantOf(role);
-    if (!tenant) throw notFound('Role not found');
-    const permissions =
-      body.permissions !== undefined
-        ? normalizePermissions(body.permissions)
-        : this.store.permissions(role.id);
-    const parentId = body.parentRoleId !== undefined ? body.parentRoleId : role.parent_role_id;
-    let inherited: PermissionGrant[] = [];
-    if (body.parentRoleId) {
-      const parent = this.parentFor(auth, tenant, body.parentRoleId);
-      const depth = this.chainLength(parent.id, role.id) + 1 + this.store.descendantDepth(role.id);
-      if (depth > MAX_ROLE_DEPTH) throw badRequest(`Role inheritance is limited to ${MAX_ROLE_DEPTH} levels`);
-    }
-    if (parentId) inherited = effectivePermissions(this.ctx.db, parentId);
-    assertCovered(this.ctx, auth, [...permissions, ...inherited]);
-    if (body.name !== undefined) this.assertNameFree(tenant, body.name, role.id);
-    const updated = this.store.update(role.id, {
-      name: body.name,
-      description: body.description,
-      parentRoleId: body.parentRoleId,
-      permissions: body.permissions !== undefined ? permissions : undefined,
-    });
-    this.audit(auth, req, updated, 'role.update', {
-      changedFields,
-      ...(body.permissions !== undefined ? { permissions: permissions.map(key) } : {}),
-      ...(body.parentRoleId !== undefined ? { parentRoleId: body.parentRoleId } : {}),
-    });
-    return this.detail(auth, updated);
-  }
-
-  delete(auth: UserAuth, req: Request, roleId: string): { success: true } {
-    requireAdminContext(this.ctx.db, auth, { fullPartnerAccess: true });
-    const role = this.writable(auth, roleId, 'Cannot delete system roles');
-    const userCount = this.store.assignmentCount(role.id);
-    const childRoleCount = this.store.childCount(role.id);
-    if (userCount > 0)
-      throw badRequest('Cannot delete role with assigned users', 'ROLE_IN_USE', {
-        userCount,
-        childRoleCount,
-      });
-    if (childRoleCount > 0)
-      throw badRequest('Cannot delete role with child roles', 'ROLE_HAS_CHILDREN', {
-        userCount,
-        childRoleCount,
-      });
-    try {
-      this.store.delete(role.id);
-    } catch (err) {
-      // Another table (an access review, an SSO default role) still points at it.
-      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
-        throw new HttpError(409, 'Role is still in use', 'ROLE_IN_USE');
-      throw err;
-    }
-    this.audit(auth, req, role, 'role.delete', { scope: role.scope, partnerId: role.partner_id });
-    return { success: true };
-  }
-
-  /**
-   * Copies the source's effective permissions (its own and inherited) into a new custom role without a parent, so
-   * the copy grants exactly what the source grants today. The copy goes to the tenant the body names, else the
-   * source's own tenant, else (a built-in source) the caller's tenant.
-   */
-  clone(
-    auth: UserAuth,
-    req: Request,
-    roleId: string,
-    body: { name: string; partnerId?: string | undefined; orgId?: string | undefined },
-  ): RoleDetail {
-    requireAdminContext(this.ctx.db, auth, { fullPartnerAccess: true });
-    const source = this.visible(auth, roleId);
-    const tenant =
-      body.partnerId || body.orgId
-        ? resolveTenant(this.ctx.db, auth, body)
-        : (this.store.tenantOf(source) ?? resolveTenant(this.ctx.db, auth, {}));
-    const permissions = effectivePermissions(this.ctx.db, source.id).map((p) => ({
-      resource: p.resource,
-      action: p.action,
-    }));
-    assertCovered(this.ctx, auth, permissions);
-    this.assertNameFree(tenant, body.name, null);
-    const role = this.store.insert({
-      tenant,
-      name: body.name,
-      description: source.description,
-      parentRoleId: null,
-      permissions,
-    });
-    this.audit(auth, req, role, 'role.clone', {
-      sourceRoleId: source.id,
-      sourceRoleName: source.name,
-      scope: role.scope,
-      partnerId: role.partner_id,
-    });
-    return this.detail(auth, role);
-  }
+/**
+ * Copies the source's effective permissions (its own and inherited) into a new custom role without a parent, so
+ * the copy grants exactly what the source grants today. The copy goes to the tenant the body names, else the
+ * source's own tenant, else (a built-in source) the caller's tenant.
+ */
+export function cloneRole(
+  ctx: AppContext,
+  auth: UserAuth,
+  req: Request,
+  roleId: string,
+  body: { name: string; partnerId?: string | undefined; orgId?: string | undefined },
+): RoleDetail {
+  requireAdminContext(ctx.db, auth, { fullPartnerAccess: true });
+  const source = visibleRole(ctx, auth, roleId);
+  const tenant =
+    body.partnerId || body.orgId
+      ? resolveTenant(ctx.db, auth, body)
+      : (new RoleStore(ctx.db).tenantOf(source) ?? resolveTenant(ctx.db, auth, {}));
+  const permissions = effectivePermissions(ctx.db, source.id).map((p) => ({
+    resource: p.resource,
+    action: p.action,
+  }));
+  assertCovered(ctx, auth, permissions);
+  assertNameFree(ctx, tenant, body.name, null);
+  const role = new RoleStore(ctx.db).insert({
+    tenant,
+    name: body.name,
+    description: source.description,
+    parentRoleId: null,
+    permissions,
+  });
+  auditRole(ctx, auth, req, role, 'role.clone', {
+    sourceRoleId: source.id,
+    sourceRoleName: source.name,
+    scope: role.scope,
+    partnerId: role.partner_id,
+  });
+  return roleDetail(ctx, auth, role);
 }

@@ -6,7 +6,7 @@ import { badRequest } from '../../http/errors';
 import { paginated, type PageRequest } from '../../http/pagination';
 import { effectivePermissions } from '../../http/permissions';
 import { retireUserTokens } from '../registration';
-import { assertCovered, assignableRole, RoleService } from '../roles';
+import { assertCovered, assignableRole, listRoles } from '../roles';
 import { toUserSummary, userVisibility } from './directory';
 import { listUsers } from './directory-store';
 import {
@@ -51,7 +51,7 @@ export function availableRoles(
   named: { partnerId?: string | undefined; orgId?: string | undefined },
 ): Role[] {
   requireAdminContext(ctx.db, auth, { fullPartnerAccess: true });
-  return new RoleService(ctx).list(auth, named);
+  return listRoles(ctx, auth, named);
 }
 
 export function updateUser(
