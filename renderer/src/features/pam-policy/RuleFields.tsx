@@ -1,28 +1,12 @@
-// Over 400 lines: the rule editor's field groups, each small, all bound to the same draft and error props.
-import { useMemo, type ReactNode } from 'react';
-import type { AiToolCatalogEntry, ElevationRequest, SignerGroup } from '../../../../server/contract';
-import { Field } from '../../ui/basics';
-import { Link } from '../../lib/router';
-import { timeZones } from '../../lib/dates';
-import { compactTime } from '../../lib/format';
+import type { ReactNode } from 'react';
+import type { AiToolCatalogEntry, SignerGroup } from '../../../../server/contract';
 import { plural } from '../../lib/format';
-import { requestPath } from '../approvals';
-import {
-  DAY_SHORT,
-  RISK_TIERS,
-  WEEK_ORDER,
-  listTiers,
-  toolOf,
-  type Crit,
-  type FieldKey,
-  type RuleDraft,
-} from './model';
-import { prefillItems, type PrefillKey } from './prefill';
-import { CardHead, Segmented, TextField } from '../../ui';
-import { FLOW_LABEL } from './RulePreview';
+import { Link } from '../../lib/router';
+import { Field, Segmented, TextField } from '../../ui';
+import { RISK_TIERS, listTiers, toolOf, type Crit, type FieldKey, type RuleDraft } from './model';
 
-// The rule editor's field groups: a criterion with its "is / is not" switch, the executable and AI-tool criteria,
-// the time window, and the checklist of a request's values when the rule is made from one.
+// The rule editor's criterion fields: a criterion with its "is / is not" switch, and the executable and AI-tool
+// criteria. The time window is RuleWindowFields, the checklist of a request's values PrefillCard.
 
 // ---- Criterion fields -------------------------------------------------------------------------------------------
 
@@ -334,136 +318,5 @@ export function ToolCriteria({
         }
       />
     </div>
-  );
-}
-
-const TIMES = [
-  ['windowStart', 'From', 'rule-window-start'],
-  ['windowEnd', 'to', 'rule-window-end'],
-] as const;
-
-export function WindowFields({
-  draft,
-  set,
-  error,
-}: {
-  draft: RuleDraft;
-  set: (next: Partial<RuleDraft>, field?: FieldKey) => void;
-  error?: string;
-}) {
-  const zones = useMemo(() => {
-    const list = timeZones();
-    return list.includes(draft.windowTimezone) ? list : [draft.windowTimezone, ...list];
-  }, [draft.windowTimezone]);
-  const overnight = draft.windowEnd < draft.windowStart;
-  return (
-    <div className={`ep-window${error ? ' has-error' : ''}`} data-testid="rule-window-fields">
-      <div className="ep-window-row">
-        {TIMES.map(([key, label, testId]) => (
-          <label key={key} className="ep-inline">
-            <span className="muted small">{label}</span>
-            <input
-              type="time"
-              value={draft[key]}
-              onChange={(e) => set({ [key]: e.target.value }, 'window')}
-              data-testid={testId}
-            />
-          </label>
-        ))}
-        <label className="ep-inline ep-zone">
-          <span className="muted small">in</span>
-          <select
-            value={draft.windowTimezone}
-            onChange={(e) => set({ windowTimezone: e.target.value }, 'window')}
-            aria-label="Time zone"
-            data-testid="rule-window-timezone"
-          >
-            {zones.map((z) => (
-              <option key={z} value={z}>
-                {z}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      <div className="ep-days" role="group" aria-label="Days">
-        {WEEK_ORDER.map((d) => {
-          const on = draft.windowDays.includes(d);
-          return (
-            <button
-              key={d}
-              type="button"
-              aria-pressed={on}
-              className={`ep-day${on ? ' on' : ''}`}
-              onClick={() =>
-                set(
-                  { windowDays: on ? draft.windowDays.filter((x) => x !== d) : [...draft.windowDays, d] },
-                  'window',
-                )
-              }
-              data-testid={`rule-window-day-${d}`}
-            >
-              {DAY_SHORT[d]}
-            </button>
-          );
-        })}
-        <span className="muted small ep-days-hint">
-          {overnight ? 'Ends before it starts: runs over midnight, counted from the start day.' : null}
-        </span>
-      </div>
-      {error ? <div className="field-error">{error}</div> : null}
-    </div>
-  );
-}
-
-// ---- Prefill from a request --------------------------------------------------------------------------------------
-
-export function PrefillCard({
-  request,
-  checked,
-  onToggle,
-}: {
-  request: ElevationRequest;
-  checked: ReadonlySet<PrefillKey>;
-  onToggle: (key: PrefillKey, on: boolean) => void;
-}) {
-  const items = prefillItems(request);
-  return (
-    <section className="card ep-card ep-prefill" data-testid="rule-prefill">
-      <CardHead title="From request">
-        <Link to={requestPath(request.id)} className="small">
-          {request.deviceHostname} · {FLOW_LABEL[request.flowType]} · {compactTime(request.requestedAt)}
-        </Link>
-      </CardHead>
-      <p className="muted small ep-card-lead">
-        Keep what identifies what should be decided the same way next time. Fewer criteria match more
-        requests: watch the preview.
-      </p>
-      {items.length === 0 ? (
-        <p className="muted small">The request carries nothing a rule could match on.</p>
-      ) : (
-        <ul className="ep-prefill-list">
-          {items.map((item) => (
-            <li key={item.key}>
-              <label>
-                <input
-                  type="checkbox"
-                  checked={checked.has(item.key)}
-                  onChange={(e) => onToggle(item.key, e.target.checked)}
-                  data-testid={`rule-prefill-${item.key}`}
-                />
-                <span className="ep-prefill-label">{item.label}</span>
-                <span
-                  className={`ep-prefill-value${item.key === 'hash' || item.key === 'thumbprint' ? ' mono' : ''}`}
-                  title={item.display}
-                >
-                  {item.display}
-                </span>
-              </label>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
   );
 }

@@ -7,7 +7,7 @@ import { ActionError, Alert, ConfirmAction, Icon, PageHeader } from '../../ui';
 import { usePamConfig, useSignerGroups } from './api';
 import { VERDICT_LABEL, listTiers } from './model';
 import type { PolicyOrg } from './org';
-import { PrefillCard } from './RuleFields';
+import { PrefillCard } from './PrefillCard';
 import { RulePreview } from './RulePreview';
 import { DecisionSection, MatchSection, NameSection, PlaceSection } from './RuleSections';
 import { useRuleForm, type RuleFormInput, type RuleFormState } from './useRuleForm';

@@ -3,7 +3,8 @@ import { minutesText } from '../approvals';
 import { CardHead, LabelOptions, nameChoices, Segmented, SelectField, TextField, Toggle } from '../../ui';
 import { DURATION_MAX, NAME_MAX, VERDICTS, type RuleDraft } from './model';
 import type { PolicyOrg } from './org';
-import { CritGrid, ExecutableCriteria, SUBJECT_CRITERIA, ToolCriteria, WindowFields } from './RuleFields';
+import { CritGrid, ExecutableCriteria, SUBJECT_CRITERIA, ToolCriteria } from './RuleFields';
+import { WindowFields } from './RuleWindowFields';
 import type { RuleFormState } from './useRuleForm';
 
 // The cards of the rule form, top to bottom: its name, the requests it matches, where and when it applies, and

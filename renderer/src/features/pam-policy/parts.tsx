@@ -1,5 +1,6 @@
 import type { PamVerdict } from '../../../../server/contract';
-import { StatusPill } from '../../ui';
+import type { AsyncAction } from '../../lib/action';
+import { ActionError, StatusPill } from '../../ui';
 import { VERDICT_LABEL, VERDICT_TONE } from './model';
 
 // Small pieces the policy screens share.
@@ -14,5 +15,47 @@ export function VerdictPill({ verdict, testId }: { verdict: PamVerdict; testId?:
     <StatusPill tone={VERDICT_TONE[verdict]} testId={testId}>
       {VERDICT_LABEL[verdict]}
     </StatusPill>
+  );
+}
+
+/**
+ * The foot of a settings form: the save's error, Discard while there are changes, and the submit button
+ * (`<testId>-save`, its error `<testId>-error`).
+ */
+export function SaveBar({
+  save,
+  testId,
+  dirty,
+  invalid,
+  onDiscard,
+  danger,
+  label,
+}: {
+  save: AsyncAction;
+  testId: string;
+  dirty: boolean;
+  invalid?: boolean;
+  onDiscard: () => void;
+  danger?: boolean;
+  label: string;
+}) {
+  return (
+    <div className="ep-card-foot">
+      <ActionError error={save.error} testId={`${testId}-error`} />
+      <span className="grow" />
+      {dirty ? (
+        <button type="button" className="btn btn-ghost" onClick={onDiscard} disabled={save.busy}>
+          Discard
+        </button>
+      ) : null}
+      <button
+        type="submit"
+        className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
+        disabled={!dirty || save.busy || invalid}
+        data-testid={`${testId}-save`}
+      >
+        {save.busy ? 'Saving…' : label}
+      </button>
+    </div>
   );
 }
