@@ -18,6 +18,7 @@ export * from './MfaFacts';
 export * from './PageNotFound';
 export * from './OutcomeStrip';
 export * from './RecoveryCodes';
+export * from './ShownOnceSecret';
 export * from './states';
 export * from './table';
 export * from './VirtualTable';
