@@ -69,9 +69,9 @@ test('create a webhook, watch a test delivery arrive live, retry a failed one by
   await dialog.getByTestId('webhook-form-submit').click();
 
   // The signing secret, shown once.
-  const secret = (await page.getByTestId('webhook-secret').textContent())?.trim() ?? '';
+  const secret = (await page.getByTestId('signing-secret').textContent())?.trim() ?? '';
   expect(secret).toMatch(/^whsec_[0-9a-f]{64}$/);
-  await page.getByTestId('webhook-secret-done').click();
+  await page.getByTestId('signing-done').click();
   await expect(page.getByTestId('webhook-detail')).toBeVisible();
   await expect(page.getByTestId('deliveries-empty')).toBeVisible();
   await expect(page.getByTestId('webhook-signing')).toContainText('Signed');
@@ -129,10 +129,10 @@ test('create a webhook, watch a test delivery arrive live, retry a failed one by
   await page.getByTestId('webhook-more').click();
   await page.getByTestId('webhook-rotate').click();
   await page.getByTestId('webhook-rotate-dialog').getByTestId('confirm-action').click();
-  const rotated = (await page.getByTestId('webhook-secret').textContent())?.trim() ?? '';
+  const rotated = (await page.getByTestId('signing-secret').textContent())?.trim() ?? '';
   expect(rotated).toMatch(/^whsec_[0-9a-f]{64}$/);
   expect(rotated).not.toBe(secret);
-  await page.getByTestId('webhook-secret-done').click();
+  await page.getByTestId('signing-done').click();
   await page.getByTestId('webhook-send-test').click();
   await page.getByTestId('webhook-test-submit').click();
   await expect(rows(page)).toHaveCount(4);
