@@ -9,10 +9,17 @@ import type { AsyncAction } from '../../lib/action';
 import { dateInputToIso, isoToDateInput } from '../../lib/dates';
 import { SLUG_PATTERN } from '../../lib/forms';
 import { useScope } from '../../lib/session';
-import { ConfirmAction, Field, LabelOptions, SelectField, TextField, Toggle } from '../../ui';
+import { ConfirmAction, Field, TextField, Toggle } from '../../ui';
 import { tenantsApi } from './api';
 import { ORG_STATUSES, ORG_TYPES } from './labels';
-import { CapField, NameSlugFields, TenantFormDialog, capError, useTenantForm } from './tenant-form';
+import {
+  CapField,
+  ChoiceField,
+  NameSlugFields,
+  TenantFormDialog,
+  capError,
+  useTenantForm,
+} from './tenant-form';
 
 interface Form {
   name: string;
@@ -172,31 +179,14 @@ export function OrganizationDialog({
       ) : null}
       <div className="adm-form-grid">
         <NameSlugFields idPrefix="org" tenant={tenant} slugHint="URL-safe identifier" canDerive={creating} />
-        <SelectField
-          id="org-type"
-          label="Type"
-          value={form.type}
-          onChange={(v) => set('type', v as OrganizationType)}
-        >
-          <LabelOptions options={ORG_TYPES} />
-        </SelectField>
-        <SelectField
-          id="org-status"
-          label="Status"
-          error={serverFields.status}
-          value={form.status}
-          onChange={(v) => set('status', v as OrganizationStatus)}
-        >
-          <LabelOptions options={ORG_STATUSES} />
-        </SelectField>
+        <ChoiceField tenant={tenant} field="type" id="org-type" label="Type" options={ORG_TYPES} />
+        <ChoiceField tenant={tenant} field="status" id="org-status" label="Status" options={ORG_STATUSES} />
         <CapField
+          tenant={tenant}
+          field="maxDevices"
           id="org-max-devices"
           label="Device cap"
           hint="Leave empty for no cap"
-          value={form.maxDevices}
-          error={show('maxDevices')}
-          onChange={(v) => set('maxDevices', v)}
-          onBlur={() => blur('maxDevices')}
         />
         <div />
         <TextField

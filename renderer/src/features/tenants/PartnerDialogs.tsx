@@ -2,10 +2,17 @@ import { useState } from 'react';
 import type { Partner, PartnerPlan, PartnerStatus, PartnerType } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { SLUG_PATTERN } from '../../lib/forms';
-import { ActionError, Alert, Dialog, LabelOptions, RadioCards, SelectField, TextField } from '../../ui';
+import { ActionError, Alert, Dialog, RadioCards, TextField } from '../../ui';
 import { tenantsApi } from './api';
 import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, partnerStatusOf } from './labels';
-import { CapField, NameSlugFields, TenantFormDialog, capError, useTenantForm } from './tenant-form';
+import {
+  CapField,
+  ChoiceField,
+  NameSlugFields,
+  TenantFormDialog,
+  capError,
+  useTenantForm,
+} from './tenant-form';
 
 // The partner dialogs: create/edit a partner, and change its status.
 
@@ -114,39 +121,21 @@ export function PartnerDialog({
           tenant={tenant}
           slugHint="URL-safe identifier, unique across partners"
         />
-        <SelectField
-          id="partner-type"
-          label="Type"
-          value={form.type}
-          onChange={(v) => set('type', v as PartnerType)}
-        >
-          <LabelOptions options={PARTNER_TYPES} />
-        </SelectField>
-        <SelectField
-          id="partner-plan"
-          label="Plan"
-          value={form.plan}
-          onChange={(v) => set('plan', v as PartnerPlan)}
-        >
-          <LabelOptions options={PARTNER_PLANS} />
-        </SelectField>
+        <ChoiceField tenant={tenant} field="type" id="partner-type" label="Type" options={PARTNER_TYPES} />
+        <ChoiceField tenant={tenant} field="plan" id="partner-plan" label="Plan" options={PARTNER_PLANS} />
         <CapField
+          tenant={tenant}
+          field="maxOrganizations"
           id="partner-max-orgs"
           label="Organization cap"
           hint="Empty: no cap"
-          value={form.maxOrganizations}
-          error={show('maxOrganizations')}
-          onChange={(v) => set('maxOrganizations', v)}
-          onBlur={() => blur('maxOrganizations')}
         />
         <CapField
+          tenant={tenant}
+          field="maxDevices"
           id="partner-max-devices"
           label="Device cap"
           hint="Across all organizations. Empty: no cap"
-          value={form.maxDevices}
-          error={show('maxDevices')}
-          onChange={(v) => set('maxDevices', v)}
-          onBlur={() => blur('maxDevices')}
         />
         <div className="full">
           <TextField

@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../lib/errors';
 import { fieldErrors, slugify } from '../../lib/forms';
-import { ActionError, Dialog, FormButtons, TextField } from '../../ui';
+import { ActionError, Dialog, FormButtons, LabelOptions, SelectField, TextField } from '../../ui';
 
 // What the partner and organization dialogs share: one form state (values, a slug derived from the name until it
 // is edited, errors shown after a blur or a submit, the server's refusals on their fields), the name and slug
@@ -172,38 +172,64 @@ export function NameSlugFields<F extends { name: string; slug: string }>({
   );
 }
 
-/** A whole-number cap, empty for none. */
-export function CapField({
+/** The fields of a tenant form whose values are strings (caps, choices). */
+type TextKey<F> = { [K in keyof F]: F[K] extends string ? K : never }[keyof F] & string;
+
+/** A whole-number cap, empty for none, bound to one field of the tenant form. */
+export function CapField<F extends { name: string; slug: string }>({
+  tenant,
+  field,
   id,
   label,
   hint,
-  value,
-  error,
-  onChange,
-  onBlur,
 }: {
+  tenant: TenantForm<F>;
+  field: TextKey<F>;
   id: string;
   label: string;
   hint: string;
-  value: string;
-  error: string | undefined;
-  onChange: (value: string) => void;
-  onBlur: () => void;
 }) {
   return (
     <TextField
       id={id}
       label={label}
-      error={error}
+      error={tenant.show(field)}
       hint={hint}
       type="number"
       min={0}
       step={1}
       inputMode="numeric"
-      value={value}
-      onChange={onChange}
-      onBlur={onBlur}
+      value={tenant.form[field] as string}
+      onChange={(v) => tenant.set(field, v as F[typeof field])}
+      onBlur={() => tenant.blur(field)}
     />
+  );
+}
+
+/** A choice among labelled options, bound to one field of the tenant form. */
+export function ChoiceField<F extends { name: string; slug: string }, K extends TextKey<F>>({
+  tenant,
+  field,
+  id,
+  label,
+  options,
+}: {
+  tenant: TenantForm<F>;
+  field: K;
+  id: string;
+  label: string;
+  options: Array<{ value: F[K] & string; label: string }>;
+}) {
+  return (
+    <SelectField
+      id={id}
+      label={label}
+      error={tenant.show(field)}
+      value={tenant.form[field] as string}
+      onChange={(v) => tenant.set(field, v as F[K])}
+    >
+      <LabelOptions options={options} />
+    </SelectField>
   );
 }
 
