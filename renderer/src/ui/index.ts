@@ -4,6 +4,7 @@
 export * from './ActionError';
 export * from './AuthFormSubmit';
 export * from './basics';
+export * from './Checklist';
 export * from './controls';
 export * from './Dialog';
 export * from './DialogActions';

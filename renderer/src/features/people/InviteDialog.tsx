@@ -6,7 +6,7 @@ import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
 import { FormButtons } from '../../ui/DialogActions';
 import { Field } from '../../ui/basics';
-import { RadioCards, TextField, Toggle } from '../../ui';
+import { Checklist, RadioCards, TextField, Toggle } from '../../ui';
 import { asList } from '../../lib/query';
 import { fieldErrors } from '../../lib/forms';
 import { useScope } from '../../lib/session';
@@ -105,9 +105,6 @@ export function InviteDialog({
     setSiteIds([]);
     setRestrictSites(false);
   };
-
-  const toggleIn = (list: string[], id: string, on: boolean) =>
-    on ? [...new Set([...list, id])] : list.filter((x) => x !== id);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -289,25 +286,15 @@ export function InviteDialog({
                 ) : (
                   <span id="invite-org-filter" hidden />
                 )}
-                <div className="adm-choice-list" data-testid="invite-orgs">
-                  {shownOrgs.length === 0 ? (
-                    <div className="adm-choice muted">No organizations to choose from.</div>
-                  ) : (
-                    shownOrgs.map((o) => (
-                      <label key={o.id} className="adm-choice">
-                        <input
-                          type="checkbox"
-                          checked={orgIds.includes(o.id)}
-                          onChange={(e) => setOrgIds((list) => toggleIn(list, o.id, e.target.checked))}
-                          data-testid="invite-org-option"
-                          data-org-name={o.name}
-                        />
-                        {o.name}
-                        <span className="adm-choice-meta mono">{o.slug}</span>
-                      </label>
-                    ))
-                  )}
-                </div>
+                <Checklist
+                  testId="invite-orgs"
+                  optionTestId="invite-org-option"
+                  items={shownOrgs.map((o) => ({ id: o.id, name: o.name, meta: o.slug }))}
+                  selected={orgIds}
+                  onChange={setOrgIds}
+                  metaMono
+                  empty="No organizations to choose from."
+                />
               </Field>
             ) : null}
           </div>
@@ -330,21 +317,14 @@ export function InviteDialog({
                 htmlFor="invite-sites"
                 error={show('siteIds')}
               >
-                <div className="adm-choice-list" id="invite-sites" data-testid="invite-sites">
-                  {siteList.map((s) => (
-                    <label key={s.id} className="adm-choice">
-                      <input
-                        type="checkbox"
-                        checked={siteIds.includes(s.id)}
-                        onChange={(e) => setSiteIds((list) => toggleIn(list, s.id, e.target.checked))}
-                        data-testid="invite-site-option"
-                        data-site-name={s.name}
-                      />
-                      {s.name}
-                      <span className="adm-choice-meta">{s.timezone}</span>
-                    </label>
-                  ))}
-                </div>
+                <Checklist
+                  id="invite-sites"
+                  testId="invite-sites"
+                  optionTestId="invite-site-option"
+                  items={siteList.map((site) => ({ id: site.id, name: site.name, meta: site.timezone }))}
+                  selected={siteIds}
+                  onChange={setSiteIds}
+                />
               </Field>
             ) : sites.data && siteList.length === 0 ? (
               <p className="muted small">This organization has no sites yet.</p>
