@@ -1,4 +1,4 @@
-import type { SimulatedAgent } from './agent';
+import type { AgentIdentity } from './identity';
 import type { DiagnosticLog } from './protocol';
 import type { Scenario } from './scenarios';
 import type { CredentialStore } from './state';
@@ -69,8 +69,11 @@ export interface AgentOptions {
   spreadFirstHeartbeat?: boolean | undefined;
   /** When the server refuses the credentials: enroll again with the key instead of stopping. */
   reenrollOnUnauthorized?: boolean | undefined;
-  onEvent?: ((agent: SimulatedAgent, event: AgentEvent) => void) | undefined;
+  onEvent?: AgentEventListener | undefined;
 }
+
+/** Told of each agent's milestones and failures; the agent is named by its identity. */
+export type AgentEventListener = (agent: { readonly identity: AgentIdentity }, event: AgentEvent) => void;
 
 export interface AgentStatus {
   index: number;

@@ -1,4 +1,4 @@
-import type { CommandOutcome } from './commands';
+import type { CommandOutcome } from './handle';
 import type { AgentLog, FleetCounters } from './agent-options';
 import type { UpgradeOffer } from './protocol';
 import type { SavedAgent } from './state';

@@ -1,6 +1,6 @@
 // Over 400 lines: SimulatedAgent is the one owner of an agent's state and lifecycle; every seam (enrollment,
 // heartbeat, socket, commands, updates, outbox, routine) already lives in its own file beside it.
-import { agentHandle, type AgentHandle } from './commands';
+import { agentHandle, type AgentHandle } from './handle';
 import { CommandRunner } from './command-runner';
 import { DEFAULT_AGENT_VERSION, type AgentOptions, type AgentPhase, type AgentStatus } from './agent-options';
 import { AgentSocket } from './agent-socket';

@@ -1,4 +1,5 @@
-import { BUILT_IN_COMMANDS, type AgentHandle, type CommandHandler, type CommandOutcome } from './commands';
+import { BUILT_IN_COMMANDS } from './commands';
+import type { AgentHandle, CommandHandler, CommandOutcome } from './handle';
 import type { AgentLog, FleetCounters } from './agent-options';
 import { errorMessage } from './answers';
 import type { CommandResult } from './protocol';

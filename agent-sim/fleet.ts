@@ -1,4 +1,5 @@
-import { SimulatedAgent, newCounters, type AgentEvent, type AgentStatus, type FleetCounters } from './agent';
+import { SimulatedAgent, newCounters, type AgentStatus, type FleetCounters } from './agent';
+import type { AgentEventListener } from './agent-options';
 import { addElevationStats, newElevationStats, type ElevationStats, type RaiseFailure } from './pam';
 import type { ElevationKind } from './pam-catalog';
 import { DEFAULT_SCENARIO, getScenario, scenarioNames, type Scenario } from './scenarios';
@@ -37,7 +38,7 @@ export interface FleetOptions {
   startSpacingMs?: number | undefined;
   spreadFirstHeartbeat?: boolean | undefined;
   reenrollOnUnauthorized?: boolean | undefined;
-  onEvent?: ((agent: SimulatedAgent, event: AgentEvent) => void) | undefined;
+  onEvent?: AgentEventListener | undefined;
 }
 
 export interface FleetStats extends FleetCounters {

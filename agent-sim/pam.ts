@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { AgentHandle, CommandHandler, CommandOutcome } from './commands';
+import type { AgentHandle, CommandHandler, CommandOutcome, ScenarioHooks } from './handle';
 import { elevationProfile, elevationRequest, type ElevationKind, type ElevationProfile } from './pam-catalog';
 import { elevationIngestResponse, parsePayload, type ElevationIngestResponse } from './protocol';
 import type { Rng } from './random';
-import type { ScenarioHooks } from './scenarios';
 import { retryAfterMs, type HttpAnswer } from './transport';
 
 // Privileged access on a simulated agent (issue 5). The agent reports elevation requests

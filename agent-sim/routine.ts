@@ -1,4 +1,4 @@
-import type { AgentHandle } from './commands';
+import type { AgentHandle } from './handle';
 import type { AgentLog, FleetCounters } from './agent-options';
 import type { AgentSocket } from './agent-socket';
 import { EventLogStore } from './eventlog';

@@ -1,19 +1,10 @@
-import type { AgentHandle, CommandHandler } from './commands';
+import type { ScenarioHooks } from './handle';
 import { pamScenarioHooks } from './pam';
 
 // Named behaviours for `--scenario`: how chatty the agents' logs are, how the metrics move and how reliable the
 // network is. A scenario can also add behaviour through hooks: extra command handlers and actions on enroll or
 // on each heartbeat. The PAM scenarios of issue 5 use it: `pam` and `pam-load` report elevation requests after
 // heartbeats (agent-sim/pam.ts); every scenario answers `actuate_elevation` / `revoke_elevation`.
-
-export interface ScenarioHooks {
-  /** Command types this scenario adds or overrides (both over the socket and claimed by heartbeat). */
-  commands?: Record<string, CommandHandler>;
-  /** Once, after the agent enrolled (or came back with saved credentials). */
-  onStart?(agent: AgentHandle): void | Promise<void>;
-  /** After every successful heartbeat. */
-  onHeartbeat?(agent: AgentHandle): void | Promise<void>;
-}
 
 export interface Scenario {
   name: string;

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUILT_IN_COMMANDS, type AgentHandle, type CommandOutcome } from '../../agent-sim/commands';
+import { BUILT_IN_COMMANDS } from '../../agent-sim/commands';
+import type { AgentHandle, CommandOutcome } from '../../agent-sim/handle';
 import { EventLogStore } from '../../agent-sim/eventlog';
 import { agentIdentity } from '../../agent-sim/identity';
 import { Rng } from '../../agent-sim/random';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BUILT_IN_COMMANDS, type AgentHandle, type CommandOutcome } from '../../agent-sim/commands';
+import { BUILT_IN_COMMANDS } from '../../agent-sim/commands';
+import type { AgentHandle, CommandOutcome } from '../../agent-sim/handle';
 import { EventLogStore } from '../../agent-sim/eventlog';
 import { ElevationRaiseError, Fleet, formatStats } from '../../agent-sim/fleet';
 import { agentIdentity, type AgentIdentity } from '../../agent-sim/identity';
