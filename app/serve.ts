@@ -81,7 +81,7 @@ async function main(): Promise<void> {
     console.warn('gatehouse: the console is not built (run `npm run build`); serving the API only');
   // Loaded after the arguments are checked: the whole server is a few seconds of start-up.
   const { createServer } = await import('../server/index');
-  const { demoSimulator } = await import('../server/modules/demo/simulator');
+  const { demoSimulator } = await import('../server/modules/demo');
   const server = await createServer({
     ...(port !== undefined ? { port } : {}),
     ...(values.host !== undefined ? { host: values.host } : {}),
