@@ -111,6 +111,13 @@ export interface WebhookDelivery {
   nextAttemptAt: string | null;
   createdAt: string;
   deliveredAt: string | null;
+  /**
+   * Beyond the spec's record (issue 12 item 5, the log's request and response detail): the headers the latest
+   * attempt sent, signature included, and the headers the receiver answered with, cut to 4 KB of JSON. Null
+   * before the first attempt, and for an attempt refused before sending (request) or without a response.
+   */
+  requestHeaders: Record<string, string> | null;
+  responseHeaders: Record<string, string> | null;
 }
 
 /** POST /webhooks/:id/test (202). */

@@ -93,7 +93,11 @@ test('create a webhook, watch a test delivery arrive live, retry a failed one by
   await screen(page, 'webhooks-detail');
 
   // The receiver goes down: the next test delivery fails at once (no retries) and says why.
-  receiver.reply = () => ({ status: 503, body: '{"error":"receiver is down for maintenance"}' });
+  receiver.reply = () => ({
+    status: 503,
+    headers: { 'Retry-After': '120' },
+    body: '{"error":"receiver is down for maintenance"}',
+  });
   await page.getByTestId('webhook-send-test').click();
   await page.getByTestId('webhook-test-submit').click();
   await expect(rows(page)).toHaveCount(2);
@@ -107,6 +111,12 @@ test('create a webhook, watch a test delivery arrive live, retry a failed one by
     'receiver is down for maintenance',
   );
   await expect(detail.getByTestId('delivery-request-headers')).toContainText('X-Lab: bench-3');
+  // The headers shown are the ones the attempt sent (its signature as the receiver got it) and got back.
+  const sentSignature = String(receiver.requests[1]?.headers['x-service-signature']);
+  await expect(detail.getByTestId('delivery-request-headers')).toContainText(
+    `X-Service-Signature: ${sentSignature}`,
+  );
+  await expect(detail.getByTestId('delivery-response-headers')).toContainText('retry-after: 120');
 
   // Back up: the failed delivery retried by hand is a new delivery of the same event, delivered.
   receiver.reply = () => ({ status: 200, body: 'ok' });

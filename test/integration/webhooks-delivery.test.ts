@@ -29,6 +29,7 @@ const requestsFor = (deliveryId: string) =>
 describe('webhook delivery', () => {
   it('signs each delivery so a receiver can verify it, with the standard headers before the custom ones', async () => {
     const secret = randomBytes(24).toString('hex');
+    world.receiver.reply = () => ({ status: 200, headers: { 'X-Receiver': 'test' }, body: 'ok' });
     const hook = await createWebhook(world, {
       secret,
       events: ['device.online'],
@@ -75,6 +76,16 @@ describe('webhook delivery', () => {
     expect(order.indexOf('x-tenant')).toBeGreaterThan(order.indexOf('x-service-signature-timestamp'));
     expect(order.indexOf('x-service-signature-timestamp')).toBeGreaterThan(order.indexOf('content-type'));
     expect(Number(request.headers['x-service-timestamp'])).toBeGreaterThan(Date.now() - 60_000);
+
+    // The log keeps what was sent, signature included, exactly as the receiver got it, and what came back.
+    const sentHeaders = delivery.requestHeaders as Record<string, string>;
+    expect(sentHeaders['X-Service-Signature']).toBe(request.headers['x-service-signature']);
+    for (const [name, value] of Object.entries(sentHeaders))
+      expect(request.headers[name.toLowerCase()], name).toBe(value);
+    expect(Object.keys(sentHeaders).map((n) => n.toLowerCase())).toEqual(
+      expect.arrayContaining(order.filter((n) => n !== 'host' && n !== 'connection')),
+    );
+    expect(delivery.responseHeaders).toMatchObject({ 'x-receiver': 'test', date: expect.any(String) });
 
     const unsigned = await createWebhook(world, { events: ['device.online'] });
     await world.server.api.post(`/webhooks/${unsigned.id}/test`, {}, world.admin);
@@ -165,20 +176,33 @@ describe('webhook delivery', () => {
     expect(requestsFor(test.body.delivery.id as string)).toHaveLength(1);
   });
 
-  it('a redirect is a failure, never followed; the response is stored cut to 1000 characters', async () => {
+  it('a redirect is a failure, never followed; the response body is kept to 1000 characters, its headers to 4 KB', async () => {
+    const padding = Object.fromEntries(
+      Array.from({ length: 60 }, (_, i) => [`x-pad-${String(i).padStart(2, '0')}`, 'y'.repeat(100)]),
+    );
     const hook = await createWebhook(world, {
       events: ['device.online'],
       retryPolicy: { maxRetries: 0, initialDelayMs: 10, backoffMultiplier: 2, maxDelayMs: 10 },
     });
     world.receiver.reply = (r) =>
       r.path === '/hook'
-        ? { status: 302, headers: { location: `${world.receiver.url}/elsewhere` }, body: 'x'.repeat(5000) }
+        ? {
+            status: 302,
+            headers: { location: `${world.receiver.url}/elsewhere`, ...padding },
+            body: 'x'.repeat(5000),
+          }
         : { status: 200 };
     const test = await world.server.api.post(`/webhooks/${hook.id}/test`, {}, world.admin);
     const failed = await deliveryWhere(world, hook.id, (d) => d.status === 'failed');
     expect(failed.responseStatus).toBe(302);
     expect(failed.errorMessage).toMatch(/redirect/i);
     expect(failed.responseBody).toHaveLength(1000);
+    // About 7 KB of headers: the log keeps the first ones within 4 KB of JSON.
+    const kept = failed.responseHeaders as Record<string, string>;
+    expect(kept.location).toBe(`${world.receiver.url}/elsewhere`);
+    expect(JSON.stringify(kept).length).toBeLessThanOrEqual(4096);
+    expect(Object.keys(kept).filter((n) => n.startsWith('x-pad-')).length).toBeLessThan(60);
+    expect(failed.requestHeaders).toMatchObject({ 'X-Service-Delivery-Id': failed.id });
     expect(requestsFor(test.body.delivery.id as string).map((r) => r.path)).toEqual(['/hook']);
     expect(world.receiver.requests.some((r) => r.path === '/elsewhere')).toBe(false);
   });

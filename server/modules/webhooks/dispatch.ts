@@ -3,7 +3,7 @@ import type { WebhookRetryPolicy } from '../../contract/webhooks';
 import { checkTarget, parseTarget } from './address';
 import { DEFAULT_RETRY_POLICY, nextRetry } from './retry';
 import type { WebhookRuntime } from './runtime';
-import { sendAttempt, type AttemptResult } from './sender';
+import { refusedAttempt, sendAttempt, type AttemptResult } from './sender';
 import {
   attemptSubject,
   claimDelivery,
@@ -88,24 +88,17 @@ async function attempt(
 }
 
 async function send(rt: WebhookRuntime, { delivery, webhook }: AttemptSubject): Promise<AttemptResult> {
-  const refused = (error: string): AttemptResult => ({
-    ok: false,
-    status: null,
-    body: null,
-    timeMs: 0,
-    error,
-  });
   const target = parseTarget(webhook.url, rt.allowPrivate);
-  if (!target) return refused(UNSAFE);
+  if (!target) return refusedAttempt(UNSAFE);
   const checked = await checkTarget(target, rt.resolver, rt.allowPrivate);
-  if (checked.verdict === 'unsafe') return refused(UNSAFE);
-  if (checked.verdict === 'unresolved') return refused(`Could not resolve ${target.host}`);
+  if (checked.verdict === 'unsafe') return refusedAttempt(UNSAFE);
+  if (checked.verdict === 'unresolved') return refusedAttempt(`Could not resolve ${target.host}`);
   let secret: string | null;
   try {
     secret = webhook.secret_sealed === null ? null : rt.ctx.secretBox.open(webhook.secret_sealed);
   } catch {
     // Sealed under another encryption key (a data directory moved without its key): never send unsigned instead.
-    return refused('Signing secret cannot be read');
+    return refusedAttempt('Signing secret cannot be read');
   }
   return sendAttempt({
     target,
@@ -135,6 +128,8 @@ function outcomeOf(
     responseBody: result.body,
     responseTimeMs: result.timeMs,
     errorMessage: result.error,
+    requestHeaders: result.requestHeaders && JSON.stringify(result.requestHeaders),
+    responseHeaders: result.responseHeaders && JSON.stringify(result.responseHeaders),
   };
   if (result.ok)
     return { ...common, status: 'delivered', nextAttemptAt: null, deliveredAt: new Date(now).toISOString() };

@@ -43,6 +43,8 @@ function newDelivery(webhookId: string, orgId: string, payload: WebhookPayload, 
     in_flight: 0,
     created_at: new Date(now).toISOString(),
     delivered_at: null,
+    request_headers: null,
+    response_headers: null,
   };
 }
 

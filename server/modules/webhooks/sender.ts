@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { request, type Agent } from 'node:https';
 import { isIP } from 'node:net';
 import type { WebhookHeader } from '../../contract/webhooks';
@@ -15,6 +16,8 @@ export const USER_AGENT = 'Service-Webhooks/1.0';
 /** Only the first 1000 characters of a response are kept (spec 2 Limits); reading stops a little after that. */
 export const RESPONSE_BODY_LIMIT = 1000;
 const RESPONSE_READ_LIMIT = 64 * 1024;
+/** The response headers kept for the delivery log, as JSON text (migration 0010 holds the column to it). */
+export const RESPONSE_HEADERS_LIMIT = 4096;
 
 export interface AttemptRequest {
   target: WebhookTarget;
@@ -39,6 +42,10 @@ export interface AttemptResult {
   body: string | null;
   timeMs: number;
   error: string | null;
+  /** The headers this attempt sent; null when it was refused before sending. */
+  requestHeaders: Record<string, string> | null;
+  /** The receiver's headers, cut to RESPONSE_HEADERS_LIMIT; null without a response. */
+  responseHeaders: Record<string, string> | null;
 }
 
 /** `sha256=<hex>` of HMAC-SHA256(secret, `<timestamp>.<body>`), as a receiver recomputes it. */
@@ -68,6 +75,24 @@ export function deliveryHeaders(
   return headers;
 }
 
+/**
+ * The response's headers for the log, in the order received, as long as their JSON stays within the limit: a
+ * receiver's headers are its own to size, the log's row is not. Repeated headers (set-cookie) are joined.
+ */
+export function keptResponseHeaders(received: IncomingHttpHeaders): Record<string, string> {
+  const kept: Record<string, string> = {};
+  let size = 2; // the braces
+  for (const [name, value] of Object.entries(received)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    const entrySize = JSON.stringify(name).length + JSON.stringify(text).length + 2; // colon and comma
+    if (size + entrySize > RESPONSE_HEADERS_LIMIT) break;
+    kept[name] = text;
+    size += entrySize;
+  }
+  return kept;
+}
+
 /** A `lookup` that answers every name with the checked address, so the socket cannot land anywhere else. */
 function pinnedLookup(address: ResolvedAddress): LookupFunction {
   return (_hostname, options, callback) => {
@@ -76,20 +101,42 @@ function pinnedLookup(address: ResolvedAddress): LookupFunction {
   };
 }
 
+/** An attempt that sent nothing (refused before a request was made). */
+export function refusedAttempt(error: string): AttemptResult {
+  return {
+    ok: false,
+    status: null,
+    body: null,
+    timeMs: 0,
+    error,
+    requestHeaders: null,
+    responseHeaders: null,
+  };
+}
+
 export function sendAttempt(input: AttemptRequest): Promise<AttemptResult> {
   const started = input.now();
   const pinned = input.addresses[0];
-  if (!pinned)
-    return Promise.resolve({ ok: false, status: null, body: null, timeMs: 0, error: 'No address' });
-  const headers = deliveryHeaders(input, started);
+  if (!pinned) return Promise.resolve(refusedAttempt('No address'));
+  // Exactly what goes on the wire (the log shows it): the delivery headers and the body's length.
+  const headers = {
+    ...deliveryHeaders(input, started),
+    'Content-Length': String(Buffer.byteLength(input.body)),
+  };
   const { url, host } = input.target;
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (result: Omit<AttemptResult, 'timeMs'>) => {
+    let responseHeaders: Record<string, string> | null = null;
+    const finish = (result: Omit<AttemptResult, 'timeMs' | 'requestHeaders' | 'responseHeaders'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      resolve({ ...result, timeMs: Math.max(0, input.now() - started) });
+      resolve({
+        ...result,
+        timeMs: Math.max(0, input.now() - started),
+        requestHeaders: headers,
+        responseHeaders,
+      });
     };
     const req = request(
       {
@@ -98,7 +145,7 @@ export function sendAttempt(input: AttemptRequest): Promise<AttemptResult> {
         hostname: host,
         port: url.port || 443,
         path: `${url.pathname}${url.search}`,
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(input.body)) },
+        headers,
         lookup: pinnedLookup(pinned),
         // SNI and the certificate check use the name in the URL (a bare IP sends no SNI, as TLS requires).
         ...(isIP(host) ? {} : { servername: host }),
@@ -107,6 +154,7 @@ export function sendAttempt(input: AttemptRequest): Promise<AttemptResult> {
       },
       (res) => {
         const status = res.statusCode ?? 0;
+        responseHeaders = keptResponseHeaders(res.headers);
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {

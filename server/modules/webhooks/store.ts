@@ -14,8 +14,8 @@ import type {
   WebhookStatus,
 } from '../../contract/webhooks';
 
-// Every SQL statement of the webhooks module (tables in migrations/0009_webhooks.sql). Free functions of the
-// database; the callers decide transactions (after-commit.ts) and scope.
+// Every SQL statement of the webhooks module (tables in migrations/0009_webhooks.sql, headers in 0010). Free
+// functions of the database; the callers decide transactions (after-commit.ts) and scope.
 
 export interface WebhookRow {
   id: string;
@@ -53,6 +53,9 @@ export interface DeliveryRow {
   in_flight: 0 | 1;
   created_at: string;
   delivered_at: string | null;
+  /** JSON objects of the latest attempt (migration 0010). */
+  request_headers: string | null;
+  response_headers: string | null;
 }
 
 export function toWebhook(row: WebhookRow): Webhook {
@@ -93,6 +96,10 @@ export function toDelivery(row: DeliveryRow): WebhookDelivery {
     nextAttemptAt: row.next_attempt_at === null ? null : new Date(row.next_attempt_at).toISOString(),
     createdAt: row.created_at,
     deliveredAt: row.delivered_at,
+    requestHeaders: row.request_headers ? (JSON.parse(row.request_headers) as Record<string, string>) : null,
+    responseHeaders: row.response_headers
+      ? (JSON.parse(row.response_headers) as Record<string, string>)
+      : null,
   };
 }
 
@@ -197,9 +204,11 @@ export function insertDelivery(db: Db, row: DeliveryRow): void {
   statement(
     db,
     `INSERT INTO webhook_deliveries (id, webhook_id, org_id, status, event, event_id, payload, response_status,
-       response_body, response_time_ms, error_message, attempt, next_attempt_at, in_flight, created_at, delivered_at)
+       response_body, response_time_ms, error_message, attempt, next_attempt_at, in_flight, created_at, delivered_at,
+       request_headers, response_headers)
      VALUES (@id, @webhook_id, @org_id, @status, @event, @event_id, @payload, @response_status, @response_body,
-       @response_time_ms, @error_message, @attempt, @next_attempt_at, @in_flight, @created_at, @delivered_at)`,
+       @response_time_ms, @error_message, @attempt, @next_attempt_at, @in_flight, @created_at, @delivered_at,
+       @request_headers, @response_headers)`,
   ).run(row);
 }
 
@@ -255,6 +264,9 @@ export interface AttemptOutcome {
   responseBody: string | null;
   responseTimeMs: number | null;
   errorMessage: string | null;
+  /** JSON text of the attempt's headers (AttemptResult), null when nothing was sent or received. */
+  requestHeaders: string | null;
+  responseHeaders: string | null;
   nextAttemptAt: number | null;
   deliveredAt: string | null;
 }
@@ -270,7 +282,7 @@ export function recordAttempt(db: Db, id: string, claimedAttempt: number, outcom
       db,
       `UPDATE webhook_deliveries SET status = @status, response_status = @responseStatus,
          response_body = @responseBody, response_time_ms = @responseTimeMs, error_message = @errorMessage,
-         next_attempt_at = @nextAttemptAt, delivered_at = @deliveredAt, attempt = attempt + 1, in_flight = 0
+         request_headers = @requestHeaders, response_headers = @responseHeaders, next_attempt_at = @nextAttemptAt, delivered_at = @deliveredAt, attempt = attempt + 1, in_flight = 0
        WHERE id = @id AND attempt = @claimedAttempt AND status IN ('pending', 'retrying')`,
     ).run({ ...outcome, id, claimedAttempt }).changes === 1
   );

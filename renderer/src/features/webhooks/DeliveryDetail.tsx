@@ -3,29 +3,22 @@ import { formatDateTime } from '../../lib/format';
 import { Facts } from '../../ui';
 import { CodeBlock } from './parts';
 
-// One delivery opened in the log: the attempt's facts, the request as the sender makes it (headers and body)
-// and what the receiver answered (status, time, body cut to 1000 characters by the server).
+// One delivery opened in the log: the attempt's facts, the request as the latest attempt sent it (headers, the
+// signature among them, and body) and what the receiver answered (status, time, headers cut to 4 KB and body cut
+// to 1000 characters by the server).
 
-/**
- * The request headers of an attempt, in the sender's order. The server records the body but not the headers
- * of each attempt, so the per-attempt values (timestamp, signature) are described, not shown.
- */
-export function requestHeaders(hook: Webhook, d: WebhookDelivery): string {
-  const lines = [
-    'Content-Type: application/json',
-    'User-Agent: Service-Webhooks/1.0',
-    `X-Service-Delivery-Id: ${d.id}`,
-    `X-Service-Event-Id: ${d.eventId}`,
-    `X-Service-Event-Type: ${d.event}`,
-    'X-Service-Timestamp: <Unix ms of the attempt>',
-  ];
-  if (hook.hasSecret)
-    lines.push(
-      'X-Service-Signature: sha256=<HMAC-SHA256 of "<signature timestamp>.<raw body>">',
-      'X-Service-Signature-Timestamp: <the timestamp signed>',
-    );
-  for (const h of hook.headers) lines.push(`${h.key}: ${h.value}`);
-  return lines.join('\n');
+/** Headers as `Name: value` lines, in the order recorded. */
+export function headerLines(headers: Record<string, string>): string {
+  return Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
+}
+
+/** Why there are no request headers: nothing sent yet, or the attempt was refused before sending. */
+function unsentNote(d: WebhookDelivery): string {
+  return d.attempt === 0
+    ? '(nothing sent yet: the first attempt is pending)'
+    : '(nothing sent: the attempt was refused before a request was made)';
 }
 
 function responseBodyText(d: WebhookDelivery): string {
@@ -69,7 +62,11 @@ export function DeliveryDetail({ hook, delivery: d }: { hook: Webhook; delivery:
           <h3>
             Request <span className="muted mono small">POST {hook.url}</span>
           </h3>
-          <CodeBlock label="Headers" text={requestHeaders(hook, d)} testId="delivery-request-headers" />
+          <CodeBlock
+            label={d.attempt > 1 ? `Headers (attempt ${d.attempt})` : 'Headers'}
+            text={d.requestHeaders ? headerLines(d.requestHeaders) : unsentNote(d)}
+            testId="delivery-request-headers"
+          />
           <CodeBlock
             label="Body (the same bytes on every attempt)"
             text={JSON.stringify(d.payload, null, 2)}
@@ -93,8 +90,12 @@ export function DeliveryDetail({ hook, delivery: d }: { hook: Webhook; delivery:
                 'delivery-response-status',
               ],
               ['Duration', d.responseTimeMs === null ? '—' : `${d.responseTimeMs} ms`],
-              ['Headers', <span className="muted">Not recorded by the server</span>],
             ]}
+          />
+          <CodeBlock
+            label="Headers (first 4 KB)"
+            text={d.responseHeaders ? headerLines(d.responseHeaders) : '(none received)'}
+            testId="delivery-response-headers"
           />
           <CodeBlock
             label="Body (first 1000 characters)"
