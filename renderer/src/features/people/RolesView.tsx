@@ -6,6 +6,7 @@ import { Icon } from '../../ui/Icon';
 import { AdminTable, EmptyState, ListStates, NoMatchRow, PageHeader, RowMenu, SearchBox } from '../../ui';
 import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';
+import { useTarget, writeTarget } from '../../lib/hooks';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
 import { CloneRoleDialog, DeleteRoleDialog } from './RoleDialogs';
 import { peopleApi, useRoles } from './api';
@@ -22,9 +23,7 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState<'' | 'system' | 'custom'>('');
   const [cloning, setCloning] = useState<Role | null>(null);
-  const [deleting, setDeleting] = useState<Role | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<unknown>(null);
+  const deleting = useTarget<Role>();
 
   const list = asList(roles.data);
   const byId = new Map(list.map((r) => [r.id, r]));
@@ -40,20 +39,7 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
     // Built-in roles first, then custom roles, each alphabetically.
     .sort((a, b) => Number(b.isSystem) - Number(a.isSystem) || a.name.localeCompare(b.name));
 
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    setDeleteError(null);
-    try {
-      await peopleApi.deleteRole(deleting.id);
-      setDeleting(null);
-      roles.reload();
-    } catch (err) {
-      setDeleteError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const remove = writeTarget(deleting, (r) => peopleApi.deleteRole(r.id), roles.reload);
 
   return (
     <>
@@ -149,10 +135,7 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
                       danger: true,
                       hidden: r.isSystem,
                       testId: 'role-menu-delete',
-                      onSelect: () => {
-                        setDeleteError(null);
-                        setDeleting(r);
-                      },
+                      onSelect: () => deleting.open(r),
                     },
                   ]}
                 />
@@ -185,12 +168,12 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
       ) : null}
 
       <DeleteRoleDialog
-        role={deleting}
-        open={deleting !== null}
-        busy={busy}
-        error={deleteError}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => void remove()}
+        role={deleting.target}
+        open={deleting.target !== null}
+        busy={deleting.action.busy}
+        error={deleting.action.error}
+        onCancel={deleting.close}
+        onConfirm={() => void deleting.action.run(remove)}
       />
     </>
   );

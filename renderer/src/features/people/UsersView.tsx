@@ -17,6 +17,7 @@ import { InviteDialog } from './InviteDialog';
 import { ChangeRoleDialog } from './ChangeRoleDialog';
 import { UserRow, type Pending } from './UserRow';
 import { peopleApi, useUsers } from './api';
+import { useAsyncAction } from '../../lib/action';
 
 const PAGE_SIZE = 50;
 
@@ -44,8 +45,8 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
   const [page, setPage] = useState(1);
   const [inviting, setInviting] = useState(false);
   const [pending, setPending] = useState<Pending | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<unknown>(null);
+  const action = useAsyncAction();
+  const { busy, error: actionError } = action;
   const [notice, setNotice] = useState<string | null>(null);
   const [rowError, setRowError] = useState<{ userId: string; error: unknown } | null>(null);
 
@@ -63,24 +64,18 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
   const filtered = q !== '' || status !== '';
 
   const open = (next: Pending) => {
-    setActionError(null);
+    action.reset();
     setPending(next);
   };
 
-  const run = async (fn: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    setActionError(null);
-    try {
+  /** A row action confirmed in its dialog: then the dialog closes, the list says what happened and reloads. */
+  const run = (fn: () => Promise<unknown>, done: string) =>
+    action.run(async () => {
       await fn();
       setPending(null);
       setNotice(done);
       users.reload();
-    } catch (err) {
-      setActionError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const resend = async (u: UserSummary) => {
     setRowError(null);
