@@ -7,7 +7,7 @@ import { Icon } from '../../ui/Icon';
 import { Card, Facts, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
-import { EmptyState, ErrorBlock, LoadingBlock, PageHeader, Pager, RowMenu } from '../../ui';
+import { EmptyState, ErrorBlock, ListStates, LoadingBlock, PageHeader, Pager, RowMenu } from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 import { formatDate } from '../../lib/format';
 
@@ -191,16 +191,18 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
         </button>
       }
     >
-      {sites.loading ? (
-        <LoadingBlock label="Loading sites…" />
-      ) : sites.error && !sites.data ? (
-        <ErrorBlock error={sites.error} onRetry={sites.reload} />
-      ) : list.length === 0 ? (
-        <EmptyState icon="server" title="No sites yet" compact testId="sites-empty">
-          Sites group the devices of {orgName} by location. Agents enrolled with a site&apos;s enrollment key
-          land in that site.
-        </EmptyState>
-      ) : (
+      <ListStates
+        of={sites}
+        loading="Loading sites…"
+        empty={
+          list.length === 0 ? (
+            <EmptyState icon="server" title="No sites yet" compact testId="sites-empty">
+              Sites group the devices of {orgName} by location. Agents enrolled with a site&apos;s enrollment
+              key land in that site.
+            </EmptyState>
+          ) : null
+        }
+      >
         <div className="tn-table-wrap">
           <table className="adm-table" data-testid="site-table">
             <thead>
@@ -222,34 +224,8 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
                       <span className="adm-cell-title nowrap">{s.name}</span>
                     </td>
                     <td className="nowrap mono small">{s.timezone}</td>
-                    <td>
-                      {address.length ? (
-                        <div className="adm-cell-main">
-                          <span>{address[0]}</span>
-                          {address[1] ? (
-                            <span className="adm-cell-sub" title={address[1]}>
-                              {address[1]}
-                            </span>
-                          ) : null}
-                        </div>
-                      ) : (
-                        <span className="muted">—</span>
-                      )}
-                    </td>
-                    <td>
-                      {contact ? (
-                        <div className="adm-cell-main">
-                          <span>{contact.primary}</span>
-                          {contact.secondary ? (
-                            <span className="adm-cell-sub" title={contact.secondary}>
-                              {contact.secondary}
-                            </span>
-                          ) : null}
-                        </div>
-                      ) : (
-                        <span className="muted">—</span>
-                      )}
-                    </td>
+                    <TwoLineCell first={address[0]} second={address[1]} />
+                    <TwoLineCell first={contact?.primary} second={contact?.secondary} />
                     <td className="actions">
                       <RowMenu
                         label={`Actions for ${s.name}`}
@@ -278,7 +254,7 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
           </table>
           <Pager pagination={paginationOf(sites.data)} onPage={setPage} testId="sites-pager" />
         </div>
-      )}
+      </ListStates>
 
       {editing ? (
         <SiteDialog
@@ -308,5 +284,25 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
         </p>
       </ConfirmAction>
     </Card>
+  );
+}
+
+/** A table cell of a line and a quieter one under it (an address, a contact); a dash when there is nothing. */
+function TwoLineCell({ first, second }: { first: string | undefined; second: string | undefined }) {
+  return (
+    <td>
+      {first ? (
+        <div className="adm-cell-main">
+          <span>{first}</span>
+          {second ? (
+            <span className="adm-cell-sub" title={second}>
+              {second}
+            </span>
+          ) : null}
+        </div>
+      ) : (
+        <span className="muted">—</span>
+      )}
+    </td>
   );
 }
