@@ -18,7 +18,17 @@ import {
 import { auditCaller } from '../audit';
 import { TenancyStore } from '../tenancy';
 import type { createEnrollmentKeyBody, listEnrollmentKeysQuery, rotateEnrollmentKeyBody } from './schemas';
-import { enrollmentKeyStore, toEnrollmentKey, type EnrollmentKeyRow } from './store';
+import {
+  deleteEnrollmentKeyRow,
+  enrollmentKeyById,
+  insertEnrollmentKeyRow,
+  listEnrollmentKeyRows,
+  probeEnrollmentKey,
+  redeemEnrollmentKeyRow,
+  rotateEnrollmentKeyRow,
+  toEnrollmentKey,
+  type EnrollmentKeyRow,
+} from './store';
 
 // Rules of /enrollment-keys (spec 1, Enrollment key; Authentication §6) and the redemption used by agent
 // enrollment. A key is 32 random bytes as 64 hex characters, shown once; storage keeps only a peppered hash.
@@ -70,8 +80,7 @@ export function insertEnrollmentKey(
   const { key, hash } = generateEnrollmentKey(ctx.enrollmentKeyPepper);
   const id = randomUUID();
   const at = new Date().toISOString();
-  const store = enrollmentKeyStore(ctx.db);
-  store.insert({
+  insertEnrollmentKeyRow(ctx.db, {
     id,
     orgId: input.orgId,
     siteId: input.siteId,
@@ -82,7 +91,7 @@ export function insertEnrollmentKey(
     createdBy: input.createdBy,
     at,
   });
-  return { row: store.byId(id)!, key };
+  return { row: enrollmentKeyById(ctx.db, id)!, key };
 }
 
 function audit(
@@ -104,7 +113,7 @@ function audit(
 }
 
 function keyInScope(ctx: AppContext, auth: UserAuth, id: string): EnrollmentKeyRow {
-  const row = enrollmentKeyStore(ctx.db).byId(id);
+  const row = enrollmentKeyById(ctx.db, id);
   if (!row || !scopeCovers(resolveOrgScope(ctx.db, auth), row.org_id)) throw notFound(NOT_FOUND);
   return row;
 }
@@ -130,7 +139,8 @@ export function listEnrollmentKeys(
 ) {
   if (query.orgId) requireOrgAccess(ctx.db, auth, query.orgId);
   const now = Date.now();
-  const { rows, total } = enrollmentKeyStore(ctx.db).list(
+  const { rows, total } = listEnrollmentKeyRows(
+    ctx.db,
     resolveOrgScope(ctx.db, auth),
     { orgId: query.orgId, expired: query.expired === undefined ? undefined : query.expired === 'true' },
     query,
@@ -193,9 +203,10 @@ export function rotateEnrollmentKey(
   const maxUsage = body.maxUsage === undefined ? row.max_usage : body.maxUsage;
   const expiresAt = body.expiresAt ?? row.expires_at;
   const { key, hash } = generateEnrollmentKey(ctx.enrollmentKeyPepper);
-  const store = enrollmentKeyStore(ctx.db);
-  if (!store.rotate(id, hash, maxUsage, expiresAt, new Date().toISOString())) throw notFound(NOT_FOUND);
-  const rotated = store.byId(id)!;
+  if (!rotateEnrollmentKeyRow(ctx.db, id, hash, maxUsage, expiresAt, new Date().toISOString())) {
+    throw notFound(NOT_FOUND);
+  }
+  const rotated = enrollmentKeyById(ctx.db, id)!;
   audit(ctx, req, auth, 'enrollment_key.rotate', rotated, {
     changedFields: (['maxUsage', 'expiresAt'] as const).filter((f) => body[f] !== undefined),
     maxUsage: rotated.max_usage,
@@ -212,7 +223,7 @@ export function deleteEnrollmentKey(
   id: string,
 ): { success: true } {
   const row = keyInScope(ctx, auth, id);
-  if (!enrollmentKeyStore(ctx.db).delete(id)) throw notFound(NOT_FOUND);
+  if (!deleteEnrollmentKeyRow(ctx.db, id)) throw notFound(NOT_FOUND);
   audit(ctx, req, auth, 'enrollment_key.delete', row, {
     siteId: row.site_id,
     usageCount: row.usage_count,
@@ -239,12 +250,11 @@ export function redeemEnrollmentKey(
   nowMs = Date.now(),
 ): RedeemResult {
   const hash = hashEnrollmentKey(ctx.enrollmentKeyPepper, rawKey);
-  const store = enrollmentKeyStore(ctx.db);
-  const redeemed = store.redeem(hash, new Date(nowMs).toISOString());
+  const redeemed = redeemEnrollmentKeyRow(ctx.db, hash, new Date(nowMs).toISOString());
   if (redeemed) {
     return { ok: true, key: { id: redeemed.id, orgId: redeemed.org_id, siteId: redeemed.site_id } };
   }
-  const row = store.probe(hash);
+  const row = probeEnrollmentKey(ctx.db, hash);
   if (!row || row.org_deleted_at) return { ok: false, reason: 'enrollment_key_not_found' };
   if (Date.parse(row.expires_at) <= nowMs) return { ok: false, reason: 'enrollment_key_expired' };
   return { ok: false, reason: 'enrollment_key_exhausted' };
