@@ -68,6 +68,18 @@ export interface Webhook {
   updatedAt: string;
 }
 
+/** How many of a webhook's latest delivery statuses the list carries (the console's sparkline). */
+export const WEBHOOK_RECENT_OUTCOMES = 24;
+
+/**
+ * GET /webhooks: each webhook with, beyond the spec, `recentOutcomes`: the statuses of its latest
+ * WEBHOOK_RECENT_OUTCOMES deliveries, newest last (empty without deliveries), so a list page shows health at a
+ * glance without a request per row.
+ */
+export interface WebhookListItem extends Webhook {
+  recentOutcomes: WebhookDeliveryStatus[];
+}
+
 export interface WebhookDeliveryStats {
   total: number;
   pending: number;

@@ -4,7 +4,7 @@ import { lastAudit } from '../support/seed';
 import { createWebhook, deliveryWhere, startWebhookWorld, type WebhookWorld } from '../support/webhook-world';
 
 // /webhooks as spec 2 writes it: create (status active, hasSecret, never the secret), get with deliveryStats,
-// list with status and orgId filters, patch (pause and resume), delete with its deliveries, the spec's error
+// list with status and orgId filters (and, beyond the spec, each webhook's recentOutcomes), patch (pause and resume), delete with its deliveries, the spec's error
 // messages and the audit entries of each write.
 
 let world: WebhookWorld;
@@ -193,5 +193,45 @@ describe('webhook CRUD', () => {
     expect(none.body.data).toEqual([]);
     const bad = await api.get(`/webhooks/${hook.id}/deliveries?status=lost`, world.admin);
     expect(bad.status).toBe(400);
+  });
+
+  it('lists each webhook with recentOutcomes: its latest 24 delivery statuses, newest last', async () => {
+    const { api, context } = world.server;
+    const pause = (id: string) =>
+      api.request('PATCH', `/webhooks/${id}`, { token: world.admin, body: { status: 'paused' } });
+    // Paused, so the dispatcher leaves the rows written here as they are.
+    const busy = await createWebhook(world, { name: 'Busy', events: ['device.online'] });
+    const quiet = await createWebhook(world, { name: 'Quiet', events: ['device.online'] });
+    const few = await createWebhook(world, { name: 'Few', events: ['device.online'] });
+    await Promise.all([busy, quiet, few].map((h) => pause(h.id)));
+    const insert = context.db.prepare(
+      `INSERT INTO webhook_deliveries (id, webhook_id, org_id, status, event, event_id, payload, attempt,
+         next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, 'webhook.test', ?, '{}', 1, ?, ?)`,
+    );
+    const cycle = ['delivered', 'failed', 'retrying', 'delivered', 'pending'] as const;
+    const write = (webhookId: string, statuses: readonly string[]) =>
+      statuses.forEach((status, i) => {
+        const due = status === 'pending' || status === 'retrying' ? Date.now() + 3_600_000 : null;
+        // Two share each millisecond: the insertion order still decides which is newer.
+        const at = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, Math.floor(i / 2))).toISOString();
+        insert.run(`${webhookId}-${i}`, webhookId, world.orgId, status, `e-${i}`, due, at);
+      });
+    const busyStatuses = Array.from({ length: 30 }, (_, i) => cycle[i % cycle.length] as string);
+    write(busy.id, busyStatuses);
+    write(few.id, ['failed', 'delivered']);
+
+    const list = await api.get(`/webhooks?orgId=${world.orgId}&limit=100`, world.admin);
+    expect(list.status).toBe(200);
+    const outcomesOf = (id: string) =>
+      (list.body.data as Array<{ id: string; recentOutcomes: string[] }>).find((w) => w.id === id)
+        ?.recentOutcomes;
+    expect(outcomesOf(busy.id)).toEqual(busyStatuses.slice(-24));
+    expect(outcomesOf(quiet.id)).toEqual([]);
+    expect(outcomesOf(few.id)).toEqual(['failed', 'delivered']);
+    // Every listed webhook carries it; the single read keeps the spec's shape with deliveryStats instead.
+    for (const w of list.body.data as Array<Record<string, unknown>>)
+      expect(w.recentOutcomes).toEqual(expect.any(Array));
+    expect((await api.get(`/webhooks/${few.id}`, world.admin)).body.recentOutcomes).toBeUndefined();
   });
 });

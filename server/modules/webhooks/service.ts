@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type { z } from 'zod';
-import type {
-  Webhook,
-  WebhookDelivery,
-  WebhookDetail,
-  WebhookRetryResponse,
-  WebhookTestResponse,
+import {
+  WEBHOOK_RECENT_OUTCOMES,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookDetail,
+  type WebhookListItem,
+  type WebhookRetryResponse,
+  type WebhookTestResponse,
 } from '../../contract/webhooks';
 import { transaction } from '../../db/after-commit';
 import type { AuthContext } from '../../http/auth-context';
@@ -31,6 +33,7 @@ import {
   insertWebhook,
   listDeliveries as deliveryPage,
   listWebhooks as webhookPage,
+  recentOutcomes,
   toDelivery,
   toWebhook,
   updateWebhook as changeWebhook,
@@ -99,10 +102,16 @@ export function listWebhooks(
   rt: WebhookRuntime,
   auth: AuthContext,
   query: z.infer<typeof listWebhooksQuery>,
-): { data: Webhook[]; pagination: { page: number; limit: number; total: number } } {
+): { data: WebhookListItem[]; pagination: { page: number; limit: number; total: number } } {
   requireUnrestricted(rt.ctx.db, auth);
   const { rows, total } = webhookPage(rt.ctx.db, resolveOrgScope(rt.ctx.db, auth), query, query);
-  return paginated(rows.map(toWebhook), query, total);
+  const outcomes = recentOutcomes(
+    rt.ctx.db,
+    rows.map((r) => r.id),
+    WEBHOOK_RECENT_OUTCOMES,
+  );
+  const data = rows.map((r) => ({ ...toWebhook(r), recentOutcomes: outcomes.get(r.id) ?? [] }));
+  return paginated(data, query, total);
 }
 
 export function getWebhook(rt: WebhookRuntime, auth: AuthContext, id: string): WebhookDetail {

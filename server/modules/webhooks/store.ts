@@ -178,6 +178,33 @@ export function deliveryStats(db: Db, webhookId: string): WebhookDeliveryStats {
   return row;
 }
 
+/**
+ * The statuses of the latest `perWebhook` deliveries of each webhook, newest last, in one statement for a whole
+ * list page: each webhook's share is an index walk of at most `perWebhook` rows (webhook_deliveries_webhook), so
+ * the cost does not grow with the size of the logs.
+ */
+export function recentOutcomes(
+  db: Db,
+  webhookIds: readonly string[],
+  perWebhook: number,
+): Map<string, WebhookDeliveryStatus[]> {
+  const outcomes = new Map<string, WebhookDeliveryStatus[]>(webhookIds.map((id) => [id, []]));
+  if (webhookIds.length === 0) return outcomes;
+  const rows = statement(
+    db,
+    `SELECT w.value AS webhookId, d.status FROM json_each(?) w
+     JOIN webhook_deliveries d ON d.rowid IN (
+       SELECT rowid FROM webhook_deliveries WHERE webhook_id = w.value
+       ORDER BY created_at DESC, rowid DESC LIMIT ?)
+     ORDER BY w.key, d.created_at, d.rowid`,
+  ).all(JSON.stringify(webhookIds), perWebhook) as Array<{
+    webhookId: string;
+    status: WebhookDeliveryStatus;
+  }>;
+  for (const row of rows) outcomes.get(row.webhookId)?.push(row.status);
+  return outcomes;
+}
+
 /** Active webhooks of an organization with what they subscribe to (the bus fan-out reads this per event). */
 export function activeWebhooksOf(db: Db, orgId: string): Array<{ id: string; events: string }> {
   return statement(db, "SELECT id, events FROM webhooks WHERE org_id = ? AND status = 'active'").all(

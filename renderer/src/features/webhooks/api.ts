@@ -6,6 +6,7 @@ import type {
   WebhookDeliveryStatus,
   WebhookDetail,
   WebhookHeader,
+  WebhookListItem,
   WebhookRetryPolicy,
   WebhookRetryResponse,
   WebhookStatus,
@@ -53,7 +54,7 @@ export interface UpdateWebhookBody {
 const hookPath = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
 
 export const webhooksApi = {
-  list: (q: WebhookListQuery) => api<Paginated<Webhook>>(`/webhooks${qs({ ...q })}`),
+  list: (q: WebhookListQuery) => api<Paginated<WebhookListItem>>(`/webhooks${qs({ ...q })}`),
   get: (id: string) => api<WebhookDetail>(hookPath(id)),
   create: (body: CreateWebhookBody) => api<Webhook>('/webhooks', { method: 'POST', body }),
   update: (id: string, body: UpdateWebhookBody) => api<Webhook>(hookPath(id), { method: 'PATCH', body }),
@@ -74,12 +75,15 @@ export const webhooksKeys = {
   lists: ['webhooks', 'list'] as const,
   list: (q: WebhookListQuery) => ['webhooks', 'list', q] as const,
   detail: (id: string) => ['webhooks', 'detail', id] as const,
-  /** Every cached page of one webhook's deliveries (the log's pages and the list's recent outcomes). */
+  /** Every cached page of one webhook's delivery log. */
   deliveriesOf: (id: string) => ['webhooks', 'deliveries', id] as const,
   deliveries: (id: string, q: DeliveryListQuery) => ['webhooks', 'deliveries', id, q] as const,
 };
 
-/** One page of webhooks; the previous page stays on screen while the next loads. */
+/**
+ * One page of webhooks, each with its latest delivery statuses for the sparkline (one request for the page; a
+ * burst of delivery pushes re-reads it, live.ts). The previous page stays on screen while the next loads.
+ */
 export function useWebhookList(q: WebhookListQuery) {
   return useQuery({
     queryKey: webhooksKeys.list(q),
@@ -99,15 +103,4 @@ export function useDeliveries(id: string, q: DeliveryListQuery) {
     queryFn: () => webhooksApi.deliveries(id, q),
     placeholderData: keepPreviousData,
   });
-}
-
-/** How many of the latest deliveries the list's sparkline shows. */
-export const RECENT_OUTCOMES = 24;
-
-/**
- * The latest deliveries of a webhook, for the list's health column. The list endpoint carries counters but no
- * recent outcomes, so each row reads its first page of deliveries (cached, and patched by pushes like the log).
- */
-export function useRecentDeliveries(id: string) {
-  return useDeliveries(id, { page: 1, limit: RECENT_OUTCOMES });
 }

@@ -1,7 +1,7 @@
 import type {
   WEBHOOK_EVENT_GROUPS,
+  WEBHOOK_RECENT_OUTCOMES,
   Webhook,
-  WebhookDelivery,
   WebhookDeliveryStatus,
   WebhookStatus,
 } from '../../../../server/contract/webhooks';
@@ -38,6 +38,9 @@ export const EVENT_GROUPS: typeof WEBHOOK_EVENT_GROUPS = {
 
 export const TEST_EVENT = 'webhook.test';
 
+/** How many statuses the list's `recentOutcomes` carries: the sparkline's slots (the contract's type pins it). */
+export const RECENT_OUTCOMES: typeof WEBHOOK_RECENT_OUTCOMES = 24;
+
 export const EVENT_GROUP_ENTRIES = Object.entries(EVENT_GROUPS) as Array<[string, readonly string[]]>;
 
 export const ALL_EVENTS: readonly string[] = EVENT_GROUP_ENTRIES.flatMap(([, events]) => events);
@@ -62,9 +65,9 @@ export function rateTone(rate: number | null): Tone {
   return rate >= 95 ? 'ok' : rate >= 80 ? 'warn' : 'bad';
 }
 
-/** Tones of the latest deliveries, oldest first (the sparkline reads left to right). */
-export function outcomeTones(deliveries: readonly WebhookDelivery[]): Tone[] {
-  return deliveries.map((d) => DELIVERY_TONE[d.status]).reverse();
+/** Tones of the latest delivery statuses, oldest first as the list sends them (the sparkline reads left to right). */
+export function outcomeTones(statuses: readonly WebhookDeliveryStatus[]): Tone[] {
+  return statuses.map((status) => DELIVERY_TONE[status]);
 }
 
 const SECRET_BYTES = 32;

@@ -1,8 +1,11 @@
-import type { Webhook, WebhookDeliveryStatus, WebhookStatus } from '../../../../server/contract/webhooks';
+import type {
+  WebhookDeliveryStatus,
+  WebhookListItem,
+  WebhookStatus,
+} from '../../../../server/contract/webhooks';
 import { copyText } from '../../lib/clipboard';
 import { CopyButton, OutcomeStrip, StatusPill } from '../../ui';
-import { RECENT_OUTCOMES, useRecentDeliveries } from './api';
-import { DELIVERY_TONE, STATUS_TONE, outcomeTones, rateTone, successRate } from './model';
+import { DELIVERY_TONE, RECENT_OUTCOMES, STATUS_TONE, outcomeTones, rateTone, successRate } from './model';
 
 // Small pieces the webhook screens share: status pills, the health cells of a list row, and a copyable block.
 
@@ -22,16 +25,15 @@ export function DeliveryStatusPill({ status }: { status: WebhookDeliveryStatus }
   );
 }
 
-/** The success rate of every finished delivery, and the latest deliveries as a sparkline. */
-export function HealthCells({ hook }: { hook: Webhook }) {
-  const recent = useRecentDeliveries(hook.id);
+/** The success rate of every finished delivery, and the latest deliveries (sent with the list) as a sparkline. */
+export function HealthCells({ hook }: { hook: WebhookListItem }) {
   const rate = successRate(hook);
-  const deliveries = recent.data?.data ?? [];
-  const failed = deliveries.filter((d) => d.status === 'failed').length;
+  const outcomes = hook.recentOutcomes;
+  const failed = outcomes.filter((status) => status === 'failed').length;
   const label =
-    deliveries.length === 0
+    outcomes.length === 0
       ? 'No deliveries yet'
-      : `Last ${deliveries.length} deliveries: ${deliveries.length - failed} not failed, ${failed} failed`;
+      : `Last ${outcomes.length} deliveries: ${outcomes.length - failed} not failed, ${failed} failed`;
   return (
     <>
       <td className="num" data-testid="webhook-success-rate">
@@ -46,7 +48,7 @@ export function HealthCells({ hook }: { hook: Webhook }) {
       </td>
       <td>
         <OutcomeStrip
-          tones={outcomeTones(deliveries)}
+          tones={outcomeTones(outcomes)}
           slots={RECENT_OUTCOMES}
           label={label}
           testId="webhook-sparkline"
