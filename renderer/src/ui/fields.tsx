@@ -1,4 +1,4 @@
-import { forwardRef, type InputHTMLAttributes, type ReactNode } from 'react';
+import { forwardRef, type ComponentPropsWithoutRef, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Field, TotpCodeInput } from './basics';
 
 // The labelled inputs the forms repeat: a text input in its Field, and the second-factor code entry (an
@@ -32,6 +32,30 @@ export const TextField = forwardRef<
       />
     </Field>
   );
+});
+
+/** What a preset of TextField still takes: everything but what it fixes, the label only to override its default. */
+type PresetFieldProps = Omit<
+  ComponentPropsWithoutRef<typeof TextField>,
+  'label' | 'type' | 'autoComplete'
+> & {
+  label?: string;
+};
+
+/** The email of an existing account (sign-in, reset, setup): the browser offers the saved user name. */
+export const AccountEmailField = forwardRef<HTMLInputElement, PresetFieldProps>(function AccountEmailField(
+  { label = 'Email', ...field },
+  ref,
+) {
+  return <TextField ref={ref} label={label} type="email" autoComplete="username" {...field} />;
+});
+
+/** A person's own name, at most 255 characters as the server stores it; the browser offers the user's name. */
+export const PersonNameField = forwardRef<HTMLInputElement, PresetFieldProps>(function PersonNameField(
+  { label = 'Your name', ...field },
+  ref,
+) {
+  return <TextField ref={ref} label={label} type="text" autoComplete="name" maxLength={255} {...field} />;
 });
 
 /** A typed second-factor code as the server wants it: a recovery code trimmed, a 6-digit code as digits. */

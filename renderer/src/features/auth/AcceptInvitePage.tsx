@@ -4,7 +4,7 @@ import { ApiError, errorMessage } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout, Alert, Facts, Spinner } from '../../ui/basics';
-import { TextField } from '../../ui/fields';
+import { PersonNameField } from '../../ui/fields';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordFields, newPasswordReady } from '../../ui/password';
@@ -134,12 +134,8 @@ function AcceptForm({
         />
       </div>
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <TextField
+        <PersonNameField
           id="accept-invite-name"
-          label="Your name"
-          type="text"
-          autoComplete="name"
-          maxLength={255}
           value={name}
           onChange={setName}
           error={touched ? nameProblem : null}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from '../../lib/router';
 import { AuthLayout } from '../../ui/basics';
-import { TextField } from '../../ui/fields';
+import { AccountEmailField } from '../../ui/fields';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { isEmail } from '../../ui/password';
@@ -53,11 +53,8 @@ export function ForgotPasswordPage() {
       <h1 className="auth-title">Reset your password</h1>
       <p className="auth-lead">Enter the email address of your account and we will send you a reset link.</p>
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <TextField
+        <AccountEmailField
           id="forgot-password-email"
-          label="Email"
-          type="email"
-          autoComplete="username"
           autoFocus
           value={email}
           onChange={setEmail}

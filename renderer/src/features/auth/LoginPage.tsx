@@ -5,7 +5,7 @@ import { Link, navigate, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout, Alert } from '../../ui/basics';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
-import { MfaCodeField, TextField, mfaCode } from '../../ui/fields';
+import { AccountEmailField, MfaCodeField, TextField, mfaCode } from '../../ui/fields';
 import { Icon } from '../../ui/Icon';
 import { useMeta } from '../../lib/meta';
 import { useDocumentTitle } from '../../lib/hooks';
@@ -82,16 +82,7 @@ export function LoginPage() {
         </Alert>
       ) : null}
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <TextField
-          id="login-email"
-          label="Email"
-          type="email"
-          autoComplete="username"
-          autoFocus
-          required
-          value={email}
-          onChange={setEmail}
-        />
+        <AccountEmailField id="login-email" autoFocus required value={email} onChange={setEmail} />
         <TextField
           id="login-password"
           label="Password"

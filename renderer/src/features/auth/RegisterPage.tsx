@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { AuthLayout } from '../../ui/basics';
-import { TextField } from '../../ui/fields';
+import { PersonNameField, TextField } from '../../ui/fields';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordField, isEmail, passwordStrength } from '../../ui/password';
@@ -110,16 +110,7 @@ export function RegisterPage() {
           error={show('companyName')}
         />
         <div className="form-row">
-          <TextField
-            id="register-name"
-            label="Your name"
-            type="text"
-            autoComplete="name"
-            maxLength={255}
-            value={name}
-            onChange={setName}
-            error={show('name')}
-          />
+          <PersonNameField id="register-name" value={name} onChange={setName} error={show('name')} />
           <TextField
             id="register-email"
             label="Work email"

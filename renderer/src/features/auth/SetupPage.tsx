@@ -3,7 +3,7 @@ import { ApiError } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout } from '../../ui/basics';
-import { TextField } from '../../ui/fields';
+import { AccountEmailField, TextField } from '../../ui/fields';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { isEmail } from '../../ui/password';
@@ -115,15 +115,7 @@ export function SetupPage() {
             onChange={setName}
             error={show('name')}
           />
-          <TextField
-            id="setup-email"
-            label="Email"
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={setEmail}
-            error={show('email')}
-          />
+          <AccountEmailField id="setup-email" value={email} onChange={setEmail} error={show('email')} />
         </div>
         <div className="form-row">
           <TextField

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { UserProfile } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
 import { Alert, Card } from '../../ui/basics';
-import { TextField } from '../../ui/fields';
+import { PersonNameField, TextField } from '../../ui/fields';
 import { useSession } from '../../lib/session';
 import { profileApi, type ProfileChanges } from './api';
 
@@ -68,12 +68,9 @@ export function DetailsCard({
   return (
     <Card title="Your details" icon="edit" testId="profile-details">
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <TextField
+        <PersonNameField
           id="profile-name-input"
           label="Name"
-          type="text"
-          autoComplete="name"
-          maxLength={255}
           value={name}
           onChange={(value) => {
             setName(value);
