@@ -7,7 +7,7 @@ import { asList } from '../../lib/query';
 
 import { tenantQueryOf } from './directory';
 import { useAssignableRoles } from './api';
-import { SelectField } from '../../ui';
+import { DialogButtons, SelectField } from '../../ui';
 
 // Changing a user's role.
 
@@ -37,20 +37,14 @@ export function ChangeRoleDialog({
       onClose={onClose}
       testId="user-role-dialog"
       footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={busy || unchanged || !chosen}
-            onClick={() => chosen && onSave(chosen.id, chosen.name)}
-            data-testid="user-role-save"
-          >
-            {busy ? 'Saving…' : 'Change role'}
-          </button>
-        </>
+        <DialogButtons
+          onCancel={onClose}
+          onAction={() => chosen && onSave(chosen.id, chosen.name)}
+          busy={busy}
+          label="Change role"
+          disabled={unchanged || !chosen}
+          testId="user-role-save"
+        />
       }
     >
       <div className="adm-dialog-form">

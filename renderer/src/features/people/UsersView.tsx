@@ -8,7 +8,7 @@ import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
-import { AdminTable, EmptyState, ListStates, PageHeader, Pager, SearchBox } from '../../ui';
+import { AdminTable, DialogButtons, EmptyState, ListStates, PageHeader, Pager, SearchBox } from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 
 import { useScope } from '../../lib/session';
@@ -268,31 +268,20 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
         onClose={() => setPending(null)}
         testId="user-enable-dialog"
         footer={
-          <>
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={() => setPending(null)}
-              disabled={busy}
-            >
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="btn btn-primary"
-              disabled={busy}
-              data-testid="confirm-action"
-              onClick={() =>
-                pending &&
-                void run(
-                  () => peopleApi.setStatus(pending.user.id, 'active'),
-                  `${pending.user.email} can sign in again.`,
-                )
-              }
-            >
-              {busy ? 'Working…' : 'Enable account'}
-            </button>
-          </>
+          <DialogButtons
+            onCancel={() => setPending(null)}
+            onAction={() =>
+              pending &&
+              void run(
+                () => peopleApi.setStatus(pending.user.id, 'active'),
+                `${pending.user.email} can sign in again.`,
+              )
+            }
+            busy={busy}
+            label="Enable account"
+            busyLabel="Working…"
+            testId="confirm-action"
+          />
         }
       >
         <div className="adm-dialog-form">

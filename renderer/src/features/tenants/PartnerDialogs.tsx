@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Partner, PartnerPlan, PartnerStatus, PartnerType } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { SLUG_PATTERN } from '../../lib/forms';
-import { ActionError, Alert, Dialog, RadioCards, TextField } from '../../ui';
+import { ActionError, Alert, Dialog, DialogButtons, RadioCards, TextField } from '../../ui';
 import { tenantsApi } from './api';
 import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, partnerStatusOf } from './labels';
 import {
@@ -185,24 +185,15 @@ export function PartnerStatusDialog({
       onClose={onClose}
       testId="partner-status-dialog"
       footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className={`btn ${offboarding || blocking ? 'btn-danger' : 'btn-primary'}`}
-            disabled={busy || unchanged || (offboarding && !acknowledged)}
-            onClick={() => void save()}
-            data-testid="partner-status-save"
-          >
-            {busy
-              ? 'Saving…'
-              : offboarding
-                ? 'Start offboarding'
-                : `Set ${partnerStatusOf(status).label.toLowerCase()}`}
-          </button>
-        </>
+        <DialogButtons
+          onCancel={onClose}
+          onAction={() => void save()}
+          busy={busy}
+          label={offboarding ? 'Start offboarding' : `Set ${partnerStatusOf(status).label.toLowerCase()}`}
+          disabled={unchanged || (offboarding && !acknowledged)}
+          danger={offboarding || blocking}
+          testId="partner-status-save"
+        />
       }
     >
       <div className="adm-dialog-form">
