@@ -1,4 +1,4 @@
-import type { Webhook, WebhookDelivery } from '../../../../server/contract/webhooks';
+import type { Webhook, WebhookDelivery } from '../../../../server/contract';
 import { formatDateTime } from '../../lib/format';
 import { Facts } from '../../ui';
 import { CodeBlock } from './parts';

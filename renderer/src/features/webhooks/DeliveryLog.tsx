@@ -1,5 +1,5 @@
 import { Fragment, useState } from 'react';
-import type { Webhook, WebhookDelivery, WebhookDeliveryStatus } from '../../../../server/contract/webhooks';
+import type { Webhook, WebhookDelivery, WebhookDeliveryStatus } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { compactTime, formatDateTime, relativeTo } from '../../lib/format';
 import { useNow } from '../../lib/hooks';

@@ -1,4 +1,4 @@
-import type { WebhookHeader } from '../../../../server/contract/webhooks';
+import type { WebhookHeader } from '../../../../server/contract';
 import { Icon } from '../../ui';
 
 // Custom headers as key/value rows; the server sends them after its own headers on every delivery.

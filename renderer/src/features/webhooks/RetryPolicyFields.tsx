@@ -1,4 +1,4 @@
-import type { WebhookRetryPolicy } from '../../../../server/contract/webhooks';
+import type { WebhookRetryPolicy } from '../../../../server/contract';
 import { Toggle } from '../../ui';
 import { retryWords, type RetryDraft } from './form-model';
 import { DEFAULT_RETRY } from './model';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { Webhook } from '../../../../server/contract/webhooks';
+import type { Webhook } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { Field, FormDialog } from '../../ui';
 import { webhooksApi } from './api';

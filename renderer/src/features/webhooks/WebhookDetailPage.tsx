@@ -1,4 +1,4 @@
-import type { WebhookDetail } from '../../../../server/contract/webhooks';
+import type { WebhookDetail } from '../../../../server/contract';
 import { useOrganizations } from '../../lib/directory';
 import { useDocumentTitle, useModal } from '../../lib/hooks';
 import { queryClient } from '../../lib/query';

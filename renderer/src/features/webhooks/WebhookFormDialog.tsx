@@ -1,6 +1,5 @@
 import type { FormEvent } from 'react';
-import type { Organization } from '../../../../server/contract';
-import type { Webhook } from '../../../../server/contract/webhooks';
+import type { Organization, Webhook } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { ChoiceSelect, Field, FormDialog, TextField, nameChoices } from '../../ui';
 import { webhooksApi } from './api';

@@ -1,4 +1,4 @@
-import type { WebhookDetail } from '../../../../server/contract/webhooks';
+import type { WebhookDetail } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { orgName, useOrganizations } from '../../lib/directory';
 import { formatDateTime } from '../../lib/format';

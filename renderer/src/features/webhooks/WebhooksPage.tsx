@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Webhook, WebhookStatus } from '../../../../server/contract/webhooks';
+import type { Webhook, WebhookStatus } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { orgName, useOrganizations } from '../../lib/directory';
 import { formatDateTime } from '../../lib/format';

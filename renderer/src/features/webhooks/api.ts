@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { Paginated } from '../../../../server/contract';
 import type {
+  Paginated,
   Webhook,
   WebhookDelivery,
   WebhookDeliveryStatus,
@@ -11,7 +11,7 @@ import type {
   WebhookRetryResponse,
   WebhookStatus,
   WebhookTestResponse,
-} from '../../../../server/contract/webhooks';
+} from '../../../../server/contract';
 import { api } from '../../lib/api/client';
 import { qs } from '../../lib/forms';
 import { useApiQuery, type QueryState } from '../../lib/query';

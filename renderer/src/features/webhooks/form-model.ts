@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Webhook, WebhookHeader, WebhookRetryPolicy } from '../../../../server/contract/webhooks';
+import type { Webhook, WebhookHeader, WebhookRetryPolicy } from '../../../../server/contract';
 import { ApiError } from '../../lib/errors';
 import { formatDuration } from '../../lib/format';
 import { fieldErrors, parseWhole } from '../../lib/forms';

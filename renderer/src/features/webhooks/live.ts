@@ -1,6 +1,5 @@
 import type { QueryKey } from '@tanstack/react-query';
-import type { Paginated } from '../../../../server/contract';
-import type { WebhookDelivery } from '../../../../server/contract/webhooks';
+import type { Paginated, WebhookDelivery } from '../../../../server/contract';
 import { useDebouncedCallback } from '../../lib/hooks';
 import { useLiveEvent } from '../../lib/live/useLiveEvent';
 import { queryClient } from '../../lib/query';

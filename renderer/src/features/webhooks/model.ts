@@ -4,7 +4,7 @@ import type {
   Webhook,
   WebhookDeliveryStatus,
   WebhookStatus,
-} from '../../../../server/contract/webhooks';
+} from '../../../../server/contract';
 import type { Tone } from '../../ui';
 import { relativeTo } from '../../lib/format';
 import { useSession } from '../../lib/session';

@@ -1,8 +1,4 @@
-import type {
-  WebhookDeliveryStatus,
-  WebhookListItem,
-  WebhookStatus,
-} from '../../../../server/contract/webhooks';
+import type { WebhookDeliveryStatus, WebhookListItem, WebhookStatus } from '../../../../server/contract';
 import { copyText } from '../../lib/clipboard';
 import { CopyButton, OutcomeStrip, StatusPill } from '../../ui';
 import { DELIVERY_TONE, RECENT_OUTCOMES, STATUS_TONE, outcomeTones, rateTone, successRate } from './model';
