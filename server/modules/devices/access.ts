@@ -13,7 +13,7 @@ import {
   type Restrictions,
 } from '../../http/scope';
 import { inAnyGroup } from './group-store';
-import { deviceStore, type Clause, type DeviceRow } from './store';
+import { deviceById, type Clause, type DeviceRow } from './store';
 
 // Which devices a caller sees: the organizations of its scope (server/http/scope.ts), narrowed for organization
 // users restricted to sites, to device groups, or both (then a device must pass both). A site-restricted user sees
@@ -129,7 +129,7 @@ export const deviceRefOf = (row: Pick<DeviceRow, 'id' | 'org_id' | 'site_id'>): 
  * not found, so ids cannot be probed across tenants). Decommissioned devices are still found: they are history.
  */
 export function requireDevice(ctx: Pick<AppContext, 'db'>, auth: AuthContext, id: string): DeviceRow {
-  const row = deviceStore(ctx.db).byId(id);
+  const row = deviceById(ctx.db, id);
   if (!row || !canSeeDevice(ctx.db, deviceVisibility(ctx, auth), deviceRefOf(row)))
     throw notFound(DEVICE_NOT_FOUND);
   return row;

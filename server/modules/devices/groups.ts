@@ -26,7 +26,7 @@ import type {
   UpdateGroupBody,
 } from './schemas';
 import { likeContains } from '../../db/like';
-import { deviceStore, toGroup, type Clause, type GroupRow } from './store';
+import { siteOrg, tagCounts, toGroup, type Clause, type GroupRow } from './store';
 
 // Device groups (spec 3 catalog: /groups) and tags (/tags), as far as filters and the console need them. A group
 // belongs to one organization and optionally one of its sites. Site-restricted users see the groups of their
@@ -83,7 +83,7 @@ function checkGroupSite(ctx: AppContext, auth: AuthContext, orgId: string, siteI
     if (deviceVisibility(ctx, auth).sites) throw forbidden('Access to this site denied');
     return;
   }
-  if (deviceStore(ctx.db).siteOrg(siteId) !== orgId)
+  if (siteOrg(ctx.db, siteId) !== orgId)
     throw badRequest("siteId must be a site of the group's organization", 'VALIDATION_ERROR');
   requireSiteAccess(ctx.db, auth, siteId);
 }
@@ -286,6 +286,6 @@ export function listTags(
     clauses.push({ sql: 'd.org_id = ?', params: [query.orgId] });
   }
   if (query.search) clauses.push({ sql: "t.tag LIKE ? ESCAPE '\\'", params: [likeContains(query.search)] });
-  const rows = deviceStore(ctx.db).tagCounts(clauses, MAX_TAGS_LISTED);
+  const rows = tagCounts(ctx.db, clauses, MAX_TAGS_LISTED);
   return { data: rows.map((r) => ({ tag: r.tag, deviceCount: r.device_count })) };
 }

@@ -23,7 +23,22 @@ import {
 } from './access';
 import { groupInScope } from './groups';
 import type { CreateCommandBody, DeviceListFilter, UpdateDeviceBody } from './schemas';
-import { deviceStore, toDetail, toSummary, type Clause, type DeviceFields, type DeviceRow } from './store';
+import {
+  decommissionDeviceRow,
+  deviceById,
+  deviceCommandRows,
+  groupIdsOfDevice,
+  listDeviceRows,
+  replaceDeviceTags,
+  siteOrg,
+  tagsOfDevices,
+  toDetail,
+  toSummary,
+  updateDeviceRow,
+  type Clause,
+  type DeviceFields,
+  type DeviceRow,
+} from './store';
 import { transaction } from '../../db/after-commit';
 import { likeContains } from '../../db/like';
 
@@ -131,10 +146,12 @@ export function listDevices(
   auth: AuthContext,
   query: DeviceListFilter & PageRequest,
 ): Paginated<DeviceSummary> {
-  const store = deviceStore(ctx.db);
   const clauses = deviceListClauses(ctx, auth, query);
-  const { rows, total } = store.list(clauses, query.sort, query.order, query);
-  const tags = store.tagsOf(rows.map((r) => r.id));
+  const { rows, total } = listDeviceRows(ctx.db, clauses, query.sort, query.order, query);
+  const tags = tagsOfDevices(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
   return paginated(
     rows.map((r) => toSummary(r, tags.get(r.id) ?? [])),
     query,
@@ -143,10 +160,9 @@ export function listDevices(
 }
 
 function detailOf(ctx: AppContext, row: DeviceRow): DeviceDetail {
-  const store = deviceStore(ctx.db);
   return toDetail(row, {
-    tags: store.tagsOf([row.id]).get(row.id) ?? [],
-    groupIds: store.groupIdsOf(row.id),
+    tags: tagsOfDevices(ctx.db, [row.id]).get(row.id) ?? [],
+    groupIds: groupIdsOfDevice(ctx.db, row.id),
     connected: ctx.agentHub.isConnected(row.id),
   });
 }
@@ -216,7 +232,6 @@ export function updateDevice(
 ): DeviceDetail {
   const changedFields = sentKeys(body);
   if (changedFields.length === 0) throw badRequest('No updates provided');
-  const store = deviceStore(ctx.db);
   const updated = transaction(ctx.db, () => {
     const row = requireDevice(ctx, auth, id);
     if (row.status === 'decommissioned') throw conflict(DECOMMISSIONED);
@@ -229,7 +244,7 @@ export function updateDevice(
         // A site-restricted user who took the device out of every site would lose sight of it.
         if (deviceVisibility(ctx, auth).sites) throw forbidden('Access to this site denied');
       } else {
-        if (store.siteOrg(body.siteId) !== row.org_id) {
+        if (siteOrg(ctx.db, body.siteId) !== row.org_id) {
           throw badRequest("siteId must be a site of the device's organization", 'VALIDATION_ERROR');
         }
         requireSiteAccess(ctx.db, auth, body.siteId);
@@ -238,9 +253,9 @@ export function updateDevice(
     }
     if (body.customFields !== undefined)
       fields.custom_fields = mergeCustomFields(ctx, row, body.customFields);
-    store.update(row.id, fields, new Date().toISOString());
-    if (body.tags !== undefined) store.replaceTags(row.id, body.tags);
-    return store.byId(row.id)!;
+    updateDeviceRow(ctx.db, row.id, fields, new Date().toISOString());
+    if (body.tags !== undefined) replaceDeviceTags(ctx.db, row.id, body.tags);
+    return deviceById(ctx.db, row.id)!;
   });
   auditCaller(ctx, req, auth, {
     orgId: updated.org_id,
@@ -266,7 +281,7 @@ export function queueDeviceCommand(
     if (device.status === 'decommissioned') throw conflict(DECOMMISSIONED);
     // Spec 3: a development push switches the agent's auto-update off until someone turns it back on.
     if (body.type === 'dev_update')
-      deviceStore(ctx.db).update(device.id, { auto_update: 0 }, new Date().toISOString());
+      updateDeviceRow(ctx.db, device.id, { auto_update: 0 }, new Date().toISOString());
     const queued = queueCommand(ctx, {
       deviceId: device.id,
       orgId: device.org_id,
@@ -296,7 +311,7 @@ export function listDeviceCommands(
   page: PageRequest,
 ): Paginated<DeviceCommand> {
   const device = requireDevice(ctx, auth, id);
-  const { rows, total } = deviceStore(ctx.db).commands(device.id, page);
+  const { rows, total } = deviceCommandRows(ctx.db, device.id, page);
   return paginated(rows.map(toDeviceCommand), page, total);
 }
 
@@ -311,11 +326,10 @@ export function decommissionDevice(
   auth: AuthContext,
   id: string,
 ): DeviceDetail {
-  const store = deviceStore(ctx.db);
   const { row, commandId, previousStatus } = transaction(ctx.db, () => {
     const device = requireDevice(ctx, auth, id);
     const at = new Date().toISOString();
-    if (!store.decommission(device.id, at)) throw conflict('Device is already decommissioned');
+    if (!decommissionDeviceRow(ctx.db, device.id, at)) throw conflict('Device is already decommissioned');
     cancelPendingCommandsOf(ctx, device.id, at);
     const command = queueCommand(ctx, {
       deviceId: device.id,
@@ -324,7 +338,7 @@ export function decommissionDevice(
       payload: { removeConfig: true },
       createdBy: callerId(auth),
     });
-    return { row: store.byId(device.id)!, commandId: command.id, previousStatus: device.status };
+    return { row: deviceById(ctx.db, device.id)!, commandId: command.id, previousStatus: device.status };
   });
   auditCaller(ctx, req, auth, {
     orgId: row.org_id,

@@ -1,11 +1,11 @@
 import type { DeviceDetail, DeviceGroup, DeviceSummary, ManagementPostureEntry } from '../../contract';
-import type { Db } from '../../db/connection';
+import { statement, type Db } from '../../db/connection';
 import { pagedQuery } from '../../db/paged';
 import { pageOffset, type PageRequest } from '../../http/pagination';
 import type { DeviceCommandRow } from '../agents';
 import type { DeviceSort } from './schemas';
 
-// SQL for devices, their tags, groups and commands. The device list is built from WHERE fragments over the alias
+// SQL for devices, their tags, groups and commands, as free functions of the database. The device list is built from WHERE fragments over the alias
 // `d` (the saved-filter compiler writes to the same alias), so every narrowing composes into one statement.
 
 /** A WHERE fragment and its bound parameters, in order. */
@@ -222,138 +222,133 @@ export interface DeviceFields {
   auto_update?: number;
 }
 
-export class DeviceStore {
-  private readonly byIdStmt;
-  private readonly tagsOfStmt;
-  private readonly groupsOfStmt;
-  private readonly deleteTagsStmt;
-  private readonly insertTagStmt;
-  private readonly decommissionStmt;
-  private readonly countAllStmt;
-
-  constructor(private readonly db: Db) {
-    this.byIdStmt = db.prepare(`SELECT ${DETAIL_COLUMNS} FROM devices d
+/** A device with its organization and site names; undefined when missing or its organization is deleted. */
+export function deviceById(db: Db, id: string): DeviceRow | undefined {
+  return statement(
+    db,
+    `SELECT ${DETAIL_COLUMNS} FROM devices d
       JOIN organizations o ON o.id = d.org_id AND o.deleted_at IS NULL
-      LEFT JOIN sites s ON s.id = d.site_id WHERE d.id = ?`);
-    this.tagsOfStmt = db.prepare(`SELECT device_id, tag FROM device_tags
-      WHERE device_id IN (SELECT value FROM json_each(?)) ORDER BY tag COLLATE NOCASE, tag`);
-    this.groupsOfStmt = db.prepare(`SELECT m.group_id FROM device_group_members m
-      JOIN device_groups g ON g.id = m.group_id WHERE m.device_id = ? ORDER BY g.name COLLATE NOCASE, g.id`);
-    this.deleteTagsStmt = db.prepare('DELETE FROM device_tags WHERE device_id = ?');
-    this.insertTagStmt = db.prepare('INSERT OR IGNORE INTO device_tags (device_id, tag) VALUES (?, ?)');
-    this.countAllStmt = db.prepare('SELECT COUNT(*) AS n FROM devices');
-    this.decommissionStmt = db.prepare(`UPDATE devices SET status = 'decommissioned', decommissioned_at = @at,
-      updated_at = @at WHERE id = @id AND status != 'decommissioned'`);
-  }
-
-  /** A device with its organization and site names; undefined when missing or its organization is deleted. */
-  byId(id: string): DeviceRow | undefined {
-    return this.byIdStmt.get(id) as DeviceRow | undefined;
-  }
-
-  /** Tags of many devices in one query (the list's page), by device id. */
-  tagsOf(deviceIds: string[]): Map<string, string[]> {
-    const out = new Map<string, string[]>(deviceIds.map((id) => [id, []]));
-    if (deviceIds.length === 0) return out;
-    const rows = this.tagsOfStmt.all(JSON.stringify(deviceIds)) as Array<{ device_id: string; tag: string }>;
-    for (const row of rows) out.get(row.device_id)?.push(row.tag);
-    return out;
-  }
-
-  groupIdsOf(deviceId: string): string[] {
-    return (this.groupsOfStmt.all(deviceId) as Array<{ group_id: string }>).map((r) => r.group_id);
-  }
-
-  list(
-    clauses: Clause[],
-    sort: DeviceSort,
-    order: 'asc' | 'desc',
-    page: PageRequest,
-  ): { rows: DeviceSummaryRow[]; total: number } {
-    // How much of the table the caller's scope covers decides the plan (see Clause.broadSql); the scope alone is
-    // counted from the covering devices_org index, so asking costs little.
-    const scoped = where(clauses.filter((c) => c.broadSql !== undefined));
-    const inScope = (
-      this.db.prepare(`SELECT COUNT(*) AS n FROM devices d WHERE ${scoped.sql}`).get(...scoped.params) as {
-        n: number;
-      }
-    ).n;
-    const w = where(clauses, inScope >= BROAD_SHARE * this.deviceCount());
-    const total = (
-      this.db.prepare(`SELECT COUNT(*) AS n FROM devices d WHERE ${w.sql}`).get(...w.params) as { n: number }
-    ).n;
-    const offset = pageOffset(page);
-    if (total === 0 || offset >= total) return { rows: [], total };
-    const sorted = orderBy(sort, order);
-    // Deferred join: the sort and the skipped rows touch only rowids; full rows are read for the page alone.
-    const rows = this.db
-      .prepare(
-        `SELECT ${SUMMARY_COLUMNS} FROM devices d WHERE d.rowid IN (
-           SELECT d.rowid FROM devices d WHERE ${w.sql} ORDER BY ${sorted} LIMIT ? OFFSET ?)
-         ORDER BY ${sorted}`,
-      )
-      .all(...w.params, page.limit, offset) as DeviceSummaryRow[];
-    return { rows, total };
-  }
-
-  private deviceCount(): number {
-    return (this.countAllStmt.get() as { n: number }).n;
-  }
-
-  /** Writes the given columns (only those present) and stamps updated_at. */
-  update(id: string, fields: DeviceFields, at: string): void {
-    const sets = Object.keys(fields).map((column) => `${column} = @${column}`);
-    this.db
-      .prepare(`UPDATE devices SET ${[...sets, 'updated_at = @at'].join(', ')} WHERE id = @id`)
-      .run({ ...fields, id, at });
-  }
-
-  replaceTags(deviceId: string, tags: string[]): void {
-    this.deleteTagsStmt.run(deviceId);
-    for (const tag of tags) this.insertTagStmt.run(deviceId, tag);
-  }
-
-  /** False when the device was already decommissioned (a concurrent delete won). */
-  decommission(id: string, at: string): boolean {
-    return this.decommissionStmt.run({ id, at }).changes === 1;
-  }
-
-  commands(deviceId: string, page: PageRequest): { rows: DeviceCommandRow[]; total: number } {
-    return pagedQuery<DeviceCommandRow>(this.db, {
-      select: '*',
-      from: 'device_commands',
-      where: ['device_id = ?'],
-      params: [deviceId],
-      orderBy: 'created_at DESC, rowid DESC',
-      page,
-    });
-  }
-
-  /** Tags over `devices d` joined to `device_tags t`, narrowed by `clauses`, with their device counts, by name. */
-  tagCounts(clauses: Clause[], limit: number): Array<{ tag: string; device_count: number }> {
-    return this.db
-      .prepare(
-        `SELECT t.tag, COUNT(*) AS device_count FROM device_tags t JOIN devices d ON d.id = t.device_id
-         WHERE ${clauses.map((c) => `(${c.sql})`).join(' AND ')}
-         GROUP BY t.tag ORDER BY t.tag COLLATE NOCASE, t.tag LIMIT ?`,
-      )
-      .all(...clauses.flatMap((c) => c.params), limit) as Array<{ tag: string; device_count: number }>;
-  }
-
-  siteOrg(siteId: string): string | undefined {
-    return (
-      this.db.prepare('SELECT org_id FROM sites WHERE id = ?').get(siteId) as { org_id: string } | undefined
-    )?.org_id;
-  }
+      LEFT JOIN sites s ON s.id = d.site_id WHERE d.id = ?`,
+  ).get(id) as DeviceRow | undefined;
 }
 
-const stores = new WeakMap<Db, DeviceStore>();
+/** Tags of many devices in one query (the list's page), by device id. */
+export function tagsOfDevices(db: Db, deviceIds: string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>(deviceIds.map((id) => [id, []]));
+  if (deviceIds.length === 0) return out;
+  const rows = statement(
+    db,
+    `SELECT device_id, tag FROM device_tags
+      WHERE device_id IN (SELECT value FROM json_each(?)) ORDER BY tag COLLATE NOCASE, tag`,
+  ).all(JSON.stringify(deviceIds)) as Array<{ device_id: string; tag: string }>;
+  for (const row of rows) out.get(row.device_id)?.push(row.tag);
+  return out;
+}
 
-export function deviceStore(db: Db): DeviceStore {
-  let store = stores.get(db);
-  if (!store) {
-    store = new DeviceStore(db);
-    stores.set(db, store);
-  }
-  return store;
+export function groupIdsOfDevice(db: Db, deviceId: string): string[] {
+  const rows = statement(
+    db,
+    `SELECT m.group_id FROM device_group_members m
+      JOIN device_groups g ON g.id = m.group_id WHERE m.device_id = ? ORDER BY g.name COLLATE NOCASE, g.id`,
+  ).all(deviceId) as Array<{ group_id: string }>;
+  return rows.map((r) => r.group_id);
+}
+
+export function listDeviceRows(
+  db: Db,
+  clauses: Clause[],
+  sort: DeviceSort,
+  order: 'asc' | 'desc',
+  page: PageRequest,
+): { rows: DeviceSummaryRow[]; total: number } {
+  // How much of the table the caller's scope covers decides the plan (see Clause.broadSql); the scope alone is
+  // counted from the covering devices_org index, so asking costs little.
+  const scoped = where(clauses.filter((c) => c.broadSql !== undefined));
+  const inScope = (
+    db.prepare(`SELECT COUNT(*) AS n FROM devices d WHERE ${scoped.sql}`).get(...scoped.params) as {
+      n: number;
+    }
+  ).n;
+  const w = where(clauses, inScope >= BROAD_SHARE * deviceCount(db));
+  const total = (
+    db.prepare(`SELECT COUNT(*) AS n FROM devices d WHERE ${w.sql}`).get(...w.params) as { n: number }
+  ).n;
+  const offset = pageOffset(page);
+  if (total === 0 || offset >= total) return { rows: [], total };
+  const sorted = orderBy(sort, order);
+  // Deferred join: the sort and the skipped rows touch only rowids; full rows are read for the page alone.
+  const rows = db
+    .prepare(
+      `SELECT ${SUMMARY_COLUMNS} FROM devices d WHERE d.rowid IN (
+         SELECT d.rowid FROM devices d WHERE ${w.sql} ORDER BY ${sorted} LIMIT ? OFFSET ?)
+       ORDER BY ${sorted}`,
+    )
+    .all(...w.params, page.limit, offset) as DeviceSummaryRow[];
+  return { rows, total };
+}
+
+function deviceCount(db: Db): number {
+  return (statement(db, 'SELECT COUNT(*) AS n FROM devices').get() as { n: number }).n;
+}
+
+/** Writes the given columns (only those present) and stamps updated_at. */
+export function updateDeviceRow(db: Db, id: string, fields: DeviceFields, at: string): void {
+  const sets = Object.keys(fields).map((column) => `${column} = @${column}`);
+  db.prepare(`UPDATE devices SET ${[...sets, 'updated_at = @at'].join(', ')} WHERE id = @id`).run({
+    ...fields,
+    id,
+    at,
+  });
+}
+
+export function replaceDeviceTags(db: Db, deviceId: string, tags: string[]): void {
+  statement(db, 'DELETE FROM device_tags WHERE device_id = ?').run(deviceId);
+  const insert = statement(db, 'INSERT OR IGNORE INTO device_tags (device_id, tag) VALUES (?, ?)');
+  for (const tag of tags) insert.run(deviceId, tag);
+}
+
+/** False when the device was already decommissioned (a concurrent delete won). */
+export function decommissionDeviceRow(db: Db, id: string, at: string): boolean {
+  return (
+    statement(
+      db,
+      `UPDATE devices SET status = 'decommissioned', decommissioned_at = @at,
+      updated_at = @at WHERE id = @id AND status != 'decommissioned'`,
+    ).run({ id, at }).changes === 1
+  );
+}
+
+export function deviceCommandRows(
+  db: Db,
+  deviceId: string,
+  page: PageRequest,
+): { rows: DeviceCommandRow[]; total: number } {
+  return pagedQuery<DeviceCommandRow>(db, {
+    select: '*',
+    from: 'device_commands',
+    where: ['device_id = ?'],
+    params: [deviceId],
+    orderBy: 'created_at DESC, rowid DESC',
+    page,
+  });
+}
+
+/** Tags over `devices d` joined to `device_tags t`, narrowed by `clauses`, with their device counts, by name. */
+export function tagCounts(
+  db: Db,
+  clauses: Clause[],
+  limit: number,
+): Array<{ tag: string; device_count: number }> {
+  return db
+    .prepare(
+      `SELECT t.tag, COUNT(*) AS device_count FROM device_tags t JOIN devices d ON d.id = t.device_id
+       WHERE ${clauses.map((c) => `(${c.sql})`).join(' AND ')}
+       GROUP BY t.tag ORDER BY t.tag COLLATE NOCASE, t.tag LIMIT ?`,
+    )
+    .all(...clauses.flatMap((c) => c.params), limit) as Array<{ tag: string; device_count: number }>;
+}
+
+export function siteOrg(db: Db, siteId: string): string | undefined {
+  return (db.prepare('SELECT org_id FROM sites WHERE id = ?').get(siteId) as { org_id: string } | undefined)
+    ?.org_id;
 }
