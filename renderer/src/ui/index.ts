@@ -21,6 +21,7 @@ export * from './PageNotFound';
 export * from './OutcomeStrip';
 export * from './RecoveryCodes';
 export * from './ShownOnceSecret';
+export * from './SmallButton';
 export * from './states';
 export * from './table';
 export * from './VirtualTable';

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { CommandStatus, DeviceDetail } from '../../../../server/contract';
 import { devicesApi, useAgentVersions, useDeviceCommands } from './api';
 import { FormDialog } from '../../ui/FormDialog';
-import { Icon } from '../../ui/Icon';
+import { SmallButton } from '../../ui/SmallButton';
 import { Field, StatusPill } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { EmptyState } from '../../ui';
@@ -177,8 +177,8 @@ function UpdateDialog(props: CommandDialogProps) {
 
 /** The commands queued from this tab, each through its dialog. */
 const QUEUEABLE = [
-  { kind: 'update', label: 'Push agent build…', icon: 'download', button: 'btn-secondary' },
-  { kind: 'uninstall', label: 'Uninstall agent…', icon: 'trash', button: 'btn-danger' },
+  { kind: 'update', label: 'Push agent build…', icon: 'download', tone: 'secondary' },
+  { kind: 'uninstall', label: 'Uninstall agent…', icon: 'trash', tone: 'danger' },
 ] as const;
 
 export function CommandsTab({ device }: { device: DeviceDetail }) {
@@ -199,22 +199,20 @@ export function CommandsTab({ device }: { device: DeviceDetail }) {
           Commands are delivered on the agent’s live connection, or with its next heartbeat.
         </span>
         <span className="fb-grow" />
-        <button type="button" className="btn btn-ghost btn-sm" onClick={commands.reload}>
-          <Icon name="refresh" size={14} />
+        <SmallButton tone="ghost" icon="refresh" onClick={commands.reload}>
           Refresh
-        </button>
+        </SmallButton>
         {QUEUEABLE.map((c) => (
-          <button
+          <SmallButton
             key={c.kind}
-            type="button"
-            className={`btn ${c.button} btn-sm`}
+            tone={c.tone}
+            icon={c.icon}
             disabled={retired}
             onClick={() => setDialog(c.kind)}
-            data-testid={`command-${c.kind}`}
+            testId={`command-${c.kind}`}
           >
-            <Icon name={c.icon} size={14} />
             {c.label}
-          </button>
+          </SmallButton>
         ))}
       </FilterBar>
       <ResourceStates

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { SavedFilter } from '../../../../server/contract';
 import { Icon } from '../../ui/Icon';
+import { SmallButton } from '../../ui/SmallButton';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, useRouter } from '../../lib/router';
 import { EmptyState, LoadFailure, LoadingBlock, PageHeader, SearchBox } from '../../ui';
@@ -188,19 +189,19 @@ export function DevicesPage() {
             </option>,
           ])}
         </select>
-        <button
-          type="button"
-          className={`btn btn-sm ${builderOpen ? 'btn-primary' : 'btn-secondary'}`}
+        <SmallButton
+          tone={builderOpen ? 'primary' : 'secondary'}
+          icon="plus"
+          iconSize={13}
           onClick={openBuilder}
           aria-expanded={builderOpen}
-          data-testid="device-filter-toggle"
+          testId="device-filter-toggle"
         >
-          <Icon name="plus" size={13} />
           Filter
           {activeConditions ? (
             <span className="dv-badge">{countConditions(fromConditions(activeConditions))}</span>
           ) : null}
-        </button>
+        </SmallButton>
       </div>
 
       {url.filterId || applied ? (
@@ -227,15 +228,15 @@ export function DevicesPage() {
               Edit
             </button>
           ) : null}
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
+          <SmallButton
+            tone="ghost"
+            icon="close"
+            iconSize={13}
             onClick={clearFilters}
-            data-testid="device-filter-clear"
+            testId="device-filter-clear"
           >
-            <Icon name="close" size={13} />
             Clear
-          </button>
+          </SmallButton>
         </div>
       ) : null}
 
@@ -246,14 +247,13 @@ export function DevicesPage() {
             Saved as <Link to={`/filters/${savedNotice.id}`}>{savedNotice.name}</Link>.
           </span>
           <span className="fb-grow" />
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
+          <SmallButton
+            tone="ghost"
+            icon="close"
+            iconSize={13}
             onClick={() => setSavedNotice(null)}
             aria-label="Dismiss"
-          >
-            <Icon name="close" size={13} />
-          </button>
+          />
         </div>
       ) : null}
 

@@ -4,6 +4,7 @@ import { ApiError, errorMessage } from '../../lib/api/client';
 import { formatDateTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import { Icon, type IconName } from '../../ui/Icon';
+import { SmallButton } from '../../ui/SmallButton';
 import { Spinner } from '../../ui/basics';
 import { devicesKeys, liveLogApi, useLiveRead } from './api';
 import { ago, deviceName } from './format';
@@ -179,15 +180,14 @@ export function RecordDetail({
         <strong>Record {e.recordId}</strong>
         {full.waiting ? <Spinner /> : null}
         <span className="fb-grow" />
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
+        <SmallButton
+          tone="ghost"
+          icon="close"
+          iconSize={13}
           onClick={onClose}
           aria-label="Close record"
-          data-testid="live-log-detail-close"
-        >
-          <Icon name="close" size={13} />
-        </button>
+          testId="live-log-detail-close"
+        />
       </div>
       <dl className="dv-kv">
         {rows.map(([k, v]) => (

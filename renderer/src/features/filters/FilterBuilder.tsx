@@ -1,4 +1,4 @@
-import { Icon } from '../../ui/Icon';
+import { SmallButton } from '../../ui/SmallButton';
 import {
   CUSTOM_PREFIX,
   FIELD_GROUPS,
@@ -143,16 +143,15 @@ function ConditionRow({ node, ctx, index }: { node: CondNode; ctx: Ctx; index: n
             label={`${def.label} value`}
           />
         </div>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm fb-remove"
+        <SmallButton
+          tone="ghost"
+          icon="close"
+          className="fb-remove"
           aria-label="Remove condition"
           title="Remove condition"
           onClick={() => ctx.remove(node.id)}
-          data-testid="filter-remove-condition"
-        >
-          <Icon name="close" size={14} />
-        </button>
+          testId="filter-remove-condition"
+        />
       </div>
       {problem ? (
         <div className="fb-problem" role="alert" data-testid="filter-condition-error">
@@ -203,15 +202,15 @@ function GroupBox({ node, ctx, depth }: { node: GroupNode; ctx: Ctx; depth: numb
         <span className="muted small">of these conditions</span>
         <span className="fb-grow" />
         {depth > 0 ? (
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
+          <SmallButton
+            tone="ghost"
+            icon="trash"
+            iconSize={13}
             onClick={() => ctx.remove(node.id)}
-            data-testid="filter-remove-group"
+            testId="filter-remove-group"
           >
-            <Icon name="trash" size={13} />
             Remove group
-          </button>
+          </SmallButton>
         ) : null}
       </div>
       <div className="fb-children">
@@ -237,16 +236,16 @@ function GroupBox({ node, ctx, depth }: { node: GroupNode; ctx: Ctx; depth: numb
             ['group', 'Group', addGroup],
           ] as const
         ).map(([kind, text, add]) => (
-          <button
+          <SmallButton
             key={kind}
-            type="button"
-            className="btn btn-ghost btn-sm"
+            tone="ghost"
+            icon="plus"
+            iconSize={13}
             onClick={add}
-            data-testid={depth === 0 ? `filter-add-${kind}` : `filter-group-add-${kind}`}
+            testId={depth === 0 ? `filter-add-${kind}` : `filter-group-add-${kind}`}
           >
-            <Icon name="plus" size={13} />
             {text}
-          </button>
+          </SmallButton>
         ))}
       </div>
     </div>

@@ -4,6 +4,7 @@ import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
+import { SmallButton } from '../../ui/SmallButton';
 import { useAsyncAction } from '../../lib/action';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate, usePathname } from '../../lib/router';
@@ -311,15 +312,14 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
         }
         actions={
           savedAt ? (
-            <button
-              type="button"
-              className="btn btn-danger btn-sm"
+            <SmallButton
+              tone="danger"
+              icon="trash"
               onClick={() => setConfirmDelete(true)}
-              data-testid="filter-delete"
+              testId="filter-delete"
             >
-              <Icon name="trash" size={14} />
               Delete
-            </button>
+            </SmallButton>
           ) : null
         }
       />
@@ -348,15 +348,9 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
             >
               {save.busy ? 'Saving…' : savedAt ? (dirty ? 'Save changes' : 'Saved') : 'Create filter'}
             </button>
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
-              onClick={showDevices}
-              data-testid="filter-show-devices"
-            >
-              <Icon name="devices" size={14} />
+            <SmallButton tone="secondary" icon="devices" onClick={showDevices} testId="filter-show-devices">
               Show devices
-            </button>
+            </SmallButton>
             {savedAt && dirty ? (
               <span className="muted small">Shows the devices for the conditions as edited here.</span>
             ) : null}

@@ -1,4 +1,4 @@
-import { Icon } from '../../ui/Icon';
+import { SmallButton } from '../../ui/SmallButton';
 import { Card, Field } from '../../ui/basics';
 import { RadioCards } from '../../ui';
 import { DAYS, type Day, type DayDraft, type Preset } from './model';
@@ -153,15 +153,9 @@ export function HoursSection({ draft, baseline, update, errorFor }: SectionProps
             </tbody>
           </table>
           <div className="st-week-foot">
-            <button
-              type="button"
-              className="btn btn-ghost btn-sm"
-              onClick={copyMondayToWeekdays}
-              data-testid="hours-copy-monday"
-            >
-              <Icon name="copy" size={14} />
+            <SmallButton tone="ghost" icon="copy" onClick={copyMondayToWeekdays} testId="hours-copy-monday">
               Copy Monday to Tuesday–Friday
-            </button>
+            </SmallButton>
             <span className="muted small">
               {Math.round((weekly / 60) * 10) / 10} hours a week · a day ends on the day it starts
             </span>

@@ -1,5 +1,6 @@
 import { type ClipboardEvent } from 'react';
 import { Icon } from '../../ui/Icon';
+import { SmallButton } from '../../ui/SmallButton';
 import { Alert, Card, StatusPill } from '../../ui/basics';
 import { checkEntry } from './ip-allowlist';
 import { cleanAllowlist } from './model';
@@ -136,16 +137,14 @@ export function SecuritySection({
                           ? ''
                           : 'Empty row: ignored')}
                 </span>
-                <button
-                  type="button"
-                  className="btn btn-ghost btn-sm"
+                <SmallButton
+                  tone="ghost"
+                  icon="trash"
                   aria-label={`Remove entry ${i + 1}`}
                   title="Remove"
                   onClick={() => setRows(rows.filter((_, j) => j !== i))}
-                  data-testid="allowlist-remove"
-                >
-                  <Icon name="trash" size={14} />
-                </button>
+                  testId="allowlist-remove"
+                />
               </div>
             );
           })
@@ -162,28 +161,21 @@ export function SecuritySection({
             Your current address, as the server sees it: <span className="mono">{callerIp}</span>
           </span>
           {active.includes(callerIp) ? null : (
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
-              onClick={addCaller}
-              data-testid="allowlist-add-caller"
-            >
-              <Icon name="plus" size={14} />
+            <SmallButton tone="secondary" icon="plus" onClick={addCaller} testId="allowlist-add-caller">
               Add it
-            </button>
+            </SmallButton>
           )}
         </div>
       ) : null}
       <div className="row gap-sm">
-        <button
-          type="button"
-          className="btn btn-secondary btn-sm"
+        <SmallButton
+          tone="secondary"
+          icon="plus"
           onClick={() => setRows([...rows, ''])}
-          data-testid="allowlist-add"
+          testId="allowlist-add"
         >
-          <Icon name="plus" size={14} />
           Add entry
-        </button>
+        </SmallButton>
         {rows.length > 0 ? (
           <button
             type="button"
