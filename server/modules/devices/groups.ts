@@ -17,7 +17,17 @@ import {
   visibilityClauses,
   type DeviceVisibility,
 } from './access';
-import { groupStore } from './group-store';
+import {
+  addGroupMemberRows,
+  deleteGroupRow,
+  groupById,
+  insertGroup,
+  listGroupRows,
+  memberCandidates,
+  removeGroupMemberRow,
+  touchGroup,
+  updateGroupRow,
+} from './group-store';
 import type {
   addMembersBody,
   CreateGroupBody,
@@ -63,7 +73,7 @@ function canSeeGroup(v: DeviceVisibility, row: GroupRow): boolean {
 /** A group the caller can see, or 404 (as for devices: no probing across tenants). */
 export function groupInScope(ctx: AppContext, auth: AuthContext, id: string): GroupRow {
   const v = deviceVisibility(ctx, auth);
-  const row = groupStore(ctx.db).byId(id, restrictionClauses(v));
+  const row = groupById(ctx.db, id, restrictionClauses(v));
   if (!row || !canSeeGroup(v, row)) throw notFound(GROUP_NOT_FOUND);
   return row;
 }
@@ -124,7 +134,7 @@ export function listGroups(
   if (query.search) {
     clauses.push({ sql: "g.name LIKE ? ESCAPE '\\'", params: [likeContains(query.search)] });
   }
-  const { rows, total } = groupStore(ctx.db).list(clauses, restrictionClauses(v), query);
+  const { rows, total } = listGroupRows(ctx.db, clauses, restrictionClauses(v), query);
   return paginated(rows.map(toGroup), query, total);
 }
 
@@ -150,8 +160,7 @@ export function createGroup(
   const siteId = body.siteId ?? null;
   checkGroupSite(ctx, auth, orgId, siteId);
   const id = randomUUID();
-  const store = groupStore(ctx.db);
-  store.insert({
+  insertGroup(ctx.db, {
     id,
     orgId,
     siteId,
@@ -159,7 +168,7 @@ export function createGroup(
     description: body.description ?? null,
     at: new Date().toISOString(),
   });
-  const row = store.byId(id, restrictionClauses(deviceVisibility(ctx, auth)))!;
+  const row = groupById(ctx.db, id, restrictionClauses(deviceVisibility(ctx, auth)))!;
   audit(ctx, req, auth, 'device_group.create', row, { siteId });
   return toGroup(row);
 }
@@ -175,11 +184,11 @@ export function updateGroup(
     .filter(([, value]) => value !== undefined)
     .map(([key]) => key);
   if (changedFields.length === 0) throw badRequest('No updates provided');
-  const store = groupStore(ctx.db);
   const row = transaction(ctx.db, () => {
     const group = requireGroupWrite(ctx, auth, id);
     if (body.siteId !== undefined) checkGroupSite(ctx, auth, group.org_id, body.siteId);
-    store.update(
+    updateGroupRow(
+      ctx.db,
       group.id,
       {
         ...(body.name !== undefined ? { name: body.name } : {}),
@@ -188,7 +197,7 @@ export function updateGroup(
       },
       new Date().toISOString(),
     );
-    return store.byId(group.id, restrictionClauses(deviceVisibility(ctx, auth)))!;
+    return groupById(ctx.db, group.id, restrictionClauses(deviceVisibility(ctx, auth)))!;
   });
   audit(ctx, req, auth, 'device_group.update', row, { changedFields });
   return toGroup(row);
@@ -197,7 +206,7 @@ export function updateGroup(
 /** Deletes the group and its memberships (the devices stay); returns the group as it was. */
 export function deleteGroup(ctx: AppContext, req: Request, auth: AuthContext, id: string): DeviceGroup {
   const row = requireGroupWrite(ctx, auth, id);
-  if (!groupStore(ctx.db).delete(row.id)) throw notFound(GROUP_NOT_FOUND);
+  if (!deleteGroupRow(ctx.db, row.id)) throw notFound(GROUP_NOT_FOUND);
   audit(ctx, req, auth, 'device_group.delete', row, { deviceCount: row.device_count });
   return toGroup(row);
 }
@@ -214,11 +223,10 @@ export function addGroupMembers(
   id: string,
   body: z.infer<typeof addMembersBody>,
 ): DeviceGroupMembersAdded {
-  const store = groupStore(ctx.db);
   const v = deviceVisibility(ctx, auth);
   const { group, added } = transaction(ctx.db, () => {
     const group = requireGroupWrite(ctx, auth, id);
-    const found = new Map(store.candidates(body.deviceIds).map((d) => [d.id, d]));
+    const found = new Map(memberCandidates(ctx.db, body.deviceIds).map((d) => [d.id, d]));
     const invalid = body.deviceIds.filter((deviceId) => {
       const device = found.get(deviceId);
       return (
@@ -234,9 +242,9 @@ export function addGroupMembers(
       });
     }
     const at = new Date().toISOString();
-    const added = store.addMembers(group.id, body.deviceIds, at);
-    if (added.length > 0) store.touch(group.id, at);
-    return { group: store.byId(group.id, restrictionClauses(v))!, added };
+    const added = addGroupMemberRows(ctx.db, group.id, body.deviceIds, at);
+    if (added.length > 0) touchGroup(ctx.db, group.id, at);
+    return { group: groupById(ctx.db, group.id, restrictionClauses(v))!, added };
   });
   audit(ctx, req, auth, 'device_group.members.add', group, {
     deviceIds: added,
@@ -252,17 +260,20 @@ export function removeGroupMember(
   id: string,
   deviceId: string,
 ): DeviceGroup {
-  const store = groupStore(ctx.db);
   const v = deviceVisibility(ctx, auth);
   const group = transaction(ctx.db, () => {
     const group = requireGroupWrite(ctx, auth, id);
-    const device = store.candidates([deviceId])[0];
+    const device = memberCandidates(ctx.db, [deviceId])[0];
     // A member the caller cannot see is answered like a device that is not in the group at all.
-    if (!device || !canSeeDevice(ctx.db, v, deviceRefOf(device)) || !store.removeMember(group.id, deviceId)) {
+    if (
+      !device ||
+      !canSeeDevice(ctx.db, v, deviceRefOf(device)) ||
+      !removeGroupMemberRow(ctx.db, group.id, deviceId)
+    ) {
       throw notFound('Device is not a member of this group');
     }
-    store.touch(group.id, new Date().toISOString());
-    return store.byId(group.id, restrictionClauses(v))!;
+    touchGroup(ctx.db, group.id, new Date().toISOString());
+    return groupById(ctx.db, group.id, restrictionClauses(v))!;
   });
   audit(ctx, req, auth, 'device_group.members.remove', group, { deviceIds: [deviceId] });
   return toGroup(group);
