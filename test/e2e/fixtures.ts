@@ -7,6 +7,7 @@ import { generate } from 'otplib';
 import { expect, type Page } from '@playwright/test';
 import { simulatedDemoFleet } from '../../app/demo-fleet';
 import { createServer } from '../../server/index';
+import type { ServerOptions } from '../../server/options';
 
 export type RunningServer = Awaited<ReturnType<typeof createServer>>;
 
@@ -19,16 +20,23 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** What a spec may add to the server it starts (its test seams, such as `webhooks`); the rest is the fixture's. */
+export type ExtraServerOptions = Omit<ServerOptions, 'dataDir' | 'port' | 'host' | 'staticDir' | 'env'>;
+
+export async function startServer(
+  env: Record<string, string> = {},
+  options: ExtraServerOptions = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-e2e-'));
   const server = await createServer({
+    demoFleet: simulatedDemoFleet,
+    ...options,
     dataDir,
     port: 0,
     host: '127.0.0.1',
     // Absolute: the server hands this path to res.sendFile for the history fallback.
     staticDir: resolve('out/renderer'),
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    demoFleet: simulatedDemoFleet,
   });
   return {
     server,

@@ -4,21 +4,43 @@
 // the query cache); then the receiver fails, a delivery with no retries fails at once, is retried by hand and
 // is delivered. The receiver checks every signature with the secret the console showed.
 import { expect, test, type Page } from '@playwright/test';
-import { signatureValid } from '../support/webhook-receiver';
-import { MfaTechnician, screen, watchErrors } from './fixtures';
-import { startWebhookConsole, type WebhookConsoleWorld } from './webhook-console';
+import {
+  createTestCa,
+  signatureValid,
+  startReceiver,
+  type Receiver,
+  type TestCa,
+} from '../support/webhook-receiver';
+import { MfaTechnician, screen, startServer, watchErrors, type TestServer } from './fixtures';
 
 const ADMIN = 'riley.chen@northwind.demo';
 const ORG = 'Contoso Dental';
 const NAME = 'Lab receiver';
 
-let world: WebhookConsoleWorld;
+/** The console's server (demo tenant) and the local HTTPS receiver its webhooks reach. */
+interface World {
+  ts: TestServer;
+  ca: TestCa;
+  receiver: Receiver;
+}
+
+let world: World;
 let person: MfaTechnician;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  world = await startWebhookConsole({ SEED_DEMO: 'true' });
+  const ca = createTestCa();
+  const receiver = await startReceiver(ca);
+  // The server runs inside the Playwright process, where NODE_EXTRA_CA_CERTS can no longer take effect, so the
+  // receiver's throwaway CA goes to the webhooks `ca` option (as in test/support/webhook-world.ts), and
+  // WEBHOOK_ALLOW_PRIVATE_TARGETS lets webhooks reach the loopback receiver. A short poll picks up a retry
+  // scheduled by the clock promptly; new work wakes the dispatcher anyway.
+  const ts = await startServer(
+    { SEED_DEMO: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    { webhooks: { ca: ca.caPem, pollIntervalMs: 100 } },
+  );
+  world = { ts, ca, receiver };
   const password = world.ts.server.demo?.password ?? '';
   expect(password).not.toBe('');
   // Webhook writes need an MFA session: the technician enrolls TOTP once, then signs in with a fresh code.
@@ -27,7 +49,9 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await world?.dispose();
+  await world?.ts.stop();
+  await world?.receiver.close();
+  world?.ca.dispose();
 });
 
 /** The delivery rows of the log, newest first. */
