@@ -5,7 +5,7 @@ import type { ApiKeyAuth } from '../../http/auth-context';
 import { HttpError, unauthorized } from '../../http/errors';
 import type { SecretGuard } from '../../http/guard';
 import type { RateLimiter } from '../../http/rate-limit';
-import { apiKeyStore, type ApiKeyStore } from './store';
+import { addApiKeyUsage, apiKeyCredential, markApiKeyExpired } from './store';
 
 // X-API-Key authentication in the order spec 1 gives: header, `svc_` prefix, hash lookup, status, expiry (written
 // to storage), the hourly sliding window, asynchronous usage, then the organization context. The hash lookup goes
@@ -17,28 +17,25 @@ export const API_KEY_PREFIX = 'svc_';
 const WINDOW_SECONDS = 3600;
 
 export class ApiKeyAuthenticator {
-  private readonly store: ApiKeyStore;
   private pendingUsage = new Map<string, { count: number; at: string }>();
   private flushScheduled = false;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly limiter: RateLimiter,
     private readonly guard: SecretGuard,
-  ) {
-    this.store = apiKeyStore(db);
-  }
+  ) {}
 
   authenticate(req: Request, res: Response): ApiKeyAuth {
     const raw = req.get(API_KEY_HEADER);
     if (!raw) throw unauthorized('Missing X-API-Key header');
     if (!raw.startsWith(API_KEY_PREFIX)) throw unauthorized('Invalid API key format');
-    const key = this.guard.check({ kind: 'api_key', req }, () => this.store.credential(sha256Hex(raw)));
+    const key = this.guard.check({ kind: 'api_key', req }, () => apiKeyCredential(this.db, sha256Hex(raw)));
     if (!key) throw unauthorized('Invalid API key');
     if (key.status === 'revoked') throw unauthorized('API key is revoked');
     if (key.status === 'expired') throw unauthorized('API key is expired');
     if (key.expires_at && Date.parse(key.expires_at) <= Date.now()) {
-      this.store.markExpired(key.id, new Date().toISOString());
+      markApiKeyExpired(this.db, key.id, new Date().toISOString());
       throw unauthorized('API key is expired');
     }
     const state = this.limiter.slidingHit(
@@ -92,7 +89,7 @@ export class ApiKeyAuthenticator {
     if (!batch.size) return;
     this.pendingUsage = new Map();
     try {
-      this.store.addUsage(batch);
+      addApiKeyUsage(this.db, batch);
     } catch {
       // Usage statistics are informational; losing one batch must not fail anything.
     }

@@ -13,7 +13,18 @@ import { auditCaller } from '../audit';
 import { callerPermissions } from '../roles';
 import { API_KEY_PREFIX } from './authenticate';
 import type { createApiKeyBody, listApiKeysQuery, updateApiKeyBody } from './schemas';
-import { apiKeyStore, effectiveStatus, toApiKey, type ApiKeyRow } from './store';
+import {
+  apiKeyById,
+  effectiveStatus,
+  insertApiKey,
+  listApiKeyRows,
+  markApiKeyExpired,
+  revokeApiKeyRow,
+  rotateApiKeyRow,
+  toApiKey,
+  updateApiKeyRow,
+  type ApiKeyRow,
+} from './store';
 
 // Rules of /api-keys (spec 1, API key and its state table). Keys belong to one organization; a caller manages
 // the keys of the organizations its scope covers, and a key outside that scope is answered exactly like a key
@@ -51,7 +62,7 @@ function audit(
 
 /** The key, if it exists and the caller's scope covers its organization; otherwise 404. */
 function keyInScope(ctx: AppContext, auth: UserAuth, id: string): ApiKeyRow {
-  const row = apiKeyStore(ctx.db).byId(id);
+  const row = apiKeyById(ctx.db, id);
   if (!row || !scopeCovers(resolveOrgScope(ctx.db, auth), row.org_id)) throw notFound(NOT_FOUND);
   return row;
 }
@@ -63,7 +74,7 @@ function keyInScope(ctx: AppContext, auth: UserAuth, id: string): ApiKeyRow {
 function requireActive(ctx: AppContext, row: ApiKeyRow, at: string): void {
   const status = effectiveStatus(row, Date.parse(at));
   if (status === 'active') return;
-  if (row.status === 'active') apiKeyStore(ctx.db).markExpired(row.id, at);
+  if (row.status === 'active') markApiKeyExpired(ctx.db, row.id, at);
   throw badRequest(NOT_ACTIVE);
 }
 
@@ -71,7 +82,8 @@ export function listApiKeys(ctx: AppContext, auth: UserAuth, query: z.infer<type
   // A named organization outside the scope is refused the way every organization lookup is (404 or 403).
   if (query.orgId) requireOrgAccess(ctx.db, auth, query.orgId);
   const now = Date.now();
-  const { rows, total } = apiKeyStore(ctx.db).list(
+  const { rows, total } = listApiKeyRows(
+    ctx.db,
     resolveOrgScope(ctx.db, auth),
     { orgId: query.orgId, status: query.status },
     query,
@@ -110,8 +122,7 @@ export function createApiKey(
   const { key, hash, prefix } = generateApiKey();
   const id = randomUUID();
   const at = new Date().toISOString();
-  const store = apiKeyStore(ctx.db);
-  store.insert({
+  insertApiKey(ctx.db, {
     id,
     orgId: body.orgId,
     name: body.name,
@@ -123,7 +134,7 @@ export function createApiKey(
     createdBy: auth.userId,
     at,
   });
-  const row = store.byId(id)!;
+  const row = apiKeyById(ctx.db, id)!;
   audit(ctx, req, auth, 'api_key.create', row, {
     keyPrefix: prefix,
     scopes: body.scopes,
@@ -146,9 +157,8 @@ export function updateApiKey(
   const at = new Date().toISOString();
   requireActive(ctx, row, at);
   if (body.scopes) assertScopesHeld(ctx, auth, body.scopes);
-  const store = apiKeyStore(ctx.db);
-  if (!store.update(id, body, at)) throw badRequest(NOT_ACTIVE);
-  const updated = store.byId(id)!;
+  if (!updateApiKeyRow(ctx.db, id, body, at)) throw badRequest(NOT_ACTIVE);
+  const updated = apiKeyById(ctx.db, id)!;
   audit(ctx, req, auth, 'api_key.update', updated, {
     changedFields,
     ...(body.name !== undefined ? { previousName: row.name } : {}),
@@ -163,11 +173,10 @@ export function rotateApiKey(ctx: AppContext, req: Request, auth: UserAuth, id: 
   const at = new Date().toISOString();
   requireActive(ctx, row, at);
   const { key, hash, prefix } = generateApiKey();
-  const store = apiKeyStore(ctx.db);
-  if (!store.rotate(id, hash, prefix, at)) throw badRequest(NOT_ACTIVE);
+  if (!rotateApiKeyRow(ctx.db, id, hash, prefix, at)) throw badRequest(NOT_ACTIVE);
   // Uses of the old key counted in memory but not yet written would otherwise land on the fresh statistics.
   ctx.apiKeys.discardPending(id);
-  const rotated = store.byId(id)!;
+  const rotated = apiKeyById(ctx.db, id)!;
   audit(ctx, req, auth, 'api_key.rotate', rotated, {
     keyPrefix: prefix,
     previousKeyPrefix: row.key_prefix,
@@ -180,7 +189,7 @@ export function revokeApiKey(ctx: AppContext, req: Request, auth: UserAuth, id: 
   const row = keyInScope(ctx, auth, id);
   if (row.status === 'revoked') return { success: true };
   const at = new Date().toISOString();
-  if (apiKeyStore(ctx.db).revoke(id, 'revoked_by_user', at)) {
+  if (revokeApiKeyRow(ctx.db, id, 'revoked_by_user', at)) {
     audit(ctx, req, auth, 'api_key.revoke', row, { keyPrefix: row.key_prefix, previousStatus: row.status });
   }
   return { success: true };
@@ -188,7 +197,7 @@ export function revokeApiKey(ctx: AppContext, req: Request, auth: UserAuth, id: 
 
 /** `GET /api-keys/current`: the calling key describes itself (never its hash). */
 export function currentApiKey(ctx: AppContext, apiKeyId: string): ApiKey {
-  const row = apiKeyStore(ctx.db).byId(apiKeyId);
+  const row = apiKeyById(ctx.db, apiKeyId);
   // The key authenticated a moment ago; only a concurrent hard delete (there is none today) could remove it.
   if (!row) throw notFound(NOT_FOUND);
   return toApiKey(row);

@@ -1,12 +1,12 @@
 import type { ApiKey, ApiKeyStatus } from '../../contract/keys';
-import type { Db } from '../../db/connection';
+import { statement, type Db } from '../../db/connection';
 import { pagedQuery } from '../../db/paged';
 import type { PageRequest } from '../../http/pagination';
 import type { OrgScope } from '../../http/scope';
 import { scopeFilter } from '../../http/scope';
 import { transaction } from '../../db/after-commit';
 
-// SQL for api_keys. The hash column is never selected here: nothing that reads keys for display can leak it.
+// SQL for api_keys, as free functions of the database. The hash column is never selected here: nothing that reads keys for display can leak it.
 
 export interface ApiKeyRow {
   id: string;
@@ -88,132 +88,122 @@ export interface KeyCredentialRow {
   status: ApiKeyStatus;
 }
 
-export class ApiKeyStore {
-  private readonly byIdStmt;
-  private readonly byHashStmt;
-  private readonly usageStmt;
-  private readonly insertStmt;
-  private readonly updateStmt;
-  private readonly rotateStmt;
-  private readonly revokeStmt;
-  private readonly expireStmt;
-
-  constructor(private readonly db: Db) {
-    this.byIdStmt = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`);
-    // A key dies with its organization: after a soft delete it matches nothing, like a key never issued.
-    this.byHashStmt =
-      db.prepare(`SELECT k.id, k.org_id, o.partner_id, k.name, k.scopes, k.expires_at, k.rate_limit, k.status
-      FROM api_keys k JOIN organizations o ON o.id = k.org_id AND o.deleted_at IS NULL WHERE k.key_hash = ?`);
-    this.usageStmt = db.prepare(
-      "UPDATE api_keys SET usage_count = usage_count + ?, last_used_at = ? WHERE id = ? AND status = 'active'",
-    );
-    this.insertStmt =
-      db.prepare(`INSERT INTO api_keys (id, org_id, name, key_hash, key_prefix, scopes, expires_at,
-      rate_limit, created_by, created_at, updated_at, status, usage_count)
-      VALUES (@id, @orgId, @name, @keyHash, @keyPrefix, @scopes, @expiresAt, @rateLimit, @createdBy, @at, @at,
-      'active', 0)`);
-    this.updateStmt = db.prepare(`UPDATE api_keys SET name = COALESCE(@name, name),
-      scopes = COALESCE(@scopes, scopes), rate_limit = COALESCE(@rateLimit, rate_limit), updated_at = @at
-      WHERE id = @id AND status = 'active'`);
-    // Rotation replaces the key material and starts the usage statistics over; everything else is kept.
-    this.rotateStmt = db.prepare(`UPDATE api_keys SET key_hash = @keyHash, key_prefix = @keyPrefix,
-      usage_count = 0, last_used_at = NULL, updated_at = @at WHERE id = @id AND status = 'active'`);
-    this.revokeStmt = db.prepare(`UPDATE api_keys SET status = 'revoked', revoked_at = @at,
-      revoked_reason = @reason, updated_at = @at WHERE id = @id AND status != 'revoked'`);
-    this.expireStmt = db.prepare(
-      "UPDATE api_keys SET status = 'expired', updated_at = ? WHERE id = ? AND status = 'active'",
-    );
-  }
-
-  byId(id: string): ApiKeyRow | undefined {
-    return this.byIdStmt.get(id) as ApiKeyRow | undefined;
-  }
-
-  /** The key with this hash, of a live organization (authentication). */
-  credential(keyHash: string): KeyCredentialRow | undefined {
-    return this.byHashStmt.get(keyHash) as KeyCredentialRow | undefined;
-  }
-
-  /** Adds batched usage; rotation resets usage, so a key revoked meanwhile gains nothing. */
-  addUsage(batch: ReadonlyMap<string, { count: number; at: string }>): void {
-    transaction(this.db, () => {
-      for (const [id, { count, at }] of batch) this.usageStmt.run(count, at, id);
-    });
-  }
-
-  list(scope: OrgScope, filter: ApiKeyFilter, page: PageRequest): { rows: ApiKeyRow[]; total: number } {
-    const scoped = scopeFilter(scope, 'org_id');
-    const where = [scoped.clause];
-    const params: unknown[] = [...scoped.params];
-    if (filter.orgId) {
-      where.push('org_id = ?');
-      params.push(filter.orgId);
-    }
-    const now = new Date().toISOString();
-    if (filter.status === 'active') {
-      where.push("status = 'active' AND (expires_at IS NULL OR expires_at > ?)");
-      params.push(now);
-    } else if (filter.status === 'expired') {
-      where.push(
-        "(status = 'expired' OR (status = 'active' AND expires_at IS NOT NULL AND expires_at <= ?))",
-      );
-      params.push(now);
-    } else if (filter.status === 'revoked') {
-      where.push("status = 'revoked'");
-    }
-    return pagedQuery<ApiKeyRow>(this.db, {
-      select: COLUMNS,
-      from: 'api_keys',
-      where,
-      params,
-      orderBy: 'created_at DESC, id DESC',
-      page,
-    });
-  }
-
-  insert(key: NewApiKey): void {
-    this.insertStmt.run({ ...key, scopes: JSON.stringify(key.scopes) });
-  }
-
-  /** Returns false when the key is no longer active (revoked or expired in the meantime). */
-  update(
-    id: string,
-    changes: { name?: string | undefined; scopes?: string[] | undefined; rateLimit?: number | undefined },
-    at: string,
-  ): boolean {
-    return (
-      this.updateStmt.run({
-        id,
-        at,
-        name: changes.name ?? null,
-        scopes: changes.scopes ? JSON.stringify(changes.scopes) : null,
-        rateLimit: changes.rateLimit ?? null,
-      }).changes === 1
-    );
-  }
-
-  rotate(id: string, keyHash: string, keyPrefix: string, at: string): boolean {
-    return this.rotateStmt.run({ id, keyHash, keyPrefix, at }).changes === 1;
-  }
-
-  revoke(id: string, reason: string, at: string): boolean {
-    return this.revokeStmt.run({ id, reason, at }).changes === 1;
-  }
-
-  /** Writes the expiry that the clock already decided (same transition as at authentication). */
-  markExpired(id: string, at: string): void {
-    this.expireStmt.run(at, id);
-  }
+export function apiKeyById(db: Db, id: string): ApiKeyRow | undefined {
+  return statement(db, `SELECT ${COLUMNS} FROM api_keys WHERE id = ?`).get(id) as ApiKeyRow | undefined;
 }
 
-const stores = new WeakMap<Db, ApiKeyStore>();
+/** The key with this hash, of a live organization (authentication, per request). */
+export function apiKeyCredential(db: Db, keyHash: string): KeyCredentialRow | undefined {
+  // A key dies with its organization: after a soft delete it matches nothing, like a key never issued.
+  return statement(
+    db,
+    `SELECT k.id, k.org_id, o.partner_id, k.name, k.scopes, k.expires_at, k.rate_limit, k.status
+      FROM api_keys k JOIN organizations o ON o.id = k.org_id AND o.deleted_at IS NULL WHERE k.key_hash = ?`,
+  ).get(keyHash) as KeyCredentialRow | undefined;
+}
 
-/** One store (and one set of prepared statements) per database. */
-export function apiKeyStore(db: Db): ApiKeyStore {
-  let store = stores.get(db);
-  if (!store) {
-    store = new ApiKeyStore(db);
-    stores.set(db, store);
+/** Adds batched usage; rotation resets usage, so a key revoked meanwhile gains nothing. */
+export function addApiKeyUsage(db: Db, batch: ReadonlyMap<string, { count: number; at: string }>): void {
+  const add = statement(
+    db,
+    "UPDATE api_keys SET usage_count = usage_count + ?, last_used_at = ? WHERE id = ? AND status = 'active'",
+  );
+  transaction(db, () => {
+    for (const [id, { count, at }] of batch) add.run(count, at, id);
+  });
+}
+
+export function listApiKeyRows(
+  db: Db,
+  scope: OrgScope,
+  filter: ApiKeyFilter,
+  page: PageRequest,
+): { rows: ApiKeyRow[]; total: number } {
+  const scoped = scopeFilter(scope, 'org_id');
+  const where = [scoped.clause];
+  const params: unknown[] = [...scoped.params];
+  if (filter.orgId) {
+    where.push('org_id = ?');
+    params.push(filter.orgId);
   }
-  return store;
+  const now = new Date().toISOString();
+  if (filter.status === 'active') {
+    where.push("status = 'active' AND (expires_at IS NULL OR expires_at > ?)");
+    params.push(now);
+  } else if (filter.status === 'expired') {
+    where.push("(status = 'expired' OR (status = 'active' AND expires_at IS NOT NULL AND expires_at <= ?))");
+    params.push(now);
+  } else if (filter.status === 'revoked') {
+    where.push("status = 'revoked'");
+  }
+  return pagedQuery<ApiKeyRow>(db, {
+    select: COLUMNS,
+    from: 'api_keys',
+    where,
+    params,
+    orderBy: 'created_at DESC, id DESC',
+    page,
+  });
+}
+
+export function insertApiKey(db: Db, key: NewApiKey): void {
+  statement(
+    db,
+    `INSERT INTO api_keys (id, org_id, name, key_hash, key_prefix, scopes, expires_at,
+      rate_limit, created_by, created_at, updated_at, status, usage_count)
+      VALUES (@id, @orgId, @name, @keyHash, @keyPrefix, @scopes, @expiresAt, @rateLimit, @createdBy, @at, @at,
+      'active', 0)`,
+  ).run({ ...key, scopes: JSON.stringify(key.scopes) });
+}
+
+/** Returns false when the key is no longer active (revoked or expired in the meantime). */
+export function updateApiKeyRow(
+  db: Db,
+  id: string,
+  changes: { name?: string | undefined; scopes?: string[] | undefined; rateLimit?: number | undefined },
+  at: string,
+): boolean {
+  return (
+    statement(
+      db,
+      `UPDATE api_keys SET name = COALESCE(@name, name),
+      scopes = COALESCE(@scopes, scopes), rate_limit = COALESCE(@rateLimit, rate_limit), updated_at = @at
+      WHERE id = @id AND status = 'active'`,
+    ).run({
+      id,
+      at,
+      name: changes.name ?? null,
+      scopes: changes.scopes ? JSON.stringify(changes.scopes) : null,
+      rateLimit: changes.rateLimit ?? null,
+    }).changes === 1
+  );
+}
+
+/** Replaces the key material and starts the usage statistics over; everything else is kept. */
+export function rotateApiKeyRow(db: Db, id: string, keyHash: string, keyPrefix: string, at: string): boolean {
+  return (
+    statement(
+      db,
+      `UPDATE api_keys SET key_hash = @keyHash, key_prefix = @keyPrefix,
+      usage_count = 0, last_used_at = NULL, updated_at = @at WHERE id = @id AND status = 'active'`,
+    ).run({ id, keyHash, keyPrefix, at }).changes === 1
+  );
+}
+
+export function revokeApiKeyRow(db: Db, id: string, reason: string, at: string): boolean {
+  return (
+    statement(
+      db,
+      `UPDATE api_keys SET status = 'revoked', revoked_at = @at,
+      revoked_reason = @reason, updated_at = @at WHERE id = @id AND status != 'revoked'`,
+    ).run({ id, reason, at }).changes === 1
+  );
+}
+
+/** Writes the expiry that the clock already decided (same transition as at authentication). */
+export function markApiKeyExpired(db: Db, id: string, at: string): void {
+  statement(
+    db,
+    "UPDATE api_keys SET status = 'expired', updated_at = ? WHERE id = ? AND status = 'active'",
+  ).run(at, id);
 }
