@@ -3,7 +3,16 @@ import type { Role } from '../../../../server/contract';
 
 import { Link, navigate } from '../../lib/router';
 import { Icon } from '../../ui/Icon';
-import { AdminTable, EmptyState, ListStates, NoMatchRow, PageHeader, RowMenu, SearchBox } from '../../ui';
+import {
+  AdminTable,
+  ChoiceSelect,
+  EmptyState,
+  ListStates,
+  NoMatchRow,
+  PageHeader,
+  RowMenu,
+  SearchBox,
+} from '../../ui';
 import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';
 import { useTarget, writeTarget } from '../../lib/hooks';
@@ -58,16 +67,17 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
       <ListStates of={roles} loading="Loading roles…" forbidden={ROLES_FORBIDDEN}>
         <div className="adm-toolbar">
           <SearchBox value={search} onChange={setSearch} placeholder="Search roles" testId="role-search" />
-          <select
+          <ChoiceSelect
             value={kind}
-            onChange={(e) => setKind(e.target.value as '' | 'system' | 'custom')}
-            aria-label="Filter by kind"
-            data-testid="role-kind-filter"
-          >
-            <option value="">Built-in and custom</option>
-            <option value="system">Built-in only</option>
-            <option value="custom">Custom only</option>
-          </select>
+            onChange={(v) => setKind(v as '' | 'system' | 'custom')}
+            ariaLabel="Filter by kind"
+            emptyLabel="Built-in and custom"
+            options={[
+              { value: 'system', label: 'Built-in only' },
+              { value: 'custom', label: 'Custom only' },
+            ]}
+            testId="role-kind-filter"
+          />
           <span className="grow" />
           <span className="muted small">{list.length} roles</span>
         </div>

@@ -8,7 +8,16 @@ import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
-import { AdminTable, DialogButtons, EmptyState, ListStates, PageHeader, Pager, SearchBox } from '../../ui';
+import {
+  AdminTable,
+  ChoiceSelect,
+  DialogButtons,
+  EmptyState,
+  ListStates,
+  PageHeader,
+  Pager,
+  SearchBox,
+} from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 
 import { useScope } from '../../lib/session';
@@ -139,20 +148,21 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
             placeholder="Search name or email"
             testId="user-search"
           />
-          <select
+          <ChoiceSelect
             value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as UserStatus | '');
+            onChange={(v) => {
+              setStatus(v as UserStatus | '');
               setPage(1);
             }}
-            aria-label="Filter by status"
-            data-testid="user-status-filter"
-          >
-            <option value="">All statuses</option>
-            <option value="active">Active</option>
-            <option value="invited">Invited</option>
-            <option value="disabled">Disabled</option>
-          </select>
+            ariaLabel="Filter by status"
+            emptyLabel="All statuses"
+            options={[
+              { value: 'active', label: 'Active' },
+              { value: 'invited', label: 'Invited' },
+              { value: 'disabled', label: 'Disabled' },
+            ]}
+            testId="user-status-filter"
+          />
           <span className="grow" />
           {users.data ? (
             <span className="muted small" data-testid="user-count">

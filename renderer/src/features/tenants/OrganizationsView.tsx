@@ -4,7 +4,17 @@ import type { Organization } from '../../../../server/contract';
 import { Link, navigate } from '../../lib/router';
 import { Icon } from '../../ui/Icon';
 import { StatusPill } from '../../ui/basics';
-import { AdminTable, EmptyState, ListStates, NoMatchRow, PageHeader, RowMenu, SearchBox } from '../../ui';
+import {
+  AdminTable,
+  ChoiceSelect,
+  EmptyState,
+  ListStates,
+  nameChoices,
+  NoMatchRow,
+  PageHeader,
+  RowMenu,
+  SearchBox,
+} from '../../ui';
 import { asList } from '../../lib/query';
 import { formatDate } from '../../lib/format';
 import { useScope } from '../../lib/session';
@@ -115,33 +125,23 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
             placeholder="Search by name or slug"
             testId="org-search"
           />
-          <select
+          <ChoiceSelect
             value={status}
-            onChange={(e) => setStatus(e.target.value)}
-            aria-label="Filter by status"
-            data-testid="org-status-filter"
-          >
-            <option value="">All statuses</option>
-            {ORG_STATUSES.map((s) => (
-              <option key={s.value} value={s.value}>
-                {s.label}
-              </option>
-            ))}
-          </select>
+            onChange={setStatus}
+            ariaLabel="Filter by status"
+            emptyLabel="All statuses"
+            options={ORG_STATUSES}
+            testId="org-status-filter"
+          />
           {scope === 'system' ? (
-            <select
+            <ChoiceSelect
               value={partnerId}
-              onChange={(e) => setPartnerId(e.target.value)}
-              aria-label="Filter by partner"
-              data-testid="org-partner-filter"
-            >
-              <option value="">All partners</option>
-              {partnerList.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
+              onChange={setPartnerId}
+              ariaLabel="Filter by partner"
+              emptyLabel="All partners"
+              options={nameChoices(partnerList)}
+              testId="org-partner-filter"
+            />
           ) : null}
           <span className="grow" />
           <span className="muted small" data-testid="org-count">
