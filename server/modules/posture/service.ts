@@ -4,7 +4,7 @@ import type { UserAuth } from '../../http/auth-context';
 import { requireOrgAccess } from '../../http/scope';
 import { deviceVisibility, restrictionClauses, visibilityClauses } from '../devices';
 import type { PostureDevicesQuery, PostureSummaryQuery } from './schemas';
-import { PostureStore, type DeviceSet } from './store';
+import { postureDeviceRows, postureOrgs, postureProductCounts, postureTotals, type DeviceSet } from './store';
 
 // Management posture (spec 3): which third-party remote-management products the agents found, per
 // organization, over the devices the caller may see. Decommissioned devices are history, not estate, and are
@@ -32,9 +32,8 @@ export function postureSummary(
   now = Date.now(),
 ): PostureSummary {
   const set = deviceSet(ctx, auth, query.orgId);
-  const store = new PostureStore(ctx.db);
   const products = new Map<string, PostureSummary['data']['orgs'][number]['products']>();
-  for (const row of store.productCounts(set)) {
+  for (const row of postureProductCounts(ctx.db, set)) {
     const list = products.get(row.org_id) ?? [];
     list.push({ product: row.product, status: row.status, deviceCount: row.device_count });
     products.set(row.org_id, list);
@@ -42,12 +41,12 @@ export function postureSummary(
   const staleBefore = new Date(now - query.stalenessDays * DAY_MS).toISOString();
   return {
     data: {
-      orgs: store.orgs(set).map((org) => ({
+      orgs: postureOrgs(ctx.db, set).map((org) => ({
         orgId: org.id,
         orgName: org.name,
         products: products.get(org.id) ?? [],
       })),
-      totals: store.totals(set, staleBefore),
+      totals: postureTotals(ctx.db, set, staleBefore),
       stalenessDays: query.stalenessDays,
     },
   };
@@ -55,7 +54,8 @@ export function postureSummary(
 
 export function postureDevices(ctx: AppContext, auth: UserAuth, query: PostureDevicesQuery): PostureDevices {
   const set = deviceSet(ctx, auth, query.orgId);
-  const { rows, total } = new PostureStore(ctx.db).devices(
+  const { rows, total } = postureDeviceRows(
+    ctx.db,
     set,
     { product: query.product, status: query.status },
     query,
