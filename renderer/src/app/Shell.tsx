@@ -8,6 +8,7 @@ import { initials, scopeLabel } from '../lib/format';
 import { ConnectionIndicator } from './ConnectionIndicator';
 import { SearchBox } from './GlobalSearch';
 import { Icon, Logo } from '../ui/Icon';
+import { SmallButton } from '../ui/SmallButton';
 
 function Sidebar() {
   const pathname = usePathname();
@@ -105,16 +106,16 @@ function Topbar() {
             {scopeLabel(user.scope)}
           </span>
         </Link>
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm"
+        <SmallButton
+          tone="ghost"
+          icon="signOut"
+          iconSize={16}
           onClick={() => void onSignOut()}
           disabled={busy}
-          data-testid="sign-out"
+          testId="sign-out"
         >
-          <Icon name="signOut" />
           {busy ? 'Signing out…' : 'Sign out'}
-        </button>
+        </SmallButton>
       </div>
     </header>
   );

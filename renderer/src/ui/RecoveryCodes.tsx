@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { copyText, downloadText } from '../lib/clipboard';
 import { CopyButton } from './basics';
-import { Icon } from './Icon';
+import { SmallButton } from './SmallButton';
 
 /** Shows freshly issued recovery codes once, and makes the user confirm they kept them. */
 export function RecoveryCodes({
@@ -41,15 +41,15 @@ export function RecoveryCodes({
       </ol>
       <div className="row gap-sm">
         <CopyButton onCopy={() => copyText(codes.join('\n'))} label="Copy all" testId="recovery-codes-copy" />
-        <button
-          type="button"
-          className="btn btn-secondary btn-sm"
-          data-testid="recovery-codes-download"
+        <SmallButton
+          tone="secondary"
+          icon="download"
+          iconSize={16}
+          testId="recovery-codes-download"
           onClick={() => downloadText('gatehouse-recovery-codes.txt', text)}
         >
-          <Icon name="download" />
           Download .txt
-        </button>
+        </SmallButton>
       </div>
       <label className="check" htmlFor={checkboxId}>
         <input

@@ -1,6 +1,7 @@
 import { Fragment, type ReactElement, type ReactNode } from 'react';
 import type { Pagination } from '../../../server/contract';
 import { formatCount } from '../lib/format';
+import { SmallButton } from './SmallButton';
 import './kit.css';
 
 // Tables: the table card with its header cells and actions column, the row that says a search found nothing,
@@ -77,27 +78,17 @@ export function Pager({
   const to = Math.min(total, page * limit);
   const buttons = (
     <>
-      <button
-        type="button"
-        className="btn btn-ghost btn-sm"
-        disabled={page <= 1}
-        onClick={() => onPage(page - 1)}
-      >
+      <SmallButton tone="ghost" disabled={page <= 1} onClick={() => onPage(page - 1)}>
         Previous
-      </button>
+      </SmallButton>
       {noun ? (
         <span className="small muted">
           Page {page} of {pages}
         </span>
       ) : null}
-      <button
-        type="button"
-        className="btn btn-ghost btn-sm"
-        disabled={page >= pages}
-        onClick={() => onPage(page + 1)}
-      >
+      <SmallButton tone="ghost" disabled={page >= pages} onClick={() => onPage(page + 1)}>
         Next
-      </button>
+      </SmallButton>
     </>
   );
   if (!noun)

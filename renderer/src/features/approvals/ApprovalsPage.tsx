@@ -11,6 +11,7 @@ import { PendingTab } from './PendingTab';
 import { ActiveTab } from './ActiveTab';
 import { HistoryTab } from './HistoryTab';
 import { ApproverDevicesTab } from './ApproverDevicesTab';
+import { SmallButton } from '../../ui/SmallButton';
 
 export type ApprovalsTab = 'pending' | 'active' | 'history' | 'devices';
 
@@ -41,14 +42,9 @@ function NotificationPrompt() {
         Get a desktop notification when a request arrives, even while the console is in the background.
       </span>
       <span className="ap-grow" />
-      <button
-        type="button"
-        className="btn btn-primary btn-sm"
-        onClick={request}
-        data-testid="enable-notifications"
-      >
+      <SmallButton tone="primary" onClick={request} testId="enable-notifications">
         Turn on notifications
-      </button>
+      </SmallButton>
       <button type="button" className="btn btn-ghost btn-sm" onClick={dismiss}>
         Not now
       </button>

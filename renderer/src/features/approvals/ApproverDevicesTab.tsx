@@ -17,6 +17,7 @@ import { EmptyState } from '../../ui';
 import { useApiQuery } from '../../lib/query';
 import { ceremonyCancelled, webAuthnMessage } from './actions';
 import { approvalsApi } from './api';
+import { SmallButton } from '../../ui/SmallButton';
 
 // The technician's approver devices: WebAuthn platform credentials (Windows Hello, Touch ID) that prove
 // presence when approving an elevation. Registering needs a session verified with two-step verification and the
@@ -256,16 +257,15 @@ export function ApproverDevicesTab() {
                   )}
                 </td>
                 <td className="actions">
-                  <button
-                    type="button"
-                    className="btn btn-ghost btn-sm"
+                  <SmallButton
+                    tone="ghost"
+                    icon="trash"
                     onClick={() => setRemoving(d)}
                     aria-label={`Remove ${d.name}`}
-                    data-testid="remove-approver-device"
+                    testId="remove-approver-device"
                   >
-                    <Icon name="trash" size={14} />
                     Remove
-                  </button>
+                  </SmallButton>
                 </td>
               </tr>
             );

@@ -21,6 +21,7 @@ import {
 import { compactTime } from '../../lib/format';
 import { selectRequests, useLiveList, type Patch } from './useLiveList';
 import { approvalsApi } from './api';
+import { SmallButton } from '../../ui/SmallButton';
 
 // Every request, newest first, filtered by status and flow type; the filters and page live in the URL.
 
@@ -106,14 +107,9 @@ export function HistoryTab() {
           testId="history-flow-type"
         />
         {filtered ? (
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
-            onClick={() => set({ status: '', flowType: '' })}
-            data-testid="history-clear"
-          >
+          <SmallButton tone="ghost" onClick={() => set({ status: '', flowType: '' })} testId="history-clear">
             Clear filters
-          </button>
+          </SmallButton>
         ) : null}
         <span className="ap-grow" />
         {list.pagination ? (

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { ElevationRequest, ElevationRequestDetail } from '../../../../server/contract';
-import { Icon } from '../../ui/Icon';
 import { Alert, Card } from '../../ui/basics';
 import { formatDateTime, relativeTime } from '../../lib/format';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
@@ -17,6 +16,7 @@ import { useDebouncedCallback } from '../../lib/hooks';
 import { RequestStatus, RiskPill } from './parts';
 import { WhatCard, WhoCard, HowCard, Outcome } from './RequestCards';
 import { History, Timeline } from './RequestTimeline';
+import { SmallButton } from '../../ui/SmallButton';
 
 // /approvals/:id — everything a technician needs to decide one request: the machine and the user, what is asking
 // (executable, signer, hash, parent, command line; or the AI tool and its tier), how it was decided, its
@@ -116,16 +116,15 @@ export function RequestPage({ requestId }: { requestId: string }) {
         }
         actions={
           canManagePolicy ? (
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
+            <SmallButton
+              tone="secondary"
+              icon="plus"
               onClick={() => navigate(`/pam/rules/new?fromRequest=${encodeURIComponent(r.id)}`)}
               title="Open the rule editor with this request's signer, hash and path filled in"
-              data-testid="create-rule-from-request"
+              testId="create-rule-from-request"
             >
-              <Icon name="plus" size={14} />
               Create rule from this request
-            </button>
+            </SmallButton>
           ) : undefined
         }
       />

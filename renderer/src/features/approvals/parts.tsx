@@ -22,6 +22,7 @@ import {
   subjectOf,
   type Tone,
 } from './format';
+import { SmallButton } from '../../ui/SmallButton';
 
 // Small pieces the approvals tables and the request view share.
 
@@ -143,16 +144,9 @@ export function DispatchButton({
   title?: string;
 }) {
   return (
-    <button
-      type="button"
-      className="btn btn-primary btn-sm"
-      onClick={onClick}
-      disabled={busy}
-      title={title}
-      data-testid="dispatch"
-    >
+    <SmallButton tone="primary" onClick={onClick} disabled={busy} title={title} testId="dispatch">
       {busy ? 'Sending…' : 'Dispatch'}
-    </button>
+    </SmallButton>
   );
 }
 

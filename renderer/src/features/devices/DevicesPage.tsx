@@ -266,39 +266,36 @@ export function DevicesPage() {
             showIncomplete={tried}
             actions={({ refused }) => (
               <>
-                <button
-                  type="button"
-                  className="btn btn-primary btn-sm"
+                <SmallButton
+                  tone="primary"
                   onClick={apply}
                   disabled={refused}
                   title={refused ? 'The server refused a condition: fix it first' : undefined}
-                  data-testid="filter-apply"
+                  testId="filter-apply"
                 >
                   Apply to list
-                </button>
-                <button
-                  type="button"
-                  className="btn btn-secondary btn-sm"
+                </SmallButton>
+                <SmallButton
+                  tone="secondary"
                   onClick={() => {
                     setTried(true);
                     if (state.conditions) setSaving(true);
                   }}
                   disabled={refused}
-                  data-testid="filter-save"
+                  testId="filter-save"
                 >
                   Save as filter…
-                </button>
-                <button
-                  type="button"
-                  className="btn btn-ghost btn-sm"
+                </SmallButton>
+                <SmallButton
+                  tone="ghost"
                   onClick={() => {
                     setRoot(newGroup());
                     setTried(false);
                   }}
-                  data-testid="filter-reset"
+                  testId="filter-reset"
                 >
                   Start over
-                </button>
+                </SmallButton>
               </>
             )}
           />
@@ -321,16 +318,15 @@ export function DevicesPage() {
             title="No device matches"
             testId="devices-no-match"
             action={
-              <button
-                type="button"
-                className="btn btn-secondary btn-sm"
+              <SmallButton
+                tone="secondary"
                 onClick={() => {
                   setQ('');
                   set({ q: '', status: '', orgId: '', conditions: '', filterId: '' });
                 }}
               >
                 Clear search and filters
-              </button>
+              </SmallButton>
             }
           >
             Nothing matches the search, status and filters above.

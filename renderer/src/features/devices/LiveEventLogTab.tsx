@@ -4,13 +4,14 @@ import { ApiError } from '../../lib/api/client';
 import { localToIso } from '../../lib/dates';
 import { formatDateTime } from '../../lib/format';
 import { useDebounced } from '../../lib/hooks';
-import { DateRangeFilter, EmptyState, FilterBar, Icon, TextFilter } from '../../ui';
+import { DateRangeFilter, EmptyState, FilterBar, TextFilter } from '../../ui';
 import { devicesKeys, liveLogApi, useLiveRead } from './api';
 import { LevelAndSource, useLogFilters } from './controls';
 import { deviceName } from './format';
 import { LiveProblem, RecordDetail, Waiting, bytes } from './live-log-parts';
 import { LogEmpty, LogTable } from './LogTable';
 import { LevelBadge, Stamp } from './parts';
+import { SmallButton } from '../../ui/SmallButton';
 
 // The live event-log viewer: every request goes to the device itself over the agent's socket (nothing is stored)
 // and may take up to 30 s. An offline device (409 DEVICE_OFFLINE) and a device that does not answer in time
@@ -121,19 +122,18 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
           <span className="dv-live-badge" title="Read from the device on demand; nothing here is stored">
             <span className="dv-dot tone-ok" /> live from {deviceName(device)}
           </span>
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
+          <SmallButton
+            tone="ghost"
+            icon="refresh"
             onClick={() => {
               setSelected(null);
               setEventsAttempt((a) => a + 1);
             }}
             disabled={!eventsPath || events.waiting}
-            data-testid="live-log-refresh"
+            testId="live-log-refresh"
           >
-            <Icon name="refresh" size={14} />
             Refresh
-          </button>
+          </SmallButton>
         </div>
       ) : null}
 

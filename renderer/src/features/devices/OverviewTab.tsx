@@ -10,6 +10,7 @@ import { ChipInput } from '../filters';
 import { ROLE_OPTIONS } from '../filters';
 import { OS_LABEL, STATUS_LABEL, ago, gigabytes, megabytes, uptime } from './format';
 import { MetricBar } from './parts';
+import { SmallButton } from '../../ui/SmallButton';
 
 // Inventory and state as the agent last reported them; display name and tags are the technician's to edit.
 
@@ -104,16 +105,15 @@ function LabelsCard({ device, onSaved }: { device: DeviceDetail; onSaved: () => 
             {action.busy ? 'Saving…' : 'Save'}
           </button>
           {dirty ? (
-            <button
-              type="button"
-              className="btn btn-ghost btn-sm"
+            <SmallButton
+              tone="ghost"
               onClick={() => {
                 setDisplayName(device.displayName ?? '');
                 setTags(device.tags);
               }}
             >
               Undo changes
-            </button>
+            </SmallButton>
           ) : done ? (
             <span className="tone-ok small" data-testid="device-saved">
               Saved.

@@ -13,6 +13,7 @@ import { ChoiceSelect, nameChoices } from '../../ui';
 import { ago } from './format';
 import { formatCount } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
+import { SmallButton } from '../../ui/SmallButton';
 
 // Demo mode only: the bundled agent simulator, started and stopped from the console. Hidden entirely when the
 // server says the simulator is not available (not a demo server) or the endpoint is missing.
@@ -180,15 +181,14 @@ export function SimulatorPanel({
             >
               {status.running ? 'Restart' : 'Start'}
             </button>
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
+            <SmallButton
+              tone="secondary"
               disabled={action.busy || !status.running}
               onClick={stop}
-              data-testid="simulator-stop"
+              testId="simulator-stop"
             >
               Stop
-            </button>
+            </SmallButton>
           </form>
           <form className="dv-sim-actions" onSubmit={raiseRequest} aria-label="Raise elevation request">
             <select

@@ -9,6 +9,7 @@ import { Alert, Card } from '../../ui/basics';
 import { MfaCodeField, mfaCode } from '../../ui/fields';
 import { Link } from '../../lib/router';
 import { profileApi } from './api';
+import { SmallButton } from '../../ui/SmallButton';
 
 export function MfaCard({
   user,
@@ -116,37 +117,31 @@ function RegenerateCodes({ email }: { email: string }) {
         <>
           <p className="small">Issuing new codes invalidates every existing recovery code. Continue?</p>
           <div className="row gap-sm">
-            <button
-              type="button"
-              className="btn btn-danger btn-sm"
+            <SmallButton
+              tone="danger"
               onClick={() => void regenerate()}
               disabled={phase === 'busy'}
-              data-testid="profile-regenerate-confirm"
+              testId="profile-regenerate-confirm"
             >
               {phase === 'busy' ? 'Issuing…' : 'Issue new codes'}
-            </button>
-            <button
-              type="button"
-              className="btn btn-ghost btn-sm"
-              onClick={() => setPhase('idle')}
-              disabled={phase === 'busy'}
-            >
+            </SmallButton>
+            <SmallButton tone="ghost" onClick={() => setPhase('idle')} disabled={phase === 'busy'}>
               Cancel
-            </button>
+            </SmallButton>
           </div>
         </>
       ) : (
         <>
           <p className="muted small">Lost your codes, or used most of them? Issue a fresh set.</p>
-          <button
-            type="button"
-            className="btn btn-secondary btn-sm"
+          <SmallButton
+            tone="secondary"
+            icon="refresh"
+            iconSize={16}
             onClick={() => setPhase('confirm')}
-            data-testid="profile-regenerate-codes"
+            testId="profile-regenerate-codes"
           >
-            <Icon name="refresh" />
             Regenerate recovery codes
-          </button>
+          </SmallButton>
         </>
       )}
       {error ? (
@@ -218,14 +213,9 @@ function DisableMfa({
               Without a second factor, you cannot approve privileged access or change keys, roles and
               providers.
             </p>
-            <button
-              type="button"
-              className="btn btn-danger btn-sm"
-              onClick={() => setOpen(true)}
-              data-testid="profile-disable-mfa"
-            >
+            <SmallButton tone="danger" onClick={() => setOpen(true)} testId="profile-disable-mfa">
               Turn off two-step verification
-            </button>
+            </SmallButton>
           </>
         )}
         <ActionError error={error} testId="profile-disable-mfa-error" />
@@ -244,15 +234,15 @@ function DisableMfa({
       <form className="form pf-inline-form" onSubmit={(e) => void onSubmit(e)} noValidate>
         {sms && !useRecovery ? (
           <div className="row gap-sm">
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
+            <SmallButton
+              tone="secondary"
+              icon="phone"
+              iconSize={16}
               onClick={() => void sendSms()}
-              data-testid="profile-disable-send-sms"
+              testId="profile-disable-send-sms"
             >
-              <Icon name="phone" />
               {smsNote ? 'Text me another code' : 'Send code by text'}
-            </button>
+            </SmallButton>
             {smsNote ? <span className="small muted">{smsNote}</span> : null}
           </div>
         ) : null}
@@ -274,9 +264,8 @@ function DisableMfa({
           >
             {busy ? 'Turning off…' : 'Turn off'}
           </button>
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
+          <SmallButton
+            tone="ghost"
             onClick={() => {
               setOpen(false);
               setCode('');
@@ -285,7 +274,7 @@ function DisableMfa({
             disabled={busy}
           >
             Cancel
-          </button>
+          </SmallButton>
           <button
             type="button"
             className="link small"

@@ -2,13 +2,13 @@ import { useState, type FormEvent } from 'react';
 import type { AuthUser } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
-import { Icon } from '../../ui/Icon';
 import { RecoveryCodes } from '../../ui/RecoveryCodes';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Alert, Card, Facts, StatusPill } from '../../ui/basics';
 import { MfaCodeField, TextField } from '../../ui/fields';
 import { useSession } from '../../lib/session';
 import { profileApi } from './api';
+import { SmallButton } from '../../ui/SmallButton';
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
@@ -171,20 +171,20 @@ export function PhoneCard({
               ? 'A new number replaces this one once you confirm it.'
               : 'Add a mobile number to receive sign-in codes by text.'}
           </span>
-          <button
-            type="button"
-            className="btn btn-secondary btn-sm"
+          <SmallButton
+            tone="secondary"
+            icon={user.phoneVerified ? 'edit' : 'plus'}
+            iconSize={16}
             onClick={() => {
               setStep({ kind: 'number' });
               setTouched(false);
               setError(null);
               setNotice(null);
             }}
-            data-testid="profile-phone-add"
+            testId="profile-phone-add"
           >
-            <Icon name={user.phoneVerified ? 'edit' : 'plus'} />
             {user.phoneVerified ? 'Change number' : 'Add phone number'}
-          </button>
+          </SmallButton>
         </div>
       ) : step.kind === 'number' ? (
         <form className="form pf-inline-form" onSubmit={(e) => void sendCode(e)} noValidate>
@@ -210,9 +210,8 @@ export function PhoneCard({
             >
               {busy ? 'Sending…' : 'Send code'}
             </button>
-            <button
-              type="button"
-              className="btn btn-ghost btn-sm"
+            <SmallButton
+              tone="ghost"
               onClick={() => {
                 setStep({ kind: 'idle' });
                 setError(null);
@@ -220,7 +219,7 @@ export function PhoneCard({
               disabled={busy}
             >
               Cancel
-            </button>
+            </SmallButton>
           </div>
         </form>
       ) : (
@@ -245,15 +244,14 @@ export function PhoneCard({
             >
               {busy ? 'Confirming…' : 'Confirm number'}
             </button>
-            <button
-              type="button"
-              className="btn btn-ghost btn-sm"
+            <SmallButton
+              tone="ghost"
               onClick={() => void sendCode()}
               disabled={busy}
-              data-testid="profile-phone-resend"
+              testId="profile-phone-resend"
             >
               Send a new code
-            </button>
+            </SmallButton>
             <button
               type="button"
               className="link small"
@@ -282,16 +280,16 @@ export function PhoneCard({
               ? 'This replaces your authenticator app: sign-in codes come by text instead, and new recovery codes are issued.'
               : 'Sign-in codes come by text to your verified number. Authenticator apps are safer against SIM swapping; use one where you can.'}
           </p>
-          <button
-            type="button"
-            className="btn btn-primary btn-sm"
+          <SmallButton
+            tone="primary"
+            icon="phone"
+            iconSize={16}
             onClick={() => (user.mfaEnabled ? setConfirmSwitch(true) : void enableSms())}
             disabled={busy}
-            data-testid="profile-sms-enable"
+            testId="profile-sms-enable"
           >
-            <Icon name="phone" />
             {user.mfaEnabled ? 'Switch to text messages' : 'Turn on text-message codes'}
-          </button>
+          </SmallButton>
         </div>
       ) : null}
 

@@ -177,14 +177,9 @@ export function SecuritySection({
           Add entry
         </SmallButton>
         {rows.length > 0 ? (
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
-            onClick={() => setRows([])}
-            data-testid="allowlist-clear"
-          >
+          <SmallButton tone="ghost" onClick={() => setRows([])} testId="allowlist-clear">
             Clear list
-          </button>
+          </SmallButton>
         ) : null}
         <span className="muted small st-allow-count">
           {active.length === 0
