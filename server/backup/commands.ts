@@ -6,7 +6,7 @@ import { fileSecretStore, portableSecrets, readSecrets } from '../secrets';
 import { createBackup } from './create';
 import { BackupError } from './errors';
 import { restoreBackup } from './restore';
-import { BackupRunStore } from './store';
+import { hasBackupRuns, recordBackupRun } from './store';
 
 // `npm run backup -- --to FILE` and `npm run restore -- --from FILE` (server/cli.ts hands over here).
 
@@ -66,7 +66,6 @@ export async function backupCommand(args: BackupCommandArgs & { to: string }): P
   // The live database, opened beside the running server: WAL lets this reader copy while the server writes.
   const db = new Database(config.databaseFile, { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
-  const runs = new BackupRunStore(db);
   const startedAt = new Date();
   try {
     const result = await createBackup(db, secrets, {
@@ -75,14 +74,19 @@ export async function backupCommand(args: BackupCommandArgs & { to: string }): P
       overwrite: args.force ?? false,
       copyInOneStep: true,
     });
-    if (runs.available())
-      runs.record('cli', startedAt, { status: 'succeeded', file: result.file, sizeBytes: result.bytes });
+    if (hasBackupRuns(db))
+      recordBackupRun(db, 'cli', startedAt, {
+        status: 'succeeded',
+        file: result.file,
+        sizeBytes: result.bytes,
+      });
     console.log(`Backup written and verified: ${result.file} (${megabytes(result.bytes)})`);
     console.log(
       `  schema version ${result.schemaVersion}; integrity ok; ${result.chains} audit chains, ${result.auditEntries} entries verified`,
     );
   } catch (err) {
-    if (runs.available()) runs.record('cli', startedAt, { status: 'failed', error: (err as Error).message });
+    if (hasBackupRuns(db))
+      recordBackupRun(db, 'cli', startedAt, { status: 'failed', error: (err as Error).message });
     throw err;
   } finally {
     db.close();

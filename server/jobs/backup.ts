@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBackup } from '../backup/create';
-import { BackupRunStore } from '../backup/store';
+import { lastScheduledBackupStart, latestBackupRun, recordBackupRun } from '../backup/store';
 import type { AppContext } from '../context';
 import type { BackupStatus } from '../contract';
 
@@ -40,7 +40,6 @@ export function pruneBackups(dir: string, keep: number): string[] {
 }
 
 export class BackupScheduler {
-  private readonly store: BackupRunStore;
   private timer: NodeJS.Timeout | null = null;
   private inFlight: Promise<void> | null = null;
   private nextAt: Date | null = null;
@@ -54,9 +53,7 @@ export class BackupScheduler {
     /** What the backups carry so a restore can decrypt (portableSecrets). */
     private readonly secrets: Record<string, string>,
     private readonly nativeBinding?: string,
-  ) {
-    this.store = new BackupRunStore(ctx.db);
-  }
+  ) {}
 
   /** Starts the schedule when configured; returns its stop function. */
   start(): () => void {
@@ -106,8 +103,8 @@ export class BackupScheduler {
         running: this.inFlight !== null,
         problem: this.problem,
       },
-      last: this.store.latest(),
-      lastSucceeded: this.store.latest('succeeded'),
+      last: latestBackupRun(this.ctx.db),
+      lastSucceeded: latestBackupRun(this.ctx.db, 'succeeded'),
     };
   }
 
@@ -116,7 +113,7 @@ export class BackupScheduler {
   }
 
   private dueAt(): number {
-    const last = this.store.lastScheduledStart();
+    const last = lastScheduledBackupStart(this.ctx.db);
     return last ? last.getTime() + this.everyMs() : this.firstDueMs;
   }
 
@@ -149,7 +146,7 @@ export class BackupScheduler {
         passphrase,
         ...(this.nativeBinding ? { nativeBinding: this.nativeBinding } : {}),
       });
-      this.store.record('scheduled', startedAt, {
+      recordBackupRun(this.ctx.db, 'scheduled', startedAt, {
         status: 'succeeded',
         file: result.file,
         sizeBytes: result.bytes,
@@ -162,7 +159,10 @@ export class BackupScheduler {
     } catch (err) {
       this.ctx.log.error({ err }, 'scheduled backup failed');
       try {
-        this.store.record('scheduled', startedAt, { status: 'failed', error: (err as Error).message });
+        recordBackupRun(this.ctx.db, 'scheduled', startedAt, {
+          status: 'failed',
+          error: (err as Error).message,
+        });
       } catch (recordErr) {
         this.ctx.log.error({ err: recordErr }, 'could not record the failed backup');
       }
