@@ -10,13 +10,14 @@ import type { UserRow } from '../users';
 import {
   challengeExpired,
   clearSessionCookies,
+  consumeLoginChallenge,
   CSRF_COOKIE,
   CSRF_HEADER,
   issueSession,
   liveChallenge,
-  LoginChallengeStore,
   openLoginChallenge,
   readCookie,
+  recordChallengeFailure,
   REFRESH_COOKIE,
   RefreshReuseError,
   type Rotation,
@@ -132,7 +133,8 @@ export async function verifyLoginChallenge(
   const method = await checkSecondFactor(ctx, req, user, code);
   if (!method) {
     const failures = challenge.failed_attempts + 1;
-    new LoginChallengeStore(ctx.db).recordFailure(
+    recordChallengeFailure(
+      ctx.db,
       challenge.token_hash,
       failures,
       failures >= MFA_CHALLENGE_MAX_FAILURES ? new Date().toISOString() : null,
@@ -141,7 +143,7 @@ export async function verifyLoginChallenge(
     throw unauthorized('Invalid MFA code', 'INVALID_MFA_CODE');
   }
   // Single use: a second verify with the same tempToken finds it consumed.
-  if (!new LoginChallengeStore(ctx.db).consume(challenge.token_hash, new Date().toISOString()))
+  if (!consumeLoginChallenge(ctx.db, challenge.token_hash, new Date().toISOString()))
     throw challengeExpired();
   return completeLogin(ctx, req, res, ctx.users.byId(user.id)!, true, method);
 }

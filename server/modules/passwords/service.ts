@@ -5,7 +5,7 @@ import { clientInfo } from '../../http/client-info';
 import { badRequest, HttpError, unauthorized } from '../../http/errors';
 import { AUTH_LIMITS } from '../../http/rate-limit';
 import { checkPassword, hashPassword, passwordProblem } from '../auth';
-import { clearSessionCookies, LoginChallengeStore } from '../sessions';
+import { clearSessionCookies, deleteLoginChallengesOf } from '../sessions';
 import { auditUser } from '../../http/account';
 import { consumeEmailToken, findUsableEmailToken, issueEmailToken, retireUserTokens } from '../registration';
 import { transaction } from '../../db/after-commit';
@@ -35,7 +35,7 @@ function replacePassword(ctx: AppContext, userId: string, passwordHash: string, 
   ctx.users.setPassword(userId, passwordHash, now);
   ctx.tokens.revokeAllForUser(userId, reason);
   ctx.users.bumpTokenVersion(userId);
-  new LoginChallengeStore(ctx.db).deleteForUser(userId);
+  deleteLoginChallengesOf(ctx.db, userId);
   retireUserTokens(ctx.db, userId, ['password_reset']);
 }
 

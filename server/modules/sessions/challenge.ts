@@ -4,7 +4,7 @@ import { randomToken, sha256Hex } from '../../crypto';
 import { clientInfo } from '../../http/client-info';
 import { unauthorized } from '../../http/errors';
 import type { UserRow } from '../users';
-import { LoginChallengeStore, type ChallengeRow } from './store';
+import { insertLoginChallenge, loginChallengeByHash, type ChallengeRow } from './store';
 
 // The login challenge: after the password of an MFA user, a tempToken stands for the half-finished sign-in until
 // the second factor answers it (service.ts verifyLoginChallenge) or it expires. Apart from service.ts so that the
@@ -20,7 +20,7 @@ export function openLoginChallenge(ctx: AppContext, req: Request, user: Pick<Use
   const tempToken = `mfa_${randomToken(32)}`;
   const now = new Date();
   const client = clientInfo(req);
-  new LoginChallengeStore(ctx.db).insert({
+  insertLoginChallenge(ctx.db, {
     tokenHash: sha256Hex(tempToken),
     userId: user.id,
     createdAt: now.toISOString(),
@@ -36,7 +36,7 @@ export function liveChallenge(
   ctx: AppContext,
   tempToken: string,
 ): { challenge: ChallengeRow; user: UserRow } {
-  const challenge = new LoginChallengeStore(ctx.db).byTokenHash(sha256Hex(tempToken));
+  const challenge = loginChallengeByHash(ctx.db, sha256Hex(tempToken));
   if (!challenge || challenge.consumed_at || Date.parse(challenge.expires_at) <= Date.now()) {
     throw challengeExpired();
   }

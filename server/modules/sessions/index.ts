@@ -11,4 +11,4 @@ export {
   REFRESH_COOKIE,
 } from './session';
 export { challengeExpired, challengeUser, liveChallenge, openLoginChallenge } from './challenge';
-export { LoginChallengeStore } from './store';
+export { consumeLoginChallenge, deleteLoginChallengesOf, recordChallengeFailure } from './store';
