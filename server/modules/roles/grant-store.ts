@@ -1,7 +1,7 @@
 import { statement, type Db } from '../../db/connection';
 
 // The role reads every permission check makes (server/http/permissions.ts walks a role's chain and gathers its
-// grants). Kept apart from RoleStore, which depends on the request layer, so the check depends on nothing but these.
+// grants). Kept apart from store.ts, which depends on the request layer, so the check depends on nothing but these.
 
 export function roleLink(
   db: Db,

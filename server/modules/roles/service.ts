@@ -28,7 +28,24 @@ import {
   resolveTenant,
   type Tenant,
 } from '../users';
-import { roleAvailableTo, roleVisibility, RoleStore, toRole, type RoleRow } from './store';
+import {
+  deleteRoleRow,
+  insertRole,
+  listVisibleRoles,
+  roleAssignmentCount,
+  roleAvailableTo,
+  roleById,
+  roleChildCount,
+  roleDescendantDepth,
+  roleNameTaken,
+  rolePermissions,
+  roleVisibility,
+  tenantOfRole,
+  toRole,
+  updateRoleRow,
+  visibleRoleById,
+  type RoleRow,
+} from './store';
 
 // Role rules (spec 1, Role and permission): built-in roles are immutable, custom roles belong to one tenant and
 // inherit from at most one parent of the same scope, the chain never loops, and nobody hands out (by role edit,
@@ -82,7 +99,7 @@ export function assertCovered(
 
 /** A role the tenant may hold, for invitations and assignments. Any other id is the same 400. */
 export function assignableRole(ctx: AppContext, roleId: string, tenant: Tenant): RoleRow {
-  const role = new RoleStore(ctx.db).byId(roleId);
+  const role = roleById(ctx.db, roleId);
   if (!role || !roleAvailableTo(role, tenant)) throw badRequest('Role is not available in this scope');
   return role;
 }
@@ -113,7 +130,7 @@ function userCounts(ctx: AppContext, auth: UserAuth): Map<string, number> {
 
 /** A role the caller sees, or 404: roles of other tenants do not exist for them. */
 export function visibleRole(ctx: AppContext, auth: UserAuth, roleId: string): RoleRow {
-  const role = new RoleStore(ctx.db).visibleById(roleVisibility(ctx.db, auth), roleId);
+  const role = visibleRoleById(ctx.db, roleVisibility(ctx.db, auth), roleId);
   if (!role) throw notFound('Role not found');
   return role;
 }
@@ -121,7 +138,7 @@ export function visibleRole(ctx: AppContext, auth: UserAuth, roleId: string): Ro
 function roleDetail(ctx: AppContext, auth: UserAuth, role: RoleRow): RoleDetail {
   return {
     ...toRole(role, userCounts(ctx, auth).get(role.id) ?? 0),
-    permissions: new RoleStore(ctx.db).permissions(role.id),
+    permissions: rolePermissions(ctx.db, role.id),
   };
 }
 
@@ -134,8 +151,7 @@ export function listRoles(
   requireAdminContext(ctx.db, auth, { fullPartnerAccess: false });
   const tenant = named.partnerId || named.orgId ? resolveTenant(ctx.db, auth, named) : null;
   const counts = userCounts(ctx, auth);
-  return new RoleStore(ctx.db)
-    .listVisible(roleVisibility(ctx.db, auth))
+  return listVisibleRoles(ctx.db, roleVisibility(ctx.db, auth))
     .filter((r) => !tenant || roleAvailableTo(r, tenant))
     .map((r) => toRole(r, counts.get(r.id) ?? 0));
 }
@@ -177,7 +193,7 @@ export function availablePermissions(): AvailablePermissionsResponse {
 
 /** A parent for a role of `tenant`: visible to the caller, same scope, one the tenant could hold itself. */
 function parentFor(ctx: AppContext, auth: UserAuth, tenant: Tenant, parentRoleId: string): RoleRow {
-  const parent = new RoleStore(ctx.db).visibleById(roleVisibility(ctx.db, auth), parentRoleId);
+  const parent = visibleRoleById(ctx.db, roleVisibility(ctx.db, auth), parentRoleId);
   if (!parent) throw badRequest('Parent role not found');
   if (!roleAvailableTo(parent, tenant))
     throw badRequest('Parent role must have the same scope and belong to the same tenant');
@@ -193,13 +209,13 @@ function chainLength(ctx: AppContext, parentRoleId: string, childId: string | nu
       throw badRequest('Invalid parentRoleId: circular inheritance rejected', 'CIRCULAR_INHERITANCE');
     seen.add(next);
     length += 1;
-    next = new RoleStore(ctx.db).byId(next)?.parent_role_id ?? null;
+    next = roleById(ctx.db, next)?.parent_role_id ?? null;
   }
   return length;
 }
 
 function assertNameFree(ctx: AppContext, tenant: Tenant, name: string, exceptId: string | null): void {
-  if (new RoleStore(ctx.db).nameTaken(tenant, name, exceptId))
+  if (roleNameTaken(ctx.db, tenant, name, exceptId))
     throw conflict('A role with this name already exists', 'ROLE_NAME_TAKEN');
 }
 
@@ -228,7 +244,7 @@ export function createRole(
   }
   assertCovered(ctx, auth, [...permissions, ...inherited]);
   assertNameFree(ctx, tenant, body.name, null);
-  const role = new RoleStore(ctx.db).insert({
+  const role = insertRole(ctx.db, {
     tenant,
     name: body.name,
     description: body.description ?? null,
@@ -275,23 +291,23 @@ export function updateRole(
     (f) => body[f] !== undefined,
   );
   if (changedFields.length === 0) throw badRequest('No updates provided');
-  const tenant = new RoleStore(ctx.db).tenantOf(role);
+  const tenant = tenantOfRole(ctx.db, role);
   if (!tenant) throw notFound('Role not found');
   const permissions =
     body.permissions !== undefined
       ? normalizePermissions(body.permissions)
-      : new RoleStore(ctx.db).permissions(role.id);
+      : rolePermissions(ctx.db, role.id);
   const parentId = body.parentRoleId !== undefined ? body.parentRoleId : role.parent_role_id;
   let inherited: PermissionGrant[] = [];
   if (body.parentRoleId) {
     const parent = parentFor(ctx, auth, tenant, body.parentRoleId);
-    const depth = chainLength(ctx, parent.id, role.id) + 1 + new RoleStore(ctx.db).descendantDepth(role.id);
+    const depth = chainLength(ctx, parent.id, role.id) + 1 + roleDescendantDepth(ctx.db, role.id);
     if (depth > MAX_ROLE_DEPTH) throw badRequest(`Role inheritance is limited to ${MAX_ROLE_DEPTH} levels`);
   }
   if (parentId) inherited = effectivePermissions(ctx.db, parentId);
   assertCovered(ctx, auth, [...permissions, ...inherited]);
   if (body.name !== undefined) assertNameFree(ctx, tenant, body.name, role.id);
-  const updated = new RoleStore(ctx.db).update(role.id, {
+  const updated = updateRoleRow(ctx.db, role.id, {
     name: body.name,
     description: body.description,
     parentRoleId: body.parentRoleId,
@@ -308,8 +324,8 @@ export function updateRole(
 export function deleteRole(ctx: AppContext, auth: UserAuth, req: Request, roleId: string): { success: true } {
   requireAdminContext(ctx.db, auth, { fullPartnerAccess: true });
   const role = writableRole(ctx, auth, roleId, 'Cannot delete system roles');
-  const userCount = new RoleStore(ctx.db).assignmentCount(role.id);
-  const childRoleCount = new RoleStore(ctx.db).childCount(role.id);
+  const userCount = roleAssignmentCount(ctx.db, role.id);
+  const childRoleCount = roleChildCount(ctx.db, role.id);
   if (userCount > 0)
     throw badRequest('Cannot delete role with assigned users', 'ROLE_IN_USE', {
       userCount,
@@ -321,7 +337,7 @@ export function deleteRole(ctx: AppContext, auth: UserAuth, req: Request, roleId
       childRoleCount,
     });
   try {
-    new RoleStore(ctx.db).delete(role.id);
+    deleteRoleRow(ctx.db, role.id);
   } catch (err) {
     // Another table (an access review, an SSO default role) still points at it.
     if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
@@ -349,14 +365,14 @@ export function cloneRole(
   const tenant =
     body.partnerId || body.orgId
       ? resolveTenant(ctx.db, auth, body)
-      : (new RoleStore(ctx.db).tenantOf(source) ?? resolveTenant(ctx.db, auth, {}));
+      : (tenantOfRole(ctx.db, source) ?? resolveTenant(ctx.db, auth, {}));
   const permissions = effectivePermissions(ctx.db, source.id).map((p) => ({
     resource: p.resource,
     action: p.action,
   }));
   assertCovered(ctx, auth, permissions);
   assertNameFree(ctx, tenant, body.name, null);
-  const role = new RoleStore(ctx.db).insert({
+  const role = insertRole(ctx.db, {
     tenant,
     name: body.name,
     description: source.description,
