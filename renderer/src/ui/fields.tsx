@@ -58,6 +58,15 @@ export const PersonNameField = forwardRef<HTMLInputElement, PresetFieldProps>(fu
   return <TextField ref={ref} label={label} type="text" autoComplete="name" maxLength={255} {...field} />;
 });
 
+/** A string a machine reads rather than a person (a token, a recovery code, a checksum): monospace, no autofill,
+ *  no spell check. */
+export const CodeField = forwardRef<
+  HTMLInputElement,
+  Omit<ComponentPropsWithoutRef<typeof TextField>, 'autoComplete'>
+>(function CodeField(field, ref) {
+  return <TextField ref={ref} className="mono" autoComplete="off" spellCheck={false} {...field} />;
+});
+
 /** A typed second-factor code as the server wants it: a recovery code trimmed, a 6-digit code as digits. */
 export function mfaCode(code: string, recovery: boolean): { normalized: string; ready: boolean } {
   const normalized = recovery ? code.trim() : code.replace(/\D/g, '');
@@ -78,18 +87,7 @@ export const MfaCodeField = forwardRef<
   }
 >(function MfaCodeField({ id, label, value, onChange, recovery = false, autoFocus }, ref) {
   if (recovery) {
-    return (
-      <TextField
-        ref={ref}
-        id={id}
-        label="Recovery code"
-        className="mono"
-        autoComplete="off"
-        spellCheck={false}
-        value={value}
-        onChange={onChange}
-      />
-    );
+    return <CodeField ref={ref} id={id} label="Recovery code" value={value} onChange={onChange} />;
   }
   return (
     <Field label={label} htmlFor={id}>

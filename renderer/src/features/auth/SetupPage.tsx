@@ -3,7 +3,7 @@ import { ApiError } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout } from '../../ui/basics';
-import { AccountEmailField, TextField } from '../../ui/fields';
+import { AccountEmailField, CodeField, TextField } from '../../ui/fields';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { isEmail } from '../../ui/password';
@@ -90,12 +90,9 @@ export function SetupPage() {
         and other users.
       </p>
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <TextField
+        <CodeField
           id="setup-token"
           label="Setup token"
-          className="mono"
-          autoComplete="off"
-          spellCheck={false}
           value={setupToken}
           onChange={setSetupToken}
           error={show('setupToken')}

@@ -4,6 +4,7 @@ import { devicesApi, useAgentVersions, useDeviceCommands } from './api';
 import { FormDialog } from '../../ui/FormDialog';
 import { SmallButton } from '../../ui/SmallButton';
 import { Field, StatusPill } from '../../ui/basics';
+import { CodeField, TextField } from '../../ui/fields';
 import { useAsyncAction } from '../../lib/action';
 import { EmptyState } from '../../ui';
 import { ChoiceSelect, FilterBar } from '../../ui';
@@ -150,27 +151,23 @@ function UpdateDialog(props: CommandDialogProps) {
           />
         </Field>
       ) : null}
-      <Field label="Download URL" htmlFor="command-url" error={urlError}>
-        <input
-          id="command-url"
-          type="url"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          className="mono"
-          data-testid="command-url"
-        />
-      </Field>
-      <Field label="SHA-256 checksum" htmlFor="command-checksum" error={sumError}>
-        <input
-          id="command-checksum"
-          type="text"
-          value={checksum}
-          onChange={(e) => setChecksum(e.target.value)}
-          className="mono"
-          spellCheck={false}
-          data-testid="command-checksum"
-        />
-      </Field>
+      <TextField
+        id="command-url"
+        label="Download URL"
+        type="url"
+        className="mono"
+        value={url}
+        onChange={setUrl}
+        error={urlError}
+      />
+      <CodeField
+        id="command-checksum"
+        label="SHA-256 checksum"
+        type="text"
+        value={checksum}
+        onChange={setChecksum}
+        error={sumError}
+      />
     </FormDialog>
   );
 }

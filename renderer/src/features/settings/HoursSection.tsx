@@ -1,5 +1,6 @@
 import { SmallButton } from '../../ui/SmallButton';
-import { Card, Field } from '../../ui/basics';
+import { Card } from '../../ui/basics';
+import { TextField } from '../../ui/fields';
 import { RadioCards } from '../../ui';
 import { DAYS, type Day, type DayDraft, type Preset } from './model';
 import type { SectionProps } from './sections';
@@ -193,17 +194,16 @@ export function ContactField({
   const id = `settings-contact-${name}`;
   const field = `settings.contact.${name}`;
   return (
-    <Field label={label} htmlFor={id} error={errorFor(field, draft[draftKey] !== baseline[draftKey])}>
-      <input
-        id={id}
-        type={type}
-        placeholder={placeholder}
-        maxLength={maxLength}
-        value={draft[draftKey]}
-        onChange={(e) => update({ [draftKey]: e.target.value }, [field])}
-        data-testid={id}
-      />
-    </Field>
+    <TextField
+      id={id}
+      label={label}
+      type={type}
+      placeholder={placeholder}
+      maxLength={maxLength}
+      value={draft[draftKey]}
+      onChange={(value) => update({ [draftKey]: value }, [field])}
+      error={errorFor(field, draft[draftKey] !== baseline[draftKey])}
+    />
   );
 }
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Partner, ServiceManagementMode } from '../../../../server/contract';
 import { Alert, Card, Facts, Field, StatusPill } from '../../ui/basics';
+import { TextField } from '../../ui/fields';
 import { RadioCards } from '../../ui';
 import { timeZones } from '../../lib/dates';
 import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from '../tenants';
@@ -47,31 +48,25 @@ export function GeneralSection({
     <div className="st-columns">
       <Card title="Partner" icon="tenants" testId="settings-general">
         <div className="adm-form-grid">
-          <Field label="Name" htmlFor="settings-name" error={errorFor('name', draft.name !== baseline.name)}>
-            <input
-              id="settings-name"
-              type="text"
-              maxLength={255}
-              value={draft.name}
-              onChange={(e) => update({ name: e.target.value }, ['name'])}
-              data-testid="settings-name"
-            />
-          </Field>
-          <Field
+          <TextField
+            id="settings-name"
+            label="Name"
+            type="text"
+            maxLength={255}
+            value={draft.name}
+            onChange={(name) => update({ name }, ['name'])}
+            error={errorFor('name', draft.name !== baseline.name)}
+          />
+          <TextField
+            id="settings-billing-email"
             label="Billing email"
-            htmlFor="settings-billing-email"
+            type="email"
+            maxLength={255}
+            value={draft.billingEmail}
+            onChange={(billingEmail) => update({ billingEmail }, ['billingEmail'])}
             error={errorFor('billingEmail', draft.billingEmail !== baseline.billingEmail)}
             hint="Where invoices and plan notices go"
-          >
-            <input
-              id="settings-billing-email"
-              type="email"
-              maxLength={255}
-              value={draft.billingEmail}
-              onChange={(e) => update({ billingEmail: e.target.value }, ['billingEmail'])}
-              data-testid="settings-billing-email"
-            />
-          </Field>
+          />
         </div>
         <div className="adm-facts st-facts">
           <Facts
