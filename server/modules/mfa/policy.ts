@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
 import { badRequest, forbidden } from '../../http/errors';
-import { MfaStore } from './store';
+import { orgMfaPolicyRow } from './store';
 
 // Organization MFA policy (spec 1 §5): `settings.security.requireMfa` stops users from disabling MFA, and
 // `settings.security.allowedMfaMethods.sms === false` refuses SMS as a second factor. Only organization members
@@ -16,7 +16,7 @@ const NO_POLICY: MfaPolicy = { requireMfa: false, smsAllowed: true };
 export function mfaPolicyFor(ctx: AppContext, userId: string): MfaPolicy {
   const orgId = ctx.users.membership(userId)?.orgId;
   if (!orgId) return NO_POLICY;
-  const row = new MfaStore(ctx.db).organizationPolicy(orgId);
+  const row = orgMfaPolicyRow(ctx.db, orgId);
   if (!row) return NO_POLICY;
   // JSON true / false come back as 1 / 0; anything but an explicit false leaves SMS allowed (the default).
   return { requireMfa: row.require_mfa === 1, smsAllowed: row.sms !== 0 };

@@ -8,7 +8,15 @@ import { issueSession } from '../sessions';
 import type { UserRow } from '../users';
 import { assertSmsAllowed, mfaPolicyFor, mfaRequiredByOrganization, requireMfaFeature } from './policy';
 import { checkSmsCode } from './sms';
-import { MfaStore } from './store';
+import {
+  disableMfaRow,
+  enableTotpRow,
+  pendingTotpSetup,
+  replaceRecoveryCodes,
+  saveTotpSetup,
+  spendRecoveryCode,
+  spendTotpStep,
+} from './store';
 import {
   hashRecoveryCode,
   isTotpFormat,
@@ -55,13 +63,9 @@ async function consumeSecondFactor(
     const step = await verifyTotp(ctx.secretBox.open(user.mfa_secret), trimmed, user.mfa_last_time_step);
     if (step === null) return null;
     // Compare-and-set so two concurrent requests cannot both spend the same code.
-    return new MfaStore(ctx.db).spendTotpStep(user.id, step) ? 'totp' : null;
+    return spendTotpStep(ctx.db, user.id, step) ? 'totp' : null;
   }
-  const used = new MfaStore(ctx.db).spendRecoveryCode(
-    user.id,
-    hashRecoveryCode(trimmed),
-    new Date().toISOString(),
-  );
+  const used = spendRecoveryCode(ctx.db, user.id, hashRecoveryCode(trimmed), new Date().toISOString());
   return used ? 'recovery_code' : null;
 }
 
@@ -87,7 +91,8 @@ export async function startSetup(
   const secret = newTotpSecret();
   const recoveryCodes = newRecoveryCodes();
   const expiresAt = new Date(Date.now() + MFA_SETUP_TTL_SECONDS * 1000).toISOString();
-  new MfaStore(ctx.db).saveSetup(
+  saveTotpSetup(
+    ctx.db,
     user.id,
     ctx.secretBox.seal(secret),
     ctx.secretBox.seal(JSON.stringify(recoveryCodes)),
@@ -116,7 +121,7 @@ export async function enable(
   requireMfaFeature(ctx);
   const user = requireUser(ctx, userId);
   assertMayEnrollTotp(user, sessionMfa);
-  const setup = new MfaStore(ctx.db).pendingSetup(user.id);
+  const setup = pendingTotpSetup(ctx.db, user.id);
   if (!setup || Date.parse(setup.expires_at) <= Date.now()) {
     throw badRequest('MFA setup expired or not started. Start the setup again.', 'MFA_SETUP_EXPIRED');
   }
@@ -125,7 +130,8 @@ export async function enable(
   );
   if (step === null) throw badRequest('Invalid MFA code', 'INVALID_MFA_CODE');
   const recoveryCodes = JSON.parse(ctx.secretBox.open(setup.recovery_codes)) as string[];
-  new MfaStore(ctx.db).enableTotp(
+  enableTotpRow(
+    ctx.db,
     user.id,
     setup.secret,
     step,
@@ -151,7 +157,7 @@ export async function disable(
   if (mfaPolicyFor(ctx, user.id).requireMfa) throw mfaRequiredByOrganization();
   if (!(await checkSecondFactor(ctx, req, user, code)))
     throw badRequest('Invalid MFA code', 'INVALID_MFA_CODE');
-  new MfaStore(ctx.db).disable(user.id, new Date().toISOString());
+  disableMfaRow(ctx.db, user.id, new Date().toISOString());
   auditUser(ctx, req, user, 'auth.mfa.disable', { details: { method: user.mfa_method } });
   return { success: true };
 }
@@ -164,7 +170,7 @@ export function regenerateRecoveryCodes(
   const user = requireUser(ctx, userId);
   if (user.mfa_enabled !== 1) throw badRequest('MFA is not enabled', 'MFA_NOT_ENABLED');
   const codes = newRecoveryCodes();
-  new MfaStore(ctx.db).replaceRecoveryCodes(user.id, codes.map(hashRecoveryCode));
+  replaceRecoveryCodes(ctx.db, user.id, codes.map(hashRecoveryCode));
   auditUser(ctx, req, user, 'auth.mfa.recovery_codes.rotate');
   return { recoveryCodes: codes };
 }

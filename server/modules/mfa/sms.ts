@@ -11,7 +11,15 @@ import { auditUser, guardAccount, requireUser } from '../../http/account';
 import { challengeUser, issueSession } from '../sessions';
 import type { UserRow } from '../users';
 import { assertSmsAllowed, requireMfaFeature } from './policy';
-import { MfaStore, type SmsCodeRow } from './store';
+import {
+  consumeSmsCode,
+  enableSmsRow,
+  liveSmsCode,
+  recordSmsFailure,
+  replaceSmsCode,
+  setVerifiedPhone,
+  type SmsCodeRow,
+} from './store';
 import { hashRecoveryCode, newRecoveryCodes } from './totp';
 import { transaction } from '../../db/after-commit';
 
@@ -49,7 +57,7 @@ function issueSmsCode(
   const id = randomUUID();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + SMS_CODE_TTL_SECONDS * 1000).toISOString();
-  new MfaStore(ctx.db).replaceSmsCode({
+  replaceSmsCode(ctx.db, {
     id,
     userId: user.id,
     purpose,
@@ -76,16 +84,15 @@ export type SmsCheck = { ok: true; phone: string } | { ok: false; reason: 'none'
  */
 export function checkSmsCode(ctx: AppContext, userId: string, purpose: SmsPurpose, code: string): SmsCheck {
   const now = new Date().toISOString();
-  const store = new MfaStore(ctx.db);
   return transaction(ctx.db, (): SmsCheck => {
-    const row: SmsCodeRow | undefined = store.liveSmsCode(userId, purpose, now, SMS_CODE_MAX_ATTEMPTS);
+    const row: SmsCodeRow | undefined = liveSmsCode(ctx.db, userId, purpose, now, SMS_CODE_MAX_ATTEMPTS);
     if (!row) return { ok: false, reason: 'none' };
     if (!safeEqual(hashSmsCode(row.id, code.trim()), row.code_hash)) {
       const failures = row.failed_attempts + 1;
-      store.recordSmsFailure(row.id, failures, failures >= SMS_CODE_MAX_ATTEMPTS ? now : null);
+      recordSmsFailure(ctx.db, row.id, failures, failures >= SMS_CODE_MAX_ATTEMPTS ? now : null);
       return { ok: false, reason: 'wrong' };
     }
-    store.consumeSmsCode(row.id, now);
+    consumeSmsCode(ctx.db, row.id, now);
     return { ok: true, phone: row.phone_number };
   });
 }
@@ -137,7 +144,7 @@ export function confirmPhone(
     }
     throw badRequest('Invalid verification code', 'INVALID_SMS_CODE');
   }
-  new MfaStore(ctx.db).setVerifiedPhone(user.id, check.phone, new Date().toISOString());
+  setVerifiedPhone(ctx.db, user.id, check.phone, new Date().toISOString());
   auditUser(ctx, req, user, 'user.phone.verify', { details: { phoneNumber: maskPhone(check.phone) } });
   return { success: true, phoneNumber: check.phone, phoneVerified: true };
 }
@@ -163,7 +170,7 @@ export async function enableSms(
   }
   assertSmsAllowed(ctx, user.id);
   const recoveryCodes = newRecoveryCodes();
-  new MfaStore(ctx.db).enableSms(user.id, recoveryCodes.map(hashRecoveryCode), new Date().toISOString());
+  enableSmsRow(ctx.db, user.id, recoveryCodes.map(hashRecoveryCode), new Date().toISOString());
   const details = {
     method: 'sms',
     phoneNumber: maskPhone(user.phone_number),
