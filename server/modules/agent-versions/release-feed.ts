@@ -10,7 +10,15 @@ import { SERVER_VERSION } from '../../version';
 import { auditCaller } from '../audit';
 import { CHECKSUM_PATTERN, parseAgentBinaryName, VERSION_PATTERN } from './binaries';
 import { requireSystemScope } from './service';
-import { AGENT_ARCHES, AGENT_PLATFORMS, AgentVersionStore, toAgentVersion } from './store';
+import {
+  AGENT_ARCHES,
+  AGENT_PLATFORMS,
+  agentVersionById,
+  findAgentVersion,
+  insertAgentVersion,
+  recomputeLatestAgentVersion,
+  toAgentVersion,
+} from './store';
 import { transaction } from '../../db/after-commit';
 
 // `POST /agent-versions/sync-github` (spec 3): registers the latest published release of the agent for every
@@ -286,13 +294,12 @@ export async function syncFromReleaseFeed(
     return { ...artifact, url };
   });
 
-  const store = new AgentVersionStore(ctx.db);
   const releaseNotes = release.body ? release.body.slice(0, 10_000) : null;
   const { registered, unchanged } = transaction(ctx.db, () => {
     const ids: string[] = [];
     let same = 0;
     for (const build of builds) {
-      const existing = store.find(manifest.version, build.platform, build.arch);
+      const existing = findAgentVersion(ctx.db, manifest.version, build.platform, build.arch);
       if (existing) {
         if (existing.checksum === build.sha256) {
           same++;
@@ -307,7 +314,7 @@ export async function syncFromReleaseFeed(
         );
       }
       ids.push(
-        store.insert({
+        insertAgentVersion(ctx.db, {
           version: manifest.version,
           platform: build.platform,
           architecture: build.arch,
@@ -319,7 +326,7 @@ export async function syncFromReleaseFeed(
           releaseNotes,
         }),
       );
-      store.recomputeLatest(build.platform, build.arch);
+      recomputeLatestAgentVersion(ctx.db, build.platform, build.arch);
     }
     return { registered: ids, unchanged: same };
   });
@@ -338,7 +345,7 @@ export async function syncFromReleaseFeed(
   );
   return {
     version: manifest.version,
-    registered: registered.map((id) => toAgentVersion(ctx, store.byId(id)!)),
+    registered: registered.map((id) => toAgentVersion(ctx, agentVersionById(ctx.db, id)!)),
     unchanged,
   };
 }

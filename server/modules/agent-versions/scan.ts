@@ -5,7 +5,17 @@ import type { AppContext } from '../../context';
 import type { AgentArch, AgentPlatform } from '../../contract';
 import { parseAgentBinaryName, sha256File } from './binaries';
 import { parseTrustAnchors } from './release-feed';
-import { AGENT_ARCHES, AGENT_PLATFORMS, AgentVersionStore } from './store';
+import {
+  AGENT_ARCHES,
+  AGENT_PLATFORMS,
+  agentVersionRows,
+  deleteAgentVersion,
+  detachAgentVersionFile,
+  findAgentVersion,
+  insertAgentVersion,
+  recomputeLatestAgentVersion,
+  updateAgentVersionFile,
+} from './store';
 import { transaction } from '../../db/after-commit';
 
 // Start-up scan of the local binary directories (spec 3, Versioning): every
@@ -112,16 +122,15 @@ export async function scanAgentBinaries(
   // Hashing happens before the transaction: the database is never held while files are read.
   for (const dir of dirs) ignored += await readDirectory(ctx, dir, found);
 
-  const store = new AgentVersionStore(ctx.db);
   const result: ScanResult = { registered: 0, updated: 0, removed: 0, ignored };
   transaction(ctx.db, () => {
     const seen = new Set<string>();
     for (const file of found.values()) {
-      const row = store.find(file.version, file.platform, file.arch);
+      const row = findAgentVersion(ctx.db, file.version, file.platform, file.arch);
       const label = { version: file.version, platform: file.platform, arch: file.arch, file: file.path };
       if (!row) {
         seen.add(
-          store.insert({
+          insertAgentVersion(ctx.db, {
             ...file,
             architecture: file.arch,
             filePath: file.path,
@@ -144,7 +153,7 @@ export async function scanAgentBinaries(
           { ...label, registered: row.checksum, actual: file.checksum },
           'agent binary does not match the checksum registered for its version; ignored',
         );
-        if (row.file_path === file.path) store.detachFile(row.id);
+        if (row.file_path === file.path) detachAgentVersionFile(ctx.db, row.id);
         continue;
       }
       if (row.checksum !== file.checksum)
@@ -152,25 +161,29 @@ export async function scanAgentBinaries(
           { ...label, previous: row.checksum, checksum: file.checksum },
           'agent binary changed; checksum updated',
         );
-      store.updateFile(row.id, { filePath: file.path, checksum: file.checksum, sizeBytes: file.sizeBytes });
+      updateAgentVersionFile(ctx.db, row.id, {
+        filePath: file.path,
+        checksum: file.checksum,
+        sizeBytes: file.sizeBytes,
+      });
       result.updated++;
     }
     // Files that disappeared: a scanned build goes with its file; a registered one falls back to its URL.
-    for (const row of store.all()) {
+    for (const row of agentVersionRows(ctx.db)) {
       if (seen.has(row.id) || !row.file_path) continue;
       if (row.source === 'scan') {
-        store.delete(row.id);
+        deleteAgentVersion(ctx.db, row.id);
         result.removed++;
         ctx.log.warn(
           { version: row.version, platform: row.platform, arch: row.architecture, file: row.file_path },
           'agent binary gone; unregistered',
         );
       } else {
-        store.detachFile(row.id);
+        detachAgentVersionFile(ctx.db, row.id);
       }
     }
     for (const platform of AGENT_PLATFORMS)
-      for (const arch of AGENT_ARCHES) store.recomputeLatest(platform, arch);
+      for (const arch of AGENT_ARCHES) recomputeLatestAgentVersion(ctx.db, platform, arch);
   });
   if (result.registered || result.updated || result.removed)
     ctx.log.info({ ...result, dirs }, 'agent binaries scanned');

@@ -8,7 +8,16 @@ import { conflict, forbidden, notFound } from '../../http/errors';
 import { auditCaller } from '../audit';
 import { agentBinaryFileName } from './binaries';
 import type { CreateAgentVersionBody } from './schemas';
-import { AgentVersionStore, toAgentVersion, type AgentVersionRow } from './store';
+import {
+  agentVersionById,
+  agentVersionRows,
+  findAgentVersion,
+  insertAgentVersion,
+  latestAgentVersionRow,
+  recomputeLatestAgentVersion,
+  toAgentVersion,
+  type AgentVersionRow,
+} from './store';
 import { transaction } from '../../db/after-commit';
 
 // Rules of the agent version registry (spec 3, Agent versions): reading is open to anyone who may read devices,
@@ -29,14 +38,14 @@ export function listAgentVersions(
   ctx: AppContext,
   filter: { platform?: AgentPlatform | undefined; arch?: AgentArch | undefined },
 ): AgentVersionList {
-  return { data: new AgentVersionStore(ctx.db).all(filter).map((row) => toAgentVersion(ctx, row)) };
+  return { data: agentVersionRows(ctx.db, filter).map((row) => toAgentVersion(ctx, row)) };
 }
 
 export function latestAgentVersion(
   ctx: AppContext,
   filter: { platform?: AgentPlatform | undefined; arch?: AgentArch | undefined },
 ): AgentVersion {
-  const row = new AgentVersionStore(ctx.db).latest(filter);
+  const row = latestAgentVersionRow(ctx.db, filter);
   if (!row) {
     const scope = [filter.platform, filter.arch].filter(Boolean).join('/');
     throw notFound(scope ? `No agent version is registered for ${scope}` : 'No agent version is registered');
@@ -51,14 +60,13 @@ export function createAgentVersion(
   body: CreateAgentVersionBody,
 ): AgentVersion {
   requireSystemScope(auth);
-  const store = new AgentVersionStore(ctx.db);
   const id = transaction(ctx.db, () => {
-    if (store.find(body.version, body.platform, body.architecture))
+    if (findAgentVersion(ctx.db, body.version, body.platform, body.architecture))
       throw conflict(
         `Agent version ${body.version} for ${pairLabel(body.platform, body.architecture)} is already registered`,
         'AGENT_VERSION_EXISTS',
       );
-    const newId = store.insert({
+    const newId = insertAgentVersion(ctx.db, {
       version: body.version,
       platform: body.platform,
       architecture: body.architecture,
@@ -70,10 +78,10 @@ export function createAgentVersion(
       releaseNotes: body.releaseNotes ?? null,
     });
     // Latest is the highest version: registering an older build never moves agents backwards.
-    store.recomputeLatest(body.platform, body.architecture);
+    recomputeLatestAgentVersion(ctx.db, body.platform, body.architecture);
     return newId;
   });
-  const row = store.byId(id)!;
+  const row = agentVersionById(ctx.db, id)!;
   auditCaller(ctx, req, auth, {
     orgId: null,
     action: 'agent_version.create',
@@ -154,7 +162,7 @@ export async function downloadVersion(
   platform: AgentPlatform,
   arch: AgentArch,
 ): Promise<void> {
-  const row = new AgentVersionStore(ctx.db).find(version, platform, arch);
+  const row = findAgentVersion(ctx.db, version, platform, arch);
   if (!row) throw notFound(`Agent version ${version} for ${pairLabel(platform, arch)} not found`);
   await sendAgentBinary(ctx, req, res, row);
 }
@@ -167,7 +175,7 @@ export async function downloadLatest(
   platform: AgentPlatform,
   arch: AgentArch,
 ): Promise<void> {
-  const row = new AgentVersionStore(ctx.db).latest({ platform, arch });
+  const row = latestAgentVersionRow(ctx.db, { platform, arch });
   if (!row) throw notFound(`No agent build is available for ${pairLabel(platform, arch)}`);
   await sendAgentBinary(ctx, req, res, row);
 }

@@ -4,9 +4,9 @@ import type { AgentArch, AgentPlatform, AgentVersion } from '../../contract';
 import { statement, type Db } from '../../db/connection';
 import { agentDownloadUrl, compareVersions } from './versions';
 
-// SQL of the agent version registry. One row per (version, platform, architecture); `is_latest` marks the
-// highest version of each platform and architecture and is recomputed inside every write that can move it, so
-// a pair never has two latest rows, nor none while it has builds.
+// SQL of the agent version registry, as free functions of the database. One row per (version, platform,
+// architecture); `is_latest` marks the highest version of each platform and architecture and is recomputed inside
+// every write that can move it, so a pair never has two latest rows, nor none while it has builds.
 
 export const AGENT_PLATFORMS = ['windows', 'darwin', 'linux'] as const satisfies readonly AgentPlatform[];
 export const AGENT_ARCHES = ['amd64', 'arm64'] as const satisfies readonly AgentArch[];
@@ -64,106 +64,121 @@ export function toAgentVersion(ctx: Pick<AppContext, 'publicOrigin'>, row: Agent
   };
 }
 
-export class AgentVersionStore {
-  constructor(private readonly db: Db) {}
+export function agentVersionRows(
+  db: Db,
+  filter: { platform?: AgentPlatform | undefined; arch?: AgentArch | undefined } = {},
+): AgentVersionRow[] {
+  const rows = db
+    .prepare(
+      `SELECT * FROM agent_versions
+       WHERE (@platform IS NULL OR platform = @platform) AND (@arch IS NULL OR architecture = @arch)`,
+    )
+    .all({ platform: filter.platform ?? null, arch: filter.arch ?? null }) as AgentVersionRow[];
+  return rows.sort(newestFirst);
+}
 
-  all(
-    filter: { platform?: AgentPlatform | undefined; arch?: AgentArch | undefined } = {},
-  ): AgentVersionRow[] {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM agent_versions
-         WHERE (@platform IS NULL OR platform = @platform) AND (@arch IS NULL OR architecture = @arch)`,
-      )
-      .all({ platform: filter.platform ?? null, arch: filter.arch ?? null }) as AgentVersionRow[];
-    return rows.sort(newestFirst);
-  }
+export function agentVersionById(db: Db, id: string): AgentVersionRow | undefined {
+  return db.prepare('SELECT * FROM agent_versions WHERE id = ?').get(id) as AgentVersionRow | undefined;
+}
 
-  byId(id: string): AgentVersionRow | undefined {
-    return this.db.prepare('SELECT * FROM agent_versions WHERE id = ?').get(id) as
-      AgentVersionRow | undefined;
-  }
+export function findAgentVersion(
+  db: Db,
+  version: string,
+  platform: AgentPlatform,
+  arch: AgentArch,
+): AgentVersionRow | undefined {
+  return db
+    .prepare('SELECT * FROM agent_versions WHERE version = ? AND platform = ? AND architecture = ?')
+    .get(version, platform, arch) as AgentVersionRow | undefined;
+}
 
-  find(version: string, platform: AgentPlatform, arch: AgentArch): AgentVersionRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM agent_versions WHERE version = ? AND platform = ? AND architecture = ?')
-      .get(version, platform, arch) as AgentVersionRow | undefined;
-  }
-
-  /** The latest build of a pair, of one side of it, or of everything: the highest version among latest rows. */
-  latest(filter: {
+/** The latest build of a pair, of one side of it, or of everything: the highest version among latest rows. */
+export function latestAgentVersionRow(
+  db: Db,
+  filter: {
     platform?: AgentPlatform | undefined;
     arch?: AgentArch | undefined;
-  }): AgentVersionRow | null {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM agent_versions WHERE is_latest = 1
-           AND (@platform IS NULL OR platform = @platform) AND (@arch IS NULL OR architecture = @arch)`,
-      )
-      .all({ platform: filter.platform ?? null, arch: filter.arch ?? null }) as AgentVersionRow[];
-    return rows.sort(newestFirst)[0] ?? null;
-  }
+  },
+): AgentVersionRow | null {
+  const rows = db
+    .prepare(
+      `SELECT * FROM agent_versions WHERE is_latest = 1
+         AND (@platform IS NULL OR platform = @platform) AND (@arch IS NULL OR architecture = @arch)`,
+    )
+    .all({ platform: filter.platform ?? null, arch: filter.arch ?? null }) as AgentVersionRow[];
+  return rows.sort(newestFirst)[0] ?? null;
+}
 
-  /** The build a heartbeat offers for this pair (read on every heartbeat: a cached statement). */
-  latestOf(platform: AgentPlatform, arch: AgentArch): AgentVersionRow | undefined {
-    return statement(
-      this.db,
-      'SELECT * FROM agent_versions WHERE platform = ? AND architecture = ? AND is_latest = 1',
-    ).get(platform, arch) as AgentVersionRow | undefined;
-  }
+/** The build a heartbeat offers for this pair (read on every heartbeat: a cached statement). */
+export function latestAgentVersionOf(
+  db: Db,
+  platform: AgentPlatform,
+  arch: AgentArch,
+): AgentVersionRow | undefined {
+  return statement(
+    db,
+    'SELECT * FROM agent_versions WHERE platform = ? AND architecture = ? AND is_latest = 1',
+  ).get(platform, arch) as AgentVersionRow | undefined;
+}
 
-  /** Inserts a build; the caller runs it inside a transaction together with {@link recomputeLatest}. */
-  insert(input: NewAgentVersion, at = new Date().toISOString()): string {
-    const id = randomUUID();
-    this.db
-      .prepare(
-        `INSERT INTO agent_versions (id, version, platform, architecture, download_url, file_path, checksum,
-           size_bytes, source, release_notes, is_latest, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
-      )
-      .run(
-        id,
-        input.version,
-        input.platform,
-        input.architecture,
-        input.downloadUrl,
-        input.filePath,
-        input.checksum,
-        input.sizeBytes,
-        input.source,
-        input.releaseNotes,
-        at,
-      );
-    return id;
-  }
+/** Inserts a build; the caller runs it inside a transaction together with {@link recomputeLatestAgentVersion}. */
+export function insertAgentVersion(db: Db, input: NewAgentVersion, at = new Date().toISOString()): string {
+  const id = randomUUID();
+  db.prepare(
+    `INSERT INTO agent_versions (id, version, platform, architecture, download_url, file_path, checksum,
+         size_bytes, source, release_notes, is_latest, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+  ).run(
+    id,
+    input.version,
+    input.platform,
+    input.architecture,
+    input.downloadUrl,
+    input.filePath,
+    input.checksum,
+    input.sizeBytes,
+    input.source,
+    input.releaseNotes,
+    at,
+  );
+  return id;
+}
 
-  /** A scanned file whose bytes changed, or a registered build now also held locally. */
-  updateFile(id: string, file: { filePath: string; checksum: string; sizeBytes: number }): void {
-    this.db
-      .prepare('UPDATE agent_versions SET file_path = ?, checksum = ?, size_bytes = ? WHERE id = ?')
-      .run(file.filePath, file.checksum, file.sizeBytes, id);
-  }
+/** A scanned file whose bytes changed, or a registered build now also held locally. */
+export function updateAgentVersionFile(
+  db: Db,
+  id: string,
+  file: { filePath: string; checksum: string; sizeBytes: number },
+): void {
+  db.prepare('UPDATE agent_versions SET file_path = ?, checksum = ?, size_bytes = ? WHERE id = ?').run(
+    file.filePath,
+    file.checksum,
+    file.sizeBytes,
+    id,
+  );
+}
 
-  /** The local copy of a registered build is gone (or wrong): downloads fall back to its URL. */
-  detachFile(id: string): void {
-    this.db.prepare('UPDATE agent_versions SET file_path = NULL WHERE id = ?').run(id);
-  }
+/** The local copy of a registered build is gone (or wrong): downloads fall back to its URL. */
+export function detachAgentVersionFile(db: Db, id: string): void {
+  db.prepare('UPDATE agent_versions SET file_path = NULL WHERE id = ?').run(id);
+}
 
-  delete(id: string): void {
-    this.db.prepare('DELETE FROM agent_versions WHERE id = ?').run(id);
-  }
+export function deleteAgentVersion(db: Db, id: string): void {
+  db.prepare('DELETE FROM agent_versions WHERE id = ?').run(id);
+}
 
-  /**
-   * Marks the highest version of the pair as its only latest row. Versions compare numerically (compareVersions),
-   * which SQL cannot do on text, so the winner is picked here; the pair holds a handful of rows.
-   */
-  recomputeLatest(platform: AgentPlatform, arch: AgentArch): void {
-    const rows = this.db
-      .prepare('SELECT id, version FROM agent_versions WHERE platform = ? AND architecture = ?')
-      .all(platform, arch) as Array<{ id: string; version: string }>;
-    const winner = rows.sort((a, b) => compareVersions(b.version, a.version))[0];
-    this.db
-      .prepare('UPDATE agent_versions SET is_latest = (id = ?) WHERE platform = ? AND architecture = ?')
-      .run(winner?.id ?? '', platform, arch);
-  }
+/**
+ * Marks the highest version of the pair as its only latest row. Versions compare numerically (compareVersions),
+ * which SQL cannot do on text, so the winner is picked here; the pair holds a handful of rows.
+ */
+export function recomputeLatestAgentVersion(db: Db, platform: AgentPlatform, arch: AgentArch): void {
+  const rows = db
+    .prepare('SELECT id, version FROM agent_versions WHERE platform = ? AND architecture = ?')
+    .all(platform, arch) as Array<{ id: string; version: string }>;
+  const winner = rows.sort((a, b) => compareVersions(b.version, a.version))[0];
+  db.prepare('UPDATE agent_versions SET is_latest = (id = ?) WHERE platform = ? AND architecture = ?').run(
+    winner?.id ?? '',
+    platform,
+    arch,
+  );
 }

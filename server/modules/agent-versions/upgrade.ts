@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
 import type { Architecture, OsType } from '../../contract';
-import { AgentVersionStore } from './store';
+import { latestAgentVersionOf } from './store';
 import { agentDownloadUrl, archOf, compareVersions, platformOf } from './versions';
 
 // What a heartbeat offers an agent (spec 3, Versioning): the latest registered version for its platform and
@@ -20,7 +20,7 @@ export function upgradeFor(
 ): UpgradeOffer | null {
   const arch = archOf(device.architecture);
   if (!arch) return null;
-  const latest = new AgentVersionStore(ctx.db).latestOf(platformOf(device.osType), arch);
+  const latest = latestAgentVersionOf(ctx.db, platformOf(device.osType), arch);
   if (!latest || compareVersions(latest.version, device.agentVersion) <= 0) return null;
   return { version: latest.version, downloadUrl: agentDownloadUrl(ctx, latest), checksum: latest.checksum };
 }
