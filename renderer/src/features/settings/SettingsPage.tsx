@@ -46,46 +46,53 @@ export function SettingsPage() {
   );
 }
 
+/** Why there are no partner settings here, by scope: whose they are, and where to go instead. */
+const NO_PARTNER_SETTINGS = {
+  system: {
+    title: 'Partner settings belong to each partner',
+    link: { to: '/tenants/partners', icon: 'tenants', label: 'Open partners' },
+    text: (
+      <>
+        Your account is a platform administrator account, which has no partner of its own. Each partner&apos;s
+        administrators keep its time zone, business hours, contact and IP allowlist here. Name, plan, caps and
+        status of any partner are under Tenants → Partners.
+      </>
+    ),
+  },
+  other: {
+    title: "Your organization's settings are managed by your partner",
+    link: { to: '/profile', icon: 'profile', label: 'Your profile' },
+    text: (
+      <>
+        Business hours, contact details and the IP allowlist are set by the partner (your service provider)
+        that manages your organization, and so is its sign-in policy. Your own name, password and two-step
+        verification are on your profile.
+      </>
+    ),
+  },
+} as const;
+
 function NoPartnerSettings({ scope }: { scope: string | null }) {
+  const why = NO_PARTNER_SETTINGS[scope === 'system' ? 'system' : 'other'];
   return (
     <>
       <PageHeader
         title="Settings"
         sub="Partner settings: general, business hours, contact, security and service management."
       />
-      {scope === 'system' ? (
-        <EmptyState
-          icon="settings"
-          title="Partner settings belong to each partner"
-          testId="settings-not-partner"
-          action={
-            <Link to="/tenants/partners" className="btn btn-secondary btn-sm">
-              <Icon name="tenants" />
-              Open partners
-            </Link>
-          }
-        >
-          Your account is a platform administrator account, which has no partner of its own. Each
-          partner&apos;s administrators keep its time zone, business hours, contact and IP allowlist here.
-          Name, plan, caps and status of any partner are under Tenants → Partners.
-        </EmptyState>
-      ) : (
-        <EmptyState
-          icon="settings"
-          title="Your organization's settings are managed by your partner"
-          testId="settings-not-partner"
-          action={
-            <Link to="/profile" className="btn btn-secondary btn-sm">
-              <Icon name="profile" />
-              Your profile
-            </Link>
-          }
-        >
-          Business hours, contact details and the IP allowlist are set by the partner (your service provider)
-          that manages your organization, and so is its sign-in policy. Your own name, password and two-step
-          verification are on your profile.
-        </EmptyState>
-      )}
+      <EmptyState
+        icon="settings"
+        title={why.title}
+        testId="settings-not-partner"
+        action={
+          <Link to={why.link.to} className="btn btn-secondary btn-sm">
+            <Icon name={why.link.icon} />
+            {why.link.label}
+          </Link>
+        }
+      >
+        {why.text}
+      </EmptyState>
       {scope === 'system' ? <BackupsCard /> : null}
     </>
   );
