@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Icon } from './Icon';
+import { SmallButton } from './SmallButton';
 
 // Modal dialogs on the native <dialog> element: focus trapping, Escape and the backdrop come from the browser.
 
@@ -42,9 +42,7 @@ export function Dialog({
         <>
           <header className="dialog-head">
             <h2>{title}</h2>
-            <button type="button" className="btn btn-ghost btn-sm" aria-label="Close" onClick={onClose}>
-              <Icon name="close" />
-            </button>
+            <SmallButton tone="ghost" icon="close" iconSize={16} aria-label="Close" onClick={onClose} />
           </header>
           <div className="dialog-body">{children}</div>
           {footer ? <footer className="dialog-foot">{footer}</footer> : null}

@@ -4,6 +4,7 @@ import { Icon, type IconName } from './Icon';
 import { Spinner } from './basics';
 import { PageHeader } from './layout';
 import { Link } from '../lib/router';
+import { SmallButton } from './SmallButton';
 import './kit.css';
 
 // What a screen shows while its data is not there: loading, failed (a refusal explained calmly), empty.
@@ -22,10 +23,9 @@ export function ErrorBlock({ error, onRetry }: { error: unknown; onRetry?: () =>
       <Icon name="alert" />
       <span>{errorMessage(error)}</span>
       {onRetry ? (
-        <button type="button" className="btn btn-ghost btn-sm" onClick={onRetry}>
-          <Icon name="refresh" size={14} />
+        <SmallButton tone="ghost" icon="refresh" onClick={onRetry}>
           Retry
-        </button>
+        </SmallButton>
       ) : null}
     </div>
   );

@@ -45,9 +45,9 @@ function NotificationPrompt() {
       <SmallButton tone="primary" onClick={request} testId="enable-notifications">
         Turn on notifications
       </SmallButton>
-      <button type="button" className="btn btn-ghost btn-sm" onClick={dismiss}>
+      <SmallButton tone="ghost" onClick={dismiss}>
         Not now
-      </button>
+      </SmallButton>
     </div>
   );
 }

@@ -224,9 +224,9 @@ export function DevicesPage() {
           ) : null}
           <span className="fb-grow" />
           {!builderOpen ? (
-            <button type="button" className="btn btn-ghost btn-sm" onClick={openBuilder}>
+            <SmallButton tone="ghost" onClick={openBuilder}>
               Edit
-            </button>
+            </SmallButton>
           ) : null}
           <SmallButton
             tone="ghost"

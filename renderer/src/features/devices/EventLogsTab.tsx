@@ -6,6 +6,7 @@ import { useDebounced } from '../../lib/hooks';
 import { ExpandableLogRow, LogEmpty, LogTable, ResourceStates, useOpenRow } from './LogTable';
 import { JsonBlock, LevelBadge, Stamp } from './parts';
 import { localToIso } from '../../lib/dates';
+import { SmallButton } from '../../ui/SmallButton';
 
 // Stored event logs (spec 2): what the agent submitted, filtered by category, level, exact source and dates.
 
@@ -54,9 +55,9 @@ export function EventLogsTab({ deviceId }: { deviceId: string }) {
           testIds={['eventlog-start', 'eventlog-end']}
         />
         {filtered ? (
-          <button type="button" className="btn btn-ghost btn-sm" onClick={filters.clear}>
+          <SmallButton tone="ghost" onClick={filters.clear}>
             Clear
-          </button>
+          </SmallButton>
         ) : null}
       </FilterBar>
       <ResourceStates

@@ -85,10 +85,9 @@ export function LiveProblem({
 }) {
   const now = useNow(10_000);
   const retry = (
-    <button type="button" className="btn btn-secondary btn-sm" onClick={onRetry} data-testid="live-log-retry">
-      <Icon name="refresh" size={14} />
+    <SmallButton tone="secondary" icon="refresh" onClick={onRetry} testId="live-log-retry">
       Try again
-    </button>
+    </SmallButton>
   );
   if (isOffline(error))
     return (
