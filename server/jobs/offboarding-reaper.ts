@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { partnerFullyUninstalled, severPartnerAgents } from '../modules/agents';
-import { TenancyStore } from '../modules/tenancy';
+import { churnPartner, partnersOffboardingSince } from '../modules/tenancy';
 import { transaction } from '../db/after-commit';
 
 // The partner offboarding reaper (spec 1, Partner status): an `offboarding` partner becomes `churned` when every
@@ -13,21 +13,20 @@ const REAPER_ACTOR = 'offboarding-reaper';
 
 /** Finalizes every partner whose drain is over; returns the ids turned `churned`. */
 export function runOffboardingReaper(ctx: AppContext, now = new Date()): string[] {
-  const store = new TenancyStore(ctx.db);
   const windowMs = ctx.config.offboardingDrainWindowHours * 3600 * 1000;
   const cutoff = new Date(now.getTime() - windowMs).toISOString();
   const at = now.toISOString();
   // Candidates: every offboarding partner. Those inside the drain window finalize early once every device
   // has uninstalled; the others when the window ends.
   const churned: string[] = [];
-  for (const partner of store.offboardingSince(at)) {
+  for (const partner of partnersOffboardingSince(ctx.db, at)) {
     const windowOver = (partner.offboarding_started_at ?? at) <= cutoff;
     const uninstalled = !windowOver && partnerFullyUninstalled(ctx.db, partner.id);
     if (!windowOver && !uninstalled) continue;
     // One partner per transaction; `churn` re-checks the status, so a PATCH back to `active` that lands between
     // the query and the update wins. The remaining agent credentials are severed with the flip.
     const flipped = transaction(ctx.db, () => {
-      if (!store.churn(partner.id, at)) return null;
+      if (!churnPartner(ctx.db, partner.id, at)) return null;
       return { severed: severPartnerAgents(ctx.db, partner.id) };
     });
     if (!flipped) continue;

@@ -6,7 +6,7 @@ import { randomToken } from '../../crypto';
 import { conflict } from '../../http/errors';
 import { hashPassword } from '../auth';
 import { insertEnrollmentKey } from '../enrollment-keys';
-import { TenancyStore } from '../tenancy';
+import { insertOrganization, insertPartner, insertSite } from '../tenancy';
 import { seedExampleWebhook } from '../webhooks';
 import {
   deleteEnrollmentKeysNamed,
@@ -120,7 +120,6 @@ export async function seedDemo(
   const createdBy = actor?.id ?? 'system';
 
   const result = transaction(db, () => {
-    const store = new TenancyStore(db);
     // Looked up again inside the transaction: a concurrent seed may have created it while we hashed.
     const existing = partnerBySlug(db, DEMO_SLUG);
     // A deleted demo tenant keeps its slug reserved (slugs are unique for good); say so rather than fail.
@@ -130,7 +129,7 @@ export async function seedDemo(
     let partnerId = existing?.id;
     if (!partnerId) {
       partnerId = randomUUID();
-      const adminRoleId = store.insertPartner({
+      const adminRoleId = insertPartner(db, {
         id: partnerId,
         name: 'Northwind IT Services',
         slug: DEMO_SLUG,
@@ -167,7 +166,7 @@ export async function seedDemo(
       for (const org of ORGANIZATIONS) {
         const orgId = randomUUID();
         orgIds.set(org.slug, orgId);
-        store.insertOrganization({
+        insertOrganization(db, {
           id: orgId,
           partner_id: partnerId,
           name: org.name,
@@ -184,7 +183,7 @@ export async function seedDemo(
           updated_at: at,
         });
         for (const [name, timezone] of org.sites) {
-          store.insertSite({
+          insertSite(db, {
             id: randomUUID(),
             org_id: orgId,
             name,

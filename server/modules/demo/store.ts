@@ -1,8 +1,8 @@
 import { statement, type Db } from '../../db/connection';
 
 // The SQL of the demo tenant (seed.ts creates it, simulator.ts runs agents in it): lookups by slug, the rows the
-// seed writes beside TenancyStore's (a custom role, people and their links), and the enrollment keys both replace
-// by name.
+// seed writes beside the tenancy store's (a custom role, people and their links), and the enrollment keys both
+// replace by name.
 
 export function partnerBySlug(db: Db, slug: string): { id: string; deleted_at: string | null } | undefined {
   return statement(db, 'SELECT id, deleted_at FROM partners WHERE slug = ?').get(slug) as

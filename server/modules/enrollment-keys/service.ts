@@ -16,7 +16,7 @@ import {
   scopeCovers,
 } from '../../http/scope';
 import { auditCaller } from '../audit';
-import { TenancyStore } from '../tenancy';
+import { siteById } from '../tenancy';
 import type { createEnrollmentKeyBody, listEnrollmentKeysQuery, rotateEnrollmentKeyBody } from './schemas';
 import {
   deleteEnrollmentKeyRow,
@@ -166,7 +166,7 @@ export function createEnrollmentKey(
   const siteId = body.siteId ?? null;
   if (siteId) {
     // One answer for a missing site and another organization's site: no probing across tenants.
-    if (new TenancyStore(ctx.db).site(siteId)?.org_id !== orgId)
+    if (siteById(ctx.db, siteId)?.org_id !== orgId)
       throw badRequest('siteId must be a site of the organization');
     // A site-restricted user places agents only in the sites they may reach. A group-restricted user places none:
     // a new device joins no group, so it would be outside what they may see.

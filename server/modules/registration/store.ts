@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/connection';
-import { TenancyStore } from '../tenancy';
+import { insertPartner } from '../tenancy';
 import { slugCandidates } from './slug';
 
 // SQL for completing a registration. Callers run these inside the transaction that consumes the token, so a
@@ -34,7 +34,7 @@ export function insertPartnerWithAdmin(
 ): { partnerId: string; roleId: string } {
   const partnerId = randomUUID();
   const { now } = input;
-  const roleId = new TenancyStore(db).insertPartner({
+  const roleId = insertPartner(db, {
     id: partnerId,
     name: input.name,
     slug: input.slug,

@@ -3,7 +3,7 @@ import { statement, type Db } from '../../db/connection';
 // The tenancy SQL read on every request (server/http/scope.ts, server/http/tenant-guard.ts) and by PAM's step-up
 // policy: which organizations and sites are live, what a partner user's association grants, what an organization
 // user is limited to, what blocks a partner and the partner settings an organization inherits. Kept apart from
-// TenancyStore so the request layer depends on nothing but these reads.
+// store.ts so the request layer depends on nothing but these reads.
 
 export interface PartnerLink {
   org_access: 'all' | 'selected' | 'none';

@@ -11,15 +11,25 @@ import { livePartner } from './partners';
 import type { CreateOrganizationBody, UpdateOrganizationBody } from './schemas';
 import { deepMerge } from './settings';
 import { parseObject, toOrganization, type OrganizationColumns } from './rows';
-import { TenancyStore } from './store';
+import {
+  countOrganizations,
+  grantSelectedOrganization,
+  insertOrganization,
+  organizationById,
+  organizationRowsInScope,
+  organizationSlugTaken,
+  organizationUserIds,
+  pageOrganizations,
+  revokeOrganizationApiKeys,
+  updateOrganizationRow,
+} from './store';
 import { transaction } from '../../db/after-commit';
 
 // Organizations (spec 1, /orgs/organizations): the partner's cap, slugs unique per partner, and what a delete
 // revokes (the organization's users, API keys and agent sockets).
 
 export function organizationsInScope(ctx: AppContext, auth: AuthContext): { data: Organization[] } {
-  const store = new TenancyStore(ctx.db);
-  return { data: store.organizationsInScope(resolveOrgScope(ctx.db, auth)).map(toOrganization) };
+  return { data: organizationRowsInScope(ctx.db, resolveOrgScope(ctx.db, auth)).map(toOrganization) };
 }
 
 export function listOrganizations(
@@ -28,19 +38,17 @@ export function listOrganizations(
   partnerId: string | undefined,
   page: PageRequest,
 ) {
-  const store = new TenancyStore(ctx.db);
   requirePartnerOrSystem(auth);
   if (auth.scope === 'partner' && partnerId && partnerId !== auth.partnerId)
     throw forbidden('Access denied to this partner');
-  const { rows, total } = store.pageOrganizations(resolveOrgScope(ctx.db, auth), partnerId, page);
+  const { rows, total } = pageOrganizations(ctx.db, resolveOrgScope(ctx.db, auth), partnerId, page);
   return paginated(rows.map(toOrganization), page, total);
 }
 
 function accessibleOrganization(ctx: AppContext, auth: AuthContext, id: string) {
-  const store = new TenancyStore(ctx.db);
   requirePartnerOrSystem(auth);
   requireOrgAccess(ctx.db, auth, id);
-  const row = store.organization(id);
+  const row = organizationById(ctx.db, id);
   if (!row) throw notFound('Organization not found');
   return row;
 }
@@ -55,7 +63,6 @@ export function createOrganization(
   auth: AuthContext,
   body: CreateOrganizationBody,
 ): Organization {
-  const store = new TenancyStore(ctx.db);
   requirePartnerOrSystem(auth);
   let partnerId: string;
   if (auth.scope === 'system') {
@@ -75,14 +82,14 @@ export function createOrganization(
     // Counted inside the transaction, so two concurrent creates cannot both slip under the cap.
     if (
       partner.max_organizations !== null &&
-      store.countOrganizations(partnerId) >= partner.max_organizations
+      countOrganizations(ctx.db, partnerId) >= partner.max_organizations
     )
       throw forbidden('Organization limit reached for this partner', 'ORGANIZATION_LIMIT_REACHED', {
         limit: partner.max_organizations,
       });
-    if (store.organizationSlugTaken(partnerId, body.slug))
+    if (organizationSlugTaken(ctx.db, partnerId, body.slug))
       throw conflict('An organization with this slug already exists for this partner', SLUG_TAKEN);
-    store.insertOrganization({
+    insertOrganization(ctx.db, {
       id,
       partner_id: partnerId,
       name: body.name,
@@ -101,9 +108,9 @@ export function createOrganization(
     // A technician limited to `selected` organizations sees what they create: otherwise the new organization
     // would vanish from their own lists the moment it exists. `none` stays none (that is an explicit choice).
     if (auth.kind === 'user' && auth.scope === 'partner')
-      granted = store.grantSelectedOrganization(partnerId, auth.userId, id);
+      granted = grantSelectedOrganization(ctx.db, partnerId, auth.userId, id);
   });
-  const org = toOrganization(store.organization(id)!);
+  const org = toOrganization(organizationById(ctx.db, id)!);
   auditTenancy(ctx, req, auth, {
     orgId: id,
     action: 'organization.create',
@@ -127,7 +134,6 @@ export function updateOrganization(
   id: string,
   body: UpdateOrganizationBody,
 ): Organization {
-  const store = new TenancyStore(ctx.db);
   const row = accessibleOrganization(ctx, auth, id);
   if (body.partnerId !== undefined && body.partnerId !== row.partner_id)
     throw badRequest('partnerId cannot be changed', 'IMMUTABLE_FIELD');
@@ -140,7 +146,7 @@ export function updateOrganization(
   );
   const at = new Date().toISOString();
   transaction(ctx.db, () => {
-    if (fields.slug !== undefined && store.organizationSlugTaken(row.partner_id, fields.slug, id))
+    if (fields.slug !== undefined && organizationSlugTaken(ctx.db, row.partner_id, fields.slug, id))
       throw conflict('An organization with this slug already exists for this partner', SLUG_TAKEN);
     const columns: OrganizationColumns = {
       name: fields.name,
@@ -157,9 +163,9 @@ export function updateOrganization(
       billing_contact: fields.billingContact ? JSON.stringify(fields.billingContact) : undefined,
       updated_at: at,
     };
-    store.updateOrganization(id, columns);
+    updateOrganizationRow(ctx.db, id, columns);
   });
-  const org = toOrganization(store.organization(id)!);
+  const org = toOrganization(organizationById(ctx.db, id)!);
   auditTenancy(ctx, req, auth, {
     orgId: id,
     action: 'organization.update',
@@ -177,21 +183,20 @@ export function deleteOrganization(
   auth: AuthContext,
   id: string,
 ): { success: true } {
-  const store = new TenancyStore(ctx.db);
   const row = accessibleOrganization(ctx, auth, id);
   const at = new Date().toISOString();
   const revoked = transaction(ctx.db, () => {
-    store.updateOrganization(id, { deleted_at: at, updated_at: at });
+    updateOrganizationRow(ctx.db, id, { deleted_at: at, updated_at: at });
     // The organization's own users and keys lose their only tenant: end their sessions and keys now rather
     // than letting a 15-minute access token or an API key keep working against a deleted organization.
-    const users = store.organizationUserIds(id);
+    const users = organizationUserIds(ctx.db, id);
     for (const userId of users) {
       ctx.tokens.revokeAllForUser(userId, 'organization_deleted');
       ctx.users.bumpTokenVersion(userId);
     }
     return {
       users: users.length,
-      apiKeys: store.revokeOrganizationApiKeys(id, 'organization_deleted', at),
+      apiKeys: revokeOrganizationApiKeys(ctx.db, id, 'organization_deleted', at),
     };
   });
   // Its agents' credentials stop working with the organization; their open sockets close now, not at the

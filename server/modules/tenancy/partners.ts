@@ -18,22 +18,29 @@ import {
 import type { CreatePartnerBody, UpdateOwnPartnerBody, UpdatePartnerBody } from './schemas';
 import { mergedSettings, sentPaths, serviceManagementColumns } from './settings';
 import { toPartner, type PartnerColumns, type PartnerRow } from './rows';
-import { TenancyStore } from './store';
+import {
+  insertPartner,
+  listPartnerRows,
+  partnerById,
+  partnerSlugTaken,
+  partnerUserIds,
+  revokePartnerApiKeys,
+  softDeletePartnerOrganizations,
+  updatePartnerRow,
+} from './store';
 import { transaction } from '../../db/after-commit';
 
 // Partners (spec 1, /orgs/partners and /orgs/partners/me): the platform's view of every partner, a partner's
 // own settings, and what a status change or a delete revokes (offboarding, churn, agents).
 
 export function listPartners(ctx: AppContext, auth: AuthContext, page: PageRequest) {
-  const store = new TenancyStore(ctx.db);
   requireSystem(auth);
-  const { rows, total } = store.listPartners(page);
+  const { rows, total } = listPartnerRows(ctx.db, page);
   return paginated(rows.map(toPartner), page, total);
 }
 
 export function livePartner(ctx: AppContext, id: string): PartnerRow {
-  const store = new TenancyStore(ctx.db);
-  const row = store.partner(id);
+  const row = partnerById(ctx.db, id);
   if (!row) throw notFound('Partner not found');
   return row;
 }
@@ -49,15 +56,15 @@ export function createPartner(
   auth: AuthContext,
   body: CreatePartnerBody,
 ): Partner {
-  const store = new TenancyStore(ctx.db);
   requireSystem(auth);
   const at = new Date().toISOString();
   const id = randomUUID();
   let adminRoleId: string;
   try {
     adminRoleId = transaction(ctx.db, () => {
-      if (store.slugTaken(body.slug)) throw conflict('A partner with this slug already exists', SLUG_TAKEN);
-      return store.insertPartner({
+      if (partnerSlugTaken(ctx.db, body.slug))
+        throw conflict('A partner with this slug already exists', SLUG_TAKEN);
+      return insertPartner(ctx.db, {
         id,
         name: body.name,
         slug: body.slug,
@@ -100,7 +107,6 @@ export function updatePartner(
   id: string,
   body: UpdatePartnerBody,
 ): Partner {
-  const store = new TenancyStore(ctx.db);
   requireSystem(auth);
   const changedFields = definedKeys(body);
   if (changedFields.length === 0) throw badRequest('No updates provided');
@@ -113,7 +119,7 @@ export function updatePartner(
   try {
     outcome = transaction(ctx.db, () => {
       const row = livePartner(ctx, id);
-      if (body.slug !== undefined && body.slug !== row.slug && store.slugTaken(body.slug, id))
+      if (body.slug !== undefined && body.slug !== row.slug && partnerSlugTaken(ctx.db, body.slug, id))
         throw conflict('A partner with this slug already exists', SLUG_TAKEN);
       const columns: PartnerColumns = {
         name: body.name,
@@ -162,7 +168,7 @@ export function updatePartner(
           if (severed) agents = { ...agents, credentialsSevered: severed };
         }
       }
-      store.updatePartner(id, columns);
+      updatePartnerRow(ctx.db, id, columns);
       return { statusChange, revoked, agents };
     });
   } catch (err) {
@@ -198,17 +204,16 @@ export function deletePartner(
   auth: AuthContext,
   id: string,
 ): { success: true } {
-  const store = new TenancyStore(ctx.db);
   requireSystem(auth);
   const at = new Date().toISOString();
   const outcome = transaction(ctx.db, () => {
     const row = livePartner(ctx, id);
-    store.updatePartner(id, { deleted_at: at, updated_at: at });
+    updatePartnerRow(ctx.db, id, { deleted_at: at, updated_at: at });
     // Revoked first: the user and key queries follow the organizations, which the cascade below deletes.
     const revoked = revokePartnerAccess(ctx, id, 'partner_deleted', at);
     // A deleted partner's organizations go with it (soft as well), so no list shows customers of a partner
     // that no longer exists, and the scope resolver, which reads organizations.deleted_at, agrees everywhere.
-    const orgs = store.softDeletePartnerOrganizations(id, at);
+    const orgs = softDeletePartnerOrganizations(ctx.db, id, at);
     return { row, orgs, revoked };
   });
   ctx.agentHub.disconnectPartner(id, 'partner deleted');
@@ -245,13 +250,12 @@ function revokePartnerAccess(
   reason: string,
   at: string,
 ): { users: number; apiKeys: number } {
-  const store = new TenancyStore(ctx.db);
-  const users = store.partnerUserIds(partnerId);
+  const users = partnerUserIds(ctx.db, partnerId);
   for (const userId of users) {
     ctx.tokens.revokeAllForUser(userId, reason);
     ctx.users.bumpTokenVersion(userId);
   }
-  return { users: users.length, apiKeys: store.revokePartnerApiKeys(partnerId, reason, at) };
+  return { users: users.length, apiKeys: revokePartnerApiKeys(ctx.db, partnerId, reason, at) };
 }
 
 export function ownPartner(ctx: AppContext, auth: AuthContext): Partner {
@@ -265,7 +269,6 @@ export function updateOwnPartner(
   auth: AuthContext,
   body: UpdateOwnPartnerBody,
 ): Partner {
-  const store = new TenancyStore(ctx.db);
   requirePartnerScope(auth);
   requireFullPartnerAccess(ctx.db, auth);
   const sent = definedKeys(body);
@@ -281,7 +284,7 @@ export function updateOwnPartner(
       updated_at: at,
     };
     if (body.settings) columns.settings = JSON.stringify(mergedSettings(ctx.config, row, body.settings, req));
-    store.updatePartner(partnerId, columns);
+    updatePartnerRow(ctx.db, partnerId, columns);
   });
   const partner = toPartner(livePartner(ctx, partnerId));
   const changedFields = sent.flatMap((key) =>

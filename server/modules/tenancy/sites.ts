@@ -9,22 +9,26 @@ import { requireOrgAccess, requireSiteAccess, resolveOrgScope, siteRestriction }
 import { auditTenancy, definedKeys } from './gates';
 import type { CreateSiteBody, UpdateSiteBody } from './schemas';
 import { toSite, type SiteColumns } from './rows';
-import { TenancyStore } from './store';
+import { deleteSiteRow, insertSite, pageSites, siteById, updateSiteRow } from './store';
 
 // Sites (spec 1, /orgs/sites): reached through their organization, and for users limited to sites, only those.
 
 export function listSites(ctx: AppContext, auth: AuthContext, orgId: string | undefined, page: PageRequest) {
-  const store = new TenancyStore(ctx.db);
   if (orgId) requireOrgAccess(ctx.db, auth, orgId);
   const { db } = ctx;
-  const { rows, total } = store.pageSites(resolveOrgScope(db, auth), siteRestriction(db, auth), orgId, page);
+  const { rows, total } = pageSites(
+    ctx.db,
+    resolveOrgScope(db, auth),
+    siteRestriction(db, auth),
+    orgId,
+    page,
+  );
   return paginated(rows.map(toSite), page, total);
 }
 
 function accessibleSite(ctx: AppContext, auth: AuthContext, id: string) {
-  const store = new TenancyStore(ctx.db);
   requireSiteAccess(ctx.db, auth, id);
-  const row = store.site(id);
+  const row = siteById(ctx.db, id);
   if (!row) throw notFound('Site not found');
   return row;
 }
@@ -34,11 +38,10 @@ export function getSite(ctx: AppContext, auth: AuthContext, id: string): Site {
 }
 
 export function createSite(ctx: AppContext, req: Request, auth: AuthContext, body: CreateSiteBody): Site {
-  const store = new TenancyStore(ctx.db);
   requireOrgAccess(ctx.db, auth, body.orgId);
   const at = new Date().toISOString();
   const id = randomUUID();
-  store.insertSite({
+  insertSite(ctx.db, {
     id,
     org_id: body.orgId,
     name: body.name,
@@ -49,7 +52,7 @@ export function createSite(ctx: AppContext, req: Request, auth: AuthContext, bod
     created_at: at,
     updated_at: at,
   });
-  const site = toSite(store.site(id)!);
+  const site = toSite(siteById(ctx.db, id)!);
   auditTenancy(ctx, req, auth, {
     orgId: site.orgId,
     action: 'site.create',
@@ -68,7 +71,6 @@ export function updateSite(
   id: string,
   body: UpdateSiteBody,
 ): Site {
-  const store = new TenancyStore(ctx.db);
   const row = accessibleSite(ctx, auth, id);
   if (body.orgId !== undefined && body.orgId !== row.org_id)
     throw badRequest('orgId cannot be changed', 'IMMUTABLE_FIELD');
@@ -84,8 +86,8 @@ export function updateSite(
     settings: fields.settings ? JSON.stringify(fields.settings) : undefined,
     updated_at: new Date().toISOString(),
   };
-  store.updateSite(id, columns);
-  const site = toSite(store.site(id)!);
+  updateSiteRow(ctx.db, id, columns);
+  const site = toSite(siteById(ctx.db, id)!);
   auditTenancy(ctx, req, auth, {
     orgId: site.orgId,
     action: 'site.update',
@@ -98,9 +100,8 @@ export function updateSite(
 }
 
 export function deleteSite(ctx: AppContext, req: Request, auth: AuthContext, id: string): { success: true } {
-  const store = new TenancyStore(ctx.db);
   const row = accessibleSite(ctx, auth, id);
-  store.deleteSite(id);
+  deleteSiteRow(ctx.db, id);
   auditTenancy(ctx, req, auth, {
     orgId: row.org_id,
     action: 'site.delete',

@@ -12,7 +12,7 @@ import type {
   SiteRow,
 } from './rows';
 
-// SQL of /orgs: partners, organizations and sites, and the revocations that partner offboarding and deletion
+// SQL of /orgs, as free functions of the database: partners, organizations and sites, and the revocations that partner offboarding and deletion
 // perform. Column names in dynamic UPDATEs come from the typed maps below, never from request input.
 
 /** `UPDATE table SET a = @a, b = @b WHERE id = @id`, with the column list taken from the typed object's keys. */
@@ -29,270 +29,263 @@ function updateRow(db: Db, table: string, id: string, columns: Record<string, un
 
 export const PARTNER_ADMIN_ROLE_NAME = 'Partner Admin';
 
-export class TenancyStore {
-  constructor(private readonly db: Db) {}
+// ---- partners -----------------------------------------------------------------------------------------------
 
-  // ---- partners -----------------------------------------------------------------------------------------------
+export function listPartnerRows(db: Db, page: PageRequest): { rows: PartnerRow[]; total: number } {
+  return pagedQuery<PartnerRow>(db, {
+    select: '*',
+    from: 'partners',
+    where: ['deleted_at IS NULL'],
+    orderBy: 'name COLLATE NOCASE, id',
+    page,
+  });
+}
 
-  listPartners(page: PageRequest): { rows: PartnerRow[]; total: number } {
-    return pagedQuery<PartnerRow>(this.db, {
-      select: '*',
-      from: 'partners',
-      where: ['deleted_at IS NULL'],
-      orderBy: 'name COLLATE NOCASE, id',
-      page,
-    });
-  }
+/** A live partner (not soft-deleted). */
+export function partnerById(db: Db, id: string): PartnerRow | undefined {
+  return db.prepare('SELECT * FROM partners WHERE id = ? AND deleted_at IS NULL').get(id) as
+    PartnerRow | undefined;
+}
 
-  /** A live partner (not soft-deleted). */
-  partner(id: string): PartnerRow | undefined {
-    return this.db.prepare('SELECT * FROM partners WHERE id = ? AND deleted_at IS NULL').get(id) as
-      PartnerRow | undefined;
-  }
+/** Slugs stay reserved after a soft delete (the column is UNIQUE), so deleted partners count here. */
+export function partnerSlugTaken(db: Db, slug: string, exceptId?: string): boolean {
+  return (
+    db.prepare('SELECT 1 FROM partners WHERE slug = ? AND id IS NOT ?').get(slug, exceptId ?? null) !==
+    undefined
+  );
+}
 
-  /** Slugs stay reserved after a soft delete (the column is UNIQUE), so deleted partners count here. */
-  slugTaken(slug: string, exceptId?: string): boolean {
-    return (
-      this.db.prepare('SELECT 1 FROM partners WHERE slug = ? AND id IS NOT ?').get(slug, exceptId ?? null) !==
-      undefined
-    );
-  }
+/** The partner and its own `Partner Admin` role (scope partner, system, `*:*`); call inside a transaction. */
+export function insertPartner(
+  db: Db,
+  row: Omit<PartnerRow, 'deleted_at' | 'offboarding_started_at'>,
+): string {
+  db.prepare(
+    `INSERT INTO partners (id, name, slug, type, plan, max_organizations, max_devices, settings,
+         service_management_mode, service_management_psa_connection_id, sso_config, billing_email, status,
+         created_at, updated_at)
+       VALUES (@id, @name, @slug, @type, @plan, @max_organizations, @max_devices, @settings,
+         @service_management_mode, @service_management_psa_connection_id, @sso_config, @billing_email, @status,
+         @created_at, @updated_at)`,
+  ).run(row);
+  const roleId = randomUUID();
+  db.prepare(
+    `INSERT INTO roles (id, partner_id, scope, name, description, is_system, created_at, updated_at)
+       VALUES (?, ?, 'partner', ?, ?, 1, ?, ?)`,
+  ).run(
+    roleId,
+    row.id,
+    PARTNER_ADMIN_ROLE_NAME,
+    'Full administration of the partner and all of its organizations',
+    row.created_at,
+    row.created_at,
+  );
+  db.prepare("INSERT INTO role_permissions (role_id, resource, action) VALUES (?, '*', '*')").run(roleId);
+  return roleId;
+}
 
-  /** The partner and its own `Partner Admin` role (scope partner, system, `*:*`); call inside a transaction. */
-  insertPartner(row: Omit<PartnerRow, 'deleted_at' | 'offboarding_started_at'>): string {
-    this.db
+export function updatePartnerRow(db: Db, id: string, columns: PartnerColumns): void {
+  updateRow(db, 'partners', id, columns);
+}
+
+/** Partners whose offboarding began at or before `cutoff` (ISO). */
+export function partnersOffboardingSince(db: Db, cutoff: string): PartnerRow[] {
+  return db
+    .prepare(
+      `SELECT * FROM partners WHERE status = 'offboarding' AND deleted_at IS NULL
+         AND offboarding_started_at IS NOT NULL AND offboarding_started_at <= ?`,
+    )
+    .all(cutoff) as PartnerRow[];
+}
+
+/** Flips one partner from offboarding to churned; false when something else changed its status first. */
+export function churnPartner(db: Db, id: string, at: string): boolean {
+  return (
+    db
       .prepare(
-        `INSERT INTO partners (id, name, slug, type, plan, max_organizations, max_devices, settings,
-           service_management_mode, service_management_psa_connection_id, sso_config, billing_email, status,
-           created_at, updated_at)
-         VALUES (@id, @name, @slug, @type, @plan, @max_organizations, @max_devices, @settings,
-           @service_management_mode, @service_management_psa_connection_id, @sso_config, @billing_email, @status,
-           @created_at, @updated_at)`,
+        "UPDATE partners SET status = 'churned', updated_at = ? WHERE id = ? AND status = 'offboarding' AND deleted_at IS NULL",
       )
-      .run(row);
-    const roleId = randomUUID();
-    this.db
+      .run(at, id).changes === 1
+  );
+}
+
+/** Every user who works under the partner: its own technicians and the users of each of its organizations. */
+export function partnerUserIds(db: Db, partnerId: string): string[] {
+  return (
+    db
       .prepare(
-        `INSERT INTO roles (id, partner_id, scope, name, description, is_system, created_at, updated_at)
-         VALUES (?, ?, 'partner', ?, ?, 1, ?, ?)`,
+        `SELECT user_id FROM partner_users WHERE partner_id = ?
+         UNION
+         SELECT ou.user_id FROM organization_users ou JOIN organizations o ON o.id = ou.org_id
+         WHERE o.partner_id = ?`,
       )
-      .run(
-        roleId,
-        row.id,
-        PARTNER_ADMIN_ROLE_NAME,
-        'Full administration of the partner and all of its organizations',
-        row.created_at,
-        row.created_at,
-      );
-    this.db
-      .prepare("INSERT INTO role_permissions (role_id, resource, action) VALUES (?, '*', '*')")
-      .run(roleId);
-    return roleId;
-  }
+      .all(partnerId, partnerId) as Array<{ user_id: string }>
+  ).map((r) => r.user_id);
+}
 
-  updatePartner(id: string, columns: PartnerColumns): void {
-    updateRow(this.db, 'partners', id, columns);
-  }
+/** Revokes the active API keys of every organization of the partner; returns how many. */
+export function revokePartnerApiKeys(db: Db, partnerId: string, reason: string, at: string): number {
+  return db
+    .prepare(
+      `UPDATE api_keys SET status = 'revoked', revoked_at = @at, revoked_reason = @reason, updated_at = @at
+       WHERE status = 'active' AND org_id IN (SELECT id FROM organizations WHERE partner_id = @partnerId)`,
+    )
+    .run({ at, reason, partnerId }).changes;
+}
 
-  /** Partners whose offboarding began at or before `cutoff` (ISO). */
-  offboardingSince(cutoff: string): PartnerRow[] {
-    return this.db
+// ---- organizations ------------------------------------------------------------------------------------------
+
+/** Every live organization in the scope, ordered by name (`GET /orgs/`). */
+export function organizationRowsInScope(db: Db, scope: OrgScope): OrganizationRow[] {
+  const filter = scopeFilter(scope, 'id');
+  return db
+    .prepare(
+      `SELECT * FROM organizations WHERE deleted_at IS NULL AND ${filter.clause}
+       ORDER BY name COLLATE NOCASE, id`,
+    )
+    .all(...filter.params) as OrganizationRow[];
+}
+
+export function pageOrganizations(
+  db: Db,
+  scope: OrgScope,
+  partnerId: string | undefined,
+  page: PageRequest,
+): { rows: OrganizationRow[]; total: number } {
+  const filter = scopeFilter(scope, 'id');
+  return pagedQuery<OrganizationRow>(db, {
+    select: '*',
+    from: 'organizations',
+    where: ['deleted_at IS NULL', filter.clause, '(? IS NULL OR partner_id = ?)'],
+    params: [...filter.params, partnerId ?? null, partnerId ?? null],
+    orderBy: 'name COLLATE NOCASE, id',
+    page,
+  });
+}
+
+export function organizationById(db: Db, id: string): OrganizationRow | undefined {
+  return db.prepare('SELECT * FROM organizations WHERE id = ? AND deleted_at IS NULL').get(id) as
+    OrganizationRow | undefined;
+}
+
+export function countOrganizations(db: Db, partnerId: string): number {
+  return (
+    db
+      .prepare('SELECT COUNT(*) AS n FROM organizations WHERE partner_id = ? AND deleted_at IS NULL')
+      .get(partnerId) as { n: number }
+  ).n;
+}
+
+/** Organization slugs are unique among a partner's live organizations. */
+export function organizationSlugTaken(db: Db, partnerId: string, slug: string, exceptId?: string): boolean {
+  return (
+    db
       .prepare(
-        `SELECT * FROM partners WHERE status = 'offboarding' AND deleted_at IS NULL
-           AND offboarding_started_at IS NOT NULL AND offboarding_started_at <= ?`,
+        'SELECT 1 FROM organizations WHERE partner_id = ? AND slug = ? AND deleted_at IS NULL AND id IS NOT ?',
       )
-      .all(cutoff) as PartnerRow[];
-  }
+      .get(partnerId, slug, exceptId ?? null) !== undefined
+  );
+}
 
-  /** Flips one partner from offboarding to churned; false when something else changed its status first. */
-  churn(id: string, at: string): boolean {
-    return (
-      this.db
-        .prepare(
-          "UPDATE partners SET status = 'churned', updated_at = ? WHERE id = ? AND status = 'offboarding' AND deleted_at IS NULL",
-        )
-        .run(at, id).changes === 1
-    );
-  }
+export function insertOrganization(db: Db, row: Omit<OrganizationRow, 'deleted_at'>): void {
+  db.prepare(
+    `INSERT INTO organizations (id, partner_id, name, slug, type, status, max_devices, settings, sso_config,
+         contract_start, contract_end, billing_contact, created_at, updated_at)
+       VALUES (@id, @partner_id, @name, @slug, @type, @status, @max_devices, @settings, @sso_config,
+         @contract_start, @contract_end, @billing_contact, @created_at, @updated_at)`,
+  ).run(row);
+}
 
-  /** Every user who works under the partner: its own technicians and the users of each of its organizations. */
-  partnerUserIds(partnerId: string): string[] {
-    return (
-      this.db
-        .prepare(
-          `SELECT user_id FROM partner_users WHERE partner_id = ?
-           UNION
-           SELECT ou.user_id FROM organization_users ou JOIN organizations o ON o.id = ou.org_id
-           WHERE o.partner_id = ?`,
-        )
-        .all(partnerId, partnerId) as Array<{ user_id: string }>
-    ).map((r) => r.user_id);
-  }
+export function updateOrganizationRow(db: Db, id: string, columns: OrganizationColumns): void {
+  updateRow(db, 'organizations', id, columns);
+}
 
-  /** Revokes the active API keys of every organization of the partner; returns how many. */
-  revokePartnerApiKeys(partnerId: string, reason: string, at: string): number {
-    return this.db
+/** Soft-deletes the partner's live organizations; returns them (id and name) for the audit log. */
+export function softDeletePartnerOrganizations(
+  db: Db,
+  partnerId: string,
+  at: string,
+): Array<{ id: string; name: string }> {
+  const orgs = db
+    .prepare('SELECT id, name FROM organizations WHERE partner_id = ? AND deleted_at IS NULL')
+    .all(partnerId) as Array<{ id: string; name: string }>;
+  db.prepare(
+    'UPDATE organizations SET deleted_at = ?, updated_at = ? WHERE partner_id = ? AND deleted_at IS NULL',
+  ).run(at, at, partnerId);
+  return orgs;
+}
+
+export function organizationUserIds(db: Db, orgId: string): string[] {
+  return (
+    db.prepare('SELECT user_id FROM organization_users WHERE org_id = ?').all(orgId) as Array<{
+      user_id: string;
+    }>
+  ).map((r) => r.user_id);
+}
+
+export function revokeOrganizationApiKeys(db: Db, orgId: string, reason: string, at: string): number {
+  return db
+    .prepare(
+      `UPDATE api_keys SET status = 'revoked', revoked_at = @at, revoked_reason = @reason, updated_at = @at
+       WHERE status = 'active' AND org_id = @orgId`,
+    )
+    .run({ at, reason, orgId }).changes;
+}
+
+/** Adds an organization to a partner user's `selected` list (no-op for `all` and `none`). */
+export function grantSelectedOrganization(db: Db, partnerId: string, userId: string, orgId: string): boolean {
+  return (
+    db
       .prepare(
-        `UPDATE api_keys SET status = 'revoked', revoked_at = @at, revoked_reason = @reason, updated_at = @at
-         WHERE status = 'active' AND org_id IN (SELECT id FROM organizations WHERE partner_id = @partnerId)`,
+        `UPDATE partner_users SET org_ids = json_insert(org_ids, '$[#]', @orgId)
+         WHERE partner_id = @partnerId AND user_id = @userId AND org_access = 'selected'
+           AND NOT EXISTS (SELECT 1 FROM json_each(org_ids) WHERE value = @orgId)`,
       )
-      .run({ at, reason, partnerId }).changes;
-  }
+      .run({ partnerId, userId, orgId }).changes === 1
+  );
+}
 
-  // ---- organizations ------------------------------------------------------------------------------------------
+// ---- sites --------------------------------------------------------------------------------------------------
 
-  /** Every live organization in the scope, ordered by name (`GET /orgs/`). */
-  organizationsInScope(scope: OrgScope): OrganizationRow[] {
-    const filter = scopeFilter(scope, 'id');
-    return this.db
-      .prepare(
-        `SELECT * FROM organizations WHERE deleted_at IS NULL AND ${filter.clause}
-         ORDER BY name COLLATE NOCASE, id`,
-      )
-      .all(...filter.params) as OrganizationRow[];
-  }
+export function pageSites(
+  db: Db,
+  scope: OrgScope,
+  onlySites: ReadonlySet<string> | null,
+  orgId: string | undefined,
+  page: PageRequest,
+): { rows: SiteRow[]; total: number } {
+  const filter = scopeFilter(scope, 's.org_id');
+  const only = onlySites ? JSON.stringify([...onlySites]) : null;
+  return pagedQuery<SiteRow>(db, {
+    select: 's.*',
+    from: 'sites s JOIN organizations o ON o.id = s.org_id',
+    where: [
+      'o.deleted_at IS NULL',
+      filter.clause,
+      '(? IS NULL OR s.org_id = ?)',
+      '(? IS NULL OR s.id IN (SELECT value FROM json_each(?)))',
+    ],
+    params: [...filter.params, orgId ?? null, orgId ?? null, only, only],
+    orderBy: 's.name COLLATE NOCASE, s.id',
+    page,
+  });
+}
 
-  pageOrganizations(
-    scope: OrgScope,
-    partnerId: string | undefined,
-    page: PageRequest,
-  ): { rows: OrganizationRow[]; total: number } {
-    const filter = scopeFilter(scope, 'id');
-    return pagedQuery<OrganizationRow>(this.db, {
-      select: '*',
-      from: 'organizations',
-      where: ['deleted_at IS NULL', filter.clause, '(? IS NULL OR partner_id = ?)'],
-      params: [...filter.params, partnerId ?? null, partnerId ?? null],
-      orderBy: 'name COLLATE NOCASE, id',
-      page,
-    });
-  }
+export function siteById(db: Db, id: string): SiteRow | undefined {
+  return db.prepare('SELECT * FROM sites WHERE id = ?').get(id) as SiteRow | undefined;
+}
 
-  organization(id: string): OrganizationRow | undefined {
-    return this.db.prepare('SELECT * FROM organizations WHERE id = ? AND deleted_at IS NULL').get(id) as
-      OrganizationRow | undefined;
-  }
+export function insertSite(db: Db, row: SiteRow): void {
+  db.prepare(
+    `INSERT INTO sites (id, org_id, name, address, timezone, contact, settings, created_at, updated_at)
+       VALUES (@id, @org_id, @name, @address, @timezone, @contact, @settings, @created_at, @updated_at)`,
+  ).run(row);
+}
 
-  countOrganizations(partnerId: string): number {
-    return (
-      this.db
-        .prepare('SELECT COUNT(*) AS n FROM organizations WHERE partner_id = ? AND deleted_at IS NULL')
-        .get(partnerId) as { n: number }
-    ).n;
-  }
+export function updateSiteRow(db: Db, id: string, columns: SiteColumns): void {
+  updateRow(db, 'sites', id, columns);
+}
 
-  /** Organization slugs are unique among a partner's live organizations. */
-  organizationSlugTaken(partnerId: string, slug: string, exceptId?: string): boolean {
-    return (
-      this.db
-        .prepare(
-          'SELECT 1 FROM organizations WHERE partner_id = ? AND slug = ? AND deleted_at IS NULL AND id IS NOT ?',
-        )
-        .get(partnerId, slug, exceptId ?? null) !== undefined
-    );
-  }
-
-  insertOrganization(row: Omit<OrganizationRow, 'deleted_at'>): void {
-    this.db
-      .prepare(
-        `INSERT INTO organizations (id, partner_id, name, slug, type, status, max_devices, settings, sso_config,
-           contract_start, contract_end, billing_contact, created_at, updated_at)
-         VALUES (@id, @partner_id, @name, @slug, @type, @status, @max_devices, @settings, @sso_config,
-           @contract_start, @contract_end, @billing_contact, @created_at, @updated_at)`,
-      )
-      .run(row);
-  }
-
-  updateOrganization(id: string, columns: OrganizationColumns): void {
-    updateRow(this.db, 'organizations', id, columns);
-  }
-
-  /** Soft-deletes the partner's live organizations; returns them (id and name) for the audit log. */
-  softDeletePartnerOrganizations(partnerId: string, at: string): Array<{ id: string; name: string }> {
-    const orgs = this.db
-      .prepare('SELECT id, name FROM organizations WHERE partner_id = ? AND deleted_at IS NULL')
-      .all(partnerId) as Array<{ id: string; name: string }>;
-    this.db
-      .prepare(
-        'UPDATE organizations SET deleted_at = ?, updated_at = ? WHERE partner_id = ? AND deleted_at IS NULL',
-      )
-      .run(at, at, partnerId);
-    return orgs;
-  }
-
-  organizationUserIds(orgId: string): string[] {
-    return (
-      this.db.prepare('SELECT user_id FROM organization_users WHERE org_id = ?').all(orgId) as Array<{
-        user_id: string;
-      }>
-    ).map((r) => r.user_id);
-  }
-
-  revokeOrganizationApiKeys(orgId: string, reason: string, at: string): number {
-    return this.db
-      .prepare(
-        `UPDATE api_keys SET status = 'revoked', revoked_at = @at, revoked_reason = @reason, updated_at = @at
-         WHERE status = 'active' AND org_id = @orgId`,
-      )
-      .run({ at, reason, orgId }).changes;
-  }
-
-  /** Adds an organization to a partner user's `selected` list (no-op for `all` and `none`). */
-  grantSelectedOrganization(partnerId: string, userId: string, orgId: string): boolean {
-    return (
-      this.db
-        .prepare(
-          `UPDATE partner_users SET org_ids = json_insert(org_ids, '$[#]', @orgId)
-           WHERE partner_id = @partnerId AND user_id = @userId AND org_access = 'selected'
-             AND NOT EXISTS (SELECT 1 FROM json_each(org_ids) WHERE value = @orgId)`,
-        )
-        .run({ partnerId, userId, orgId }).changes === 1
-    );
-  }
-
-  // ---- sites --------------------------------------------------------------------------------------------------
-
-  pageSites(
-    scope: OrgScope,
-    onlySites: ReadonlySet<string> | null,
-    orgId: string | undefined,
-    page: PageRequest,
-  ): { rows: SiteRow[]; total: number } {
-    const filter = scopeFilter(scope, 's.org_id');
-    const only = onlySites ? JSON.stringify([...onlySites]) : null;
-    return pagedQuery<SiteRow>(this.db, {
-      select: 's.*',
-      from: 'sites s JOIN organizations o ON o.id = s.org_id',
-      where: [
-        'o.deleted_at IS NULL',
-        filter.clause,
-        '(? IS NULL OR s.org_id = ?)',
-        '(? IS NULL OR s.id IN (SELECT value FROM json_each(?)))',
-      ],
-      params: [...filter.params, orgId ?? null, orgId ?? null, only, only],
-      orderBy: 's.name COLLATE NOCASE, s.id',
-      page,
-    });
-  }
-
-  site(id: string): SiteRow | undefined {
-    return this.db.prepare('SELECT * FROM sites WHERE id = ?').get(id) as SiteRow | undefined;
-  }
-
-  insertSite(row: SiteRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO sites (id, org_id, name, address, timezone, contact, settings, created_at, updated_at)
-         VALUES (@id, @org_id, @name, @address, @timezone, @contact, @settings, @created_at, @updated_at)`,
-      )
-      .run(row);
-  }
-
-  updateSite(id: string, columns: SiteColumns): void {
-    updateRow(this.db, 'sites', id, columns);
-  }
-
-  deleteSite(id: string): void {
-    this.db.prepare('DELETE FROM sites WHERE id = ?').run(id);
-  }
+export function deleteSiteRow(db: Db, id: string): void {
+  db.prepare('DELETE FROM sites WHERE id = ?').run(id);
 }
