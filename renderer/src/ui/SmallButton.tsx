@@ -5,10 +5,12 @@ export type ButtonTone = 'primary' | 'secondary' | 'ghost' | 'danger';
 
 /**
  * The small action button of toolbars, card feet and list rows (`btn btn-<tone> btn-sm`), with its leading icon.
- * Never a form submit; without children it is an icon-only button, which then needs an aria-label.
+ * A plain button unless `submit` (a small form's own submit); without children it is icon-only and then needs an
+ * aria-label.
  */
 export function SmallButton({
   tone,
+  submit = false,
   icon,
   iconSize = 14,
   testId,
@@ -17,13 +19,14 @@ export function SmallButton({
   ...button
 }: Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type'> & {
   tone: ButtonTone;
+  submit?: boolean;
   icon?: IconName;
   iconSize?: number;
   testId?: string;
 }) {
   return (
     <button
-      type="button"
+      type={submit ? 'submit' : 'button'}
       className={`btn btn-${tone} btn-sm${className ? ` ${className}` : ''}`}
       data-testid={testId}
       {...button}

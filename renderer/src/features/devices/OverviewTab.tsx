@@ -96,14 +96,14 @@ function LabelsCard({ device, onSaved }: { device: DeviceDetail; onSaved: () => 
           {tooLong ? <div className="field-error">A tag has at most {TAG_MAX} characters.</div> : null}
         </div>
         <div className="row gap-sm">
-          <button
-            type="submit"
-            className="btn btn-primary btn-sm"
+          <SmallButton
+            tone="primary"
+            submit
             disabled={!dirty || action.busy || Boolean(tooLong) || nameTooLong}
-            data-testid="device-save"
+            testId="device-save"
           >
             {action.busy ? 'Saving…' : 'Save'}
-          </button>
+          </SmallButton>
           {dirty ? (
             <SmallButton
               tone="ghost"

@@ -172,15 +172,15 @@ export function SimulatorPanel({
               title={countError ?? undefined}
               data-testid="simulator-count"
             />
-            <button
-              type="submit"
-              className="btn btn-primary btn-sm"
+            <SmallButton
+              tone="primary"
+              submit
               disabled={action.busy || countError !== null}
               title={status.running ? 'Replaces the running fleet' : undefined}
-              data-testid="simulator-start"
+              testId="simulator-start"
             >
               {status.running ? 'Restart' : 'Start'}
-            </button>
+            </SmallButton>
             <SmallButton
               tone="secondary"
               disabled={action.busy || !status.running}
@@ -203,17 +203,17 @@ export function SimulatorPanel({
                 </option>
               ))}
             </select>
-            <button
-              type="submit"
-              className="btn btn-secondary btn-sm"
+            <SmallButton
+              tone="secondary"
+              submit
               disabled={raise.busy || !status.running}
               title={
                 status.running ? 'A connected simulated agent reports this request' : 'Start the fleet first'
               }
-              data-testid="sim-raise"
+              testId="sim-raise"
             >
               Raise elevation request
-            </button>
+            </SmallButton>
             {raised ? (
               <span className="muted small" role="status" data-testid="sim-raise-result">
                 {raised.hostname}: {RAISE_STATUS[raised.status]}

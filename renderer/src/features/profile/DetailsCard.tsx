@@ -5,6 +5,7 @@ import { Alert, Card } from '../../ui/basics';
 import { PersonNameField, TextField } from '../../ui/fields';
 import { useSession } from '../../lib/session';
 import { profileApi, type ProfileChanges } from './api';
+import { SmallButton } from '../../ui/SmallButton';
 
 function urlProblem(value: string): string | null {
   if (!value.trim()) return null;
@@ -104,14 +105,14 @@ export function DetailsCard({
           <span className="muted small">
             Your email address is your sign-in name and cannot be changed here.
           </span>
-          <button
-            type="submit"
-            className="btn btn-primary btn-sm"
+          <SmallButton
+            tone="primary"
+            submit
             disabled={busy || !dirty || Boolean(nameProblem) || Boolean(avatarProblem)}
-            data-testid="profile-save"
+            testId="profile-save"
           >
             {busy ? 'Saving…' : 'Save'}
-          </button>
+          </SmallButton>
         </div>
       </form>
     </Card>

@@ -256,14 +256,9 @@ function DisableMfa({
         />
         <ActionError error={error} testId="profile-disable-mfa-error" />
         <div className="row gap-sm">
-          <button
-            type="submit"
-            className="btn btn-danger btn-sm"
-            disabled={busy || !ready}
-            data-testid="profile-disable-mfa-confirm"
-          >
+          <SmallButton tone="danger" submit disabled={busy || !ready} testId="profile-disable-mfa-confirm">
             {busy ? 'Turning off…' : 'Turn off'}
-          </button>
+          </SmallButton>
           <SmallButton
             tone="ghost"
             onClick={() => {

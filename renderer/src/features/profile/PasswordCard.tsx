@@ -6,6 +6,7 @@ import { navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { NewPasswordFields, newPasswordReady } from '../../ui/password';
 import { profileApi } from './api';
+import { SmallButton } from '../../ui/SmallButton';
 
 export const PASSWORD_CHANGED_NOTICE =
   'Your password was changed and every session signed out. Sign in with the new password.';
@@ -70,14 +71,9 @@ export function PasswordCard({
         />
         <ActionError error={error} testId="profile-password-error" />
         <div className="pf-actions pf-actions-end">
-          <button
-            type="submit"
-            className="btn btn-secondary btn-sm"
-            disabled={busy}
-            data-testid="profile-change-password"
-          >
+          <SmallButton tone="secondary" submit disabled={busy} testId="profile-change-password">
             {busy ? 'Changing…' : 'Change password and sign out'}
-          </button>
+          </SmallButton>
         </div>
       </form>
     </Card>

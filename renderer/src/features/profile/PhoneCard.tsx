@@ -202,14 +202,9 @@ export function PhoneCard({
             hint="International format with the country code, e.g. +14155550123. We text a 6-digit code to it."
           />
           <div className="row gap-sm">
-            <button
-              type="submit"
-              className="btn btn-primary btn-sm"
-              disabled={busy}
-              data-testid="profile-phone-send"
-            >
+            <SmallButton tone="primary" submit disabled={busy} testId="profile-phone-send">
               {busy ? 'Sending…' : 'Send code'}
-            </button>
+            </SmallButton>
             <SmallButton
               tone="ghost"
               onClick={() => {
@@ -236,14 +231,14 @@ export function PhoneCard({
             autoFocus
           />
           <div className="row gap-sm">
-            <button
-              type="submit"
-              className="btn btn-primary btn-sm"
+            <SmallButton
+              tone="primary"
+              submit
               disabled={busy || code.replace(/\D/g, '').length !== 6}
-              data-testid="profile-phone-confirm"
+              testId="profile-phone-confirm"
             >
               {busy ? 'Confirming…' : 'Confirm number'}
-            </button>
+            </SmallButton>
             <SmallButton
               tone="ghost"
               onClick={() => void sendCode()}
