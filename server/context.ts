@@ -11,7 +11,6 @@ import type { Mailer } from './mail';
 import type { ApiKeyAuthenticator } from './modules/api-keys/authenticate';
 import type { AuditWriter } from './modules/audit/writer';
 import type { TokenService } from './modules/sessions/tokens';
-import type { UserStore } from './modules/users/store';
 
 /** The shared services every module is built from; created once by createServer. */
 export interface AppContext {
@@ -20,7 +19,6 @@ export interface AppContext {
   log: Logger;
   bus: EventBus;
   audit: AuditWriter;
-  users: UserStore;
   tokens: TokenService;
   limiter: RateLimiter;
   /** The one limiter for secret guesses: every password, code, key and token check goes through it. */

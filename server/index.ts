@@ -62,7 +62,6 @@ import { healthRoutes } from './modules/health/routes';
 import { mfaRoutes } from './modules/mfa/routes';
 import { setupRoutes } from './modules/setup/routes';
 import { FirstRun } from './modules/setup';
-import { UserStore } from './modules/users';
 import type { ServerOptions } from './options';
 import { fileSecretStore, loadSecrets, portableSecrets } from './secrets';
 
@@ -169,7 +168,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     log,
     bus,
     audit,
-    users: new UserStore(db, (userId) => bus.emit('user.sessions_revoked', null, { userId })),
     tokens: new TokenService(db, secrets.jwtSecret),
     limiter,
     guard,

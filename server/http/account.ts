@@ -4,6 +4,7 @@ import type { UserRow } from '../modules/users';
 import { clientInfo } from './client-info';
 import { unauthorized } from './errors';
 import type { AuditSubject, GuardAccount } from './guard';
+import { membershipOf, userById } from '../modules/users';
 
 // A signed-in user acting on their own account (sign-in, MFA, password, phone, setup, invitations, PAM approver
 // devices): the row behind the session, the audit entry of their own event, and their key in the secret guard.
@@ -11,14 +12,14 @@ import type { AuditSubject, GuardAccount } from './guard';
 
 /** The user row behind a live session; gone means the account was deleted after the token was issued. */
 export function requireUser(ctx: AppContext, userId: string): UserRow {
-  const user = ctx.users.byId(userId);
+  const user = userById(ctx.db, userId);
   if (!user) throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
   return user;
 }
 
 /** The audit chain of a user's own events: their organization's, their partner's, or the platform's. */
 function userChain(ctx: AppContext, userId: string): { orgId: string | null; partnerId: string | null } {
-  const membership = ctx.users.membership(userId);
+  const membership = membershipOf(ctx.db, userId);
   if (membership?.orgId) return { orgId: membership.orgId, partnerId: null };
   return { orgId: null, partnerId: membership?.partnerId ?? null };
 }

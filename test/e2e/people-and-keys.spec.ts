@@ -3,6 +3,7 @@
 // (the old key dies at once) and revoked. Real server, real outbox, real browser.
 import { expect, test, type Page } from '@playwright/test';
 import { freshTotp, outboxTo, screen, startServer, type TestServer } from './fixtures';
+import { userByEmail } from '../../server/modules/users';
 
 const TECH = {
   name: 'Dana Whitfield',
@@ -109,7 +110,7 @@ test('an administrator invites a technician, who sets a password and TOTP; an AP
   // Signed in as the technician; stored as an active account with TOTP on.
   await tech.goto(`${ts.url}/`);
   await expect(tech.getByTestId('home-greeting')).toContainText('Dana');
-  const stored = ts.server.context.users.byEmail(TECH.email);
+  const stored = userByEmail(ts.server.context.db, TECH.email);
   expect(stored).toMatchObject({ status: 'active', mfa_enabled: 1, mfa_method: 'totp' });
   expect(techErrors).toEqual([]);
   await techContext.close();

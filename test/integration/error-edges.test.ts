@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../support/server';
 import { insertOrg, insertOrgUser, insertPartner, ROLES, startSession } from '../support/seed';
+import { userById } from '../../server/modules/users';
 
 // Spec 1 errors that need an unusual state to appear: a token whose organization context is missing, and a rate
 // limiter whose backing store is gone (registration and verification must refuse rather than run unlimited).
@@ -23,7 +24,7 @@ describe('error edges', () => {
       userId,
       { scope: 'organization', partnerId, orgId: null, roleId: ROLES.orgTechnician, roleName: null },
       false,
-      server.context.users.byId(userId)!.token_version,
+      userById(server.context.db, userId)!.token_version,
       startSession(server, userId),
     );
     const res = await server.api.get('/orgs/', token);

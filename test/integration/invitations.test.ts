@@ -16,6 +16,7 @@ import {
   signedToken,
 } from '../support/seed';
 import { auditSettled, startServer, type TestServer } from '../support/server';
+import { userByEmail, userById } from '../../server/modules/users';
 
 // Invitations end to end: invite -> outbox email -> invitation page -> accept -> signed in -> password login.
 
@@ -185,7 +186,7 @@ describe('organization invitation', () => {
     const winner = results.findIndex((r) => r.status === 200);
     const password = ['First-Password-2026', 'Second-Password-2026'][winner]!;
     expect((await server.api.login('race@contoso.test', password)).status).toBe(200);
-    expect(server.context.users.byId(invite.body.id)!.status).toBe('active');
+    expect(userById(server.context.db, invite.body.id)!.status).toBe('active');
   });
 
   it('refuses an unknown, expired or garbled token with the same 400', async () => {
@@ -211,7 +212,7 @@ describe('organization invitation', () => {
       expect(accept.status).toBe(400);
       expect(accept.body).toEqual({ error: 'invalid or expired token', code: 'INVALID_TOKEN' });
     }
-    const user = server.context.users.byId(invite.body.id)!;
+    const user = userById(server.context.db, invite.body.id)!;
     expect(user.status).toBe('invited');
     expect(user.password_hash).toBeNull();
   });
@@ -233,13 +234,13 @@ describe('organization invitation', () => {
     expect((await server.api.get(`/auth/invitation?token=${first}`)).status).toBe(400);
     expect((await server.api.get(`/auth/invitation?token=${second}`)).status).toBe(200);
 
-    const active = server.context.users.byEmail('otech@contoso.test')!;
+    const active = userByEmail(server.context.db, 'otech@contoso.test')!;
     const refused = await server.api.post('/users/resend-invite', { userId: active.id }, token);
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe('Only invited users can be sent a new invitation');
 
     // Out of scope users do not exist for the caller.
-    const foreign = server.context.users.byEmail('oadmin@initech.test')!;
+    const foreign = userByEmail(server.context.db, 'oadmin@initech.test')!;
     const hidden = await server.api.post('/users/resend-invite', { userId: foreign.id }, token);
     expect(hidden.status).toBe(404);
 
@@ -303,7 +304,7 @@ describe('organization invitation', () => {
       password: 'Fresh-Start-2026!',
     });
     expect(accept.status).toBe(400);
-    expect(server.context.users.byId(invite.body.id)).toBeDefined();
+    expect(userById(server.context.db, invite.body.id)).toBeDefined();
   });
 
   it('checks roles, sites and grants against the organization', async () => {
@@ -339,7 +340,7 @@ describe('organization invitation', () => {
       .get(randomUUID(), orgX) as { id: string };
     const res = await server.api.post('/users/invite', { ...base, roleId: foreignRole.id }, token);
     expect(res.status).toBe(400);
-    expect(server.context.users.byEmail('checks@contoso.test')).toBeUndefined();
+    expect(userByEmail(server.context.db, 'checks@contoso.test')).toBeUndefined();
   });
 
   it('needs users:invite, MFA, and no role above the inviter', async () => {

@@ -11,6 +11,7 @@ import {
   insertApiKey,
 } from '../support/seed';
 import { auditSettled, startServer, type TestServer } from '../support/server';
+import { userByEmail } from '../../server/modules/users';
 
 // Partner status over real HTTP: offboarding revokes every session and API key of the partner at once, the reaper
 // turns it `churned` after the drain window, `active` before that restores sign-in, and the partner guard blocks
@@ -50,7 +51,7 @@ const partnerRow = (id: string) =>
     status: string;
     offboarding_started_at: string | null;
   };
-const tokenVersion = (email: string) => server.context.users.byEmail(email)!.token_version;
+const tokenVersion = (email: string) => userByEmail(server.context.db, email)!.token_version;
 
 async function auditFor(action: string, resourceId: string) {
   await auditSettled(server);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openConsoleSocket, type ConsoleSocket } from '../support/console-client';
 import { ADMIN, auditSettled, seedOrgUser, startServer, type TestServer } from '../support/server';
+import { membershipOf, userByEmail } from '../../server/modules/users';
 
 // Revoking a session ends it everywhere at once: its access tokens on the next request, its console-socket
 // tickets at upgrade (checked against SQLite, not only the ticket's 30 seconds) and its open sockets. A session
@@ -138,13 +139,13 @@ describe('session binding', () => {
   });
 
   it('refuses an access token signed without a session id (issued before sessions were named)', async () => {
-    const user = server.context.users.byEmail(ADMIN.email)!;
+    const user = userByEmail(server.context.db, ADMIN.email)!;
     const legacy = await new SignJWT({
       typ: 'access',
       scope: 'system',
       partnerId: null,
       orgId: null,
-      roleId: server.context.users.membership(user.id)!.roleId,
+      roleId: membershipOf(server.context.db, user.id)!.roleId,
       mfa: false,
       tv: user.token_version,
     })
@@ -168,12 +169,12 @@ describe('session binding', () => {
     const techSession = server.context.db
       .prepare('SELECT family_id FROM refresh_tokens WHERE user_id = ?')
       .get(tech.userId) as { family_id: string };
-    const { tokens, users } = server.context;
-    const admin = users.byEmail(ADMIN.email)!;
+    const { tokens, db } = server.context;
+    const admin = userByEmail(db, ADMIN.email)!;
     for (const sid of [randomUUID(), techSession.family_id]) {
       const forged = await tokens.signAccess(
         admin.id,
-        users.membership(admin.id)!,
+        membershipOf(db, admin.id)!,
         false,
         admin.token_version,
         sid,

@@ -21,6 +21,7 @@ import {
   ids,
   useOrganizationsWorld,
 } from '../support/tenancy-orgs-world';
+import { userByEmail, userById } from '../../server/modules/users';
 
 // /orgs/organizations over real HTTP, writing: create with the spec refusals and the partner cap, update with
 // merged settings, soft delete ending sessions and API keys, and the audit entry of every write.
@@ -131,12 +132,12 @@ describe('organizations', () => {
   });
 
   it('refuses a partner scope token that carries no partner id', async () => {
-    const userId = server.context.users.byEmail('all@alpha.test')!.id;
+    const userId = userByEmail(server.context.db, 'all@alpha.test')!.id;
     const forged = await server.context.tokens.signAccess(
       userId,
       { scope: 'partner', partnerId: null, orgId: null, roleId: p1.adminRoleId, roleName: 'Partner Admin' },
       false,
-      server.context.users.byId(userId)!.token_version,
+      userById(server.context.db, userId)!.token_version,
       startSession(server, userId),
     );
     const res = await server.api.post('/orgs/organizations', { name: 'X', slug: 'x-none' }, forged);

@@ -15,6 +15,7 @@ import {
   startSession,
 } from '../support/seed';
 import { ADMIN, auditSettled, startServer, type TestServer } from '../support/server';
+import { membershipOf, userByEmail, userById } from '../../server/modules/users';
 
 // /users against a real server: tenant isolation, the full partner access rule, status, removal and role changes
 // that take effect on the target's next request.
@@ -23,7 +24,7 @@ let server: TestServer;
 
 const tokenFor = (email: string, mfa = true) => signedToken(server, email, mfa);
 
-const idOf = (email: string) => server.context.users.byEmail(email)!.id;
+const idOf = (email: string) => userByEmail(server.context.db, email)!.id;
 
 const lastAudit = (action: string, resourceId: string) => lastAuditOf(server, action, resourceId);
 
@@ -114,7 +115,7 @@ describe('/users/me', () => {
       name: 'Olivia Tech',
       avatarUrl: 'https://cdn.example.test/olivia.png',
     });
-    expect(server.context.users.byEmail('otech@contoso.test')!.name).toBe('Olivia Tech');
+    expect(userByEmail(server.context.db, 'otech@contoso.test')!.name).toBe('Olivia Tech');
     const clear = await server.api.request('PATCH', '/users/me', { token, body: { avatarUrl: null } });
     expect(clear.body.avatarUrl).toBeNull();
 
@@ -273,7 +274,7 @@ describe('scope rules', () => {
       server.api.request('PATCH', `/users/${target}`, { token: partner, body: { name: 'x' } }),
     ];
     for (const res of await Promise.all(writes)) expect(res.status).toBe(404);
-    expect(server.context.users.byId(target)!.status).toBe('active');
+    expect(userById(server.context.db, target)!.status).toBe('active');
   });
 
   it('requires full partner organization access for every /users route but /users/me', async () => {
@@ -306,7 +307,7 @@ describe('scope rules', () => {
   });
 
   it('refuses callers with neither a partner nor an organization', async () => {
-    const user = server.context.users.byEmail('padmin@acme.test')!;
+    const user = userByEmail(server.context.db, 'padmin@acme.test')!;
     const token = await server.context.tokens.signAccess(
       user.id,
       { scope: 'partner', partnerId: null, orgId: null, roleId: adminRoleId, roleName: 'Partner Admin' },
@@ -438,9 +439,9 @@ describe('removal', () => {
     const res = await server.api.request('DELETE', `/users/${target}`, { token: partner });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });
-    const account = server.context.users.byId(target);
+    const account = userById(server.context.db, target);
     expect(account).toMatchObject({ email, status: 'active' });
-    expect(server.context.users.membership(target)).toBeNull();
+    expect(membershipOf(server.context.db, target)).toBeNull();
     expect((await server.api.get('/users/me', session)).status).toBe(401);
     expect((await server.api.login(email, PASSWORD)).status).toBe(401);
     expect((await server.api.get(`/users/${target}`, partner)).status).toBe(404);
@@ -567,6 +568,6 @@ describe('role assignment', () => {
     const res = await server.api.post(`/users/${lowly}/role`, { roleId: ROLES.orgAdmin }, token);
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ code: 'PERMISSION_ESCALATION', missing: ['*:*'] });
-    expect(server.context.users.membership(lowly)!.roleName).toBe('Device Viewer');
+    expect(membershipOf(server.context.db, lowly)!.roleName).toBe('Device Viewer');
   });
 });

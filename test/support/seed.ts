@@ -5,6 +5,7 @@ import { randomToken, sha256Hex } from '../../server/crypto';
 import type { OutboxRecord } from '../../server/mail';
 import { PLATFORM_ADMIN_ROLE_ID } from '../../server/modules/users/store';
 import { ADMIN, enrollTotp, totp, type TestServer } from './server';
+import { membershipOf, userByEmail } from '../../server/modules/users';
 
 // Fixtures written straight into SQLite, for tests that need a tenant tree before they exercise the API under
 // test. Built-in role ids are fixed by the migrations.
@@ -235,10 +236,10 @@ export function startSession(server: TestServer, userId: string, mfa = true): st
  * is started and the token signed directly, so a suite needs no sign-in round trip per caller.
  */
 export async function signedToken(server: TestServer, email: string, mfa = true): Promise<string> {
-  const { users, tokens } = server.context;
-  const user = users.byEmail(email)!;
+  const { db, tokens } = server.context;
+  const user = userByEmail(db, email)!;
   const sessionId = startSession(server, user.id, mfa);
-  return tokens.signAccess(user.id, users.membership(user.id)!, mfa, user.token_version, sessionId);
+  return tokens.signAccess(user.id, membershipOf(db, user.id)!, mfa, user.token_version, sessionId);
 }
 
 /** The newest audit entry of `action` on `resourceId`. */

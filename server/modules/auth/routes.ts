@@ -5,7 +5,7 @@ import { unauthorized } from '../../http/errors';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { mfaPolicyFor, enable } from '../mfa';
 import { heldPermissions } from '../../http/permissions';
-import { toAuthUser } from '../users';
+import { membershipOf, toAuthUser, userById } from '../users';
 import { login, logout, refresh, verifyLoginChallenge } from './service';
 
 const email = z.email('Invalid email address').max(255);
@@ -75,8 +75,8 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'The signed-in user, with MFA and phone status',
       auth: 'user',
       handler: ({ auth }): MeResponse => {
-        const user = ctx.users.byId(auth.userId);
-        const membership = ctx.users.membership(auth.userId);
+        const user = userById(ctx.db, auth.userId);
+        const membership = membershipOf(ctx.db, auth.userId);
         if (!user || !membership) throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
         const policy = mfaPolicyFor(ctx, user.id);
         return {

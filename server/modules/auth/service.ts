@@ -23,6 +23,7 @@ import {
   type Rotation,
 } from '../sessions';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
+import { membershipOf, revokeUserSessions, touchLogin, userByEmail, userById } from '../users';
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
 /** Wrong codes tolerated on one challenge before the technician must enter the password again. */
@@ -30,7 +31,7 @@ const MFA_CHALLENGE_MAX_FAILURES = 5;
 
 /** The organization the user belongs to (null for partner and platform users): where their events are pushed. */
 function auditOrg(ctx: AppContext, userId: string): string | null {
-  return ctx.users.membership(userId)?.orgId ?? null;
+  return membershipOf(ctx.db, userId)?.orgId ?? null;
 }
 
 /**
@@ -75,8 +76,8 @@ export async function login(
   email: string,
   password: string,
 ): Promise<LoginResponse> {
-  const user = ctx.users.byEmail(email);
-  const membership = user ? ctx.users.membership(user.id) : null;
+  const user = userByEmail(ctx.db, email);
+  const membership = user ? membershipOf(ctx.db, user.id) : null;
   // One failure whatever was wrong, so a disabled or unknown account answers and counts like a wrong password.
   const accepted = await ctx.guard.check(
     { kind: 'password', req, account: user ? guardAccount(ctx, user) : unknownAccount(email) },
@@ -114,7 +115,7 @@ export async function completeLogin(
   method: string,
 ): Promise<TokenPair> {
   const at = new Date().toISOString();
-  ctx.users.touchLogin(user.id, at);
+  touchLogin(ctx.db, user.id, at);
   const pair = await issueSession(ctx, req, res, { ...user, last_login_at: at }, mfa);
   auditUser(ctx, req, user, 'user.login', { details: { method, mfa } });
   ctx.bus.emit('user.login', auditOrg(ctx, user.id), { userId: user.id, email: user.email });
@@ -145,7 +146,7 @@ export async function verifyLoginChallenge(
   // Single use: a second verify with the same tempToken finds it consumed.
   if (!consumeLoginChallenge(ctx.db, challenge.token_hash, new Date().toISOString()))
     throw challengeExpired();
-  return completeLogin(ctx, req, res, ctx.users.byId(user.id)!, true, method);
+  return completeLogin(ctx, req, res, userById(ctx.db, user.id)!, true, method);
 }
 
 /** Rotates the refresh token presented in the body, or in the cookie with the CSRF header. */
@@ -170,7 +171,7 @@ export async function refresh(
     rotated = ctx.tokens.rotate(token, clientInfo(req));
   } catch (err) {
     if (err instanceof RefreshReuseError) {
-      const user = ctx.users.byId(err.userId);
+      const user = userById(ctx.db, err.userId);
       if (user) {
         auditUser(ctx, req, user, 'auth.refresh.reuse_detected', {
           result: 'denied',
@@ -184,16 +185,16 @@ export async function refresh(
     }
     throw err;
   }
-  const user = ctx.users.byId(rotated.userId);
+  const user = userById(ctx.db, rotated.userId);
   if (!user || user.status !== 'active') throw unauthorized('Account is not active', 'ACCOUNT_INACTIVE');
   return issueSession(ctx, req, res, user, rotated.mfa, rotated.refresh);
 }
 
 /** Spec 1: logout revokes all tokens of the user and clears the refresh cookie. */
 export function logout(ctx: AppContext, req: Request, res: Response, userId: string): { success: true } {
-  const user = ctx.users.byId(userId);
+  const user = userById(ctx.db, userId);
   ctx.tokens.revokeAllForUser(userId, 'logout');
-  ctx.users.bumpTokenVersion(userId);
+  revokeUserSessions(ctx, userId);
   clearSessionCookies(req, res);
   if (user) {
     auditUser(ctx, req, user, 'user.logout');

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context';
 import { badRequest, forbidden } from '../../http/errors';
 import { orgMfaPolicyRow } from './store';
+import { membershipOf } from '../users';
 
 // Organization MFA policy (spec 1 §5): `settings.security.requireMfa` stops users from disabling MFA, and
 // `settings.security.allowedMfaMethods.sms === false` refuses SMS as a second factor. Only organization members
@@ -14,7 +15,7 @@ export interface MfaPolicy {
 const NO_POLICY: MfaPolicy = { requireMfa: false, smsAllowed: true };
 
 export function mfaPolicyFor(ctx: AppContext, userId: string): MfaPolicy {
-  const orgId = ctx.users.membership(userId)?.orgId;
+  const orgId = membershipOf(ctx.db, userId)?.orgId;
   if (!orgId) return NO_POLICY;
   const row = orgMfaPolicyRow(ctx.db, orgId);
   if (!row) return NO_POLICY;

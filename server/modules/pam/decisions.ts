@@ -39,6 +39,7 @@ import {
 } from './step-up';
 import { approvalOf, linkCommand, requestRow, transition, type ElevationRow } from './store';
 import { verifyApprovalProof } from './webauthn';
+import { userById } from '../users';
 
 // Deciding, revoking and actuating elevation requests (spec 2 state table; DESIGN §5). Every change is a
 // compare-and-swap on the request's status inside a transaction that also writes its event log, so of two
@@ -47,7 +48,7 @@ import { verifyApprovalProof } from './webauthn';
 export const NOT_PENDING = 'Elevation request is no longer pending';
 
 function callerName(ctx: AppContext, auth: AuthContext): string {
-  return auth.kind === 'user' ? (ctx.users.byId(auth.userId)?.name ?? auth.email) : auth.keyName;
+  return auth.kind === 'user' ? (userById(ctx.db, auth.userId)?.name ?? auth.email) : auth.keyName;
 }
 
 const callerId = (auth: AuthContext) => (auth.kind === 'user' ? auth.userId : auth.apiKeyId);
@@ -156,7 +157,7 @@ export async function respond(
   const row = requireRequest(ctx, auth, id, 'write');
   if (row.status !== 'pending') throw conflict(NOT_PENDING, 'NOT_PENDING');
   assertStillDecidable(ctx, row);
-  const user = auth.kind === 'user' ? (ctx.users.byId(auth.userId) ?? null) : null;
+  const user = auth.kind === 'user' ? (userById(ctx.db, auth.userId) ?? null) : null;
   const proof = await stepUp(ctx, req, auth, user, row, body);
 
   const approving = body.decision === 'approve';

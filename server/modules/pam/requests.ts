@@ -22,6 +22,7 @@ import {
   type ElevationRow,
   type RequestClause,
 } from './store';
+import { userById } from '../users';
 
 // Reading elevation requests. A caller sees the requests of the devices it could see (server/modules/devices/
 // access.ts): its organizations, and for a restricted technician only its sites and device groups (spec 2: 403
@@ -114,7 +115,7 @@ export function requestDetail(ctx: AppContext, auth: AuthContext, id: string): E
         HISTORY_LIMIT,
       )
     : [];
-  const user = auth.kind === 'user' ? ctx.users.byId(auth.userId) : undefined;
+  const user = auth.kind === 'user' ? userById(ctx.db, auth.userId) : undefined;
   return {
     success: true,
     request,

@@ -9,6 +9,7 @@ import { clearSessionCookies, deleteLoginChallengesOf } from '../sessions';
 import { auditUser } from '../../http/account';
 import { consumeEmailToken, findUsableEmailToken, issueEmailToken, retireUserTokens } from '../registration';
 import { transaction } from '../../db/after-commit';
+import { revokeUserSessions, setPasswordHash, userByEmail, userById } from '../users';
 
 // Forgot, reset and change password (spec 1, /auth). Every password change ends every session of the user:
 // refresh tokens are revoked, the token version is bumped (so access tokens die at once), pending MFA sign-in
@@ -32,9 +33,9 @@ function assertStrongPassword(password: string, email: string): void {
 /** Stores the new hash and ends every session and outstanding reset link of the user, in one transaction. */
 function replacePassword(ctx: AppContext, userId: string, passwordHash: string, reason: string): void {
   const now = new Date().toISOString();
-  ctx.users.setPassword(userId, passwordHash, now);
+  setPasswordHash(ctx.db, userId, passwordHash, now);
   ctx.tokens.revokeAllForUser(userId, reason);
-  ctx.users.bumpTokenVersion(userId);
+  revokeUserSessions(ctx, userId);
   deleteLoginChallengesOf(ctx.db, userId);
   retireUserTokens(ctx.db, userId, ['password_reset']);
 }
@@ -61,7 +62,7 @@ export function forgotPassword(ctx: AppContext, req: Request, email: string): Ac
 }
 
 function sendResetLink(ctx: AppContext, req: Request, email: string): void {
-  const user = ctx.users.byEmail(email);
+  const user = userByEmail(ctx.db, email);
   // Invited accounts have no password to reset (they accept their invitation); disabled ones stay disabled.
   if (!user || user.status !== 'active' || !user.password_hash) return;
   const { token } = issueEmailToken(ctx.db, {
@@ -98,7 +99,7 @@ export async function resetPassword(
 ): Promise<AcceptedResponse> {
   const row = ctx.guard.check({ kind: 'email_token', req }, () => {
     const found = findUsableEmailToken(ctx.db, token, ['password_reset']);
-    const owner = found?.user_id ? ctx.users.byId(found.user_id) : undefined;
+    const owner = found?.user_id ? userById(ctx.db, found.user_id) : undefined;
     return found && owner?.status === 'active' ? { ...found, user: owner } : null;
   });
   if (!row) throw new HttpError(400, INVALID_TOKEN);
@@ -125,7 +126,7 @@ export async function changePassword(
   currentPassword: string,
   newPassword: string,
 ): Promise<{ success: true }> {
-  const user = ctx.users.byId(userId);
+  const user = userById(ctx.db, userId);
   if (!user) throw unauthorized('Session has been revoked', 'TOKEN_REVOKED');
   if (!user.password_hash) {
     throw badRequest('This account has no password: it signs in through single sign-on', 'PASSWORD_NOT_SET');

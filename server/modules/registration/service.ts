@@ -14,6 +14,7 @@ import {
 import { registrationPayload, type RegisterPartnerInput, type RegisterUserInput } from './schemas';
 import { freePartnerSlug, insertActiveUser, insertPartnerWithAdmin } from './store';
 import { transaction } from '../../db/after-commit';
+import { userByEmail, userById } from '../users';
 
 // Self-registration (spec 1 §8). Asking to register creates nothing but a single-use emailed token; the answer is
 // the same for every accepted input, and the work behind it is the same too (the password is always hashed with
@@ -56,7 +57,7 @@ async function requestRegistration(
   assertStrongPassword(input.password, input.email);
   ctx.limiter.enforce([[input.limit, clientInfo(req).ipAddress]], TOO_MANY_REGISTRATIONS);
   const passwordHash = await hashPassword(input.password);
-  const existing = ctx.users.byEmail(input.email);
+  const existing = userByEmail(ctx.db, input.email);
   if (existing) {
     // The owner learns that someone tried; the requester learns nothing. Nothing the requester typed (company or
     // person name) goes into this email, so it cannot be used to send arbitrary text to someone else's inbox.
@@ -153,7 +154,7 @@ function completeRegistration(ctx: AppContext, token: string): Completed {
   return transaction(db, (): Completed => {
     const row = findUsableEmailToken(db, token, REGISTRATION_PURPOSES);
     if (!row || !consumeEmailToken(db, row.token_hash)) return { kind: 'invalid' };
-    if (ctx.users.byEmail(row.email)) return { kind: 'invalid' };
+    if (userByEmail(ctx.db, row.email)) return { kind: 'invalid' };
     const parsed = registrationPayload.safeParse(JSON.parse(row.payload));
     if (!parsed.success) return { kind: 'invalid' };
     const payload = parsed.data;
@@ -212,7 +213,7 @@ export async function verifyEmail(
     throw err;
   }
   if (outcome.kind === 'invalid') throw invalidToken();
-  const user = ctx.users.byId(outcome.userId);
+  const user = userById(ctx.db, outcome.userId);
   if (!user) throw invalidToken();
   const userSummary = { id: user.id, email: user.email, name: user.name, mfaEnabled: false };
 

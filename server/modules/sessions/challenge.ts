@@ -5,6 +5,7 @@ import { clientInfo } from '../../http/client-info';
 import { unauthorized } from '../../http/errors';
 import type { UserRow } from '../users';
 import { insertLoginChallenge, loginChallengeByHash, type ChallengeRow } from './store';
+import { userById } from '../users';
 
 // The login challenge: after the password of an MFA user, a tempToken stands for the half-finished sign-in until
 // the second factor answers it (service.ts verifyLoginChallenge) or it expires. Apart from service.ts so that the
@@ -40,7 +41,7 @@ export function liveChallenge(
   if (!challenge || challenge.consumed_at || Date.parse(challenge.expires_at) <= Date.now()) {
     throw challengeExpired();
   }
-  const user = ctx.users.byId(challenge.user_id);
+  const user = userById(ctx.db, challenge.user_id);
   if (!user || user.status !== 'active' || user.mfa_enabled !== 1) throw challengeExpired();
   return { challenge, user };
 }

@@ -5,7 +5,7 @@ import { randomToken } from '../../crypto';
 import { clientInfo, isHttpsRequest } from '../../http/client-info';
 import { unauthorized } from '../../http/errors';
 import { heldPermissions } from '../../http/permissions';
-import { toAuthUser, type UserRow } from '../users';
+import { membershipOf, toAuthUser, type UserRow } from '../users';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, type IssuedRefresh } from './tokens';
 
 // Issuing a session: one place that mints the token pair and sets the refresh and CSRF cookies.
@@ -52,7 +52,7 @@ export async function issueSession(
   mfa: boolean,
   rotated?: IssuedRefresh,
 ): Promise<TokenPair> {
-  const membership = ctx.users.membership(user.id);
+  const membership = membershipOf(ctx.db, user.id);
   if (!membership || user.status !== 'active')
     throw unauthorized('Account is not active', 'ACCOUNT_INACTIVE');
   const refresh = rotated ?? ctx.tokens.issueRefresh(user.id, mfa, clientInfo(req));

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { randomToken, safeEqual } from '../../crypto';
 import { badRequest } from '../../http/errors';
 import { hashPassword, passwordProblem } from '../auth';
-import type { UserRow } from '../users';
+import { countUsers, insertPlatformAdmin, userById, type UserRow } from '../users';
 
 // First run: with no users, the server either creates the administrator named by BOOTSTRAP_ADMIN_EMAIL /
 // BOOTSTRAP_ADMIN_PASSWORD, or waits for the setup page, which must present the one-time token printed at start.
@@ -18,7 +18,7 @@ export class FirstRun {
   constructor(private readonly ctx: AppContext) {}
 
   get required(): boolean {
-    return this.ctx.users.count() === 0;
+    return countUsers(this.ctx.db) === 0;
   }
 
   /** Prepares first run at start; returns the setup token to print, or null when no setup is needed. */
@@ -73,10 +73,11 @@ export class FirstRun {
     const hash = await hashPassword(input.password);
     const now = new Date().toISOString();
     const id = randomUUID();
-    this.ctx.users.insertPlatformAdmin(
+    insertPlatformAdmin(
+      this.ctx.db,
       { id, email: input.email.trim(), name: input.name.trim(), passwordHash: hash },
       now,
     );
-    return this.ctx.users.byId(id)!;
+    return userById(this.ctx.db, id)!;
   }
 }

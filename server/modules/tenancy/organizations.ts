@@ -24,6 +24,7 @@ import {
   updateOrganizationRow,
 } from './store';
 import { transaction } from '../../db/after-commit';
+import { revokeUserSessions } from '../users';
 
 // Organizations (spec 1, /orgs/organizations): the partner's cap, slugs unique per partner, and what a delete
 // revokes (the organization's users, API keys and agent sockets).
@@ -192,7 +193,7 @@ export function deleteOrganization(
     const users = organizationUserIds(ctx.db, id);
     for (const userId of users) {
       ctx.tokens.revokeAllForUser(userId, 'organization_deleted');
-      ctx.users.bumpTokenVersion(userId);
+      revokeUserSessions(ctx, userId);
     }
     return {
       users: users.length,

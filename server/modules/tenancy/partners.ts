@@ -29,6 +29,7 @@ import {
   updatePartnerRow,
 } from './store';
 import { transaction } from '../../db/after-commit';
+import { revokeUserSessions } from '../users';
 
 // Partners (spec 1, /orgs/partners and /orgs/partners/me): the platform's view of every partner, a partner's
 // own settings, and what a status change or a delete revokes (offboarding, churn, agents).
@@ -253,7 +254,7 @@ function revokePartnerAccess(
   const users = partnerUserIds(ctx.db, partnerId);
   for (const userId of users) {
     ctx.tokens.revokeAllForUser(userId, reason);
-    ctx.users.bumpTokenVersion(userId);
+    revokeUserSessions(ctx, userId);
   }
   return { users: users.length, apiKeys: revokePartnerApiKeys(ctx.db, partnerId, reason, at) };
 }

@@ -18,6 +18,8 @@ import {
 } from './managed';
 import { requireAdminContext, tenantOfAssociation } from './tenant';
 import { transaction } from '../../db/after-commit';
+import { removeAssociationRow, setAssociationRole, setNameAndStatus } from './store';
+import { revokeUserSessions } from './revoke';
 
 // User administration (spec 1, /users): the directory, status, removal and role assignment inside the caller's
 // tenant. A change that narrows someone's access takes effect on their next request: their token_version is
@@ -76,14 +78,15 @@ export function updateUser(
   if (body.status !== undefined && body.status !== entry.user.status) changedFields.push('status');
   if (changedFields.length > 0) {
     transaction(ctx.db, () => {
-      ctx.users.setNameAndStatus(
+      setNameAndStatus(
+        ctx.db,
         entry.user.id,
         body.name ?? entry.user.name,
         body.status ?? entry.user.status,
         new Date().toISOString(),
       );
       if (body.status === 'disabled' && entry.user.status !== 'disabled') {
-        ctx.users.bumpTokenVersion(entry.user.id);
+        revokeUserSessions(ctx, entry.user.id);
         ctx.tokens.revokeAllForUser(entry.user.id, 'disabled');
       }
     });
@@ -111,9 +114,9 @@ export function removeUser(ctx: AppContext, auth: UserAuth, req: Request, userId
   assertManageable(ctx, auth, entry);
   const { association } = entry;
   transaction(ctx.db, () => {
-    ctx.users.removeAssociation(entry.user.id, association);
+    removeAssociationRow(ctx.db, entry.user.id, association);
     retireUserTokens(ctx.db, entry.user.id, ['invite']);
-    ctx.users.bumpTokenVersion(entry.user.id);
+    revokeUserSessions(ctx, entry.user.id);
     ctx.tokens.revokeAllForUser(entry.user.id, 'removed');
   });
   auditUserChange(
@@ -151,9 +154,9 @@ export function assignRole(
   assertCovered(ctx, auth, effectivePermissions(ctx.db, role.id));
   if (role.id === association.roleId) return toUserSummary(entry);
   transaction(ctx.db, () => {
-    ctx.users.setAssociationRole(entry.user.id, association, role.id);
+    setAssociationRole(ctx.db, entry.user.id, association, role.id);
     // Access tokens carry the role id: end them so the next request re-authenticates into the new role.
-    ctx.users.bumpTokenVersion(entry.user.id);
+    revokeUserSessions(ctx, entry.user.id);
   });
   auditUserChange(ctx, auth, req, { user: entry.user, tenant }, 'user.role.assign', {
     previousRoleId: association.roleId,

@@ -16,7 +16,7 @@ export interface Visibility {
 
 /**
  * Every association in one shape. Associations to soft-deleted partners and organizations are left out: they
- * no longer give access (UserStore.membership ignores them too).
+ * no longer give access (membershipOf in store.ts ignores them too).
  */
 const ASSOCIATIONS = `assoc AS (
   SELECT pa.user_id, 'system' AS a_scope, NULL AS a_partner_id, NULL AS a_org_id, pa.role_id,

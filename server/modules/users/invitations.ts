@@ -10,6 +10,7 @@ import { consumeEmailToken, findUsableEmailToken, retireUserTokens } from '../re
 import { acceptInviteBody, invitationQuery } from './schemas';
 import type { Membership, UserRow } from './store';
 import { transaction } from '../../db/after-commit';
+import { activateInvitedUser, membershipOf, tenantNameRow, touchLogin, userById } from './store';
 
 // Accepting an invitation (public): the emailed link opens the console's acceptance page, which shows who invited
 // the person where (GET /auth/invitation) and lets them choose a password (POST /auth/accept-invite). The token
@@ -41,12 +42,12 @@ function loadInvitation(ctx: AppContext, req: Request, token: string): Invitatio
 function findInvitation(ctx: AppContext, token: string): Invitation | null {
   const row = findUsableEmailToken(ctx.db, token, ['invite']);
   if (!row?.user_id) return null;
-  const user = ctx.users.byId(row.user_id);
+  const user = userById(ctx.db, row.user_id);
   if (!user || user.status !== 'invited') return null;
-  const membership = ctx.users.membership(user.id);
+  const membership = membershipOf(ctx.db, user.id);
   if (!membership) return null;
   const invitedBy = (JSON.parse(row.payload) as { invitedBy?: string }).invitedBy;
-  const inviter = invitedBy ? ctx.users.byId(invitedBy) : undefined;
+  const inviter = invitedBy ? userById(ctx.db, invitedBy) : undefined;
   return {
     tokenHash: row.token_hash,
     expiresAt: row.expires_at,
@@ -58,9 +59,9 @@ function findInvitation(ctx: AppContext, token: string): Invitation | null {
 
 function tenantNameOf(ctx: AppContext, membership: Membership): string {
   const name = membership.orgId
-    ? ctx.users.tenantName({ orgId: membership.orgId })
+    ? tenantNameRow(ctx.db, { orgId: membership.orgId })
     : membership.partnerId
-      ? ctx.users.tenantName({ partnerId: membership.partnerId })
+      ? tenantNameRow(ctx.db, { partnerId: membership.partnerId })
       : undefined;
   return name ?? 'Gatehouse';
 }
@@ -83,11 +84,11 @@ async function accept(
   // exactly one sets the password.
   transaction(ctx.db, () => {
     if (!consumeEmailToken(ctx.db, invitation.tokenHash)) throw invalid();
-    if (!ctx.users.activateInvited(user.id, passwordHash, body.name ?? null, at)) throw invalid();
+    if (!activateInvitedUser(ctx.db, user.id, passwordHash, body.name ?? null, at)) throw invalid();
     retireUserTokens(ctx.db, user.id, ['invite']);
   });
-  ctx.users.touchLogin(user.id, at);
-  const active = ctx.users.byId(user.id)!;
+  touchLogin(ctx.db, user.id, at);
+  const active = userById(ctx.db, user.id)!;
   const pair = await issueSession(ctx, req, res, active, false);
   auditUser(ctx, req, active, 'user.invite.accept', {
     details: { scope: membership.scope, partnerId: membership.partnerId, orgId: membership.orgId },

@@ -14,6 +14,17 @@ import { assertWithinOwnRestrictions, auditUserChange, managedSummary, managedUs
 import type { InviteBody } from './schemas';
 import { requireAdminContext, resolveTenant, tenantName, tenantOfAssociation, type Tenant } from './tenant';
 import { transaction } from '../../db/after-commit';
+import {
+  addOrganizationUser,
+  addPartnerUser,
+  deviceGroupOrganization,
+  insertInvitedUser,
+  markReinvited,
+  organizationPartner,
+  siteOrganization,
+  userByEmail,
+  userById,
+} from './store';
 
 // Inviting a user into the caller's tenant (spec 1, POST /users/invite and /users/resend-invite). Accepting the
 // invitation is invitations.ts.
@@ -51,7 +62,7 @@ function mailInvitation(
   roleName: string,
   invitation: IssuedEmailToken,
 ): void {
-  const inviter = ctx.users.byId(auth.userId)?.name ?? auth.email;
+  const inviter = userById(ctx.db, auth.userId)?.name ?? auth.email;
   const where = tenantName(ctx.db, tenant);
   const link = `${ctx.publicOrigin}/accept-invite?token=${invitation.token}`;
   ctx.mailer.send({
@@ -89,7 +100,7 @@ function accessFor(
       throw badRequest('orgIds must list at least one organization when orgAccess is selected');
     const scope = resolveOrgScope(ctx.db, auth);
     for (const id of orgIds) {
-      if (ctx.users.organizationPartner(id) !== tenant.partnerId || !scopeCovers(scope, id))
+      if (organizationPartner(ctx.db, id) !== tenant.partnerId || !scopeCovers(scope, id))
         throw badRequest(`orgIds: ${id} is not an organization of this partner`);
     }
     return { orgAccess: 'selected', orgIds };
@@ -101,12 +112,12 @@ function accessFor(
   assertWithinOwnRestrictions(ctx, auth, { siteIds, deviceGroupIds });
   const orgId = tenant.scope === 'organization' ? tenant.orgId : null;
   for (const id of siteIds ?? []) {
-    const owner = ctx.users.siteOrganization(id);
+    const owner = siteOrganization(ctx.db, id);
     if (owner === undefined || owner !== orgId)
       throw badRequest(`siteIds: ${id} is not a site of this organization`);
   }
   for (const id of deviceGroupIds ?? []) {
-    const owner = ctx.users.deviceGroupOrganization(id);
+    const owner = deviceGroupOrganization(ctx.db, id);
     if (owner === undefined || owner !== orgId)
       throw badRequest(`deviceGroupIds: ${id} is not a device group of this organization`);
   }
@@ -124,7 +135,7 @@ export function invite(ctx: AppContext, auth: UserAuth, req: Request, body: Invi
   const at = new Date().toISOString();
 
   const { userId, reattached, invitation } = transaction(ctx.db, () => {
-    const existing = ctx.users.byEmail(email);
+    const existing = userByEmail(ctx.db, email);
     let id: string;
     if (existing) {
       // One account belongs to one tenant; an account whose association was removed may be invited again.
@@ -134,16 +145,16 @@ export function invite(ctx: AppContext, auth: UserAuth, req: Request, body: Invi
             'An account belongs to one partner or organization, and this email address already has one.',
         });
       id = existing.id;
-      ctx.users.reinvite(id, at);
+      markReinvited(ctx.db, id, at);
       ctx.tokens.revokeAllForUser(id, 'reinvited');
     } else {
       id = randomUUID();
-      ctx.users.insertInvited(id, email, body.name, at);
+      insertInvitedUser(ctx.db, id, email, body.name, at);
     }
     if (tenant.scope === 'partner' && 'orgAccess' in access) {
-      ctx.users.addPartnerUser(tenant.partnerId, id, role.id, access, at);
+      addPartnerUser(ctx.db, tenant.partnerId, id, role.id, access, at);
     } else if (tenant.scope === 'organization' && 'siteIds' in access) {
-      ctx.users.addOrganizationUser(tenant.orgId, id, role.id, access, at);
+      addOrganizationUser(ctx.db, tenant.orgId, id, role.id, access, at);
     }
     return {
       userId: id,
@@ -152,7 +163,7 @@ export function invite(ctx: AppContext, auth: UserAuth, req: Request, body: Invi
     };
   });
 
-  const user = ctx.users.byId(userId)!;
+  const user = userById(ctx.db, userId)!;
   mailInvitation(ctx, auth, user.email, tenant, role.name, invitation);
   const { expiresAt } = invitation;
   auditUserChange(ctx, auth, req, { user, tenant }, 'user.invite', {

@@ -6,6 +6,7 @@ import type { UserAuth } from '../../http/auth-context';
 import { badRequest } from '../../http/errors';
 import { auditCaller } from '../audit';
 import { toUserProfile } from './directory';
+import { membershipOf, updateProfileRow, userById } from './store';
 
 // The signed-in user's own profile (spec 1, /users/me).
 
@@ -24,12 +25,13 @@ export function updateMe(
   if (body.name !== undefined) changes.push(['name', body.name, 'name']);
   if (body.avatarUrl !== undefined) changes.push(['avatar_url', body.avatarUrl, 'avatarUrl']);
   if (changes.length === 0) throw badRequest('No updates provided');
-  ctx.users.updateProfile(
+  updateProfileRow(
+    ctx.db,
     user.id,
     changes.map(([column, value]) => [column, value]),
     new Date().toISOString(),
   );
-  const membership = ctx.users.membership(user.id);
+  const membership = membershipOf(ctx.db, user.id);
   auditCaller(ctx, req, auth, {
     ...(membership?.orgId
       ? { orgId: membership.orgId, partnerId: null }
@@ -40,5 +42,5 @@ export function updateMe(
     resourceName: user.email,
     details: { changedFields: changes.map(([, , f]) => f) },
   });
-  return toUserProfile(ctx.users.byId(user.id)!);
+  return toUserProfile(userById(ctx.db, user.id)!);
 }

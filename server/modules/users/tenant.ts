@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection';
 import type { UserAuth } from '../../http/auth-context';
 import { badRequest, forbidden, notFound } from '../../http/errors';
 import { requireFullPartnerAccess, requireOrgAccess, requireTenantContext } from '../../http/scope';
-import { UserStore } from './store';
+import { livePartnerExists, tenantNameRow } from './store';
 
 // The tenant a user or role belongs to, and how a caller names one. People and roles are administered inside a
 // tenant: a partner (its partner users and partner roles) or an organization (its users and organization roles).
@@ -53,7 +53,7 @@ export function resolveTenant(
   }
   if (named.partnerId) {
     if (auth.scope === 'system') {
-      if (!new UserStore(db).livePartnerExists(named.partnerId)) throw notFound('Partner not found');
+      if (!livePartnerExists(db, named.partnerId)) throw notFound('Partner not found');
       return { scope: 'partner', partnerId: named.partnerId };
     }
     if (auth.scope !== 'partner' || named.partnerId !== auth.partnerId)
@@ -73,12 +73,11 @@ export function tenantOfAssociation(association: UserAssociation): Tenant {
 
 /** Shown in invitation emails and on the acceptance page. */
 export function tenantName(db: Db, tenant: Tenant): string {
-  const users = new UserStore(db);
   const name =
     tenant.scope === 'organization'
-      ? users.tenantName({ orgId: tenant.orgId })
+      ? tenantNameRow(db, { orgId: tenant.orgId })
       : tenant.scope === 'partner'
-        ? users.tenantName({ partnerId: tenant.partnerId })
+        ? tenantNameRow(db, { partnerId: tenant.partnerId })
         : undefined;
   return name ?? 'Gatehouse';
 }
