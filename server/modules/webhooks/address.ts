@@ -24,6 +24,23 @@ export const systemResolver: Resolver = async (hostname) =>
     family: a.family === 6 ? 6 : 4,
   }));
 
+/**
+ * Shares one lookup among the attempts that ask for the same name while it is in flight (a burst of deliveries
+ * to one receiver asks at once). Nothing is kept after it settles, so every attempt still judges an answer DNS
+ * gave after the attempt began.
+ */
+export function singleFlight(resolver: Resolver): Resolver {
+  const inFlight = new Map<string, Promise<ResolvedAddress[]>>();
+  return (hostname) => {
+    const key = hostname.toLowerCase();
+    const pending = inFlight.get(key);
+    if (pending) return pending;
+    const lookup = resolver(hostname).finally(() => inFlight.delete(key));
+    inFlight.set(key, lookup);
+    return lookup;
+  };
+}
+
 /** Never a valid target, even with WEBHOOK_ALLOW_PRIVATE_TARGETS: nothing answers there as a web server. */
 const NEVER = new BlockList();
 NEVER.addSubnet('0.0.0.0', 8, 'ipv4'); // "this network", includes the unspecified address

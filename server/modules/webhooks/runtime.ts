@@ -1,6 +1,6 @@
 import { Agent } from 'node:https';
 import type { AppContext } from '../../context';
-import { systemResolver, type Resolver } from './address';
+import { singleFlight, systemResolver, type Resolver } from './address';
 import { ATTEMPT_TIMEOUT_MS } from './retry';
 
 // What the webhook routes, the event fan-out and the dispatch job share for one server: the context, how names
@@ -44,7 +44,7 @@ export function webhookRuntime(ctx: AppContext, options: WebhookOptions = {}): W
   const concurrency = options.concurrency ?? 16;
   return {
     ctx,
-    resolver: options.resolver ?? systemResolver,
+    resolver: singleFlight(options.resolver ?? systemResolver),
     ca: options.ca,
     now: options.now ?? Date.now,
     attemptTimeoutMs: options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS,
