@@ -27,19 +27,16 @@ export function RowMenu({ items, label, testId }: { items: MenuItem[]; label: st
 
   useLayoutEffect(() => {
     if (!open) return;
-    menu.current?.querySelector<HTMLButtonElement>('button')?.focus();
+    // preventScroll: focusing the first item must not scroll the page, which would close the menu it opened.
+    menu.current?.querySelector<HTMLButtonElement>('button')?.focus({ preventScroll: true });
   }, [open]);
 
   useEffect(() => {
     if (!open) return;
     const close = (event: Event) => {
       const target = event.target as Node | null;
-      if (
-        event.type === 'mousedown' &&
-        target &&
-        (menu.current?.contains(target) || button.current?.contains(target))
-      )
-        return;
+      // A press or a scroll inside the menu or on its button is the menu's own; anything else closes it.
+      if (target && (menu.current?.contains(target) || button.current?.contains(target))) return;
       setOpen(false);
     };
     const onKey = (event: KeyboardEvent) => {
