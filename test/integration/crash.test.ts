@@ -29,8 +29,8 @@ import {
 // directory each time. After every kill the SQLite file must pass `PRAGMA integrity_check` and hold every
 // acknowledged write; after every restart the agents must get back in. After the last one, approval windows that
 // ended while the server was down must expire through the PAM expiry job, and commands queued before the crashes
-// must still reach their agents. Webhook deliveries join these checks when the webhook module lands: they are
-// durable state of the same kind (a delivery acknowledged as queued must survive and be retried).
+// must still reach their agents. Webhook deliveries, durable state of the same kind, have their own SIGKILL test
+// in webhooks-crash.test.ts (every queued event delivered, and recorded delivered exactly once).
 //
 // Nothing here measures time: every wait is for a condition, with a generous deadline, so a slow machine only
 // makes the test slower.
