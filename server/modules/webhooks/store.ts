@@ -300,19 +300,24 @@ export interface AttemptOutcome {
 
 /**
  * Records an attempt's outcome, again by compare-and-swap on the attempt count it claimed, so an attempt is
- * recorded once: a stale attempt (its lease ran out and another took over) changes nothing. Returns whether it
- * was recorded.
+ * recorded once: a stale attempt (its lease ran out and another took over) changes nothing. Returns the recorded
+ * row, undefined when it was not recorded.
  */
-export function recordAttempt(db: Db, id: string, claimedAttempt: number, outcome: AttemptOutcome): boolean {
-  return (
-    statement(
-      db,
-      `UPDATE webhook_deliveries SET status = @status, response_status = @responseStatus,
-         response_body = @responseBody, response_time_ms = @responseTimeMs, error_message = @errorMessage,
-         request_headers = @requestHeaders, response_headers = @responseHeaders, next_attempt_at = @nextAttemptAt, delivered_at = @deliveredAt, attempt = attempt + 1, in_flight = 0
-       WHERE id = @id AND attempt = @claimedAttempt AND status IN ('pending', 'retrying')`,
-    ).run({ ...outcome, id, claimedAttempt }).changes === 1
-  );
+export function recordAttempt(
+  db: Db,
+  id: string,
+  claimedAttempt: number,
+  outcome: AttemptOutcome,
+): DeliveryRow | undefined {
+  return statement(
+    db,
+    `UPDATE webhook_deliveries SET status = @status, response_status = @responseStatus,
+       response_body = @responseBody, response_time_ms = @responseTimeMs, error_message = @errorMessage,
+       request_headers = @requestHeaders, response_headers = @responseHeaders, next_attempt_at = @nextAttemptAt,
+       delivered_at = @deliveredAt, attempt = attempt + 1, in_flight = 0
+     WHERE id = @id AND attempt = @claimedAttempt AND status IN ('pending', 'retrying')
+     RETURNING *`,
+  ).get({ ...outcome, id, claimedAttempt }) as DeliveryRow | undefined;
 }
 
 /**
