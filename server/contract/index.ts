@@ -104,3 +104,4 @@ export * from './pam';
 export * from './backups';
 export * from './events';
 export * from './webhooks';
+export * from './audit';
