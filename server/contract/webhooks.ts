@@ -31,6 +31,27 @@ export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = Object.values(WEBHOOK_EVENT_GROUPS).flat();
 
+/**
+ * The catalog events Gatehouse sends today. The rest of the catalog (alerts, scripts, automation, policy, patches,
+ * security score, remote sessions) belongs to features Gatehouse does not have: a webhook may subscribe to them
+ * (the spec's catalog is the contract) and the console shows them as not sent yet. pipeline.ts checks at compile
+ * time that this list and what it routes are the same.
+ */
+export const WEBHOOK_EMITTED_EVENTS = [
+  'device.enrolled',
+  'device.online',
+  'device.offline',
+  'device.updated',
+  'device.decommissioned',
+  'elevation.approved',
+  'elevation.denied',
+  'user.login',
+  'user.logout',
+  'session.login',
+  'session.logout',
+] as const satisfies readonly WebhookEventType[];
+export type WebhookEmittedEvent = (typeof WEBHOOK_EMITTED_EVENTS)[number];
+
 /** API vocabulary (spec 2 Webhook `status`); `failed` is never set by the server today, only accepted as state. */
 export type WebhookStatus = 'active' | 'paused' | 'failed';
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed' | 'retrying';

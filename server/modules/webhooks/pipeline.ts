@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterCommit, transaction } from '../../db/after-commit';
 import type { EventName } from '../../events/bus';
-import type { WebhookPayload } from '../../contract/webhooks';
+import type { WebhookEmittedEvent, WebhookEventType, WebhookPayload } from '../../contract/webhooks';
 import type { WebhookRuntime } from './runtime';
 import { activeWebhooksOf, insertDelivery, toDelivery, type DeliveryRow } from './store';
 
@@ -12,7 +12,7 @@ import { activeWebhooksOf, insertDelivery, toDelivery, type DeliveryRow } from '
 // two cannot happen. The dispatcher is woken and consoles are told only after that commit.
 
 /** Bus events the server emits today and the webhook event types they are delivered as. */
-const ROUTED: Partial<Record<EventName, readonly string[]>> = {
+const ROUTED = {
   'device.enrolled': ['device.enrolled'],
   'device.online': ['device.online'],
   'device.offline': ['device.offline'],
@@ -23,7 +23,13 @@ const ROUTED: Partial<Record<EventName, readonly string[]>> = {
   'user.logout': ['user.logout', 'session.logout'],
   'elevation.approved': ['elevation.approved'],
   'elevation.denied': ['elevation.denied'],
-};
+} as const satisfies Partial<Record<EventName, readonly WebhookEventType[]>>;
+
+type Routed = (typeof ROUTED)[keyof typeof ROUTED][number];
+type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+/** Compile time: ROUTED delivers exactly the contract's WEBHOOK_EMITTED_EVENTS (the console's "sent" marks). */
+export type RoutedMatchesContract = Holds<SameSet<Routed, WebhookEmittedEvent>>;
 
 function newDelivery(webhookId: string, orgId: string, payload: WebhookPayload, now: number): DeliveryRow {
   return {

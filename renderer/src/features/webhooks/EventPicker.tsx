@@ -1,7 +1,10 @@
-import { EVENT_GROUP_ENTRIES } from './model';
+import { EVENT_GROUP_ENTRIES, isSent } from './model';
 
 // The events a webhook subscribes to, grouped as spec 2's Events table groups them (plus privileged access):
-// a group's box picks or clears all of it, each event has its own box.
+// a group's box picks or clears all of it, each event has its own box. Events of the catalog that Gatehouse
+// does not send (it has no alerts, scripts or patches) stay choosable but dimmed, so nobody waits for them.
+
+const NOT_SENT = 'Gatehouse does not send this event yet: it belongs to a feature Gatehouse does not have.';
 
 export function EventPicker({
   selected,
@@ -23,7 +26,7 @@ export function EventPicker({
   return (
     <fieldset className={`wh-events${error ? ' has-error' : ''}`} data-testid="webhook-events">
       <legend className="wh-label">
-        Events <span className="muted">· {selected.size} chosen</span>
+        Events <span className="muted">· {selected.size} chosen · dimmed ones are not sent yet</span>
       </legend>
       <div className="wh-event-groups">
         {EVENT_GROUP_ENTRIES.map(([group, events]) => {
@@ -47,7 +50,11 @@ export function EventPicker({
               </label>
               <div className="wh-event-list">
                 {events.map((event) => (
-                  <label key={event} className={`wh-event${selected.has(event) ? ' on' : ''}`}>
+                  <label
+                    key={event}
+                    className={`wh-event${selected.has(event) ? ' on' : ''}${isSent(event) ? '' : ' not-sent'}`}
+                    title={isSent(event) ? undefined : NOT_SENT}
+                  >
                     <input
                       type="checkbox"
                       checked={selected.has(event)}

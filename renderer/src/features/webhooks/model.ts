@@ -1,4 +1,5 @@
 import type {
+  WEBHOOK_EMITTED_EVENTS,
   WEBHOOK_EVENT_GROUPS,
   WEBHOOK_RECENT_OUTCOMES,
   Webhook,
@@ -35,6 +36,25 @@ export const EVENT_GROUPS: typeof WEBHOOK_EVENT_GROUPS = {
     'session.logout',
   ],
 };
+
+/** The events Gatehouse sends today (the contract's list, written out for the same reason as the catalog). */
+const EMITTED_EVENTS: typeof WEBHOOK_EMITTED_EVENTS = [
+  'device.enrolled',
+  'device.online',
+  'device.offline',
+  'device.updated',
+  'device.decommissioned',
+  'elevation.approved',
+  'elevation.denied',
+  'user.login',
+  'user.logout',
+  'session.login',
+  'session.logout',
+];
+const EMITTED: ReadonlySet<string> = new Set(EMITTED_EVENTS);
+
+/** Whether Gatehouse sends this catalog event today (the others belong to features it does not have). */
+export const isSent = (event: string): boolean => EMITTED.has(event);
 
 export const TEST_EVENT = 'webhook.test';
 
