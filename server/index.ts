@@ -21,6 +21,7 @@ import { TenantGuard } from './http/tenant-guard';
 import { AGENT_SOCKET_PATH, AgentHub } from './hub/agent-hub';
 import { ConsoleHub } from './hub/console-hub';
 import { consoleSocketRoutes } from './hub/console-routes';
+import { startAccessReviewReminders } from './jobs/access-review-reminders';
 import { BackupScheduler } from './jobs/backup';
 import { startDevicePresence } from './jobs/device-presence';
 import { startHousekeeping } from './jobs/housekeeping';
@@ -28,6 +29,7 @@ import { startOffboardingReaper } from './jobs/offboarding-reaper';
 import { startPamExpiry } from './jobs/pam-expiry';
 import { startWebhookDispatch } from './jobs/webhook-dispatch';
 import { Mailer } from './mail';
+import { accessReviewRoutes } from './modules/access-reviews/routes';
 import { ApiKeyAuthenticator } from './modules/api-keys';
 import { apiKeyRoutes } from './modules/api-keys/routes';
 import { agentAuthenticator } from './modules/agents';
@@ -211,6 +213,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...tenancyRoutes(ctx),
     ...userRoutes(ctx),
     ...roleRoutes(ctx),
+    ...accessReviewRoutes(ctx),
     ...apiKeyRoutes(ctx),
     ...enrollmentKeyRoutes(ctx),
     ...demoRoutes(ctx),
@@ -272,6 +275,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     startPamExpiry(ctx, options.pamExpirySweepMs),
     backups.start(),
     startWebhookDispatch(webhooks),
+    startAccessReviewReminders(ctx),
   ];
   const stopAllJobs = () => stopJobs.forEach((stop) => stop());
   teardown.push(stopAllJobs);

@@ -1,11 +1,12 @@
+import type { AccessReviewItemLiveEvent, AccessReviewLiveEvent } from './access-reviews';
 import type { AuditCreatedEvent, Scope } from './common';
 import type { ElevationRequest } from './pam';
 import type { WebhookDeliveryLiveEvent } from './webhooks';
 
 // Console live events (DESIGN §4, §7): the `{type:'event', event, data, orgId}` messages the console hub pushes,
 // typed by event name. The hub forwards only these families (`elevation.*`, `device.*`, `audit.*`,
-// `webhook.delivery.*`; access-review events join this map when that module emits them), each to the consoles whose
-// scope covers its organization. Payloads are what server/events/bus.ts emits for the same names.
+// `webhook.delivery.*`, `access_review.*`), each to the consoles whose scope covers its organization (a review's
+// pushes: to the consoles of the review's partner or organization). Payloads are what server/events/bus.ts emits for the same names.
 
 /** Data of a `device.*` event: the device after the change (same shape as the bus's DeviceEvent). */
 export interface DeviceLiveEvent {
@@ -37,6 +38,11 @@ export interface ConsoleEventMap {
   'webhook.delivery.created': WebhookDeliveryLiveEvent;
   /** An attempt finished: delivered, retrying (with its next attempt) or failed. */
   'webhook.delivery.updated': WebhookDeliveryLiveEvent;
+  /** A review was created / completed: the review as it now stands. */
+  'access_review.created': AccessReviewLiveEvent;
+  'access_review.completed': AccessReviewLiveEvent;
+  /** A decision on one item: the item after it and the review's new status and counts. */
+  'access_review.item_updated': AccessReviewItemLiveEvent;
 }
 
 export type ConsoleEventName = keyof ConsoleEventMap;

@@ -104,4 +104,5 @@ export * from './pam';
 export * from './backups';
 export * from './events';
 export * from './webhooks';
+export * from './access-reviews';
 export * from './audit';

@@ -1,5 +1,11 @@
 import type { Logger } from 'pino';
-import type { AuditCreatedEvent, ElevationRequest, WebhookDeliveryLiveEvent } from '../contract';
+import type {
+  AccessReviewItemLiveEvent,
+  AccessReviewLiveEvent,
+  AuditCreatedEvent,
+  ElevationRequest,
+  WebhookDeliveryLiveEvent,
+} from '../contract';
 import { afterCommit } from '../db/after-commit';
 import type { Db } from '../db/connection';
 
@@ -65,6 +71,10 @@ export interface EventMap {
   /** A webhook delivery was queued / an attempt of it finished (console pushes; server/modules/webhooks). */
   'webhook.delivery.created': WebhookDeliveryLiveEvent;
   'webhook.delivery.updated': WebhookDeliveryLiveEvent;
+  /** Access reviews (server/modules/access-reviews): pushed to consoles of the review's partner or organization. */
+  'access_review.created': AccessReviewLiveEvent;
+  'access_review.item_updated': AccessReviewItemLiveEvent;
+  'access_review.completed': AccessReviewLiveEvent;
 }
 
 export type EventName = keyof EventMap;

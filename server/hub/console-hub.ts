@@ -8,6 +8,7 @@ import type { BusMessage, DeviceEvent } from '../events/bus';
 import type { UserAuth } from '../http/auth-context';
 import { callerHolds, PERMISSIONS, type Permission } from '../http/permissions';
 import { scopeCovers } from '../http/scope';
+import { reviewPushVisible } from '../modules/access-reviews';
 import { auditEntryVisible } from '../modules/audit';
 import { canSeeDevice, deviceVisibility, type DeviceVisibility } from '../modules/devices';
 
@@ -35,6 +36,8 @@ const EVENT_PERMISSIONS: ReadonlyArray<readonly [prefix: string, permission: Per
   ['audit.', PERMISSIONS.AUDIT_READ],
   // What GET /webhooks/:id/deliveries asks for (server/modules/webhooks/routes.ts).
   ['webhook.', PERMISSIONS.ORGANIZATIONS_READ],
+  // What GET /access-reviews asks for (server/modules/access-reviews/routes.ts).
+  ['access_review.', PERMISSIONS.USERS_READ],
 ];
 /** Events about one device (device.*, elevation.*): only consoles that could list that device get them. */
 const DEVICE_SCOPED_PREFIXES = ['device.', 'elevation.'];
@@ -163,9 +166,14 @@ export class ConsoleHub {
   }
 
   private covers(client: ConsoleClient, message: BusMessage): boolean {
-    if (!scopeCovers(client.visibility.scope, message.orgId)) return false;
     const gate = EVENT_PERMISSIONS.find(([prefix]) => message.event.startsWith(prefix));
     if (gate && !client.readable.has(gate[0])) return false;
+    // A review belongs to a partner or one organization, not to the organizations a partner user sees.
+    if (message.event.startsWith('access_review.')) {
+      const { review } = message.data as BusMessage<'access_review.created'>['data'];
+      return reviewPushVisible(this.ctx.db, client.auth, review);
+    }
+    if (!scopeCovers(client.visibility.scope, message.orgId)) return false;
     // A webhook carries events of its whole organization: like its routes, its pushes skip restricted users.
     if (message.event.startsWith('webhook.'))
       return client.visibility.sites === null && client.visibility.deviceGroups === null;

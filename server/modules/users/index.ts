@@ -6,6 +6,7 @@ export {
   insertPlatformAdmin,
   membershipOf,
   PLATFORM_ADMIN_ROLE_ID,
+  removeAssociationRow,
   setPasswordHash,
   toAuthUser,
   touchLogin,

@@ -70,6 +70,9 @@ const KNOWN: Record<ConsoleEventName, true> = {
   'elevation.expired': true,
   'webhook.delivery.created': true,
   'webhook.delivery.updated': true,
+  'access_review.created': true,
+  'access_review.item_updated': true,
+  'access_review.completed': true,
 };
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(Object.keys(KNOWN));
 
