@@ -45,31 +45,32 @@ export async function reviewWorld(env: Record<string, string> = {}, dataDir?: st
 export async function populate(server: TestServer): Promise<ReviewWorld> {
   const tree = insertAcmeTree(server);
   const all = { orgAccess: 'all' as const };
+  // Password hashing dominates the set-up: the users are hashed side by side.
+  const [acmeAdmin, acmeAdmin2, acmeTech, acmeTech2, acmeLimited, orgAdmin, orgReader, orgTech, otherAdmin] =
+    await Promise.all([
+      insertPartnerUser(server, tree.partnerId, tree.adminRoleId, EMAILS.acmeAdmin, all),
+      insertPartnerUser(server, tree.partnerId, tree.adminRoleId, EMAILS.acmeAdmin2, all),
+      insertPartnerUser(server, tree.partnerId, ROLES.partnerTechnician, EMAILS.acmeTech, all),
+      insertPartnerUser(server, tree.partnerId, ROLES.partnerTechnician, EMAILS.acmeTech2, all),
+      insertPartnerUser(server, tree.partnerId, tree.adminRoleId, EMAILS.acmeLimited, {
+        orgAccess: 'selected',
+        orgIds: [tree.orgA],
+      }),
+      insertOrgUser(server, tree.orgA, ROLES.orgAdmin, EMAILS.orgAdmin),
+      insertOrgUser(server, tree.orgA, ROLES.orgReadOnly, EMAILS.orgReader),
+      insertOrgUser(server, tree.orgA, ROLES.orgTechnician, EMAILS.orgTech),
+      insertPartnerUser(server, tree.otherPartnerId, tree.otherAdminRoleId, EMAILS.otherAdmin, all),
+    ]);
   const ids = {
-    acmeAdmin: await insertPartnerUser(server, tree.partnerId, tree.adminRoleId, EMAILS.acmeAdmin, all),
-    acmeAdmin2: await insertPartnerUser(server, tree.partnerId, tree.adminRoleId, EMAILS.acmeAdmin2, all),
-    acmeTech: await insertPartnerUser(server, tree.partnerId, ROLES.partnerTechnician, EMAILS.acmeTech, all),
-    acmeTech2: await insertPartnerUser(
-      server,
-      tree.partnerId,
-      ROLES.partnerTechnician,
-      EMAILS.acmeTech2,
-      all,
-    ),
-    acmeLimited: await insertPartnerUser(server, tree.partnerId, tree.adminRoleId, EMAILS.acmeLimited, {
-      orgAccess: 'selected',
-      orgIds: [tree.orgA],
-    }),
-    orgAdmin: await insertOrgUser(server, tree.orgA, ROLES.orgAdmin, EMAILS.orgAdmin),
-    orgReader: await insertOrgUser(server, tree.orgA, ROLES.orgReadOnly, EMAILS.orgReader),
-    orgTech: await insertOrgUser(server, tree.orgA, ROLES.orgTechnician, EMAILS.orgTech),
-    otherAdmin: await insertPartnerUser(
-      server,
-      tree.otherPartnerId,
-      tree.otherAdminRoleId,
-      EMAILS.otherAdmin,
-      all,
-    ),
+    acmeAdmin,
+    acmeAdmin2,
+    acmeTech,
+    acmeTech2,
+    acmeLimited,
+    orgAdmin,
+    orgReader,
+    orgTech,
+    otherAdmin,
   };
   const tokens = {} as Record<keyof typeof EMAILS, string>;
   for (const key of Object.keys(EMAILS) as Array<keyof typeof EMAILS>)
