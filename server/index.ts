@@ -22,6 +22,7 @@ import { AGENT_SOCKET_PATH, AgentHub } from './hub/agent-hub';
 import { ConsoleHub } from './hub/console-hub';
 import { consoleSocketRoutes } from './hub/console-routes';
 import { startAccessReviewReminders } from './jobs/access-review-reminders';
+import { startAuditRetention } from './jobs/audit-retention';
 import { BackupScheduler } from './jobs/backup';
 import { startDevicePresence } from './jobs/device-presence';
 import { startHousekeeping } from './jobs/housekeeping';
@@ -276,6 +277,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     backups.start(),
     startWebhookDispatch(webhooks),
     startAccessReviewReminders(ctx),
+    startAuditRetention(ctx),
   ];
   const stopAllJobs = () => stopJobs.forEach((stop) => stop());
   teardown.push(stopAllJobs);

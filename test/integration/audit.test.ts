@@ -107,7 +107,7 @@ describe('hash chain', () => {
   it('verifies an untouched chain, per organization', async () => {
     const orgId = await withEntries();
     const result = verifyChain(server.context.db, { orgId, partnerId: null });
-    expect(result).toEqual({ chain: orgId, valid: true, checked: 4 });
+    expect(result).toMatchObject({ chain: orgId, valid: true, checked: 4, problems: [] });
     const token = (await server.api.login()).body.accessToken;
     const all = await server.api.get('/audit-logs/verify', token);
     expect(all.status).toBe(200);

@@ -6,7 +6,7 @@ import type { AuditInput } from './writer';
 
 export type CallerAuditEntry = Omit<
   AuditInput,
-  'actorType' | 'actorId' | 'actorEmail' | 'ipAddress' | 'userAgent'
+  'actorType' | 'actorId' | 'actorEmail' | 'ipAddress' | 'userAgent' | 'sessionId'
 >;
 
 /** Audits a write made by the caller (user or API key), with the caller's address and user agent (spec 1 Events). */
@@ -16,5 +16,6 @@ export function auditCaller(
   auth: AuthContext,
   entry: CallerAuditEntry,
 ): void {
-  ctx.audit.record({ ...entry, ...auditActor(auth), ...clientInfo(req) });
+  const sessionId = auth.kind === 'user' ? auth.sessionId : null;
+  ctx.audit.record({ ...entry, ...auditActor(auth), ...clientInfo(req), sessionId });
 }

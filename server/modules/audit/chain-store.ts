@@ -28,6 +28,10 @@ export interface ChainedRow {
   user_agent: string | null;
   result: string;
   error_message: string | null;
+  /** The actor's role name when written (null for non-users and entries written before it was recorded). */
+  actor_role: string | null;
+  /** The console session of a user's request. */
+  session_id: string | null;
   prev_checksum: string;
 }
 
@@ -78,10 +82,10 @@ export function appendEntry(db: Db, chain: string, row: ChainedRow & { checksum:
     db,
     `INSERT INTO audit_logs (id, org_id, partner_id, timestamp, actor_type, actor_id, actor_email, action,
        resource_type, resource_id, resource_name, details, ip_address, user_agent, result, error_message,
-       prev_checksum, checksum)
+       actor_role, session_id, prev_checksum, checksum)
      VALUES (@id, @org_id, @partner_id, @timestamp, @actor_type, @actor_id, @actor_email, @action,
        @resource_type, @resource_id, @resource_name, @details, @ip_address, @user_agent, @result, @error_message,
-       @prev_checksum, @checksum)`,
+       @actor_role, @session_id, @prev_checksum, @checksum)`,
   ).run(row);
   statement(
     db,
@@ -89,4 +93,87 @@ export function appendEntry(db: Db, chain: string, row: ChainedRow & { checksum:
      ON CONFLICT (chain) DO UPDATE SET last_seq = excluded.last_seq, last_checksum = excluded.last_checksum,
        entry_count = entry_count + 1`,
   ).run(chain, lastInsertRowid, row.checksum);
+}
+
+export interface AnchorRow {
+  seq: number;
+  checksum: string;
+  cut_at: string;
+  rows_removed: number;
+}
+
+/**
+ * Where a chain starts after retention cuts (undefined: at genesis). A backup taken before anchors existed is
+ * verified as it is, without the table: such a chain has never been cut.
+ */
+export function chainAnchor(db: Db, chain: string): AnchorRow | undefined {
+  const table = statement(
+    db,
+    "SELECT 1 AS present FROM sqlite_schema WHERE type = 'table' AND name = 'audit_chain_anchors'",
+  ).get();
+  if (!table) return undefined;
+  return statement(
+    db,
+    'SELECT seq, checksum, cut_at, rows_removed FROM audit_chain_anchors WHERE chain = ?',
+  ).get(chain) as AnchorRow | undefined;
+}
+
+/** Moves a chain's anchor to the last row of a cut (same transaction as the delete), adding the rows removed. */
+export function advanceAnchor(
+  db: Db,
+  chain: string,
+  anchor: { seq: number; checksum: string; cutAt: string; removed: number },
+): void {
+  statement(
+    db,
+    `INSERT INTO audit_chain_anchors (chain, seq, checksum, cut_at, rows_removed) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (chain) DO UPDATE SET seq = excluded.seq, checksum = excluded.checksum, cut_at = excluded.cut_at,
+       rows_removed = rows_removed + excluded.rows_removed`,
+  ).run(chain, anchor.seq, anchor.checksum, anchor.cutAt, anchor.removed);
+}
+
+export interface ChainStatusRow {
+  chain: string;
+  verified_at: string;
+  valid: number;
+  checked: number;
+  duration_ms: number;
+  problems: string;
+}
+
+export function saveChainStatus(db: Db, row: ChainStatusRow): void {
+  statement(
+    db,
+    `INSERT INTO audit_chain_status (chain, verified_at, valid, checked, duration_ms, problems)
+     VALUES (@chain, @verified_at, @valid, @checked, @duration_ms, @problems)
+     ON CONFLICT (chain) DO UPDATE SET verified_at = excluded.verified_at, valid = excluded.valid,
+       checked = excluded.checked, duration_ms = excluded.duration_ms, problems = excluded.problems`,
+  ).run(row);
+}
+
+export function chainStatus(db: Db, chain: string): ChainStatusRow | undefined {
+  return statement(db, 'SELECT * FROM audit_chain_status WHERE chain = ?').get(chain) as
+    ChainStatusRow | undefined;
+}
+
+export interface ChainOverviewRow {
+  chain: string;
+  entry_count: number;
+  org_id: string | null;
+  org_name: string | null;
+  partner_id: string | null;
+  partner_name: string | null;
+}
+
+/** The chains that hold entries, with their organization's or partner's name; `chains` null: every chain. */
+export function chainOverview(db: Db, chains: readonly string[] | null): ChainOverviewRow[] {
+  return statement(
+    db,
+    `SELECT h.chain, h.entry_count, o.id AS org_id, o.name AS org_name, p.id AS partner_id, p.name AS partner_name
+     FROM audit_chain_heads h
+     LEFT JOIN organizations o ON o.id = h.chain
+     LEFT JOIN partners p ON h.chain = 'partner:' || p.id
+     WHERE ?1 IS NULL OR h.chain IN (SELECT value FROM json_each(?1))
+     ORDER BY (h.chain = 'platform') DESC, p.name IS NULL, p.name, o.name`,
+  ).all(chains === null ? null : JSON.stringify(chains)) as ChainOverviewRow[];
 }

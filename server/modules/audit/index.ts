@@ -3,5 +3,6 @@
 // surface never pulls in another module's request handlers.
 export { auditCaller } from './caller';
 export { allChainRefs, verifyChain } from './chain';
+export { runAuditRetention } from './retention';
 export { auditEntryVisible } from './store';
 export { type ActorType, type AuditInput, AuditWriter } from './writer';

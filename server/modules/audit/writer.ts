@@ -4,6 +4,7 @@ import { transaction } from '../../db/after-commit';
 import type { Db } from '../../db/connection';
 import type { EventBus } from '../../events/bus';
 import { chainKey, computeChecksum, GENESIS, type ChainedRow } from './chain';
+import { actorRoleName } from './actor-store';
 import { appendEntry, chainHead } from './chain-store';
 
 // The audit writer never blocks a request: record() only queues, and the queue is written on the next turn of
@@ -27,6 +28,8 @@ export interface AuditInput {
   userAgent?: string | null;
   result?: 'success' | 'failure' | 'denied';
   errorMessage?: string | null;
+  /** The console session (refresh family) of a user's request. */
+  sessionId?: string | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -113,6 +116,12 @@ export class AuditWriter {
       user_agent: input.userAgent ?? null,
       result: input.result ?? 'success',
       error_message: input.errorMessage ?? null,
+      // The role at the time of the entry: a later role change or removal does not rewrite what was done as whom.
+      actor_role:
+        input.actorType === 'user' && actorId !== ZERO_UUID
+          ? (actorRoleName(this.db, actorId, input.orgId)?.slice(0, 255) ?? null)
+          : null,
+      session_id: input.sessionId ?? null,
       prev_checksum: head?.last_checksum ?? GENESIS,
     };
     const checksum = computeChecksum(row);
