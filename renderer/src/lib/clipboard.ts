@@ -22,14 +22,20 @@ export async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function downloadText(filename: string, text: string): void {
-  const blob = new Blob([text], { type: 'text/plain;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
+/** Saves `parts` as a file through a download link (Blob + object URL): exports, recovery codes. */
+export function saveFile(parts: BlobPart[], fileName: string, type: string): void {
+  const url = URL.createObjectURL(new Blob(parts, { type }));
   const a = document.createElement('a');
   a.href = url;
-  a.download = filename;
+  a.download = fileName;
+  a.rel = 'noopener';
   document.body.appendChild(a);
   a.click();
   a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  // Revoking at once can cancel the download in some browsers.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+export function downloadText(filename: string, text: string): void {
+  saveFile([text], filename, 'text/plain;charset=utf-8');
 }

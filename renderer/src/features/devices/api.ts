@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type InfiniteData } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type {
   AgentVersion,
@@ -21,6 +21,7 @@ import { api } from '../../lib/api/client';
 import { qs } from '../../lib/forms';
 import { onLiveEvent } from '../../lib/live/socket';
 import { asList, queryClient, useApiQuery, type QueryState } from '../../lib/query';
+import { usePagedList, type PagedList } from '../../lib/paged-list';
 import { STATUS_LABEL } from './format';
 
 // The device endpoints (spec 2, Devices) typed by the contract, their cached queries, and what a `device.*`
@@ -161,67 +162,16 @@ export function useSimulatorStatus(pollMs: number): { status: SimulatorStatus | 
   return { status: query.isError ? null : (query.data ?? null), refresh };
 }
 
-export interface DeviceList {
-  /** The rows of the current query, or of the previous one while the new one loads. */
-  rows: DeviceSummary[];
-  total: number;
-  /** Nothing loaded yet at all. */
-  loading: boolean;
-  /** Showing the previous query's rows while the current one loads. */
-  switching: boolean;
-  loadingMore: boolean;
-  error: unknown;
-  loadMore: () => void;
-  reload: () => void;
-}
-
 type DevicePages = InfiniteData<Paginated<DeviceSummary>>;
-
-function rowsOf(data: DevicePages | undefined): DeviceSummary[] {
-  const seen = new Set<string>();
-  const rows: DeviceSummary[] = [];
-  for (const page of data?.pages ?? []) {
-    for (const d of page.data) {
-      if (!seen.has(d.id)) {
-        seen.add(d.id);
-        rows.push(d);
-      }
-    }
-  }
-  return rows;
-}
 
 /**
  * The device list: pages of 500 appended as the technician scrolls, so a fleet of thousands opens fast. A
  * refetch (every 30 s while visible: heartbeats carry no push each) keeps as many pages as were scrolled.
  */
-export function useDeviceList(query: string): DeviceList {
-  const q = useInfiniteQuery({
-    queryKey: devicesKeys.list(query),
-    queryFn: ({ pageParam }) => devicesApi.list(query, pageParam),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) =>
-      pages.reduce((n, p) => n + p.data.length, 0) < last.pagination.total && last.data.length > 0
-        ? pages.length + 1
-        : undefined,
-    placeholderData: keepPreviousData,
+export function useDeviceList(query: string): PagedList<DeviceSummary> {
+  return usePagedList(devicesKeys.list(query), (page) => devicesApi.list(query, page), {
     refetchInterval: REFRESH_MS,
   });
-  const rows = rowsOf(q.data);
-  const last = q.data?.pages[q.data.pages.length - 1];
-  const { fetchNextPage, hasNextPage, isFetchingNextPage, refetch } = q;
-  return {
-    rows,
-    total: last?.pagination.total ?? rows.length,
-    loading: q.data === undefined && !q.error,
-    switching: q.isPlaceholderData,
-    loadingMore: isFetchingNextPage,
-    error: q.error,
-    loadMore: () => {
-      if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-    },
-    reload: () => void refetch(),
-  };
 }
 
 /** Totals for `statuses` under the same search and filters (`query` without a status), for the chips. */

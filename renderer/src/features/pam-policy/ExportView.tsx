@@ -7,6 +7,7 @@ import { Icon } from '../../ui/Icon';
 import { Field, Spinner } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session';
+import { saveFile } from '../../lib/clipboard';
 import { LabelOptions, TextField } from '../../ui';
 import type { PolicyOrg } from './org';
 import { CardHead, SelectField, nameChoices } from '../../ui';
@@ -24,7 +25,6 @@ import {
   localToOffsetIso,
   ID_FILTERS,
   zoneName,
-  saveFile,
   stamp,
   slug,
 } from './export-model';

@@ -111,19 +111,6 @@ export interface Progress {
   error?: unknown;
 }
 
-export function saveFile(parts: string[], fileName: string, type: string): void {
-  const url = URL.createObjectURL(new Blob(parts, { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  // Revoking at once can cancel the download in some browsers.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
-
 export function stamp(value: string): string {
   return value.replace(/[-:]/g, '').replace('T', '-').slice(0, 13);
 }

@@ -131,6 +131,14 @@ async function parse<T>(res: Response): Promise<T> {
 
 /** Call the API. Throws ApiError for any non-2xx answer or network failure. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return parse<T>(await apiResponse(path, options));
+}
+
+/**
+ * Call the API and hand back the successful response unread, for a body that is not one JSON value (a streamed
+ * export read chunk by chunk): the same token, refresh-and-retry and errors as `api`.
+ */
+export async function apiResponse(path: string, options: RequestOptions = {}): Promise<Response> {
   const useAuth = options.auth ?? true;
   const token = useAuth ? (options.token ?? binding?.getAccessToken() ?? null) : null;
   let res = await send(path, options, token);
@@ -156,7 +164,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   }
 
   if (!res.ok) throw await toApiError(res);
-  return parse<T>(res);
+  return res;
 }
 
 /**
