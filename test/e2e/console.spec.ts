@@ -124,15 +124,15 @@ test('first run: setup, TOTP enrollment, live console, sign out, sign in with MF
   await expect(page.getByTestId('profile-mfa-status')).toContainText('Enabled');
   await screen(page, '05-profile');
 
-  // A section that is not built yet says so honestly.
+  // A section that does not apply to the platform says so plainly: access reviews run inside a tenant.
   await page.getByTestId('nav-access-reviews').click();
-  await expect(page.getByTestId('section-placeholder')).toContainText('arrives in a later release');
-  await screen(page, '06-section-placeholder');
+  await expect(page.getByTestId('ar-platform')).toContainText('run inside a partner or an organization');
+  await screen(page, '06-section-platform-notice');
 
   // A reload restores the session from the refresh cookie.
   await page.reload();
   await expect(page.getByTestId('user-name')).toHaveText(ADMIN.name);
-  await expect(page.getByTestId('section-placeholder')).toBeVisible();
+  await expect(page.getByTestId('ar-platform')).toBeVisible();
   await expect(indicator).toHaveAttribute('data-state', 'live', { timeout: 15_000 });
 
   // Sign out.

@@ -1,6 +1,8 @@
 import type { ComponentType } from 'react';
 import type { IconName } from '../ui';
+import { AccessReviewsSection } from '../features/access-reviews';
 import { ApprovalsSection } from '../features/approvals';
+import { AuditSection } from '../features/audit';
 import {
   AcceptInvitePage,
   ForgotPasswordPage,
@@ -111,6 +113,7 @@ export const SECTIONS: Section[] = [
     icon: 'audit',
     group: 'Operations',
     summary: 'The hash-chained audit log of every change, per organization, with chain verification.',
+    component: AuditSection,
     permission: 'audit:read',
   },
   {
@@ -130,6 +133,8 @@ export const SECTIONS: Section[] = [
     icon: 'reviews',
     group: 'Governance',
     summary: 'Periodic reviews of who holds which role, item by item, with approve and revoke decisions.',
+    component: AccessReviewsSection,
+    permission: 'users:read',
   },
   {
     id: 'tenants',

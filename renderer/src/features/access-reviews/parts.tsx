@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import type {
+  AccessReviewDecision,
+  AccessReviewStatus,
+  AccessReviewSummary,
+} from '../../../../server/contract';
+import { formatDate, formatDateTime } from '../../lib/format';
+import { StatusPill } from '../../ui';
+import {
+  DECISION_LABEL,
+  DECISION_TONE,
+  groupLabel,
+  groupPermissions,
+  progressPercent,
+  STATUS_LABEL,
+  STATUS_TONE,
+} from './model';
+
+// Small pieces the review screens share: status and decision pills, the progress bar, the due date, and the
+// permission chips of a person's role.
+
+export function ReviewStatusPill({ status }: { status: AccessReviewStatus }) {
+  return (
+    <StatusPill tone={STATUS_TONE[status]} testId="ar-status">
+      {STATUS_LABEL[status]}
+    </StatusPill>
+  );
+}
+
+export function DecisionPill({ decision }: { decision: AccessReviewDecision }) {
+  return (
+    <StatusPill tone={DECISION_TONE[decision]} testId="ar-decision">
+      {DECISION_LABEL[decision]}
+    </StatusPill>
+  );
+}
+
+/** Decided of all, as a bar and in words. */
+export function ProgressBar({ review }: { review: AccessReviewSummary }) {
+  const percent = progressPercent(review);
+  return (
+    <div className="ar-progress" data-testid="ar-progress" data-decided={review.decidedCount}>
+      <div
+        className="ar-progress-track"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={review.itemCount}
+        aria-valuenow={review.decidedCount}
+        aria-label="Decisions made"
+      >
+        <div
+          className={`ar-progress-fill${percent === 100 ? ' done' : ''}`}
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+      <span className="ar-progress-text">
+        {review.decidedCount} / {review.itemCount}
+      </span>
+    </div>
+  );
+}
+
+export function DueDate({ review }: { review: AccessReviewSummary }) {
+  if (!review.dueDate) return <span className="muted">No due date</span>;
+  return (
+    <span
+      className={review.overdue ? 'ar-overdue' : undefined}
+      title={formatDateTime(review.dueDate)}
+      data-testid="ar-due"
+      data-overdue={review.overdue ? 'true' : 'false'}
+    >
+      {formatDate(review.dueDate)}
+      {review.overdue ? ' · overdue' : ''}
+    </span>
+  );
+}
+
+const CHIPS_FOLDED = 3;
+
+/** What the role lets the person do: one chip per resource, the first few unless opened. */
+export function PermissionChips({ permissions }: { permissions: readonly string[] }) {
+  const [open, setOpen] = useState(false);
+  const groups = groupPermissions(permissions);
+  if (groups.length === 0) return <span className="muted small">Nothing</span>;
+  const shown = open ? groups : groups.slice(0, CHIPS_FOLDED);
+  const hidden = groups.length - shown.length;
+  return (
+    <div className="ar-chips" data-testid="ar-permissions">
+      {shown.map((group) => (
+        <span
+          key={group.resource}
+          className={`ar-chip${group.resource === '*' || group.actions.includes('*') ? ' wide' : ''}`}
+          title={group.actions.map((a) => `${group.resource}:${a}`).join(', ')}
+        >
+          {groupLabel(group)}
+        </span>
+      ))}
+      {hidden > 0 || open ? (
+        <button
+          type="button"
+          className="ar-chip-more"
+          onClick={() => setOpen(!open)}
+          data-testid="ar-permissions-more"
+          aria-expanded={open}
+        >
+          {open ? 'Less' : `+${hidden} more`}
+        </button>
+      ) : null}
+    </div>
+  );
+}
