@@ -173,7 +173,7 @@ export function chainOverview(db: Db, chains: readonly string[] | null): ChainOv
      FROM audit_chain_heads h
      LEFT JOIN organizations o ON o.id = h.chain
      LEFT JOIN partners p ON h.chain = 'partner:' || p.id
-     WHERE ?1 IS NULL OR h.chain IN (SELECT value FROM json_each(?1))
+     WHERE @chains IS NULL OR h.chain IN (SELECT value FROM json_each(@chains))
      ORDER BY (h.chain = 'platform') DESC, p.name IS NULL, p.name, o.name`,
-  ).all(chains === null ? null : JSON.stringify(chains)) as ChainOverviewRow[];
+  ).all({ chains: chains === null ? null : JSON.stringify(chains) }) as ChainOverviewRow[];
 }
