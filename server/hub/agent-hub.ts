@@ -14,8 +14,9 @@ import {
   markOffline,
   markOnline,
   presenceThresholds,
-  agentStore,
+  agentDeviceById,
   type AgentDeviceRow,
+  markCommandRowSent,
 } from '../modules/agents';
 
 // Agent sockets (DESIGN §3): `GET /api/v1/agents/:agentId/ws` with the agent's bearer token, checked before the
@@ -196,7 +197,7 @@ export class AgentHub implements AgentHubPort {
     }
     try {
       // Read fresh: the device may have been decommissioned since the socket opened.
-      const device = agentStore(this.ctx.db).deviceById.get(conn.deviceId);
+      const device = agentDeviceById(this.ctx.db, conn.deviceId);
       if (!device) throw new HttpError(404, 'Agent not found');
       const outcome = recordCommandResult(this.ctx, device, message.commandId, message);
       this.send(conn, { type: 'command_result_ack', commandId: message.commandId, status: outcome.status });
@@ -223,7 +224,7 @@ export class AgentHub implements AgentHubPort {
   private settlePresence(deviceId: string): void {
     if (this.closed) return;
     try {
-      const device = agentStore(this.ctx.db).deviceById.get(deviceId);
+      const device = agentDeviceById(this.ctx.db, deviceId);
       if (!device || device.status !== 'online') return;
       const { socketCloseMs } = presenceThresholds(this.ctx.config.agentHeartbeatSeconds);
       const lastSeen = device.last_seen_at ? Date.parse(device.last_seen_at) : 0;
@@ -266,7 +267,7 @@ export class AgentHub implements AgentHubPort {
   push(deviceId: string, command: WireCommand): boolean {
     const conn = this.connections.get(deviceId);
     if (!conn || !this.sendCommand(conn, command)) return false;
-    agentStore(this.ctx.db).markSent.run({ id: command.id, at: new Date().toISOString() });
+    markCommandRowSent(this.ctx.db, command.id, new Date().toISOString());
     return true;
   }
 
@@ -331,7 +332,7 @@ export class AgentHub implements AgentHubPort {
    * what changed since from anywhere (decommission, a killed credential, partner status, a deleted tenant).
    */
   private stillAuthorized(conn: Connection): boolean {
-    const device = agentStore(this.ctx.db).deviceById.get(conn.deviceId);
+    const device = agentDeviceById(this.ctx.db, conn.deviceId);
     return Boolean(
       device &&
       device.agent_token_hash === conn.tokenHash &&

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { markOffline, presenceThresholds, agentStore } from '../modules/agents';
+import { markOffline, presenceThresholds, staleOnlineDevices } from '../modules/agents';
 
 // Device presence: an `online` device whose agent holds no socket and whose last heartbeat is older than three
 // heartbeat intervals turns `offline` (with `device.offline`). Thresholds follow AGENT_HEARTBEAT_SECONDS, so a
@@ -13,7 +13,7 @@ export function sweepDevicePresence(ctx: AppContext, nowMs = Date.now()): string
   const { staleMs } = presenceThresholds(ctx.config.agentHeartbeatSeconds);
   const cutoff = new Date(nowMs - staleMs).toISOString();
   const turned: string[] = [];
-  for (const device of agentStore(ctx.db).staleOnline.all(cutoff)) {
+  for (const device of staleOnlineDevices(ctx.db, cutoff)) {
     if (ctx.agentHub.isConnected(device.id)) continue;
     if (markOffline(ctx, device)) turned.push(device.id);
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Statement } from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { agentStore } from '../../server/modules/agents/store';
 import { mintEnrollmentKey, startAgentServer, TestAgent } from '../support/agent-client';
 import { insertOrg, insertPartner } from '../support/seed';
 import { auditSettled, type TestServer } from '../support/server';
@@ -24,6 +24,31 @@ afterAll(async () => {
 });
 
 const db = () => server.context.db;
+
+/**
+ * Runs `submit` and returns it with the rows of each INSERT into `table` it executed, in order. Observed on
+ * better-sqlite3 itself (every statement's `run` goes through the Statement prototype), so the product needs no
+ * hook: a multi-row INSERT is one `run` whose SQL holds one `(?, ...)` tuple per row.
+ */
+async function insertsInto<T>(
+  table: string,
+  submit: () => Promise<T>,
+): Promise<{ result: T; rows: number[] }> {
+  const prototype = Object.getPrototypeOf(db().prepare('SELECT 1')) as Statement;
+  const run = vi.spyOn(prototype, 'run');
+  let result: T;
+  let executed: string[];
+  try {
+    result = await submit();
+  } finally {
+    // Read before restoring: restoring also clears what the spy recorded.
+    executed = run.mock.contexts.map((stmt) => (stmt as Statement).source);
+    run.mockRestore();
+  }
+  const insert = new RegExp(`^INSERT (OR IGNORE )?INTO ${table} `);
+  const rows = executed.filter((sql) => insert.test(sql)).map((sql) => sql.split('(?').length - 1);
+  return { result, rows };
+}
 const minute = (i: number) => new Date(Date.UTC(2026, 0, 1, 12, i)).toISOString();
 const diagnostic = (i: number, extra: Record<string, unknown> = {}) => ({
   timestamp: minute(i % 60),
@@ -45,16 +70,12 @@ const event = (eventId: string | number | null, extra: Record<string, unknown> =
 
 describe('diagnostic logs', () => {
   it('stores up to 500 entries in groups of 100 within one request', async () => {
-    const store = agentStore(db());
-    const spy = vi.spyOn(store, 'diagnosticChunk');
     const logs = Array.from({ length: 250 }, (_, i) => diagnostic(i));
     logs[0] = diagnostic(0, { fields: { attempt: 3, url: 'https://x.test' }, agentVersion: '1.4.1' });
-    const res = await agent.logs(logs);
-    const chunks = [...spy.mock.calls];
-    spy.mockRestore();
+    const { result: res, rows: chunks } = await insertsInto('diagnostic_logs', () => agent.logs(logs));
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ received: 250 });
-    expect(chunks).toEqual([[100], [100], [50]]);
+    expect(chunks).toEqual([100, 100, 50]);
     const rows = db()
       .prepare('SELECT * FROM diagnostic_logs WHERE device_id = ? ORDER BY message')
       .all(agent.creds.deviceId) as Array<Record<string, any>>;
@@ -112,20 +133,19 @@ describe('diagnostic logs', () => {
 
 describe('device event logs', () => {
   it('ignores duplicates per (device, source, eventId), counts the submission and audits it', async () => {
-    const spy = vi.spyOn(agentStore(db()), 'eventChunk');
-    const first = await agent.eventlogs([
-      event('7036'),
-      event(7040), // numeric ids are stored as text
-      event('7036'), // duplicate inside the same submission
-      event('7036', { source: 'Disk' }), // same id, other source: distinct
-      event(null), // no id: nothing to be a duplicate of
-      event(null),
-    ]);
-    const chunks = [...spy.mock.calls];
-    spy.mockRestore();
+    const { result: first, rows: chunks } = await insertsInto('device_event_logs', () =>
+      agent.eventlogs([
+        event('7036'),
+        event(7040), // numeric ids are stored as text
+        event('7036'), // duplicate inside the same submission
+        event('7036', { source: 'Disk' }), // same id, other source: distinct
+        event(null), // no id: nothing to be a duplicate of
+        event(null),
+      ]),
+    );
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ success: true, count: 6 });
-    expect(chunks).toEqual([[6]]);
+    expect(chunks).toEqual([6]);
     const second = await agent.eventlogs([
       event('7036'),
       event('7040'),
@@ -160,12 +180,11 @@ describe('device event logs', () => {
   });
 
   it('writes large submissions in groups of 100 and caps them at 1000', async () => {
-    const spy = vi.spyOn(agentStore(db()), 'eventChunk');
-    const res = await agent.eventlogs(Array.from({ length: 1000 }, (_, i) => event(`bulk-${i}`)));
-    const chunks = [...spy.mock.calls];
-    spy.mockRestore();
+    const { result: res, rows: chunks } = await insertsInto('device_event_logs', () =>
+      agent.eventlogs(Array.from({ length: 1000 }, (_, i) => event(`bulk-${i}`))),
+    );
     expect(res.body).toEqual({ success: true, count: 1000 });
-    expect(chunks).toEqual(Array.from({ length: 10 }, () => [100]));
+    expect(chunks).toEqual(Array.from({ length: 10 }, () => 100));
     const tooMany = await agent.eventlogs(Array.from({ length: 1001 }, (_, i) => event(`over-${i}`)));
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error).toBe('events: at most 1000 events per request');

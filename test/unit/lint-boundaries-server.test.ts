@@ -87,7 +87,9 @@ describe('server: modules are reached through their index.ts', () => {
       expect.stringMatching(/internal of server\/modules\/devices/),
     ]);
     // From a nested folder too.
-    expect(await boundary('server/modules/pam/policy/fixture.ts', '../../agents/store')).toHaveLength(1);
+    expect(await boundary('server/modules/pam/policy/fixture.ts', '../../agents/device-store')).toHaveLength(
+      1,
+    );
   });
 
   it('a module may import another module’s index.ts and its own files', async () => {
@@ -97,7 +99,7 @@ describe('server: modules are reached through their index.ts', () => {
   });
 
   it('the hubs, the jobs and http/app.ts go through index.ts as well', async () => {
-    expect(await boundary('server/hub/fixture.ts', '../modules/agents/store')).toHaveLength(1);
+    expect(await boundary('server/hub/fixture.ts', '../modules/agents/command-store')).toHaveLength(1);
     expect(await boundary('server/jobs/fixture.ts', '../modules/pam/enforcement')).toHaveLength(1);
     expect(await boundary('server/http/app.ts', '../modules/users/store')).toHaveLength(1);
     expect(await boundary('server/jobs/fixture.ts', '../modules/pam')).toEqual([]);

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { safeEqual, sha256Hex } from '../../crypto';
 import { HttpError, notFound, unauthorized } from '../../http/errors';
-import { agentStore, type AgentDeviceRow } from './store';
+import { agentDeviceByAgentId, type AgentDeviceRow } from './device-store';
 import type { Db } from '../../db/connection';
 
 // Agent authentication (DESIGN §3): `Authorization: Bearer <authToken>` on every agent endpoint, the device found
@@ -50,7 +50,7 @@ export function authenticateAgent(
   authorization: string | undefined,
   access: AgentAccess,
 ): AgentCaller {
-  const device = agentStore(db).deviceByAgentId.get(agentId);
+  const device = agentDeviceByAgentId(db, agentId);
   if (!device) throw notFound(AGENT_NOT_FOUND);
   const token = bearerToken(authorization);
   if (!token || !safeEqual(sha256Hex(token), device.agent_token_hash))

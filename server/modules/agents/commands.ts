@@ -5,13 +5,24 @@ import { afterCommit, transaction } from '../../db/after-commit';
 import type { WireCommand } from '../../hub/agent-hub-port';
 import { notFound } from '../../http/errors';
 import { emitDeviceEvent } from './presence';
-import { agentStore, type AgentDeviceRow, type ClaimedCommand, type DeviceCommandRow } from './store';
+import {
+  cancelPendingActuationRows,
+  cancelPendingCommandRow,
+  cancelPendingCommandRowsOfDevice,
+  claimPendingCommandRows,
+  commandRow,
+  finishCommandRow,
+  insertCommandRow,
+  type ClaimedCommand,
+  type DeviceCommandRow,
+} from './command-store';
+import { decommissionAgentDevice, killAgentCredential, type AgentDeviceRow } from './device-store';
 
 // Commands for agents (DESIGN §3). A command is stored `pending`, pushed over the agent socket when one is open
 // (else claimed by the next heartbeat), becomes `sent`, and ends with the agent's result. Live event-log queries
 // are not commands in this sense: they never touch device_commands (spec 2: live results are not stored).
 
-export type { DeviceCommandRow } from './store';
+export type { DeviceCommandRow } from './command-store';
 
 export interface QueueCommandInput {
   deviceId: string;
@@ -74,9 +85,8 @@ export function toDeviceCommand(row: DeviceCommandRow): DeviceCommand {
  * nothing. Returns the row as queued (`pending`). Callers check scope, permission and the device's state first.
  */
 export function queueCommand(ctx: AppContext, input: QueueCommandInput): DeviceCommandRow {
-  const store = agentStore(ctx.db);
   const id = randomUUID();
-  store.insertCommand.run({
+  insertCommandRow(ctx.db, {
     id,
     deviceId: input.deviceId,
     orgId: input.orgId,
@@ -88,12 +98,12 @@ export function queueCommand(ctx: AppContext, input: QueueCommandInput): DeviceC
   afterCommit(ctx.db, () =>
     ctx.agentHub.push(input.deviceId, { id, type: input.type, payload: input.payload }),
   );
-  return store.commandById.get(id)!;
+  return commandRow(ctx.db, id)!;
 }
 
 /** The command as stored now: read after the commit that queued it, it says whether it was pushed (`sent`). */
 export function commandById(ctx: Pick<AppContext, 'db'>, id: string): DeviceCommandRow | undefined {
-  return agentStore(ctx.db).commandById.get(id);
+  return commandRow(ctx.db, id);
 }
 
 /**
@@ -101,17 +111,17 @@ export function commandById(ctx: Pick<AppContext, 'db'>, id: string): DeviceComm
  * false when it was already handed over or ended: then only a later command can undo what it does.
  */
 export function cancelPendingCommand(ctx: Pick<AppContext, 'db'>, commandId: string): boolean {
-  return agentStore(ctx.db).cancelPending.run({ id: commandId, at: new Date().toISOString() }).changes === 1;
+  return cancelPendingCommandRow(ctx.db, commandId, new Date().toISOString());
 }
 
 /** Cancels every command still waiting for the device (it is being decommissioned); returns how many. */
 export function cancelPendingCommandsOf(ctx: Pick<AppContext, 'db'>, deviceId: string, at: string): number {
-  return agentStore(ctx.db).cancelPendingOfDevice.run({ deviceId, at }).changes;
+  return cancelPendingCommandRowsOfDevice(ctx.db, deviceId, at);
 }
 
 /** Cancels the organization's elevation actuations no agent has received yet; returns how many. */
 export function cancelPendingActuationsOf(ctx: Pick<AppContext, 'db'>, orgId: string): number {
-  return agentStore(ctx.db).cancelPendingActuations.run({ orgId, at: new Date().toISOString() }).changes;
+  return cancelPendingActuationRows(ctx.db, orgId, new Date().toISOString());
 }
 
 /** Claims the device's pending commands (pending -> sent) in one statement; narrowed agents get only uninstalls. */
@@ -120,9 +130,7 @@ export function claimCommands(
   deviceId: string,
   narrowed: boolean,
 ): WireCommand[] {
-  const store = agentStore(ctx.db);
-  const at = new Date().toISOString();
-  const claimed = (narrowed ? store.claimUninstall : store.claimAll).all({ deviceId, at });
+  const claimed = claimPendingCommandRows(ctx.db, deviceId, new Date().toISOString(), narrowed);
   return claimed.length ? toWireCommands(claimed) : [];
 }
 
@@ -147,8 +155,7 @@ export function recordCommandResult(
   commandId: string,
   input: CommandResultInput,
 ): CommandResultOutcome {
-  const store = agentStore(ctx.db);
-  const command = store.commandById.get(commandId);
+  const command = commandRow(ctx.db, commandId);
   if (!command || command.device_id !== device.id) throw notFound('Command not found');
   if (FINAL.has(command.status)) {
     return { success: true, commandId, status: command.status, updated: false };
@@ -156,7 +163,7 @@ export function recordCommandResult(
   const at = new Date().toISOString();
   const uninstalled = command.type === 'self_uninstall' && input.status === 'completed';
   const decommissioned = transaction(ctx.db, () => {
-    store.finishCommand.run({
+    finishCommandRow(ctx.db, {
       id: commandId,
       status: input.status,
       result: input.result === undefined ? null : JSON.stringify(input.result),
@@ -171,8 +178,8 @@ export function recordCommandResult(
       error: input.error ?? null,
     });
     if (!uninstalled) return false;
-    store.killCredential.run({ id: device.id, hash: `revoked:${device.id}` });
-    return Boolean(store.decommission.get({ id: device.id, at }));
+    killAgentCredential(ctx.db, device.id);
+    return decommissionAgentDevice(ctx.db, device.id, at);
   });
   if (uninstalled) {
     ctx.agentHub.disconnect(device.id, 'agent uninstalled');

@@ -21,4 +21,5 @@ export {
   severPartnerAgents,
 } from './offboarding-store';
 export { emitDeviceEvent, markOffline, markOnline, presenceThresholds } from './presence';
-export { type AgentDeviceRow, agentStore } from './store';
+export { markCommandRowSent } from './command-store';
+export { agentDeviceById, type AgentDeviceRow, staleOnlineDevices } from './device-store';

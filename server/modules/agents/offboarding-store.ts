@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/connection';
+import { statement, type Db } from '../../db/connection';
 
 // The store of agent consequences of partner status (spec 1, Partner status). Offboarding queues an uninstall for every device
 // of the partner (agents, narrowed to heartbeats, collect it); reactivation before the reaper finalizes cancels
@@ -13,15 +13,15 @@ const PARTNER_DEVICES = `SELECT d.id FROM devices d JOIN organizations o ON o.id
 
 /** Queues `self_uninstall {removeConfig: true}` for each live device of the partner that has none pending. */
 export function queuePartnerUninstalls(db: Db, partnerId: string, at: string): number {
-  const devices = db
-    .prepare(
-      `SELECT d.id, d.org_id FROM devices d JOIN organizations o ON o.id = d.org_id
+  const devices = statement(
+    db,
+    `SELECT d.id, d.org_id FROM devices d JOIN organizations o ON o.id = d.org_id
        WHERE o.partner_id = ? AND d.status <> 'decommissioned'
          AND NOT EXISTS (SELECT 1 FROM device_commands c WHERE c.device_id = d.id AND c.type = 'self_uninstall'
                          AND c.status IN ('pending', 'sent'))`,
-    )
-    .all(partnerId) as Array<{ id: string; org_id: string }>;
-  const insert = db.prepare(
+  ).all(partnerId) as Array<{ id: string; org_id: string }>;
+  const insert = statement(
+    db,
     `INSERT INTO device_commands (id, device_id, org_id, type, payload, status, created_by, created_at)
      VALUES (?, ?, ?, 'self_uninstall', '{"removeConfig":true}', 'pending', ?, ?)`,
   );
@@ -32,31 +32,28 @@ export function queuePartnerUninstalls(db: Db, partnerId: string, at: string): n
 
 /** Cancels the offboarding uninstalls no agent has collected yet; returns how many. */
 export function cancelPartnerUninstalls(db: Db, partnerId: string, at: string): number {
-  return db
-    .prepare(
-      `UPDATE device_commands SET status = 'cancelled', completed_at = ?
-       WHERE status = 'pending' AND type = 'self_uninstall' AND created_by = ? AND device_id IN (${PARTNER_DEVICES})`,
-    )
-    .run(at, OFFBOARDING_COMMAND_AUTHOR, partnerId).changes;
+  return statement(
+    db,
+    `UPDATE device_commands SET status = 'cancelled', completed_at = ?
+     WHERE status = 'pending' AND type = 'self_uninstall' AND created_by = ? AND device_id IN (${PARTNER_DEVICES})`,
+  ).run(at, OFFBOARDING_COMMAND_AUTHOR, partnerId).changes;
 }
 
 /** Churn: every agent credential of the partner stops working for good (the hash no token can produce). */
 export function severPartnerAgents(db: Db, partnerId: string): number {
-  return db
-    .prepare(
-      `UPDATE devices SET agent_token_hash = 'revoked:' || id
-       WHERE id IN (${PARTNER_DEVICES}) AND agent_token_hash NOT LIKE 'revoked:%'`,
-    )
-    .run(partnerId).changes;
+  return statement(
+    db,
+    `UPDATE devices SET agent_token_hash = 'revoked:' || id
+     WHERE id IN (${PARTNER_DEVICES}) AND agent_token_hash NOT LIKE 'revoked:%'`,
+  ).run(partnerId).changes;
 }
 
 /** True when the partner had devices and every one of them has uninstalled (is decommissioned). */
 export function partnerFullyUninstalled(db: Db, partnerId: string): boolean {
-  const row = db
-    .prepare(
-      `SELECT count(*) AS total, sum(d.status <> 'decommissioned') AS remaining
-       FROM devices d JOIN organizations o ON o.id = d.org_id WHERE o.partner_id = ?`,
-    )
-    .get(partnerId) as { total: number; remaining: number | null };
+  const row = statement(
+    db,
+    `SELECT count(*) AS total, sum(d.status <> 'decommissioned') AS remaining
+     FROM devices d JOIN organizations o ON o.id = d.org_id WHERE o.partner_id = ?`,
+  ).get(partnerId) as { total: number; remaining: number | null };
   return row.total > 0 && (row.remaining ?? 0) === 0;
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
 import type { DeviceEvent } from '../../events/bus';
-import { agentStore } from './store';
+import { setDeviceOffline, setDeviceOnline } from './device-store';
 
 // Online/offline bookkeeping shared by heartbeats, the agent socket and the presence job. A device is online while
 // its socket is open or its last heartbeat is recent; every transition is announced once on the bus.
@@ -43,14 +43,14 @@ export function presenceThresholds(heartbeatSeconds: number) {
 
 /** Marks an `offline` device `online` (other statuses are left alone) and announces it. */
 export function markOnline(ctx: Pick<AppContext, 'db' | 'bus'>, device: DeviceIdentity): boolean {
-  const changed = agentStore(ctx.db).setOnline.get({ id: device.id, at: new Date().toISOString() });
+  const changed = setDeviceOnline(ctx.db, device.id, new Date().toISOString());
   if (changed) emitDeviceEvent(ctx, 'device.online', device, 'online');
-  return Boolean(changed);
+  return changed;
 }
 
 /** Marks an `online` device `offline` and announces it. */
 export function markOffline(ctx: Pick<AppContext, 'db' | 'bus'>, device: DeviceIdentity): boolean {
-  const changed = agentStore(ctx.db).setOffline.get({ id: device.id, at: new Date().toISOString() });
+  const changed = setDeviceOffline(ctx.db, device.id, new Date().toISOString());
   if (changed) emitDeviceEvent(ctx, 'device.offline', device, 'offline');
-  return Boolean(changed);
+  return changed;
 }

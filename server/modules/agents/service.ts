@@ -12,7 +12,17 @@ import type { AgentCaller } from './auth';
 import { claimCommands, toWireCommands, type WireCommand } from './commands';
 import { emitDeviceEvent } from './presence';
 import type { DiagnosticLogsBody, EnrollBody, EventLogsBody, HeartbeatBody, SoftwareBody } from './schemas';
-import { agentStore, LOG_CHUNK, type AgentStore } from './store';
+import {
+  countOrgDevices,
+  countPartnerDevices,
+  enrollTargetOf,
+  insertEnrolledDevice,
+  latestAgentVersion,
+  recordHeartbeat,
+  type HeartbeatUpdate,
+} from './device-store';
+import { claimPendingCommandRows, type ClaimedCommand } from './command-store';
+import { insertDeviceEvents, insertDiagnosticLogs, replaceDeviceSoftware } from './ingest-store';
 
 // The rules of the agent protocol (DESIGN §3; spec 1 for keys, caps and partner status; spec 2 for logs; spec 3
 // for upgrades). Heartbeats and log submissions are the hot paths: prepared statements, one transaction, no
@@ -71,7 +81,6 @@ const unknownKey = (err: unknown): err is HttpError =>
   err instanceof HttpError && err.extra.reason === 'enrollment_key_not_found';
 
 export function enroll(ctx: AppContext, req: Request, body: EnrollBody): EnrollResponse {
-  const store = agentStore(ctx.db);
   const client = clientInfo(req);
   ctx.limiter.enforce([[ENROLL_ATTEMPTS_PER_IP, client.ipAddress ?? 'unknown']], RATE_LIMITED);
 
@@ -86,7 +95,7 @@ export function enroll(ctx: AppContext, req: Request, body: EnrollBody): EnrollR
       if (!redeemed.ok) {
         throw new HttpError(401, 'Invalid enrollment key', undefined, { reason: redeemed.reason });
       }
-      const target = store.enrollTarget.get(redeemed.key.orgId);
+      const target = enrollTargetOf(ctx.db, redeemed.key.orgId);
       if (!target || target.partner_deleted) {
         throw new HttpError(401, 'Invalid enrollment key', undefined, { reason: 'enrollment_key_not_found' });
       }
@@ -99,17 +108,17 @@ export function enroll(ctx: AppContext, req: Request, body: EnrollBody): EnrollR
       }
       if (
         target.org_max_devices !== null &&
-        store.orgDeviceCount.get(target.org_id)!.n >= target.org_max_devices
+        countOrgDevices(ctx.db, target.org_id) >= target.org_max_devices
       ) {
         throw new HttpError(403, 'The organization has reached its device limit', 'DEVICE_LIMIT_REACHED');
       }
       if (
         target.partner_max_devices !== null &&
-        store.partnerDeviceCount.get(target.partner_id)!.n >= target.partner_max_devices
+        countPartnerDevices(ctx.db, target.partner_id) >= target.partner_max_devices
       ) {
         throw new HttpError(403, 'The partner has reached its device limit', 'DEVICE_LIMIT_REACHED');
       }
-      store.insertDevice.run({
+      insertEnrolledDevice(ctx.db, {
         id: deviceId,
         orgId: target.org_id,
         siteId: redeemed.key.siteId,
@@ -191,9 +200,20 @@ export function enroll(ctx: AppContext, req: Request, body: EnrollBody): EnrollR
   };
 }
 
+/** Records a heartbeat and claims the device's pending commands (narrowed agents: uninstalls only), atomically. */
+function recordHeartbeatAndClaim(
+  ctx: AppContext,
+  update: HeartbeatUpdate,
+  narrowed: boolean,
+): ClaimedCommand[] {
+  return transaction(ctx.db, () => {
+    recordHeartbeat(ctx.db, update);
+    return claimPendingCommandRows(ctx.db, update.id, update.at, narrowed);
+  });
+}
+
 function upgradeOffer(
   ctx: AppContext,
-  store: AgentStore,
   caller: AgentCaller,
   agentVersion: string,
 ): HeartbeatResponse['upgradeTo'] | null {
@@ -201,7 +221,7 @@ function upgradeOffer(
   if (caller.narrowed || device.auto_update !== 1) return null;
   const arch = archOf(device.architecture);
   if (!arch) return null;
-  const latest = store.latestVersion.get(platformOf(device.os_type), arch);
+  const latest = latestAgentVersion(ctx.db, platformOf(device.os_type), arch);
   // Strictly newer only: a registry that rolled `latest` back never walks agents backwards.
   if (!latest || compareVersions(latest.version, agentVersion) <= 0) return null;
   return { version: latest.version, downloadUrl: agentDownloadUrl(ctx, latest), checksum: latest.checksum };
@@ -213,7 +233,6 @@ export function heartbeat(
   caller: AgentCaller,
   body: HeartbeatBody,
 ): HeartbeatResponse {
-  const store = agentStore(ctx.db);
   const { device } = caller;
   let commands: WireCommand[];
   if (device.status === 'decommissioned') {
@@ -222,7 +241,8 @@ export function heartbeat(
   } else {
     const at = new Date().toISOString();
     const metrics = body.metrics;
-    const claimed = store.heartbeatAndClaim(
+    const claimed = recordHeartbeatAndClaim(
+      ctx,
       {
         id: device.id,
         health: body.status,
@@ -249,7 +269,7 @@ export function heartbeat(
       emitDeviceEvent(ctx, 'device.updated', device, device.status === 'offline' ? 'online' : device.status);
     }
   }
-  const upgradeTo = upgradeOffer(ctx, store, caller, body.agentVersion);
+  const upgradeTo = upgradeOffer(ctx, caller, body.agentVersion);
   return {
     commands,
     ...(upgradeTo ? { upgradeTo } : {}),
@@ -262,21 +282,13 @@ export function replaceSoftware(
   caller: AgentCaller,
   body: SoftwareBody,
 ): { success: true; count: number } {
-  const store = agentStore(ctx.db);
-  const deviceId = caller.device.id;
-  transaction(ctx.db, () => {
-    store.deleteSoftware.run(deviceId);
-    // A name reported twice keeps its last entry (the primary key is the device and the name).
-    for (const item of body.software) {
-      store.insertSoftware.run(deviceId, item.name, item.version ?? null, item.publisher ?? null);
-    }
-  });
+  const software = body.software.map((item) => ({
+    name: item.name,
+    version: item.version ?? null,
+    publisher: item.publisher ?? null,
+  }));
+  transaction(ctx.db, () => replaceDeviceSoftware(ctx.db, caller.device.id, software));
   return { success: true, count: body.software.length };
-}
-
-/** Runs `write(chunk)` for consecutive slices of at most LOG_CHUNK rows. */
-function inChunks<T>(rows: T[], write: (chunk: T[]) => void): void {
-  for (let i = 0; i < rows.length; i += LOG_CHUNK) write(rows.slice(i, i + LOG_CHUNK));
 }
 
 export function submitDiagnosticLogs(
@@ -284,29 +296,20 @@ export function submitDiagnosticLogs(
   caller: AgentCaller,
   body: DiagnosticLogsBody,
 ): { received: number } {
-  const store = agentStore(ctx.db);
   const { device } = caller;
+  const entries = body.logs.map((log) => ({
+    timestamp: log.timestamp,
+    level: log.level,
+    component: log.component,
+    message: log.message,
+    fields: JSON.stringify(log.fields ?? {}),
+    agentVersion: log.agentVersion ?? device.agent_version,
+  }));
   const at = new Date().toISOString();
-  transaction(ctx.db, () => {
-    inChunks(body.logs, (chunk) => {
-      const params: unknown[] = [];
-      for (const log of chunk) {
-        params.push(
-          randomUUID(),
-          device.id,
-          device.org_id,
-          log.timestamp,
-          log.level,
-          log.component,
-          log.message,
-          JSON.stringify(log.fields ?? {}),
-          log.agentVersion ?? device.agent_version,
-          at,
-        );
-      }
-      store.diagnosticChunk(chunk.length).run(...params);
-    });
-  });
+  // One transaction for the whole submission (spec 2): a failing chunk keeps none of it.
+  transaction(ctx.db, () =>
+    insertDiagnosticLogs(ctx.db, { deviceId: device.id, orgId: device.org_id }, entries, at),
+  );
   return { received: body.logs.length };
 }
 
@@ -316,31 +319,20 @@ export function submitEventLogs(
   caller: AgentCaller,
   body: EventLogsBody,
 ): { success: true; count: number } {
-  const store = agentStore(ctx.db);
   const { device } = caller;
+  const entries = body.events.map((event) => ({
+    timestamp: event.timestamp,
+    level: event.level,
+    category: event.category,
+    source: event.source,
+    eventId: event.eventId,
+    message: event.message,
+    details: JSON.stringify(event.details ?? {}),
+  }));
   const at = new Date().toISOString();
-  let inserted = 0;
-  transaction(ctx.db, () => {
-    inChunks(body.events, (chunk) => {
-      const params: unknown[] = [];
-      for (const event of chunk) {
-        params.push(
-          randomUUID(),
-          device.id,
-          device.org_id,
-          event.timestamp,
-          event.level,
-          event.category,
-          event.source,
-          event.eventId,
-          event.message,
-          JSON.stringify(event.details ?? {}),
-          at,
-        );
-      }
-      inserted += store.eventChunk(chunk.length).run(...params).changes;
-    });
-  });
+  const inserted = transaction(ctx.db, () =>
+    insertDeviceEvents(ctx.db, { deviceId: device.id, orgId: device.org_id }, entries, at),
+  );
   const client = clientInfo(req);
   ctx.audit.record({
     orgId: device.org_id,
