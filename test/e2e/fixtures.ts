@@ -111,21 +111,29 @@ export function watchErrors(page: Page): string[] {
   return errors;
 }
 
-async function postJson(
+/** One API call as a script would make it (a spec's setup); a non-2xx answer throws with the server's words. */
+export async function apiJson(
   ts: TestServer,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH',
   path: string,
-  body: unknown,
+  body?: unknown,
   token?: string,
 ): Promise<Record<string, unknown>> {
   const res = await fetch(`${ts.url}/api/v1${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
+  if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${JSON.stringify(json)}`);
   return json;
 }
+
+const postJson = (ts: TestServer, path: string, body: unknown, token?: string) =>
+  apiJson(ts, 'POST', path, body, token);
 
 /**
  * A demo technician whose writes need an MFA session: TOTP is enrolled once through the API (as the profile page
@@ -148,6 +156,18 @@ export class MfaTechnician {
     const code = await freshTotp(this.secret);
     await postJson(this.ts, '/auth/mfa/enable', { code: code.code }, token);
     this.lastStep = code.step;
+  }
+
+  /** Signs in through the API with a fresh code (as a script would) and returns the MFA session's access token. */
+  async apiToken(): Promise<string> {
+    const login = await postJson(this.ts, '/auth/login', { email: this.email, password: this.password });
+    const code = await freshTotp(this.secret, { after: this.lastStep });
+    const session = await postJson(this.ts, '/auth/mfa/verify', {
+      tempToken: login.tempToken,
+      code: code.code,
+    });
+    this.lastStep = code.step;
+    return session.accessToken as string;
   }
 
   /** Signs in through the login page; `greeting` is the first name the home page greets. */

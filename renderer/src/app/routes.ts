@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import type { IconName } from '../ui';
 import { AccessReviewsSection } from '../features/access-reviews';
 import { ApprovalsSection } from '../features/approvals';
+import { AuditSection } from '../features/audit';
 import {
   AcceptInvitePage,
   ForgotPasswordPage,
@@ -112,6 +113,7 @@ export const SECTIONS: Section[] = [
     icon: 'audit',
     group: 'Operations',
     summary: 'The hash-chained audit log of every change, per organization, with chain verification.',
+    component: AuditSection,
     permission: 'audit:read',
   },
   {

@@ -31,6 +31,7 @@ export function VirtualTable<T>({
   className,
   scrollTestId,
   minWidth,
+  activeIndex,
 }: {
   label: string;
   rows: T[];
@@ -54,6 +55,8 @@ export function VirtualTable<T>({
   scrollTestId?: string;
   /** Wider grids scroll sideways inside the table's frame. */
   minWidth?: number;
+  /** The row the keyboard is on: scrolled into view whenever it changes. */
+  activeIndex?: number | null;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   // No React Compiler in this build: the virtualizer's non-memoizable functions are fine here.
@@ -74,6 +77,11 @@ export function VirtualTable<T>({
   useEffect(() => {
     if (scroller.current) scroller.current.scrollTop = 0;
   }, [resetKey]);
+
+  useEffect(() => {
+    if (activeIndex !== undefined && activeIndex !== null && activeIndex >= 0)
+      virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+  }, [activeIndex, virtualizer]);
 
   useEffect(() => {
     if (onNearEnd && rows.length < total && lastIndex >= rows.length - prefetchRows) onNearEnd();

@@ -1,0 +1,74 @@
+import type { AuditChanges } from '../../../../server/contract';
+
+// The before/after of an entry's `changes`, one row per field: added fields green, removed ones red, changed
+// ones with the old value struck through beside the new; fields that did not change are counted, not listed.
+
+type Kind = 'added' | 'removed' | 'changed';
+
+interface FieldChange {
+  field: string;
+  kind: Kind;
+  before: unknown;
+  after: unknown;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export function diffFields(changes: AuditChanges): { rows: FieldChange[]; unchanged: number } {
+  const before = changes.before ?? {};
+  const after = changes.after ?? {};
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  const rows: FieldChange[] = [];
+  let unchanged = 0;
+  for (const field of fields) {
+    const had = Object.hasOwn(before, field);
+    const has = Object.hasOwn(after, field);
+    const b = before[field];
+    const a = after[field];
+    if (had && has && same(b, a)) unchanged += 1;
+    else rows.push({ field, kind: !had ? 'added' : !has ? 'removed' : 'changed', before: b, after: a });
+  }
+  return { rows, unchanged };
+}
+
+function Value({ value }: { value: unknown }) {
+  if (value === undefined) return <span className="muted">—</span>;
+  if (value === null) return <span className="muted mono">null</span>;
+  const text = typeof value === 'string' ? value : JSON.stringify(value, null, 1);
+  return <span className="mono au-diff-value">{text}</span>;
+}
+
+export function ChangesDiff({ changes }: { changes: AuditChanges }) {
+  const { rows, unchanged } = diffFields(changes);
+  return (
+    <div className="au-diff" data-testid="audit-changes">
+      <div className="au-diff-row au-diff-head" aria-hidden="true">
+        <span>Field</span>
+        <span>Before</span>
+        <span>After</span>
+      </div>
+      {rows.map((r) => (
+        <div
+          key={r.field}
+          className={`au-diff-row is-${r.kind}`}
+          data-testid="audit-change"
+          data-kind={r.kind}
+        >
+          <span className="mono au-diff-field">{r.field}</span>
+          <span className="au-diff-before">
+            <Value value={r.before} />
+          </span>
+          <span className="au-diff-after">
+            <Value value={r.after} />
+          </span>
+        </div>
+      ))}
+      {rows.length === 0 ? <div className="muted small au-diff-note">No field changed value.</div> : null}
+      {unchanged > 0 ? (
+        <div className="muted small au-diff-note">
+          {unchanged} other field{unchanged === 1 ? '' : 's'} recorded unchanged.
+        </div>
+      ) : null}
+    </div>
+  );
+}

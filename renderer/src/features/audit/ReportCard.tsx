@@ -1,0 +1,114 @@
+import type { ReactNode } from 'react';
+import { formatCount } from '../../lib/format';
+import type { QueryState } from '../../lib/query';
+import { Card, LoadState, type IconName } from '../../ui';
+
+// The frame of one report (its card, the load state until the report is there, then what it draws of it) and
+// the table its lists use.
+
+const FORBIDDEN = {
+  title: 'This report is not available to you',
+  text: 'Audit reports need the audit:read permission.',
+};
+
+export function ReportCard<T>({
+  title,
+  icon,
+  of,
+  testId,
+  summary,
+  children,
+}: {
+  title: string;
+  icon: IconName;
+  of: QueryState<T>;
+  testId: string;
+  /** A figure or two beside the title, once the report is there. */
+  summary?: (data: T) => ReactNode;
+  children: (data: T) => ReactNode;
+}) {
+  const data = of.data;
+  return (
+    <Card
+      title={title}
+      icon={icon}
+      testId={testId}
+      className="au-report"
+      actions={data && summary ? <span className="au-report-summary">{summary(data)}</span> : undefined}
+    >
+      {data ? (
+        children(data)
+      ) : (
+        <LoadState of={of} loading={`Loading ${title.toLowerCase()}…`} forbidden={FORBIDDEN} />
+      )}
+    </Card>
+  );
+}
+
+/** A column of a report table: its header, how a row fills its cell, and whether it holds a number. */
+export interface ReportColumn<T> {
+  label: string;
+  cell: (row: T) => ReactNode;
+  num?: boolean;
+  /** Extra classes of the cell for this row (a tone when the number is not zero). */
+  tone?: (row: T) => string;
+}
+
+/** A count column: grey at zero, in `tone` otherwise. */
+export function countColumn<T>(
+  label: string,
+  count: (row: T) => number,
+  tone?: 'tone-bad' | 'tone-warn',
+): ReportColumn<T> {
+  return {
+    label,
+    num: true,
+    cell: (row) => formatCount(count(row)),
+    tone: (row) => (count(row) === 0 ? 'muted' : (tone ?? '')),
+  };
+}
+
+/** A report's table: a header row of the columns' labels, then one row per item, scrolling past its height. */
+export function ReportTable<T>({
+  rows,
+  columns,
+  rowKey,
+  testId,
+  rowTestId,
+}: {
+  rows: T[];
+  columns: Array<ReportColumn<T>>;
+  rowKey: (row: T) => string;
+  testId: string;
+  rowTestId: string;
+}) {
+  return (
+    <div className="adm-table-scroll au-report-table">
+      <table className="adm-table" data-testid={testId}>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.label} className={c.num ? 'num' : undefined}>
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)} data-testid={rowTestId}>
+              {columns.map((c) => (
+                <td
+                  key={c.label}
+                  className={[c.num ? 'num' : '', c.tone?.(row) ?? ''].join(' ').trim() || undefined}
+                >
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import type {
+  AuditCategory,
+  AuditChainProblem,
+  AuditFilterQuery,
+  AuditResult,
+  AuditRowRef,
+} from '../../../../server/contract';
+import type { Tone } from '../../ui';
+import { localToIso } from '../../lib/dates';
+
+// The audit screens without their React: labels and tones of categories and results, the log's filters as the
+// API's query, and the words for what a chain verification found.
+
+/** The contract's AUDIT_CATEGORIES (a value import would cross the renderer boundary); the Record keeps them in step. */
+export const CATEGORY_LABEL: Record<AuditCategory, string> = {
+  authentication: 'Authentication',
+  device: 'Device',
+  automation: 'Automation',
+  policy: 'Policy',
+  alert: 'Alert',
+  compliance: 'Compliance',
+  organization: 'Organization',
+  system: 'System',
+};
+export const CATEGORIES = Object.keys(CATEGORY_LABEL) as AuditCategory[];
+
+export const RESULT_LABEL: Record<AuditResult, string> = {
+  success: 'Success',
+  failure: 'Failure',
+  denied: 'Denied',
+};
+export const RESULTS = Object.keys(RESULT_LABEL) as AuditResult[];
+
+export const RESULT_TONE: Record<AuditResult, Tone> = { success: 'ok', failure: 'bad', denied: 'warn' };
+
+/**
+ * What the technician typed and picked above the log, as the controls hold it (date bounds as `datetime-local`
+ * values, '' for "any"); queryOf turns it into the API's query.
+ */
+export interface LogFilters {
+  text: string;
+  user: string;
+  action: string;
+  resource: string;
+  result: string;
+  category: string;
+  from: string;
+  to: string;
+  orgId: string;
+}
+
+/** `value` when it is one of `options` (the pickers offer nothing else), else undefined. */
+function oneOf<V extends string>(options: readonly V[], value: string): V | undefined {
+  return (options as readonly string[]).includes(value) ? (value as V) : undefined;
+}
+
+export const NO_FILTERS: LogFilters = {
+  text: '',
+  user: '',
+  action: '',
+  resource: '',
+  result: '',
+  category: '',
+  from: '',
+  to: '',
+  orgId: '',
+};
+
+/** The filters as the API reads them, and the free text (`q`: the search endpoint) apart; unset fields left out. */
+export function queryOf(f: LogFilters): { filters: AuditFilterQuery; q: string } {
+  const filters: AuditFilterQuery = {};
+  const set = <K extends keyof AuditFilterQuery>(key: K, value: AuditFilterQuery[K] | '' | undefined) => {
+    if (value) filters[key] = value;
+  };
+  set('user', f.user.trim());
+  set('action', f.action.trim());
+  set('resource', f.resource.trim());
+  set('result', oneOf(RESULTS, f.result));
+  set('category', oneOf(CATEGORIES, f.category));
+  set('from', localToIso(f.from));
+  set('to', localToIso(f.to));
+  set('orgId', f.orgId);
+  return { filters, q: f.text.trim() };
+}
+
+/** True when any filter narrows the log. */
+export function filtered(f: LogFilters): boolean {
+  return (Object.keys(NO_FILTERS) as Array<keyof LogFilters>).some((k) => f[k] !== NO_FILTERS[k]);
+}
+
+/** A row as a verification names it: "#42 role.update". */
+export function rowName(row: AuditRowRef): string {
+  return `#${row.seq} ${row.action}`;
+}
+
+/** One sentence for a problem a verification found: what happened to which row. */
+export function problemText(p: AuditChainProblem): string {
+  switch (p.reason) {
+    case 'checksum_mismatch':
+      return 'A row was edited after it was written: its content no longer matches its checksum.';
+    case 'chain_broken':
+      return 'Rows were removed (or a row was rewritten with a new checksum): a row no longer links to the one before it.';
+    case 'head_mismatch':
+      return 'The newest rows were removed, or the chain head was changed: the head names a row that is not there.';
+    case 'anchor_mismatch':
+      return 'Rows were removed at the start: the first kept row does not link to the retention anchor.';
+  }
+}
