@@ -3,7 +3,7 @@ import { useAsyncAction } from '../../lib/action';
 import { queryClient } from '../../lib/query';
 import { Field, FormDialog, SelectField, TextField } from '../../ui';
 import { reviewsApi, reviewsKeys, usePeople } from './api';
-import { useReviewerFilter, useSelfId } from './model';
+import { useReviewerFilter, useSelfId } from './access';
 
 // The create dialog: a name, an optional description and due date, and the reviewer (anyone active in the
 // tenant; the creator by default). The server snapshots who holds which role at this moment.

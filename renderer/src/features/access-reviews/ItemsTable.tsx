@@ -6,7 +6,7 @@ import { useNow } from '../../lib/hooks';
 import { queryClient } from '../../lib/query';
 import { ActionError, AdminTable, Icon, SmallButton } from '../../ui';
 import { reviewsApi, reviewsKeys } from './api';
-import { useSelfId } from './model';
+import { useSelfId } from './access';
 import { NotesRow } from './NotesRow';
 import { DecisionPill, PermissionChips } from './parts';
 import { useReviewKeys } from './useReviewKeys';

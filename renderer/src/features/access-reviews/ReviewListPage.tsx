@@ -6,7 +6,7 @@ import { Link, navigate } from '../../lib/router';
 import { AdminTable, EmptyState, Icon, LoadState, PageHeader } from '../../ui';
 import { useReviewList } from './api';
 import { CreateReviewDialog } from './CreateReviewDialog';
-import { useCanWriteReviews } from './model';
+import { useCanWriteReviews } from './access';
 import { DueDate, ProgressBar, ReviewStatusPill } from './parts';
 
 // /access-reviews: every review of the tenant, oldest first as the server lists them, with who reviews it, its

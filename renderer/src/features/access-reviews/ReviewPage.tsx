@@ -8,7 +8,7 @@ import { ActionError, Alert, DetailPlaceholder, Icon, PageHeader } from '../../u
 import { reviewsApi, reviewsKeys, useReview } from './api';
 import { CompleteDialog } from './CompleteDialog';
 import { ItemsTable } from './ItemsTable';
-import { useCanWriteReviews } from './model';
+import { useCanWriteReviews } from './access';
 import { DueDate, ProgressBar, ReviewStatusPill } from './parts';
 
 // /access-reviews/<id>: the review's facts and progress, one row per person to decide (ItemsTable), and the

@@ -7,35 +7,12 @@ import type {
 import { useLiveEvent } from '../../lib/live/useLiveEvent';
 import { queryClient } from '../../lib/query';
 import { reviewsKeys } from './api';
+import { patchList, patchReview } from './model';
 
 // `access_review.*` pushes kept in the query cache, so two reviewers working on one review see each other's
 // decisions as they are made: a decision replaces its item and the review's counts in the cached review and
 // list; a new review joins the list; a completion re-reads the review (its people may have lost access). The
 // server sends a review's pushes only to consoles of its partner or organization.
-
-/** The cached review after a push: the summary fields replaced, and the item (when there is one) swapped in. */
-export function patchReview(
-  cached: AccessReviewDetail,
-  review: AccessReviewSummary,
-  item?: AccessReviewItem,
-): AccessReviewDetail {
-  return {
-    ...cached,
-    ...review,
-    items: item ? cached.items.map((i) => (i.id === item.id ? item : i)) : cached.items,
-  };
-}
-
-/** The cached list after a push about `review`: replaced in place, or added at the end (oldest first). */
-export function patchList(
-  list: AccessReviewListResponse,
-  review: AccessReviewSummary,
-): AccessReviewListResponse {
-  const at = list.data.findIndex((r) => r.id === review.id);
-  return {
-    data: at >= 0 ? list.data.map((r, i) => (i === at ? review : r)) : [...list.data, review],
-  };
-}
 
 function applySummary(review: AccessReviewSummary, item?: AccessReviewItem): void {
   queryClient.setQueryData<AccessReviewListResponse>(reviewsKeys.list, (list) =>

@@ -1,14 +1,15 @@
 import type {
   AccessReviewDecision,
+  AccessReviewDetail,
+  AccessReviewItem,
+  AccessReviewListResponse,
   AccessReviewStatus,
   AccessReviewSummary,
-  UserSummary,
 } from '../../../../server/contract';
 import type { Tone } from '../../ui';
-import { useSession } from '../../lib/session';
 
 // What the access-review screens derive from the contract: words and tones for states, progress, permissions
-// grouped by resource, and what the caller may do.
+// grouped by resource, and the cached reads after a push (pure functions; the hooks are in access.ts).
 
 export const STATUS_LABEL: Record<AccessReviewStatus, string> = {
   pending: 'Not started',
@@ -66,25 +67,26 @@ export function groupLabel(group: PermissionGroup): string {
   return `${group.resource} · ${group.actions.includes('*') ? 'all actions' : group.actions.join(', ')}`;
 }
 
-export function useCanWriteReviews(): boolean {
-  return useSession((s) => s.user?.permissions.includes('users:write') ?? false);
+/** The cached review after a push: the summary fields replaced, and the item (when there is one) swapped in. */
+export function patchReview(
+  cached: AccessReviewDetail,
+  review: AccessReviewSummary,
+  item?: AccessReviewItem,
+): AccessReviewDetail {
+  return {
+    ...cached,
+    ...review,
+    items: item ? cached.items.map((i) => (i.id === item.id ? item : i)) : cached.items,
+  };
 }
 
-/** The signed-in user's id (their own row cannot be revoked). */
-export function useSelfId(): string | null {
-  return useSession((s) => s.user?.id ?? null);
-}
-
-/**
- * Who may review: active members of the caller's own tenant (a partner's partner users, an organization's
- * users), which is what the server accepts as reviewerId.
- */
-export function useReviewerFilter(): (user: UserSummary) => boolean {
-  const tenant = useSession((s) => s.user);
-  return (user) => {
-    if (!tenant || user.status !== 'active') return false;
-    const a = user.association;
-    if (tenant.scope === 'partner') return a.scope === 'partner' && a.partnerId === tenant.partnerId;
-    return a.scope === 'organization' && a.orgId === tenant.orgId;
+/** The cached list after a push about `review`: replaced in place, or added at the end (oldest first). */
+export function patchList(
+  list: AccessReviewListResponse,
+  review: AccessReviewSummary,
+): AccessReviewListResponse {
+  const at = list.data.findIndex((r) => r.id === review.id);
+  return {
+    data: at >= 0 ? list.data.map((r, i) => (i === at ? review : r)) : [...list.data, review],
   };
 }
