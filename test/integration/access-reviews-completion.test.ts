@@ -11,7 +11,7 @@ import {
   reviewWorld,
   type ReviewWorld,
 } from '../support/access-review-world';
-import { PASSWORD } from '../support/seed';
+import { PASSWORD, signedToken } from '../support/seed';
 import { auditOf } from '../support/tenancy';
 
 // Completing a review removes every revoked person from the review's tenant in one transaction: the association,
@@ -135,6 +135,28 @@ describe('completion', () => {
     expect(retry.status).toBe(200);
     expect(retry.body.revokedCount).toBe(2);
     expect(await techConsole.closed).toBe(4001);
+  });
+
+  it('leaves alone, and does not count, a revoked person who already left the tenant', async () => {
+    const { server, tokens, ids } = w;
+    const made = await createReview(server, tokens.acmeAdmin, { name: 'Leavers' });
+    await decideAll(server, await readReview(server, made.id, tokens.acmeAdmin), tokens.acmeAdmin, [
+      ids.acmeTech,
+      ids.acmeTech2,
+    ]);
+    // Tech 2 left (removed through the users API) and was invited into Contoso since.
+    expect(
+      (await server.api.request('DELETE', `/users/${ids.acmeTech2}`, { token: tokens.acmeAdmin })).status,
+    ).toBe(200);
+    server.context.db
+      .prepare('INSERT INTO organization_users (org_id, user_id, role_id, created_at) VALUES (?, ?, ?, ?)')
+      .run(w.tree.orgA, ids.acmeTech2, '00000000-0000-4000-8000-000000000004', new Date().toISOString());
+    const contosoToken = await signedToken(server, EMAILS.acmeTech2);
+
+    const done = await server.api.post(`/access-reviews/${made.id}/complete`, {}, tokens.acmeAdmin);
+    expect(done.body.revokedCount).toBe(1);
+    expect((await server.api.get('/auth/me', contosoToken)).status).toBe(200);
+    expect((await server.api.get('/auth/me', tokens.acmeTech)).status).toBe(401);
   });
 });
 

@@ -8,7 +8,7 @@ import { retireUserTokens } from '../registration';
 import { removeAssociationRow, revokeUserSessions, type AssociationKey } from '../users';
 import { auditReview, auditRevocation } from './audit';
 import { reviewOf } from './service';
-import { markCompleted, pendingItemCount, reviewById, revokedItems } from './store';
+import { isMember, markCompleted, pendingItemCount, reviewById, revokedItems } from './store';
 import { reviewTenantOf, type ReviewTenant } from './tenant';
 import { toSummary } from './view';
 
@@ -16,7 +16,9 @@ import { toSummary } from './view';
 // loses their association with the review's tenant, their unused invitation links die, every access token ends
 // (token version) and every refresh token is revoked; the review becomes completed and immutable. Should any step
 // fail, nothing of it happened: every association is still in place and the review is still open. Their console
-// sockets close after the commit, when the bus delivers `user.sessions_revoked` to the console hub.
+// sockets close after the commit, when the bus delivers `user.sessions_revoked` to the console hub. Someone who
+// already left the tenant since the review was created is not touched (their account may belong elsewhere now)
+// and not counted.
 
 export const ALREADY_COMPLETED = 'Review is already completed';
 export const PENDING_ITEMS = 'Cannot complete review with pending items';
@@ -38,7 +40,9 @@ export function completeAccessReview(
   const at = new Date().toISOString();
   const { revoked, completed } = transaction(ctx.db, () => {
     if (pendingItemCount(ctx.db, review.id) > 0) throw badRequest(PENDING_ITEMS);
-    const people = revokedItems(ctx.db, review.id);
+    const people = revokedItems(ctx.db, review.id).filter((person) =>
+      isMember(ctx.db, tenant, person.user_id, { active: false }),
+    );
     if (!markCompleted(ctx.db, review.id, people.length, at)) throw badRequest(ALREADY_COMPLETED);
     for (const person of people) {
       removeAssociationRow(ctx.db, person.user_id, associationOf(tenant));

@@ -18,7 +18,7 @@ import type { CreateReviewBody, DecideItemBody } from './schemas';
 import {
   insertItem,
   insertReview,
-  isActiveMember,
+  isMember,
   itemOf,
   itemsOf,
   listReviews,
@@ -79,7 +79,7 @@ export function createAccessReview(
 ): AccessReviewCreated {
   const tenant = reviewTenantOf(ctx.db, auth);
   const reviewerId = body.reviewerId ?? auth.userId;
-  if (!isActiveMember(ctx.db, tenant, reviewerId)) throw badRequest(REVIEWER_NOT_MEMBER);
+  if (!isMember(ctx.db, tenant, reviewerId, { active: true })) throw badRequest(REVIEWER_NOT_MEMBER);
   const id = randomUUID();
   const at = new Date().toISOString();
   const assigned = reviewerId !== auth.userId;

@@ -112,17 +112,22 @@ export function tenantMappings(db: Db, tenant: ReviewTenant): Mapping[] {
   ) as Mapping[];
 }
 
-/** Whether the user holds an association in the tenant and is active (a reviewer must be able to sign in). */
-export function isActiveMember(db: Db, tenant: ReviewTenant, userId: string): boolean {
+/** Whether the user holds an association in the tenant (and, with `active`, can sign in). */
+export function isMember(
+  db: Db,
+  tenant: ReviewTenant,
+  userId: string,
+  options: { active: boolean },
+): boolean {
   const sql =
     tenant.kind === 'partner'
-      ? `SELECT 1 FROM partner_users a JOIN users u ON u.id = a.user_id
-          WHERE a.partner_id = ? AND a.user_id = ? AND u.status = 'active'`
-      : `SELECT 1 FROM organization_users a JOIN users u ON u.id = a.user_id
-          WHERE a.org_id = ? AND a.user_id = ? AND u.status = 'active'`;
-  return (
-    statement(db, sql).get(tenant.kind === 'partner' ? tenant.partnerId : tenant.orgId, userId) !== undefined
-  );
+      ? `SELECT u.status FROM partner_users a JOIN users u ON u.id = a.user_id
+          WHERE a.partner_id = ? AND a.user_id = ?`
+      : `SELECT u.status FROM organization_users a JOIN users u ON u.id = a.user_id
+          WHERE a.org_id = ? AND a.user_id = ?`;
+  const row = statement(db, sql).get(tenant.kind === 'partner' ? tenant.partnerId : tenant.orgId, userId) as
+    { status: string } | undefined;
+  return row !== undefined && (!options.active || row.status === 'active');
 }
 
 export function insertReview(
