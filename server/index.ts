@@ -55,6 +55,7 @@ import { passwordRoutes } from './modules/passwords/routes';
 import { registrationRoutes } from './modules/registration/routes';
 import { roleRoutes } from './modules/roles/routes';
 import { tenancyRoutes } from './modules/tenancy/routes';
+import { contactRoutes } from './modules/contacts/routes';
 import { userRoutes } from './modules/users/routes';
 import { subscribeWebhookEvents, webhookRoutes, webhookRuntime } from './modules/webhooks';
 import { auditRoutes } from './modules/audit/routes';
@@ -212,6 +213,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...registrationRoutes(ctx),
     ...passwordRoutes(ctx),
     ...tenancyRoutes(ctx),
+    ...contactRoutes(ctx),
     ...userRoutes(ctx),
     ...roleRoutes(ctx),
     ...accessReviewRoutes(ctx),

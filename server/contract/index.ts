@@ -106,3 +106,6 @@ export * from './events';
 export * from './webhooks';
 export * from './access-reviews';
 export * from './audit';
+export * from './contacts';
+export * from './imports';
+export * from './partner-api';
