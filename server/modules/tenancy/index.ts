@@ -3,12 +3,25 @@
 // surface never pulls in another module's request handlers.
 export {
   churnPartner,
+  countOrganizations,
   insertOrganization,
   insertPartner,
   insertSite,
+  organizationById,
+  organizationsAfter,
+  organizationSlugTaken,
   PARTNER_ADMIN_ROLE_NAME,
+  partnerById,
+  partnerOrganizationRows,
   partnersOffboardingSince,
   siteById,
+  sitesAfter,
+  sitesOfOrganizations,
+  updateOrganizationRow,
+  updateSiteRow,
+  type KeysetPosition,
 } from './store';
 export type { OrganizationRow, PartnerRow, SiteRow } from './rows';
+export { toOrganization, toSite } from './rows';
+export { canonicalTimeZone } from './schemas';
 export { partnerSettingsOfOrg } from './access-store';

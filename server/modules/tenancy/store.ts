@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/connection';
+import { statement, type Db } from '../../db/connection';
 import { pagedQuery } from '../../db/paged';
 import type { PageRequest } from '../../http/pagination';
 import { scopeFilter, type OrgScope } from '../../http/scope';
@@ -288,4 +288,73 @@ export function updateSiteRow(db: Db, id: string, columns: SiteColumns): void {
 
 export function deleteSiteRow(db: Db, id: string): void {
   db.prepare('DELETE FROM sites WHERE id = ?').run(id);
+}
+
+// ---- import and partner provisioning -------------------------------------------------------------------------
+
+/** Every organization of the partner, soft-deleted ones too: what an import matches its rows against. */
+export function partnerOrganizationRows(db: Db, partnerId: string): OrganizationRow[] {
+  return statement(db, 'SELECT * FROM organizations WHERE partner_id = ? ORDER BY created_at, id').all(
+    partnerId,
+  ) as OrganizationRow[];
+}
+
+/** The sites of the organizations named, in one query. */
+export function sitesOfOrganizations(db: Db, orgIds: readonly string[]): SiteRow[] {
+  return statement(
+    db,
+    'SELECT * FROM sites WHERE org_id IN (SELECT value FROM json_each(?)) ORDER BY created_at, id',
+  ).all(JSON.stringify(orgIds)) as SiteRow[];
+}
+
+/** A position in a keyset page ordered by (created_at, id). */
+export interface KeysetPosition {
+  createdAt: string;
+  id: string;
+}
+
+/** The partner's live organizations after `after`, oldest first; `limit` rows at most. */
+export function organizationsAfter(
+  db: Db,
+  partnerId: string,
+  after: KeysetPosition | null,
+  limit: number,
+): OrganizationRow[] {
+  return statement(
+    db,
+    `SELECT * FROM organizations WHERE partner_id = ? AND deleted_at IS NULL
+       AND (? IS NULL OR (created_at, id) > (?, ?))
+     ORDER BY created_at, id LIMIT ?`,
+  ).all(
+    partnerId,
+    after?.createdAt ?? null,
+    after?.createdAt ?? null,
+    after?.id ?? null,
+    limit,
+  ) as OrganizationRow[];
+}
+
+/** The sites of the partner's live organizations after `after`, oldest first; `orgId` narrows to one. */
+export function sitesAfter(
+  db: Db,
+  partnerId: string,
+  orgId: string | null,
+  after: KeysetPosition | null,
+  limit: number,
+): SiteRow[] {
+  return statement(
+    db,
+    `SELECT s.* FROM sites s JOIN organizations o ON o.id = s.org_id
+     WHERE o.partner_id = ? AND o.deleted_at IS NULL AND (? IS NULL OR s.org_id = ?)
+       AND (? IS NULL OR (s.created_at, s.id) > (?, ?))
+     ORDER BY s.created_at, s.id LIMIT ?`,
+  ).all(
+    partnerId,
+    orgId,
+    orgId,
+    after?.createdAt ?? null,
+    after?.createdAt ?? null,
+    after?.id ?? null,
+    limit,
+  ) as SiteRow[];
 }

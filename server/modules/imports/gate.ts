@@ -1,0 +1,27 @@
+import type { UserAuth } from '../../http/auth-context';
+import { badRequest, forbidden } from '../../http/errors';
+import { requireFullPartnerAccess } from '../../http/scope';
+import type { Db } from '../../db/connection';
+
+// Who may import (spec 3, Authentication): a partner administrator (organization and site write, full access to
+// the partner's organizations, so matching never reveals or touches an organization the caller cannot see) with
+// an MFA session; the route declares the MFA and permissions. A system-scoped caller may import contacts for a
+// partner it names; the organization import has no partner field and is the partner's own.
+
+export function importPartner(db: Db, auth: UserAuth, namedPartnerId?: string): string {
+  if (auth.scope === 'system') {
+    if (!namedPartnerId) throw badRequest('partnerId is required for system scope');
+    return namedPartnerId;
+  }
+  if (auth.scope !== 'partner' || !auth.partnerId)
+    throw forbidden('Partner scope required', 'PARTNER_SCOPE_REQUIRED');
+  if (namedPartnerId && namedPartnerId !== auth.partnerId) throw forbidden('Access denied to this partner');
+  requireFullPartnerAccess(db, auth);
+  return auth.partnerId;
+}
+
+/** The organization import belongs to the caller's own partner: system scope has no partner to import into. */
+export function ownImportPartner(db: Db, auth: UserAuth): string {
+  if (auth.scope === 'system') throw forbidden('Partner scope required', 'PARTNER_SCOPE_REQUIRED');
+  return importPartner(db, auth);
+}

@@ -1,0 +1,3 @@
+// The imports module's public surface. Its routes are mounted by server/index.ts from routes.ts; nothing else in
+// the server needs to import it.
+export type { OrgCommitOutcome } from './org-commit';
