@@ -40,6 +40,12 @@ export function ItemsTable({ review, editable }: { review: AccessReviewDetail; e
     });
   };
 
+  /** A decision for the selected rows; the selection is done with once it is made. */
+  const decideSelected = (decision: AccessReviewDecision) => {
+    decide(chosen, decision);
+    setSelected(new Set());
+  };
+
   const toggle = (id: string) =>
     setSelected((prev) => {
       const next = new Set(prev);
@@ -50,15 +56,16 @@ export function ItemsTable({ review, editable }: { review: AccessReviewDetail; e
 
   const move = (by: number) => setCursor((c) => Math.max(0, Math.min(items.length - 1, c + by)));
 
+  // The keyboard decides; a read-only review (completed, or a reader without users:write) has nothing to drive.
   useReviewKeys({
-    enabled: items.length > 0,
+    enabled: editable && items.length > 0,
     move,
     act: (key) => {
       if (!current) return;
       if (key === 'x') toggle(current.id);
       else if (key === 'n') setNotesOf((open) => (open === current.id ? null : current.id));
-      else if (key === 'A') decide(chosen, 'approved');
-      else if (key === 'R') decide(chosen, 'revoked');
+      else if (key === 'A') decideSelected('approved');
+      else if (key === 'R') decideSelected('revoked');
       else decide([current], key === 'a' ? 'approved' : key === 'r' ? 'revoked' : 'pending');
     },
   });
@@ -86,7 +93,7 @@ export function ItemsTable({ review, editable }: { review: AccessReviewDetail; e
             tone="secondary"
             icon="check"
             disabled={chosen.length === 0 || act.busy}
-            onClick={() => decide(chosen, 'approved')}
+            onClick={() => decideSelected('approved')}
             testId="ar-bulk-approve"
           >
             Approve selected
@@ -95,7 +102,7 @@ export function ItemsTable({ review, editable }: { review: AccessReviewDetail; e
             tone="danger"
             icon="close"
             disabled={chosen.length === 0 || act.busy}
-            onClick={() => decide(chosen, 'revoked')}
+            onClick={() => decideSelected('revoked')}
             testId="ar-bulk-revoke"
           >
             Revoke selected
