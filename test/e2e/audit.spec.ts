@@ -86,6 +86,15 @@ test('an auditor filters the log, opens an entry, exports CSV and verifies a cha
   await expect(page.locator('[data-testid="audit-row"][data-result="failure"]')).toHaveCount(1);
   await screen(page, 'audit-log');
 
+  // The keyboard: a clicked row opens the drawer, down arrow shows the next entry in it, Escape closes it.
+  await rows(page).first().click();
+  const action = page.getByTestId('audit-drawer').getByTestId('audit-action');
+  await expect(action).toHaveText('audit.retention.update');
+  await page.keyboard.press('ArrowDown');
+  await expect(action).toHaveText('user.login');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('audit-drawer')).toHaveCount(0);
+
   // Filter down to the administrator's retention change in Contoso.
   await page.getByTestId('audit-filter-user').fill('riley');
   await page.getByTestId('audit-filter-action').fill('retention');
@@ -142,6 +151,9 @@ test('an auditor filters the log, opens an entry, exports CSV and verifies a cha
   await expect(status).toHaveAttribute('data-state', 'done');
   await expect(status.getByTestId('audit-export-rows')).toHaveText('1 row');
   await expect(status.getByTestId('audit-export-truncated')).toHaveCount(0);
+  // The export itself is recorded (data.export): its push offers the new activity, without moving the rows.
+  await expect(page.getByTestId('audit-fresh')).toBeVisible();
+  await expect(rows(page)).toHaveCount(1);
 
   // Reports over the last 30 days: events per day drawn, the auditor among the active users.
   await page.getByTestId('audit-tab-reports').click();

@@ -1,35 +1,8 @@
 import type { AuditChanges } from '../../../../server/contract';
+import { diffFields } from './model';
 
 // The before/after of an entry's `changes`, one row per field: added fields green, removed ones red, changed
 // ones with the old value struck through beside the new; fields that did not change are counted, not listed.
-
-type Kind = 'added' | 'removed' | 'changed';
-
-interface FieldChange {
-  field: string;
-  kind: Kind;
-  before: unknown;
-  after: unknown;
-}
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-export function diffFields(changes: AuditChanges): { rows: FieldChange[]; unchanged: number } {
-  const before = changes.before ?? {};
-  const after = changes.after ?? {};
-  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-  const rows: FieldChange[] = [];
-  let unchanged = 0;
-  for (const field of fields) {
-    const had = Object.hasOwn(before, field);
-    const has = Object.hasOwn(after, field);
-    const b = before[field];
-    const a = after[field];
-    if (had && has && same(b, a)) unchanged += 1;
-    else rows.push({ field, kind: !had ? 'added' : !has ? 'removed' : 'changed', before: b, after: a });
-  }
-  return { rows, unchanged };
-}
 
 function Value({ value }: { value: unknown }) {
   if (value === undefined) return <span className="muted">—</span>;

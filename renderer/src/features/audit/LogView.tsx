@@ -15,8 +15,8 @@ import { filtered, NO_FILTERS, queryOf, type LogFilters } from './model';
 
 // /audit: the log, newest first, filtered by actor, action, resource, result, category, organization and time,
 // or searched by free text (the search endpoint, AND the filters). A row opens the entry drawer; the same
-// filters export the log as CSV or JSON. New entries arrive by push and wait behind a "Show" until asked for,
-// so the rows never jump under the technician's eyes.
+// filters export the log as CSV or JSON. New activity is announced by push and read on "Refresh", so the rows
+// never jump under the technician's eyes.
 
 const FORBIDDEN = {
   title: 'The audit log is not available to you',
@@ -33,15 +33,17 @@ export function LogView() {
   const log = useAuditLog(query, q);
   const [active, setActive] = useState(-1);
   const [open, setOpen] = useState<AuditEntry | null>(null);
-  const [fresh, setFresh] = useState(0);
+  const [fresh, setFresh] = useState(false);
   const canExport = useSession((s) => s.user?.permissions.includes('audit:export') ?? false);
   const exporter = useAuditExport();
   const resetKey = JSON.stringify([query, q]);
 
-  useLiveEvent('audit.created', () => setFresh((n) => n + 1));
+  // A push names the new entry but not all it would be filtered on (organization, names, category): so the
+  // button says there is new activity and reading again shows whether any of it matches.
+  useLiveEvent('audit.created', () => setFresh(true));
 
   const showFresh = () => {
-    setFresh(0);
+    setFresh(false);
     setActive(-1);
     log.reload();
   };
@@ -53,6 +55,8 @@ export function LogView() {
         onChange={(next) => {
           setFilters(next);
           setActive(-1);
+          // New filters read the log afresh.
+          setFresh(false);
         }}
       />
 
@@ -62,9 +66,9 @@ export function LogView() {
             ? 'Loading…'
             : `${plural(log.total, 'entry', 'entries')}${q ? ` matching “${q}”` : ''}`}
         </span>
-        {fresh > 0 ? (
+        {fresh ? (
           <SmallButton tone="secondary" icon="refresh" onClick={showFresh} testId="audit-fresh">
-            {plural(fresh, 'new entry', 'new entries')} · Show
+            New activity · Refresh
           </SmallButton>
         ) : null}
         <span className="grow" />

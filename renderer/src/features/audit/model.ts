@@ -1,5 +1,6 @@
 import type {
   AuditCategory,
+  AuditChanges,
   AuditChainProblem,
   AuditFilterQuery,
   AuditResult,
@@ -9,7 +10,7 @@ import type { Tone } from '../../ui';
 import { localToIso } from '../../lib/dates';
 
 // The audit screens without their React: labels and tones of categories and results, the log's filters as the
-// API's query, and the words for what a chain verification found.
+// API's query, the words for what a chain verification found, and the field-by-field diff of a change.
 
 /** The contract's AUDIT_CATEGORIES (a value import would cross the renderer boundary); the Record keeps them in step. */
 export const CATEGORY_LABEL: Record<AuditCategory, string> = {
@@ -105,4 +106,34 @@ export function problemText(p: AuditChainProblem): string {
     case 'anchor_mismatch':
       return 'Rows were removed at the start: the first kept row does not link to the retention anchor.';
   }
+}
+
+/** How a field of `changes` moved: it appeared, it went, or its value changed. */
+export type ChangeKind = 'added' | 'removed' | 'changed';
+
+export interface FieldChange {
+  field: string;
+  kind: ChangeKind;
+  before: unknown;
+  after: unknown;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The fields of an entry's before/after that differ, sorted by name, and how many were recorded unchanged. */
+export function diffFields(changes: AuditChanges): { rows: FieldChange[]; unchanged: number } {
+  const before = changes.before ?? {};
+  const after = changes.after ?? {};
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  const rows: FieldChange[] = [];
+  let unchanged = 0;
+  for (const field of fields) {
+    const had = Object.hasOwn(before, field);
+    const has = Object.hasOwn(after, field);
+    const b = before[field];
+    const a = after[field];
+    if (had && has && same(b, a)) unchanged += 1;
+    else rows.push({ field, kind: !had ? 'added' : !has ? 'removed' : 'changed', before: b, after: a });
+  }
+  return { rows, unchanged };
 }
