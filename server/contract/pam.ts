@@ -300,6 +300,12 @@ export interface SignerGroupList {
   signerGroups: SignerGroup[];
 }
 
+/** The answer of a signer group create, update or delete: the group as written (as it was, for a delete). */
+export interface SignerGroupResponse {
+  success: true;
+  signerGroup: SignerGroup;
+}
+
 export interface PamConfig {
   orgId: string;
   defaultUnmatchedVerdict: 'require_approval' | 'auto_deny';
@@ -319,6 +325,12 @@ export interface AiToolCatalogEntry {
   toolName: string;
   description: string;
   tiers: number[];
+}
+
+/** `GET /pam/ai-tools`. */
+export interface AiToolsResponse {
+  success: true;
+  tools: AiToolCatalogEntry[];
 }
 
 // ---- Approver devices (DESIGN §5) -----------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { MfaEnableResponse } from '../../contract';
+import type { MfaEnableResponse, SmsSentResponse } from '../../contract';
 import type { AppContext } from '../../context';
 import { safeEqual, sha256Hex } from '../../crypto';
 import { MFA_REQUIRED_MESSAGE } from '../../http/authenticate';
@@ -111,7 +111,7 @@ export function requestPhoneVerification(
   ctx: AppContext,
   auth: UserAuth,
   phoneNumber: string,
-): { success: true; expiresAt: string; sentTo: string } {
+): SmsSentResponse {
   const user = requireUser(ctx, auth.userId);
   assertMayChangePhone(ctx, user, auth);
   ctx.limiter.enforce(
@@ -191,7 +191,7 @@ export function sendLoginCode(
   ctx: AppContext,
   req: Request,
   input: { tempToken?: string; auth: UserAuth | null },
-): { success: true; expiresAt: string; sentTo: string } {
+): SmsSentResponse {
   let user: UserRow;
   if (input.tempToken) user = challengeUser(ctx, input.tempToken);
   else if (input.auth) user = requireUser(ctx, input.auth.userId);

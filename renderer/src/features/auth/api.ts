@@ -5,6 +5,7 @@ import type {
   MeResponse,
   MfaEnableResponse,
   MfaSetupResponse,
+  SmsSentResponse,
   TokenPair,
   VerifyEmailResponse,
 } from '../../../../server/contract';
@@ -13,11 +14,6 @@ import { api } from '../../lib/api/client';
 // The signed-out and first-factor endpoints (spec 1: setup, sign-in, registration, invitations, password reset,
 // authenticator enrolment), typed by the contract. Each screen calls one of these on submit and keeps its own
 // form state; the only read, the invitation, is cached under `authKeys.invitation`.
-
-/** What POST /auth/mfa/sms/send answers: the masked number the code went to (the contract has no name for it). */
-export interface SmsSent {
-  sentTo?: string;
-}
 
 export interface SetupBody {
   setupToken: string;
@@ -47,7 +43,7 @@ export const authApi = {
     api<TokenPair>('/auth/mfa/verify', { ...signedOut, body: { tempToken, code } }),
   /** Texts a sign-in code to an SMS account midway through sign-in. */
   sendLoginSms: (tempToken: string) =>
-    api<SmsSent>('/auth/mfa/sms/send', { ...signedOut, body: { tempToken } }),
+    api<SmsSentResponse>('/auth/mfa/sms/send', { ...signedOut, body: { tempToken } }),
   setup: (body: SetupBody) => api<TokenPair>('/setup', { ...signedOut, body }),
   registerPartner: (body: RegisterBody) =>
     api<AcceptedResponse>('/auth/register-partner', { ...signedOut, body }),

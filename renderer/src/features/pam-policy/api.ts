@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type {
   AiToolCatalogEntry,
+  AiToolsResponse,
   ElevationRequestDetail,
   PamConfig,
   PamConfigResponse,
@@ -8,8 +9,8 @@ import type {
   PamRulePreview,
   PamRuleResponse,
   Partner,
-  SignerGroup,
   SignerGroupList,
+  SignerGroupResponse,
 } from '../../../../server/contract';
 import { api, ApiError } from '../../lib/api/client';
 import { apiKey, useApiQuery, type QueryState } from '../../lib/query';
@@ -36,17 +37,6 @@ export interface StepUpPolicy {
   floors: Record<'low' | 'medium' | 'high' | 'critical', 1 | 2 | 3>;
 }
 
-/** The answer of a signer group write (the server's SignerGroupResponse, not yet in the contract). */
-interface SignerGroupResult {
-  success: true;
-  signerGroup: SignerGroup;
-}
-
-interface AiToolsResponse {
-  success: true;
-  tools: AiToolCatalogEntry[];
-}
-
 const rulePath = (id: string) => `/pam/rules/${encodeURIComponent(id)}`;
 const requestPath = (id: string) => `/pam/elevation-requests/${encodeURIComponent(id)}`;
 
@@ -61,10 +51,11 @@ export const pamPolicyApi = {
     api<PamRulePreview>('/pam/rules/preview', { method: 'POST', body, signal }),
 
   createSignerGroup: (body: SignerGroupBody & { orgId?: string }) =>
-    api<SignerGroupResult>('/pam/signer-groups', { method: 'POST', body }),
+    api<SignerGroupResponse>('/pam/signer-groups', { method: 'POST', body }),
   updateSignerGroup: (id: string, body: SignerGroupBody) =>
-    api<SignerGroupResult>(`/pam/signer-groups/${id}`, { method: 'PATCH', body }),
-  deleteSignerGroup: (id: string) => api<SignerGroupResult>(`/pam/signer-groups/${id}`, { method: 'DELETE' }),
+    api<SignerGroupResponse>(`/pam/signer-groups/${id}`, { method: 'PATCH', body }),
+  deleteSignerGroup: (id: string) =>
+    api<SignerGroupResponse>(`/pam/signer-groups/${id}`, { method: 'DELETE' }),
 
   saveConfig: (body: Omit<PamConfig, 'orgId'> & { orgId?: string }) =>
     api<PamConfigResponse>('/pam/config', { method: 'PUT', body }),

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import type { MfaEnableResponse, UserProfile } from '../../../../server/contract';
+import type { MfaEnableResponse, SmsSentResponse, UserProfile } from '../../../../server/contract';
 import { api } from '../../lib/api/client';
 import { errorMessage } from '../../lib/errors';
 import { queryClient } from '../../lib/query';
@@ -8,11 +8,6 @@ import { meKey, useMe } from '../../lib/account';
 
 // The signed-in account's own endpoints (spec 1: profile, password, second factor, phone), typed by the
 // contract, and the two cached reads the profile page is built from.
-
-/** What the SMS endpoints answer: the masked number the code went to (the contract has no name for it). */
-export interface SmsSent {
-  sentTo?: string;
-}
 
 export interface ProfileChanges {
   name?: string;
@@ -32,10 +27,10 @@ export const profileApi = {
   regenerateRecoveryCodes: () =>
     api<Pick<MfaEnableResponse, 'recoveryCodes'>>('/auth/mfa/recovery-codes', { method: 'POST', body: {} }),
   /** Texts a code to the verified phone of this SMS-MFA account. */
-  sendMfaSms: () => api<SmsSent>('/auth/mfa/sms/send', { method: 'POST', body: {} }),
+  sendMfaSms: () => api<SmsSentResponse>('/auth/mfa/sms/send', { method: 'POST', body: {} }),
   disableMfa: (code: string) => api<void>('/auth/mfa/disable', { method: 'POST', body: { code } }),
   verifyPhone: (phoneNumber: string) =>
-    api<SmsSent>('/auth/phone/verify', { method: 'POST', body: { phoneNumber } }),
+    api<SmsSentResponse>('/auth/phone/verify', { method: 'POST', body: { phoneNumber } }),
   confirmPhone: (code: string) => api<void>('/auth/phone/confirm', { method: 'POST', body: { code } }),
   enableSmsMfa: () => api<MfaEnableResponse>('/auth/mfa/sms/enable', { method: 'POST', body: {} }),
 };

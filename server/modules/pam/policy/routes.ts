@@ -1,3 +1,4 @@
+import type { AiToolsResponse } from '../../../contract';
 import type { AppContext } from '../../../context';
 import { PERMISSIONS } from '../../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../../http/route';
@@ -189,7 +190,7 @@ export function pamPolicyRoutes(ctx: AppContext): AnyRoute[] {
       summary: 'The AI tools this server build knows and the risk tiers each can carry (Gatehouse extension)',
       auth: 'user_or_key',
       permission: DEVICES_READ,
-      handler: () => ({ success: true, tools: AI_TOOL_CATALOG }),
+      handler: (): AiToolsResponse => ({ success: true, tools: [...AI_TOOL_CATALOG] }),
     }),
   ];
 }

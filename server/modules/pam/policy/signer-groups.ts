@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { transaction } from '../../../db/after-commit';
 import type { Request } from 'express';
 import type { z } from 'zod';
-import type { SignerGroup, SignerGroupList } from '../../../contract';
+import type { SignerGroup, SignerGroupList, SignerGroupResponse } from '../../../contract';
 import type { AppContext } from '../../../context';
 import type { AuthContext } from '../../../http/auth-context';
 import { badRequest, HttpError, notFound } from '../../../http/errors';
@@ -14,11 +14,6 @@ import { policyStore, toSignerGroup, type SignerGroupRow } from './store';
 // /pam/signer-groups (spec 2 "Signer group"): named lists of code signers a rule can match with
 // matchSignerGroupId. Names are unique per organization (case-insensitively), so the rule editor's picker is
 // unambiguous. A group referenced by a rule cannot be deleted (409 naming the count); the foreign key backs it.
-
-export interface SignerGroupResponse {
-  success: true;
-  signerGroup: SignerGroup;
-}
 
 function nameTaken(message = 'A signer group with this name already exists'): HttpError {
   return new HttpError(409, message, 'SIGNER_GROUP_NAME_TAKEN');
