@@ -56,9 +56,12 @@ import { registrationRoutes } from './modules/registration/routes';
 import { roleRoutes } from './modules/roles/routes';
 import { tenancyRoutes } from './modules/tenancy/routes';
 import { contactRoutes } from './modules/contacts/routes';
-import { importRoutes } from './modules/imports/routes';
 import { userRoutes } from './modules/users/routes';
 import { subscribeWebhookEvents, webhookRoutes, webhookRuntime } from './modules/webhooks';
+import { ssoRuntime } from './modules/sso';
+import { ssoDomainRoutes } from './modules/sso/domain-routes';
+import { ssoLoginRoutes } from './modules/sso/login-routes';
+import { ssoProviderRoutes } from './modules/sso/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { AuditWriter } from './modules/audit';
 import { authRoutes } from './modules/auth/routes';
@@ -200,6 +203,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   subscribeEnforcementResults(ctx);
   const webhooks = webhookRuntime(ctx, options.webhooks);
   teardown.push(subscribeWebhookEvents(webhooks));
+  const sso = ssoRuntime(ctx, options.sso);
   const hub = new ConsoleHub(ctx);
   teardown.push(() => hub.close());
   installDemoSimulator(ctx, options.demoFleet ?? null);
@@ -214,7 +218,6 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...registrationRoutes(ctx),
     ...passwordRoutes(ctx),
     ...tenancyRoutes(ctx),
-    ...importRoutes(ctx),
     ...contactRoutes(ctx),
     ...userRoutes(ctx),
     ...roleRoutes(ctx),
@@ -235,6 +238,9 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...pamPolicyRoutes(ctx),
     ...pamAuditExportRoutes(ctx),
     ...webhookRoutes(webhooks),
+    ...ssoProviderRoutes(sso),
+    ...ssoDomainRoutes(sso),
+    ...ssoLoginRoutes(sso),
     ...consoleSocketRoutes(hub),
     ...backupRoutes(backups),
   ];

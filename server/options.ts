@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { DemoFleetLauncher } from './modules/demo';
+import type { SsoOptions } from './modules/sso';
 import type { WebhookOptions } from './modules/webhooks';
 
 /** Where secrets generated on first start are kept. The desktop seals them with safeStorage; headless uses a 0600 file. */
@@ -42,4 +43,6 @@ export interface ServerOptions {
   demoFleet?: DemoFleetLauncher;
   /** Webhook delivery seams for tests (resolver, trusted CA, clock, timeouts); production uses the defaults. */
   webhooks?: WebhookOptions;
+  /** Single sign-on DNS seams for tests (IdP address resolution, TXT lookups); production uses the system's. */
+  sso?: SsoOptions;
 }

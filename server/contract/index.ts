@@ -53,6 +53,12 @@ export interface MfaChallenge {
 
 export type LoginResponse = TokenPair | MfaChallenge;
 
+/**
+ * `POST /sso/exchange` (single sign-on, contract/sso.ts): the session as password sign-in answers it (tokens, or
+ * Gatehouse's own MFA challenge when the IdP's MFA does not count), plus the console path the sign-in started from.
+ */
+export type SsoExchangeResponse = LoginResponse & { redirectPath: string };
+
 export interface MeResponse {
   user: AuthUser;
   /** Whether the current access token carries `mfa: true`. */
@@ -74,15 +80,6 @@ export interface MfaSetupResponse {
 export interface MfaEnableResponse extends TokenPair {
   success: true;
   recoveryCodes: string[];
-}
-
-/** `POST /auth/phone/verify` and `POST /auth/mfa/sms/send`: a 6-digit code went out by SMS. */
-export interface SmsSentResponse {
-  success: true;
-  /** When the code stops working (10 minutes after it was sent). */
-  expiresAt: string;
-  /** The number it went to, masked but for its last four digits (`+*******0123`). */
-  sentTo: string;
 }
 
 export interface SetupStatusResponse {
@@ -115,6 +112,4 @@ export * from './events';
 export * from './webhooks';
 export * from './access-reviews';
 export * from './audit';
-export * from './contacts';
-export * from './imports';
-export * from './partner-api';
+export * from './sso';

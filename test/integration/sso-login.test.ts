@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditSettled } from '../support/server';
+import { insertOrgRole, lastAudit } from '../support/seed';
+import { createOrgProvider, setStatus, startSsoWorld, type SsoWorld } from '../support/sso-world';
+
+// Rule 10 end to end against a real OpenID provider: the round trip with PKCE S256, state and nonce, the state
+// cookie, the callback's checks, auto-provisioning with the default role, the identity link with sealed tokens, the
+// fragment code and its single exchange for a session.
+
+let world: SsoWorld;
+let providerId: string;
+let roleId: string;
+
+beforeAll(async () => {
+  world = await startSsoWorld();
+  roleId = insertOrgRole(world.server, world.orgId, 'SSO technicians', [['devices', 'view']]);
+  const provider = await createOrgProvider(world, { defaultRoleId: roleId, allowedDomains: 'contoso.test' });
+  providerId = provider.id;
+  await setStatus(world, providerId, 'active');
+});
+afterAll(async () => {
+  await world?.dispose();
+});
+
+describe('SSO sign-in', () => {
+  it('signs a new user in with PKCE, provisions them with the default role and exchanges the code once', async () => {
+    world.idp.signInAs({
+      sub: 'idp-alice',
+      email: 'Alice@Contoso.test',
+      email_verified: true,
+      name: 'Alice Idp',
+    });
+    const browser = world.browser();
+    const start = await browser.get(new URL(`/api/v1/sso/login/${world.orgId}`, world.server.url));
+    expect(start.status).toBe(302);
+    const authorize = new URL(start.headers.get('location')!);
+    expect(authorize.origin).toBe(world.idp.issuer);
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('redirect_uri')).toBe(`${world.server.url}/api/v1/sso/callback`);
+    expect(authorize.searchParams.get('nonce')).toBeTruthy();
+    const cookieLine = start.headers.getSetCookie().find((c) => c.startsWith('service_sso_state='))!;
+    expect(cookieLine).toMatch(/HttpOnly/i);
+    expect(cookieLine).toMatch(/SameSite=Lax/i);
+    expect(cookieLine).toMatch(/Path=\/api\/v1\/sso\/callback/);
+    expect(cookieLine).toMatch(/Max-Age=600/);
+    // The cookie holds a signature of the state, never the state itself.
+    expect(cookieLine).not.toContain(authorize.searchParams.get('state')!);
+
+    const { url } = await browser.follow(authorize);
+    expect(url.pathname).toBe('/login');
+    const code = new URLSearchParams(url.hash.slice(1)).get('ssoCode');
+    expect(code).toBeTruthy();
+
+    const exchanged = await world.server.api.post('/sso/exchange', { code });
+    expect(exchanged.status).toBe(200);
+    expect(exchanged.body).toMatchObject({
+      accessToken: expect.any(String),
+      refreshToken: expect.any(String),
+      mfa: false,
+      redirectPath: '/',
+      user: {
+        email: 'alice@contoso.test',
+        name: 'Alice Idp',
+        scope: 'organization',
+        orgId: world.orgId,
+        roleId,
+      },
+    });
+    const me = await world.server.api.get('/auth/me', exchanged.body.accessToken);
+    expect(me.status).toBe(200);
+
+    const again = await world.server.api.post('/sso/exchange', { code });
+    expect(again.status).toBe(401);
+    expect(again.body.code).toBe('SSO_CODE_INVALID');
+
+    const link = world.server.context.db
+      .prepare('SELECT * FROM sso_identities WHERE provider_id = ? AND external_id = ?')
+      .get(providerId, 'idp-alice') as { access_token_sealed: string; user_id: string };
+    expect(link.access_token_sealed).toMatch(/^v1\./);
+    const user = world.server.context.db
+      .prepare('SELECT password_hash FROM users WHERE id = ?')
+      .get(link.user_id) as {
+      password_hash: string | null;
+    };
+    expect(user.password_hash).toBeNull();
+    await auditSettled(world.server);
+    expect(lastAudit(world.server, 'sso.user.provision', link.user_id)).toBeDefined();
+    expect(lastAudit(world.server, 'user.login', link.user_id)?.details).toContain('"method":"sso"');
+  });
+});

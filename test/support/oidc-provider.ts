@@ -1,0 +1,131 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
+import Provider from 'oidc-provider';
+
+// A real OpenID provider for the SSO tests: the `oidc-provider` package (a certified OP) on a loopback port inside
+// the test process, with one confidential client for Gatehouse. Sign-in at the IdP needs no form: the interaction
+// endpoint signs in whichever account the test chose (`signInAs`), with the amr it chose, and grants the scopes.
+//
+// Misbehaving IdPs are the same provider with a tamper hook on its token endpoint: the ID token it issued is
+// decoded, the test changes its claims (nonce, aud, iss, exp) and it is signed again with the provider's own key,
+// so only the claim under test is wrong and everything else (signature, JWKS, PKCE, code) is genuine.
+
+export interface IdpAccount {
+  sub: string;
+  email?: string;
+  email_verified?: boolean;
+  name?: string;
+  given_name?: string;
+  family_name?: string;
+}
+
+export interface TestIdp {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The account (and amr) the next interaction signs in. */
+  signInAs(account: IdpAccount, amr?: string[]): void;
+  /** Rewrites the claims of ID tokens the token endpoint issues until cleared with null. */
+  tamperIdToken(change: ((claims: JWTPayload) => JWTPayload) | null): void;
+  close(): Promise<void>;
+}
+
+export async function startTestIdp(redirectUri: string): Promise<TestIdp> {
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk = { ...(await exportJWK(privateKey)), kid: 'test-idp-key', alg: 'RS256', use: 'sig' };
+  const clientId = 'gatehouse';
+  const clientSecret = 'idp-client-secret-4a1c9e77b2d54f0e';
+
+  const accounts = new Map<string, IdpAccount>();
+  let current: { account: IdpAccount; amr: string[] } = {
+    account: { sub: 'nobody', email: 'nobody@example.test', email_verified: true, name: 'Nobody' },
+    amr: ['pwd'],
+  };
+  let tamper: ((claims: JWTPayload) => JWTPayload) | null = null;
+
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    jwks: { keys: [jwk] },
+    // Explicit lifetimes keep the provider from printing a notice for each default it falls back to.
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      Grant: 600,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 600,
+    },
+    cookies: { keys: ['test-idp-cookie-key'] },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name', 'family_name'],
+    },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    findAccount: (_ctx: unknown, sub: string) => {
+      const account = accounts.get(sub);
+      if (!account) return undefined;
+      return { accountId: sub, claims: () => ({ ...account }) };
+    },
+  });
+
+  provider.use(async (ctx, next) => {
+    if (ctx.path.startsWith('/interaction/')) {
+      const details = await provider.interactionDetails(ctx.req, ctx.res);
+      const { account, amr } = current;
+      accounts.set(account.sub, account);
+      const grant = new provider.Grant({
+        accountId: account.sub,
+        clientId: details.params.client_id ?? clientId,
+      });
+      grant.addOIDCScope(details.params.scope ?? 'openid');
+      const grantId = await grant.save();
+      await provider.interactionFinished(
+        ctx.req,
+        ctx.res,
+        { login: { accountId: account.sub, amr }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
+      return;
+    }
+    await next();
+    const body = ctx.body as { id_token?: string } | undefined;
+    if (tamper && ctx.path === '/token' && body?.id_token) {
+      const claims = tamper(decodeJwt(body.id_token));
+      body.id_token = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: jwk.kid, typ: 'JWT' })
+        .sign(privateKey);
+    }
+  });
+  server.on('request', provider.callback());
+
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    signInAs(account, amr = ['pwd']) {
+      current = { account, amr };
+    },
+    tamperIdToken(change) {
+      tamper = change;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
