@@ -56,6 +56,7 @@ import { registrationRoutes } from './modules/registration/routes';
 import { roleRoutes } from './modules/roles/routes';
 import { tenancyRoutes } from './modules/tenancy/routes';
 import { contactRoutes } from './modules/contacts/routes';
+import { importRoutes } from './modules/imports/routes';
 import { userRoutes } from './modules/users/routes';
 import { subscribeWebhookEvents, webhookRoutes, webhookRuntime } from './modules/webhooks';
 import { ssoRuntime } from './modules/sso';
@@ -218,6 +219,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...registrationRoutes(ctx),
     ...passwordRoutes(ctx),
     ...tenancyRoutes(ctx),
+    ...importRoutes(ctx),
     ...contactRoutes(ctx),
     ...userRoutes(ctx),
     ...roleRoutes(ctx),

@@ -82,6 +82,15 @@ export interface MfaEnableResponse extends TokenPair {
   recoveryCodes: string[];
 }
 
+/** `POST /auth/phone/verify` and `POST /auth/mfa/sms/send`: a 6-digit code went out by SMS. */
+export interface SmsSentResponse {
+  success: true;
+  /** When the code stops working (10 minutes after it was sent). */
+  expiresAt: string;
+  /** The number it went to, masked but for its last four digits (`+*******0123`). */
+  sentTo: string;
+}
+
 export interface SetupStatusResponse {
   setupRequired: boolean;
 }
@@ -112,4 +121,7 @@ export * from './events';
 export * from './webhooks';
 export * from './access-reviews';
 export * from './audit';
+export * from './contacts';
+export * from './imports';
+export * from './partner-api';
 export * from './sso';
