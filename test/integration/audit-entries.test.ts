@@ -208,6 +208,14 @@ describe('search', () => {
     // Quotes and FTS syntax are text, not query operators.
     expect(await hits('"x")')).toEqual(['data.export =HYPERLINK("x")']);
     expect(await hits('OR device')).toEqual([]);
+    // SQLite would read a pattern only up to a NUL character, widening the match: refused.
+    expect(await get('/audit-logs/search?q=%00abc', t)).toMatchObject({
+      status: 400,
+      body: { error: 'q: q must not contain NUL characters' },
+    });
+    expect((await get('/audit-logs/logs?user=a%00', t)).body.error).toBe(
+      'user: user must not contain NUL characters',
+    );
     // Another partner's entry with the same words stays invisible.
     const otherSees = (await get('/audit/search?q=quarterly', w.tokens.otherAdmin)).body.data as Array<{
       resource: { name: string };

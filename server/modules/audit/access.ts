@@ -46,11 +46,21 @@ export function requireOrgInScope(scope: AuditScope, orgId: string | undefined):
 
 export const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
 
+/**
+ * A text filter. SQLite reads LIKE patterns and FTS queries up to a NUL character, so a NUL would silently widen
+ * the match (or break the query): refused as bad input.
+ */
+const filterText = (name: string, max: number) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .max(max, `${name} must be at most ${max} characters`)
+    .refine((v) => !v.includes('\0'), `${name} must not contain NUL characters`);
+
 /** Spec 2 list filters (text filters are case-insensitive substrings) and the additive ones. */
 export const filterFields = {
-  user: z.string().max(255).optional(),
-  action: z.string().max(100).optional(),
-  resource: z.string().max(255).optional(),
+  user: filterText('user', 255).optional(),
+  action: filterText('action', 100).optional(),
+  resource: filterText('resource', 255).optional(),
   from: isoDate.optional(),
   to: isoDate.optional(),
   result: z.enum(AUDIT_RESULTS, { error: `result must be one of ${AUDIT_RESULTS.join(', ')}` }).optional(),
@@ -64,7 +74,7 @@ export const filterFields = {
 export const searchText = z
   .string({ error: 'q is required' })
   .min(1, 'q must be at least 1 character')
-  .max(200, 'q must be at most 200 characters');
+  .pipe(filterText('q', 200));
 
 /** The caller's scope with its filters checked (an `orgId` outside the scope is a 404). */
 export function scopedFilters<F extends AuditFilters>(

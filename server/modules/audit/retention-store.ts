@@ -47,16 +47,22 @@ export function retentionTargets(db: Db, defaultDays: number): Array<{ orgId: st
 }
 
 /**
- * The first row of the organization's chain that is inside the window: everything before it in the chain may go
- * (null: every row is old). A chain is cut only as a prefix, so a row older than the window that follows a newer
- * one (a clock set back) stays until the rows before it go.
+ * The seq below which the organization's rows may go: its first row inside the window (everything before it in the
+ * chain is cut), or, when every row is old, one past its newest row; undefined without rows. A chain is cut only as
+ * a prefix, so a row older than the window that follows a newer one (a clock set back) stays until those before it
+ * go. Walked in chain order from the oldest row, so the usual case (few old rows) reads only those.
  */
-export function firstKeptSeq(db: Db, orgId: string, cutoff: string): number | null {
-  const row = statement(db, 'SELECT MIN(seq) AS seq FROM audit_logs WHERE org_id = ? AND timestamp >= ?').get(
-    orgId,
-    cutoff,
-  ) as { seq: number | null };
-  return row.seq;
+export function cutBound(db: Db, orgId: string, cutoff: string): number | undefined {
+  const kept = statement(
+    db,
+    `SELECT seq FROM audit_logs INDEXED BY audit_logs_org_seq WHERE org_id = ? AND timestamp >= ?
+     ORDER BY seq LIMIT 1`,
+  ).get(orgId, cutoff) as { seq: number } | undefined;
+  if (kept) return kept.seq;
+  const newest = statement(db, 'SELECT MAX(seq) AS seq FROM audit_logs WHERE org_id = ?').get(orgId) as {
+    seq: number | null;
+  };
+  return newest.seq === null ? undefined : newest.seq + 1;
 }
 
 /** The last row of the next batch to cut: the `limit`-th oldest row before `beforeSeq` (or the last one there). */

@@ -6,8 +6,8 @@ import { chainKey } from './chain';
 import { advanceAnchor } from './chain-store';
 import {
   batchEnd,
+  cutBound,
   deleteChainPrefix,
-  firstKeptSeq,
   recordCleanup,
   retentionRow,
   retentionTargets,
@@ -47,10 +47,10 @@ async function cutOrganization(
   const chain = chainKey({ orgId, partnerId: null });
   let removed = 0;
   let last: { seq: number; checksum: string } | undefined;
-  for (;;) {
+  // Fixed before the first batch: rows written while the cut runs have higher seqs and stay.
+  const bound = cutBound(ctx.db, orgId, cutoff);
+  while (bound !== undefined) {
     const batch = transaction(ctx.db, () => {
-      // Read the bound inside the transaction: a row written between batches is newer and never below it.
-      const bound = firstKeptSeq(ctx.db, orgId, cutoff) ?? Number.MAX_SAFE_INTEGER;
       const end = batchEnd(ctx.db, orgId, bound, RETENTION_BATCH);
       if (!end) return 0;
       const n = deleteChainPrefix(ctx.db, orgId, end.seq);
