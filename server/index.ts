@@ -57,6 +57,7 @@ import { roleRoutes } from './modules/roles/routes';
 import { tenancyRoutes } from './modules/tenancy/routes';
 import { contactRoutes } from './modules/contacts/routes';
 import { importRoutes } from './modules/imports/routes';
+import { partnerApiRoutes } from './modules/partner-api/routes';
 import { userRoutes } from './modules/users/routes';
 import { subscribeWebhookEvents, webhookRoutes, webhookRuntime } from './modules/webhooks';
 import { ssoRuntime } from './modules/sso';
@@ -221,6 +222,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...tenancyRoutes(ctx),
     ...importRoutes(ctx),
     ...contactRoutes(ctx),
+    ...partnerApiRoutes(ctx),
     ...userRoutes(ctx),
     ...roleRoutes(ctx),
     ...accessReviewRoutes(ctx),

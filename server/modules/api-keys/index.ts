@@ -4,3 +4,4 @@
 export { API_KEY_HEADER, ApiKeyAuthenticator } from './authenticate';
 // Shared request-shape pieces (ids and future timestamps) that other modules' schemas reuse.
 export { futureDateTime, idParams, uuidField } from './schemas';
+export { generatePrefixedKey } from './service';

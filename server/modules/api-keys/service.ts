@@ -33,14 +33,20 @@ import {
 export const API_KEY_WARNING = 'This key is shown only once. Store it securely.';
 const NOT_FOUND = 'API key not found';
 const NOT_ACTIVE = 'Cannot update revoked API key';
-/** Length of the plain prefix kept for recognition in lists: `svc_` and 8 characters of the secret part. */
-const PREFIX_LENGTH = 12;
+/** Characters of the secret part kept in plain beside the prefix for recognition in lists (`svc_` + 8). */
+const PREFIX_SECRET_CHARS = 8;
 
-/** `svc_` + 32 base64url characters: 24 random bytes encode to exactly 32 characters without padding. */
-export function generateApiKey(): { key: string; hash: string; prefix: string } {
-  const key = `${API_KEY_PREFIX}${randomToken(24)}`;
-  return { key, hash: sha256Hex(key), prefix: key.slice(0, PREFIX_LENGTH) };
+/**
+ * A prefix + 32 base64url characters (24 random bytes encode to exactly 32 without padding), stored only as its
+ * SHA-256 hash, with the prefix and 8 characters of the secret kept for recognition in lists. Organization API
+ * keys use `svc_`; partner provisioning keys (partner-api module) `psk_`.
+ */
+export function generatePrefixedKey(keyPrefix: string): { key: string; hash: string; prefix: string } {
+  const key = `${keyPrefix}${randomToken(24)}`;
+  return { key, hash: sha256Hex(key), prefix: key.slice(0, keyPrefix.length + PREFIX_SECRET_CHARS) };
 }
+
+export const generateApiKey = () => generatePrefixedKey(API_KEY_PREFIX);
 
 function audit(
   ctx: AppContext,

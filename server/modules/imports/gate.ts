@@ -20,8 +20,11 @@ export function importPartner(db: Db, auth: UserAuth, namedPartnerId?: string): 
   return auth.partnerId;
 }
 
-/** The organization import belongs to the caller's own partner: system scope has no partner to import into. */
-export function ownImportPartner(db: Db, auth: UserAuth): string {
+/**
+ * The partner a partner administrator administers, for what belongs to that partner alone (the organization
+ * import, partner provisioning keys): system scope has no partner of its own and is refused.
+ */
+export function administeredPartner(db: Db, auth: UserAuth): string {
   if (auth.scope === 'system') throw forbidden('Partner scope required', 'PARTNER_SCOPE_REQUIRED');
   return importPartner(db, auth);
 }

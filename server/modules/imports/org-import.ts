@@ -3,7 +3,7 @@ import type { OrgImportPreviewResponse, OrgImportResult } from '../../contract/i
 import type { AppContext } from '../../context';
 import type { UserAuth } from '../../http/auth-context';
 import { auditCaller } from '../audit';
-import { ownImportPartner } from './gate';
+import { administeredPartner } from './gate';
 import { commitOrgImport } from './org-commit';
 import { matchOrgRows, toPreviewRow } from './org-match';
 import { readOrgState } from './org-state';
@@ -17,7 +17,7 @@ export function previewOrgImport(
   auth: UserAuth,
   body: z.infer<typeof orgPreviewBody>,
 ): OrgImportPreviewResponse {
-  const partnerId = ownImportPartner(ctx.db, auth);
+  const partnerId = administeredPartner(ctx.db, auth);
   const matches = matchOrgRows(readOrgState(ctx.db, partnerId), body.rows);
   return { rows: body.rows.map((row, i) => toPreviewRow(row, i, matches[i]!)) };
 }
@@ -28,7 +28,7 @@ export function commitOrgImportRequest(
   auth: UserAuth,
   body: z.infer<typeof orgCommitBody>,
 ): OrgImportResult {
-  const partnerId = ownImportPartner(ctx.db, auth);
+  const partnerId = administeredPartner(ctx.db, auth);
   const { created, reactivated, ...result } = commitOrgImport({
     db: ctx.db,
     partnerId,
