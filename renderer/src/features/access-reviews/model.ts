@@ -6,7 +6,6 @@ import type {
   AccessReviewStatus,
   AccessReviewSummary,
 } from '../../../../server/contract';
-import type { Tone } from '../../ui';
 
 // What the access-review screens derive from the contract: words and tones for states, progress, permissions
 // grouped by resource, and the cached reads after a push (pure functions; the hooks are in access.ts).
@@ -17,22 +16,10 @@ export const STATUS_LABEL: Record<AccessReviewStatus, string> = {
   completed: 'Completed',
 };
 
-export const STATUS_TONE: Record<AccessReviewStatus, Tone> = {
-  pending: 'muted',
-  in_progress: 'warn',
-  completed: 'ok',
-};
-
 export const DECISION_LABEL: Record<AccessReviewDecision, string> = {
   pending: 'Undecided',
   approved: 'Keeps access',
   revoked: 'Loses access',
-};
-
-export const DECISION_TONE: Record<AccessReviewDecision, Tone> = {
-  pending: 'muted',
-  approved: 'ok',
-  revoked: 'bad',
 };
 
 /** Decided items as a whole percent of all items (an empty review counts as done). */
