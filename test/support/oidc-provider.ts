@@ -69,10 +69,13 @@ export async function startTestIdp(redirectUri: string): Promise<TestIdp> {
     },
     cookies: { keys: ['test-idp-cookie-key'] },
     claims: {
-      openid: ['sub'],
+      // amr and auth_time with the openid scope: every ID token says how the user signed in (RFC 8176).
+      openid: ['sub', 'amr', 'auth_time'],
       email: ['email', 'email_verified'],
       profile: ['name', 'given_name', 'family_name'],
     },
+    // Like Entra and Okta, put the claims (amr included) in the ID token itself.
+    conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx: unknown, sub: string) => {

@@ -6,6 +6,7 @@ import { HttpError, unauthorized } from '../../http/errors';
 import { auditUser, guardAccount } from '../../http/account';
 import type { GuardAccount } from '../../http/guard';
 import { checkSecondFactor } from '../mfa';
+import { ssoGoverns } from '../sso';
 import type { UserRow } from '../users';
 import {
   challengeExpired,
@@ -85,7 +86,8 @@ export async function login(
       const passwordOk = user?.password_hash
         ? await verifyPassword(user.password_hash, password)
         : await verifyAgainstDummy(password);
-      return passwordOk && user?.status === 'active' && membership !== null;
+      // Rule 13: single sign-on governs the account: refused exactly like a wrong password.
+      return passwordOk && user?.status === 'active' && membership !== null && !ssoGoverns(ctx.db, user.id);
     },
   );
   if (!user || !accepted || !membership) {

@@ -9,6 +9,7 @@ import { clearSessionCookies, deleteLoginChallengesOf } from '../sessions';
 import { auditUser } from '../../http/account';
 import { consumeEmailToken, findUsableEmailToken, issueEmailToken, retireUserTokens } from '../registration';
 import { transaction } from '../../db/after-commit';
+import { ssoGoverns } from '../sso';
 import { revokeUserSessions, setPasswordHash, userByEmail, userById } from '../users';
 
 // Forgot, reset and change password (spec 1, /auth). Every password change ends every session of the user:
@@ -65,6 +66,8 @@ function sendResetLink(ctx: AppContext, req: Request, email: string): void {
   const user = userByEmail(ctx.db, email);
   // Invited accounts have no password to reset (they accept their invitation); disabled ones stay disabled.
   if (!user || user.status !== 'active' || !user.password_hash) return;
+  // Rule 13: single sign-on governs this account; the answer was already the generic success, and nothing is sent.
+  if (ssoGoverns(ctx.db, user.id)) return;
   const { token } = issueEmailToken(ctx.db, {
     purpose: 'password_reset',
     email: user.email,
