@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { statement, type Db } from '../../db/connection';
 
-// The store of agent consequences of partner status (spec 1, Partner status). Offboarding queues an uninstall for every device
-// of the partner (agents, narrowed to heartbeats, collect it); reactivation before the reaper finalizes cancels
-// the ones nobody collected yet; churn severs the remaining credentials. All of these run inside the caller's
-// transaction, next to the status flip they belong to.
+// The store of agent consequences of partner status (spec 1, Partner status). Offboarding queues an uninstall for
+// every device of the partner (agents, narrowed to heartbeats, collect it); reactivation before the reaper
+// finalizes cancels the ones nobody collected yet; churn severs the remaining credentials. All of these run inside
+// the caller's transaction, next to the status flip they belong to.
 
 /** `created_by` of the uninstalls offboarding queues: reactivation cancels exactly these, not an operator's. */
 export const OFFBOARDING_COMMAND_AUTHOR = 'partner-offboarding';
