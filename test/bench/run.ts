@@ -5,6 +5,7 @@ import { createServer, type RunningServer } from '../../server/index';
 import { agentsBench } from './agents';
 import { FLEET_SIZE, filtersBench } from './filters';
 import { BENCH_ADMIN, identityBench } from './identity';
+import { importsBench } from './imports';
 import type { Result } from './measure';
 import { pamBench } from './pam';
 import { webhooksBench } from './webhooks';
@@ -65,7 +66,7 @@ async function withServer<T>(run: (server: RunningServer) => Promise<T>): Promis
   }
 }
 
-/** `npm run bench -- agents` runs only the named sections (identity, filters, pam, webhooks, agents); no argument runs all. */
+/** `npm run bench -- agents` runs only the named sections (identity, filters, pam, imports, webhooks, agents); no argument runs all. */
 const only = new Set(process.argv.slice(2));
 const wanted = (section: string) => only.size === 0 || only.has(section);
 
@@ -106,6 +107,11 @@ async function main(): Promise<void> {
       rmSync(scratch, { recursive: true, force: true });
     }
   }
+  if (wanted('imports'))
+    print({
+      title: 'Organization and site import, 1000-row files (ratios to a raw SQLite insert of the same rows)',
+      results: await withServer((server) => importsBench(server)),
+    });
   if (wanted('webhooks'))
     print({
       title: 'Webhook deliveries to a local HTTPS receiver (ratio to a bare https.request loop)',

@@ -85,6 +85,17 @@ function freeSlug(db: Db, partnerId: string, name: string): string {
   }
 }
 
+function capOf(db: Db, partnerId: string): { remaining: number | null } {
+  const partner = partnerById(db, partnerId);
+  if (!partner) throw new RowRefused('write-failed', 'Partner not found');
+  return {
+    remaining:
+      partner.max_organizations === null
+        ? null
+        : partner.max_organizations - countOrganizations(db, partnerId),
+  };
+}
+
 interface CommitInput {
   db: Db;
   partnerId: string;
@@ -136,6 +147,8 @@ export function commitOrgImport({ db, partnerId, rows, mode }: CommitInput): Org
 }
 
 interface RowContext {
+  /** How many more organizations the partner may have (null: no cap); read on the first create. */
+  cap?: { remaining: number | null };
   db: Db;
   partnerId: string;
   mode: ImportMode;
@@ -205,12 +218,10 @@ function applyRow(c: RowContext, row: OrgCommitRow, index: number, match: OrgRow
 const linkFields = (match: OrgRowMatch) => ({ system: match.link!.system, externalId: match.link!.id });
 
 function createOrganization(c: RowContext, name: string, match: OrgRowMatch): OrganizationRow {
-  const partner = partnerById(c.db, c.partnerId);
-  if (!partner) throw new RowRefused('write-failed', 'Partner not found');
-  if (
-    partner.max_organizations !== null &&
-    countOrganizations(c.db, c.partnerId) >= partner.max_organizations
-  )
+  // The cap is read once per commit and counted down as rows create organizations (all inside the transaction,
+  // so a concurrent create cannot slip under it).
+  c.cap ??= capOf(c.db, c.partnerId);
+  if (c.cap.remaining !== null && c.cap.remaining <= 0)
     throw new RowRefused('write-failed', 'Organization limit reached for this partner');
   const org: OrganizationRow = {
     id: randomUUID(),
@@ -230,6 +241,7 @@ function createOrganization(c: RowContext, name: string, match: OrgRowMatch): Or
     deleted_at: null,
   };
   insertOrganization(c.db, org);
+  if (c.cap.remaining !== null) c.cap.remaining--;
   if (match.link)
     insertOrganizationLink(c.db, { partnerId: c.partnerId, orgId: org.id, ...linkFields(match), at: c.at });
   addOrganization(c.state, org);

@@ -79,6 +79,12 @@ function matchGroup(state: OrgState, name: string, links: OrgLink[]): GroupMatch
 }
 
 export function matchOrgRows(state: OrgState, rows: readonly OrgRowInput[]): OrgRowMatch[] {
+  // Resolving a zone builds an Intl.DateTimeFormat (about a millisecond): a file repeats a handful of zones.
+  const zones = new Map<string, string | null>();
+  const zoneOf = (value: string) => {
+    if (!zones.has(value)) zones.set(value, canonicalTimeZone(value));
+    return zones.get(value)!;
+  };
   const groups = new Map<string, number[]>();
   rows.forEach((row, i) => {
     const key = nameKey(row.organization);
@@ -100,7 +106,7 @@ export function matchOrgRows(state: OrgState, rows: readonly OrgRowInput[]): Org
     const seenSites = new Set<string>();
     for (const i of indexes) {
       const row = rows[i]!;
-      const timezone = row.timezone === undefined ? undefined : canonicalTimeZone(row.timezone);
+      const timezone = row.timezone === undefined ? undefined : zoneOf(row.timezone);
       const siteKey = row.site === undefined ? null : nameKey(row.site);
       let own: string | null = null;
       if (timezone === null) own = `Unknown IANA time zone: ${row.timezone}`;

@@ -179,16 +179,17 @@ export function countOrganizations(db: Db, partnerId: string): number {
 /** Organization slugs are unique among a partner's live organizations. */
 export function organizationSlugTaken(db: Db, partnerId: string, slug: string, exceptId?: string): boolean {
   return (
-    db
-      .prepare(
-        'SELECT 1 FROM organizations WHERE partner_id = ? AND slug = ? AND deleted_at IS NULL AND id IS NOT ?',
-      )
-      .get(partnerId, slug, exceptId ?? null) !== undefined
+    statement(
+      db,
+      'SELECT 1 FROM organizations WHERE partner_id = ? AND slug = ? AND deleted_at IS NULL AND id IS NOT ?',
+    ).get(partnerId, slug, exceptId ?? null) !== undefined
   );
 }
 
+/** Through the statement cache: an import creates hundreds in one request. */
 export function insertOrganization(db: Db, row: Omit<OrganizationRow, 'deleted_at'>): void {
-  db.prepare(
+  statement(
+    db,
     `INSERT INTO organizations (id, partner_id, name, slug, type, status, max_devices, settings, sso_config,
          contract_start, contract_end, billing_contact, created_at, updated_at)
        VALUES (@id, @partner_id, @name, @slug, @type, @status, @max_devices, @settings, @sso_config,
@@ -276,7 +277,8 @@ export function siteById(db: Db, id: string): SiteRow | undefined {
 }
 
 export function insertSite(db: Db, row: SiteRow): void {
-  db.prepare(
+  statement(
+    db,
     `INSERT INTO sites (id, org_id, name, address, timezone, contact, settings, created_at, updated_at)
        VALUES (@id, @org_id, @name, @address, @timezone, @contact, @settings, @created_at, @updated_at)`,
   ).run(row);
