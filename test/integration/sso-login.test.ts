@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditSettled } from '../support/server';
-import { insertOrgRole, lastAudit } from '../support/seed';
+import { insertOrgRole, insertPartnerUser, lastAudit, signedToken } from '../support/seed';
 import { createOrgProvider, setStatus, startSsoWorld, type SsoWorld } from '../support/sso-world';
 
 // Rule 10 end to end against a real OpenID provider: the round trip with PKCE S256, state and nonce, the state
@@ -86,5 +86,58 @@ describe('SSO sign-in', () => {
     await auditSettled(world.server);
     expect(lastAudit(world.server, 'sso.user.provision', link.user_id)).toBeDefined();
     expect(lastAudit(world.server, 'user.login', link.user_id)?.details).toContain('"method":"sso"');
+  });
+});
+
+describe('partner providers (rule 15)', () => {
+  it("signs in the partner's own technicians only: identity first, no provisioning", async () => {
+    const tech = await insertPartnerUser(
+      world.server,
+      world.partnerId,
+      world.partnerAdminRoleId,
+      'tech@northwind.test',
+      {
+        orgAccess: 'all',
+      },
+    );
+    const partnerAdmin = await signedToken(world.server, 'tech@northwind.test');
+    const created = await world.server.api.request('POST', '/sso/providers', {
+      token: partnerAdmin,
+      body: {
+        name: 'Northwind IdP',
+        type: 'oidc',
+        ownerScope: 'partner',
+        issuer: world.idp.issuer,
+        clientId: world.idp.clientId,
+        clientSecret: world.idp.clientSecret,
+      },
+    });
+    expect(created.status).toBe(201);
+    await setStatus(world, created.body.id, 'active');
+
+    world.idp.signInAs({ sub: 'idp-tech', email: 'tech@northwind.test', email_verified: true, name: 'Tech' });
+    const signedIn = await world.browser().signIn(`/api/v1/sso/login/partner/${world.partnerId}`);
+    const session = await world.server.api.post('/sso/exchange', { code: signedIn.code });
+    expect(session.body).toMatchObject({ user: { id: tech, scope: 'partner', partnerId: world.partnerId } });
+
+    world.idp.signInAs({ sub: 'idp-new', email: 'new@northwind.test', email_verified: true, name: 'New' });
+    expect((await world.browser().signIn(`/api/v1/sso/login/partner/${world.partnerId}`)).error).toBe(
+      'user_not_found',
+    );
+    // An organization user of the partner's customer is not the partner's technician.
+    world.idp.signInAs({
+      sub: 'idp-alice-2',
+      email: 'alice@contoso.test',
+      email_verified: true,
+      name: 'Alice',
+    });
+    expect((await world.browser().signIn(`/api/v1/sso/login/partner/${world.partnerId}`)).error).toBe(
+      'no_org_access',
+    );
+  });
+
+  it('answers provider_not_found for an owner without an active provider', async () => {
+    const landing = await world.browser().signIn('/api/v1/sso/login/00000000-0000-4000-8000-00000000abcd');
+    expect(landing.location).toBe('/login?error=provider_not_found');
   });
 });

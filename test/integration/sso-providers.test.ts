@@ -125,6 +125,17 @@ describe('SSO provider administration', () => {
     const ok = await api().request('POST', `/sso/providers/${good.id}/test`, { token: world.admin });
     expect(ok.body).toMatchObject({ success: true, endpoints: { tokenUrl: `${world.idp.issuer}/token` } });
 
+    // Discovered endpoints are judged again at every sign-in: a provider whose IdP now resolves inside the network
+    // (here written straight in, as if its DNS changed after creation) cannot start one.
+    world.server.context.db
+      .prepare("UPDATE sso_providers SET client_id = 'gatehouse', status = 'active' WHERE id = ?")
+      .run(inside.id);
+    const start = await fetch(`${world.server.url}/api/v1/sso/login/${world.orgId}`, { redirect: 'manual' });
+    expect(start.headers.get('location')).toBe('/login?error=sso_failed');
+    world.server.context.db
+      .prepare("UPDATE sso_providers SET status = 'inactive' WHERE id = ?")
+      .run(inside.id);
+
     // Rule 12: changing the issuer needs a successful fresh discovery.
     const moved = await api().request('PATCH', `/sso/providers/${good.id}`, {
       token: world.admin,
@@ -188,6 +199,13 @@ describe('SSO provider administration', () => {
       ['POST', `/sso/providers/${mine.id}/test`, undefined],
     ] as const)
       expect((await api().request(method, path, { token: stranger, body })).status).toBe(404);
+    const domains = await api().get(`/sso/domains?orgId=${world.orgId}`, stranger);
+    expect(domains.status).toBe(404);
+    const claim = await api().request('POST', '/sso/domains', {
+      token: stranger,
+      body: { orgId: world.orgId, domain: 'contoso.test' },
+    });
+    expect(claim.status).toBe(404);
     const create = await api().request('POST', '/sso/providers', {
       token: stranger,
       body: { name: 'x', type: 'oidc', orgId: world.orgId, autoProvision: false },
