@@ -154,6 +154,13 @@ test('an auditor filters the log, opens an entry, exports CSV and verifies a cha
   // The export itself is recorded (data.export): its push offers the new activity, without moving the rows.
   await expect(page.getByTestId('audit-fresh')).toBeVisible();
   await expect(rows(page)).toHaveCount(1);
+  // JSON: the same row, as the full entry.
+  const jsonDownload = page.waitForEvent('download');
+  await page.getByTestId('audit-export-json').click();
+  const json = JSON.parse(readFileSync(await (await jsonDownload).path(), 'utf8')) as Array<{ id: string }>;
+  expect(json.map((e) => e.id)).toEqual([entryId]);
+  await expect(status.getByTestId('audit-export-rows')).toHaveText('1 row');
+  await expect(status.getByTestId('audit-export-file')).toHaveText(/\.json$/);
 
   // Reports over the last 30 days: events per day drawn, the auditor among the active users.
   await page.getByTestId('audit-tab-reports').click();

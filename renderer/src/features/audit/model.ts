@@ -6,11 +6,11 @@ import type {
   AuditResult,
   AuditRowRef,
 } from '../../../../server/contract';
-import type { Tone } from '../../ui';
 import { localToIso } from '../../lib/dates';
 
-// The audit screens without their React: labels and tones of categories and results, the log's filters as the
-// API's query, the words for what a chain verification found, and the field-by-field diff of a change.
+// The audit screens without their React (and without the kit, so node tests can load it): labels of categories
+// and results, the log's filters as the API's query, the words for what a chain verification found, and the
+// field-by-field diff of a change.
 
 /** The contract's AUDIT_CATEGORIES (a value import would cross the renderer boundary); the Record keeps them in step. */
 export const CATEGORY_LABEL: Record<AuditCategory, string> = {
@@ -31,8 +31,6 @@ export const RESULT_LABEL: Record<AuditResult, string> = {
   denied: 'Denied',
 };
 export const RESULTS = Object.keys(RESULT_LABEL) as AuditResult[];
-
-export const RESULT_TONE: Record<AuditResult, Tone> = { success: 'ok', failure: 'bad', denied: 'warn' };
 
 /**
  * What the technician typed and picked above the log, as the controls hold it (date bounds as `datetime-local`
