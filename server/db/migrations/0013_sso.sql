@@ -84,6 +84,7 @@ CREATE TABLE sso_exchange_codes (
   expires_at TEXT NOT NULL,
   consumed_at TEXT
 ) STRICT;
+CREATE INDEX sso_exchange_codes_expiry ON sso_exchange_codes (expires_at);
 
 -- Email domains an organization proved with a DNS TXT record (rules 12 and 14).
 CREATE TABLE sso_domains (

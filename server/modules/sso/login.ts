@@ -6,7 +6,12 @@ import { loginErrorPath, redirectUriOf } from './paths';
 import { activeProviderOf, providerById, type ProviderRow } from './provider-store';
 import { mapAccount, SignInRefused, type IdpProfile } from './provisioning';
 import type { SsoRuntime } from './runtime';
-import { consumeLoginSession, insertExchangeCode, insertLoginSession } from './session-store';
+import {
+  consumeLoginSession,
+  deleteExpiredSignIns,
+  insertExchangeCode,
+  insertLoginSession,
+} from './session-store';
 import { clearStateCookie, LOGIN_TTL_MS, setStateCookie, stateMatchesCookie } from './state-cookie';
 import { auditSignInRefused } from './sign-in-audit';
 
@@ -42,6 +47,7 @@ export async function startSignIn(
   owner: { orgId: string } | { partnerId: string },
   redirectPath: string,
 ): Promise<void> {
+  deleteExpiredSignIns(rt.ctx.db, new Date().toISOString());
   const provider = activeProviderOf(rt.ctx.db, owner);
   const settings = provider && settingsOf(rt, provider);
   if (!provider || !settings) return fail(res, 'provider_not_found');
@@ -109,9 +115,9 @@ export async function finishSignIn(rt: SsoRuntime, req: Request, res: Response):
   let profile: IdpProfile;
   try {
     const { config } = await discoverClient(rt, settings);
-    const currentUrl = new URL(
-      `${redirectUriOf(ctx)}?${new URLSearchParams(req.query as Record<string, string>)}`,
-    );
+    // The IdP's answer exactly as it arrived (openid-client reads state, code, iss and error from it).
+    const query = req.originalUrl.slice(req.originalUrl.indexOf('?') + 1);
+    const currentUrl = new URL(`${redirectUriOf(ctx)}?${query}`);
     const tokens = await client.authorizationCodeGrant(config, currentUrl, {
       pkceCodeVerifier: ctx.secretBox.open(session.code_verifier_sealed),
       expectedState: state,

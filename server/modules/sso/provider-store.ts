@@ -85,7 +85,10 @@ export function providersOwnedBy(
   ).all(JSON.stringify(orgIds), JSON.stringify(partnerIds)) as ProviderRow[];
 }
 
-/** Spec 1: the oldest active provider (by creation time) of an organization or a partner signs its users in. */
+/**
+ * Spec 1: the oldest active provider (by creation time) of an organization or a partner signs its users in. A
+ * soft-deleted owner has none.
+ */
 export function activeProviderOf(
   db: Db,
   owner: { orgId: string } | { partnerId: string },
@@ -93,12 +96,14 @@ export function activeProviderOf(
   if ('orgId' in owner)
     return statement(
       db,
-      `SELECT * FROM sso_providers WHERE org_id = ? AND status = 'active' ORDER BY created_at, id LIMIT 1`,
+      `SELECT p.* FROM sso_providers p JOIN organizations o ON o.id = p.org_id
+        WHERE p.org_id = ? AND p.status = 'active' AND o.deleted_at IS NULL ORDER BY p.created_at, p.id LIMIT 1`,
     ).get(owner.orgId) as ProviderRow | undefined;
   return statement(
     db,
-    `SELECT * FROM sso_providers WHERE partner_id = ? AND owner_scope = 'partner' AND status = 'active'
-      ORDER BY created_at, id LIMIT 1`,
+    `SELECT p.* FROM sso_providers p JOIN partners pa ON pa.id = p.partner_id
+      WHERE p.partner_id = ? AND p.owner_scope = 'partner' AND p.status = 'active' AND pa.deleted_at IS NULL
+      ORDER BY p.created_at, p.id LIMIT 1`,
   ).get(owner.partnerId) as ProviderRow | undefined;
 }
 

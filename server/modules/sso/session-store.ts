@@ -61,3 +61,9 @@ export function consumeExchangeCode(db: Db, codeHash: string, at: string): Excha
       WHERE code_hash = ? AND consumed_at IS NULL AND expires_at > ? RETURNING *`,
   ).get(at, codeHash, at) as ExchangeCodeRow | undefined;
 }
+
+/** Round trips and codes past their lifetime, used or not; swept at every sign-in start (an indexed range delete). */
+export function deleteExpiredSignIns(db: Db, at: string): void {
+  statement(db, 'DELETE FROM sso_login_sessions WHERE expires_at <= ?').run(at);
+  statement(db, 'DELETE FROM sso_exchange_codes WHERE expires_at <= ?').run(at);
+}
