@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type RunningServer } from '../../server/index';
 import { agentsBench } from './agents';
+import { AUDIT_ENTRIES, auditBench } from './audit';
 import { FLEET_SIZE, filtersBench } from './filters';
 import { BENCH_ADMIN, identityBench } from './identity';
 import { importsBench } from './imports';
@@ -66,7 +67,7 @@ async function withServer<T>(run: (server: RunningServer) => Promise<T>): Promis
   }
 }
 
-/** `npm run bench -- agents` runs only the named sections (identity, filters, pam, imports, webhooks, agents); no argument runs all. */
+/** `npm run bench -- agents` runs only the named sections (identity, filters, pam, audit, imports, webhooks, agents); no argument runs all. */
 const only = new Set(process.argv.slice(2));
 const wanted = (section: string) => only.size === 0 || only.has(section);
 
@@ -106,6 +107,13 @@ async function main(): Promise<void> {
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
+  }
+  if (wanted('audit')) {
+    const audit = await withServer((server) => auditBench(server));
+    print({
+      title: `Audit search over ${AUDIT_ENTRIES.toLocaleString('en')} entries and the streamed export (seeded in ${audit.seedSeconds.toFixed(0)} s)`,
+      results: audit.results,
+    });
   }
   if (wanted('imports'))
     print({
