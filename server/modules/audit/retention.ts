@@ -64,8 +64,9 @@ async function cutOrganization(
   }
   transaction(ctx.db, () => recordCleanup(ctx.db, orgId, cutAt, removed));
   if (removed > 0 && last) {
-    // The cleanup is itself audited, in the chain it cut: the anchor it left is named, so a forged anchor (rows
-    // deleted by hand with a fabricated cut) has no entry to match it.
+    // The cleanup is itself audited, in the chain it cut, naming the anchor it left: a reader can match the
+    // anchor verification starts from with the entry that made it (verify does not require it: the entry is
+    // written after the cut commits, and a crash in between must not make an honest chain fail).
     ctx.audit.record({
       orgId,
       actorType: 'system',
