@@ -47,7 +47,8 @@ export type SecretKind =
   | 'email_token'
   | 'verify_email'
   | 'setup_token'
-  | 'partner_key';
+  | 'partner_key'
+  | 'sso_code';
 
 export interface Budget {
   failures: number;
@@ -116,6 +117,11 @@ export const SECRET_POLICIES: Record<SecretKind, SecretPolicy> = {
   partner_key: {
     message: 'Too many invalid partner keys',
     perAddress: { failures: 30, windowSeconds: QUARTER_HOUR },
+  },
+  // Single sign-on: the one-minute code of `POST /sso/exchange` (a console submits one per sign-in).
+  sso_code: {
+    message: 'Too many invalid SSO codes',
+    perAddress: { failures: 20, windowSeconds: QUARTER_HOUR },
   },
 };
 

@@ -141,3 +141,18 @@ describe('partner providers (rule 15)', () => {
     expect(landing.location).toBe('/login?error=provider_not_found');
   });
 });
+
+describe('the exchange code', () => {
+  it('is a secret guess like any other: 20 wrong codes from one address, then 429', async () => {
+    // The replayed code of the first test was this address's first failure.
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++)
+      statuses.push((await world.server.api.post('/sso/exchange', { code: `guess-${i}` })).status);
+    expect(statuses.slice(0, 19).every((s) => s === 401)).toBe(true);
+    expect(statuses[19]).toBe(429);
+    const limited = await world.server.api.post('/sso/exchange', { code: 'guess-last' });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toBe('Too many invalid SSO codes');
+    expect(limited.headers.get('retry-after')).toBeTruthy();
+  });
+});

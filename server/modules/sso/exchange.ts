@@ -22,9 +22,14 @@ export async function exchangeCode(
   code: string,
 ): Promise<SsoExchangeResponse> {
   const { ctx } = rt;
-  const row = consumeExchangeCode(ctx.db, sha256Hex(code), new Date().toISOString());
-  const user = row ? userById(ctx.db, row.user_id) : undefined;
-  if (!row || !user || user.status !== 'active') throw unauthorized(INVALID_CODE, 'SSO_CODE_INVALID');
+  // Codes are guessed through the one guard for secrets, like every other token a stranger can present.
+  const found = ctx.guard.check({ kind: 'sso_code', req }, () => {
+    const row = consumeExchangeCode(ctx.db, sha256Hex(code), new Date().toISOString());
+    const user = row ? userById(ctx.db, row.user_id) : undefined;
+    return row && user?.status === 'active' ? { row, user } : null;
+  });
+  if (!found) throw unauthorized(INVALID_CODE, 'SSO_CODE_INVALID');
+  const { row, user } = found;
   const membership = membershipOf(ctx.db, user.id);
   // Partner status and IP allowlist, as at password sign-in (platform administrators are exempt).
   if (membership?.partnerId) ctx.tenantGuard.check(membership.partnerId, req, 'login');

@@ -62,7 +62,7 @@ export function ssoLoginRoutes(rt: SsoRuntime): AnyRoute[] {
       summary: 'Exchange the one-minute, single-use code from the URL fragment for the session',
       auth: 'public',
       body: exchangeBody,
-      responses: { 401: 'Invalid or expired SSO code' },
+      responses: { 401: 'Invalid or expired SSO code', 429: 'Too many invalid SSO codes' },
       handler: ({ req, res, body }) => exchangeCode(rt, req, res, body.code),
     }),
     defineRoute({
