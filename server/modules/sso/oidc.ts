@@ -24,7 +24,11 @@ export interface OidcClientSettings {
 
 export class DiscoveryError extends Error {}
 
-function secure(rt: SsoRuntime, config: client.Configuration, issuer: string): client.Configuration {
+/**
+ * The rebuilt configuration gets what discovery's had: every request through safeFetch, a timeout, and plain http
+ * only for a loopback IdP under SSO_ALLOW_INSECURE_ISSUER.
+ */
+function hardened(rt: SsoRuntime, config: client.Configuration, issuer: string): client.Configuration {
   config[client.customFetch] = safeFetch(rt);
   config.timeout = DISCOVERY_TIMEOUT_SECONDS;
   if (insecureAllowed(rt, issuer)) client.allowInsecureRequests(config);
@@ -88,7 +92,7 @@ export async function discoverClient(
     undefined,
     settings.clientSecret ? client.ClientSecretBasic(settings.clientSecret) : client.None(),
   );
-  return { config: secure(rt, config, settings.issuer), endpoints };
+  return { config: hardened(rt, config, settings.issuer), endpoints };
 }
 
 /** A discovery failure in words an administrator can act on, never with the client secret. */

@@ -66,7 +66,7 @@ function checkDefaultRole(rt: SsoRuntime, auth: UserAuth, tenant: Tenant, roleId
   assertCovered(rt.ctx, auth, effectivePermissions(rt.ctx.db, role.id));
 }
 
-/** Fresh discovery of an issuer; null with the reason when it failed. */
+/** Fresh discovery of an issuer: its endpoints, or the reason it failed (in words for the administrator). */
 async function tryDiscovery(
   rt: SsoRuntime,
   issuer: string,
