@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { insertApiKey, insertOrgUser, insertSite, ROLES, signedToken } from '../support/seed';
+import {
+  insertApiKey,
+  insertOrgUser,
+  insertSite,
+  restrictOrgUser,
+  ROLES,
+  signedToken,
+} from '../support/seed';
 import { auditOf, patch, withKey } from '../support/tenancy';
 import { aardvark, badger, betaAardvark, server, tokens, useImportWorld } from '../support/import-world';
 
@@ -134,5 +141,23 @@ describe('contacts', () => {
       name: string;
     };
     expect(name.name).toBe('Own');
+  });
+
+  it('limits a user restricted to some sites to organization-level contacts and those sites', async () => {
+    const mine = insertSite(server, aardvark, 'Mine');
+    const other = insertSite(server, aardvark, 'Not mine');
+    const orgLevel = insertContact(aardvark, { name: 'Org level' });
+    const atMine = insertContact(aardvark, { name: 'At mine', site_id: mine });
+    const atOther = insertContact(aardvark, { name: 'At other', site_id: other });
+    const userId = await insertOrgUser(server, aardvark, ROLES.orgAdmin, 'limited@aardvark.test');
+    restrictOrgUser(server, userId, { siteIds: [mine] });
+    const limited = await signedToken(server, 'limited@aardvark.test');
+    const list = await server.api.get(`/orgs/organizations/${aardvark}/contacts?limit=500`, limited);
+    const ids = list.body.data.map((c: { id: string }) => c.id);
+    expect(ids).toEqual(expect.arrayContaining([orgLevel, atMine]));
+    expect(ids).not.toContain(atOther);
+    expect((await server.api.get(`/orgs/contacts/${atOther}`, limited)).status).toBe(404);
+    expect((await patch(server, `/orgs/contacts/${atMine}`, { siteId: other }, limited)).status).toBe(403);
+    expect((await patch(server, `/orgs/contacts/${atMine}`, { title: 'Lead' }, limited)).status).toBe(200);
   });
 });

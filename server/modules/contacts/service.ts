@@ -2,9 +2,15 @@ import type { Request } from 'express';
 import type { Contact } from '../../contract/contacts';
 import type { AppContext } from '../../context';
 import type { AuthContext } from '../../http/auth-context';
-import { badRequest, notFound } from '../../http/errors';
+import { badRequest, forbidden, notFound } from '../../http/errors';
 import { paginated, type PageRequest } from '../../http/pagination';
-import { requireOrgAccess, resolveOrgScope, scopeCovers } from '../../http/scope';
+import {
+  requireOrgAccess,
+  resolveOrgScope,
+  scopeCovers,
+  siteRestriction,
+  SITE_DENIED,
+} from '../../http/scope';
 import { auditCaller } from '../audit';
 import { siteById } from '../tenancy';
 import { toContact, type ContactColumns, type ContactRow } from './rows';
@@ -41,13 +47,16 @@ export function listContacts(
   page: PageRequest,
 ) {
   requireOrgAccess(ctx.db, auth, orgId);
-  const { rows, total } = pageContactsOfOrg(ctx.db, orgId, siteId, page);
+  const { rows, total } = pageContactsOfOrg(ctx.db, orgId, siteId, siteRestriction(ctx.db, auth), page);
   return paginated(contactsWithLinks(ctx, rows), page, total);
 }
 
 function contactInScope(ctx: AppContext, auth: AuthContext, id: string): ContactRow {
   const row = contactById(ctx.db, id);
   if (!row || !scopeCovers(resolveOrgScope(ctx.db, auth), row.org_id)) throw notFound(NOT_FOUND);
+  // A user limited to some sites reaches organization-level contacts and those of their sites only.
+  const only = siteRestriction(ctx.db, auth);
+  if (only && row.site_id !== null && !only.has(row.site_id)) throw notFound(NOT_FOUND);
   return row;
 }
 
@@ -70,6 +79,10 @@ export function updateContact(
     const site = siteById(ctx.db, body.siteId);
     if (!site || site.org_id !== row.org_id) throw badRequest(SITE_NOT_IN_ORG, 'SITE_NOT_IN_ORG');
   }
+  // Nor may such a user move a contact out to the organization or to a site they cannot reach.
+  const only = siteRestriction(ctx.db, auth);
+  if (only && body.siteId !== undefined && (body.siteId === null || !only.has(body.siteId)))
+    throw forbidden(SITE_DENIED);
   const columns: ContactColumns = {
     name: body.name,
     email: body.email,

@@ -17,13 +17,20 @@ export function pageContactsOfOrg(
   db: Db,
   orgId: string,
   siteId: string | undefined,
+  onlySites: ReadonlySet<string> | null,
   page: PageRequest,
 ): { rows: ContactRow[]; total: number } {
+  const only = onlySites ? JSON.stringify([...onlySites]) : null;
   return pagedQuery<ContactRow>(db, {
     select: '*',
     from: 'contacts',
-    where: ['org_id = ?', '(? IS NULL OR site_id = ?)'],
-    params: [orgId, siteId ?? null, siteId ?? null],
+    where: [
+      'org_id = ?',
+      '(? IS NULL OR site_id = ?)',
+      // A user limited to some sites sees organization-level contacts and those of their sites.
+      '(? IS NULL OR site_id IS NULL OR site_id IN (SELECT value FROM json_each(?)))',
+    ],
+    params: [orgId, siteId ?? null, siteId ?? null, only, only],
     orderBy: 'name COLLATE NOCASE, email COLLATE NOCASE, id',
     page,
   });
