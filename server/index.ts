@@ -58,6 +58,7 @@ import { tenancyRoutes } from './modules/tenancy/routes';
 import { contactRoutes } from './modules/contacts/routes';
 import { importRoutes } from './modules/imports/routes';
 import { partnerApiRoutes } from './modules/partner-api/routes';
+import { partnerKeyAuthenticator } from './modules/partner-api';
 import { userRoutes } from './modules/users/routes';
 import { subscribeWebhookEvents, webhookRoutes, webhookRuntime } from './modules/webhooks';
 import { ssoRuntime } from './modules/sso';
@@ -262,6 +263,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     middleware: {
       authenticate: (mode) => authenticator(ctx, mode),
       authenticateAgent: (access) => agentAuthenticator(db, access),
+      authenticatePartnerKey: partnerKeyAuthenticator(ctx),
       requireMfa: mfaGuard(ctx),
       requirePermission: (permission) => permissionGuard(ctx, permission),
     },

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z, type ZodType } from 'zod';
 import type { AgentAccess, AgentCaller } from '../modules/agents/auth';
+import type { PartnerCaller } from '../modules/partner-api/authenticate';
 import { readJsonBody } from './body';
 import { badRequest } from './errors';
 import type { ApiKeyAuth, AuthContext, UserAuth } from './auth-context';
@@ -28,9 +29,10 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
  * `public`: no credential; `user`: a signed-in console user (Bearer JWT); `optional`: a user or nobody;
  * `user_or_key`: a user or an API key (the key wins when both are sent); `key`: an API key only; `agent`: an
- * agent's bearer credential for the `:agentId` in the path (DESIGN §3).
+ * agent's bearer credential for the `:agentId` in the path (DESIGN §3); `partner_key`: a partner provisioning key
+ * (`X-API-Key: psk_...`, spec 3) and nothing else.
  */
-export type RouteAuth = 'public' | 'user' | 'optional' | 'user_or_key' | 'key' | 'agent';
+export type RouteAuth = 'public' | 'user' | 'optional' | 'user_or_key' | 'key' | 'agent' | 'partner_key';
 
 type CallerFor<A extends RouteAuth> = A extends 'user'
   ? UserAuth
@@ -42,7 +44,9 @@ type CallerFor<A extends RouteAuth> = A extends 'user'
         ? ApiKeyAuth
         : A extends 'agent'
           ? AgentCaller
-          : null;
+          : A extends 'partner_key'
+            ? PartnerCaller
+            : null;
 
 export interface HandlerContext<B, Q, P, A> {
   req: Request;
@@ -105,7 +109,9 @@ function validate<T>(schema: ZodType<T> | undefined, input: unknown, where: stri
 }
 
 export interface RouteMiddleware {
-  authenticate: (mode: Exclude<RouteAuth, 'public' | 'agent'>) => RequestHandler;
+  authenticate: (mode: Exclude<RouteAuth, 'public' | 'agent' | 'partner_key'>) => RequestHandler;
+  /** Sets `req.partnerCaller` from the `psk_` key in X-API-Key, or refuses (401/403). */
+  authenticatePartnerKey: RequestHandler;
   /** Sets `req.agent` from the bearer credential of the path's agent, or refuses (401/403/404). */
   authenticateAgent: (access: AgentAccess) => RequestHandler;
   requireMfa: RequestHandler;
@@ -114,7 +120,7 @@ export interface RouteMiddleware {
 
 /** How many body bytes this caller may send: the route's limit once identified, the small public one before. */
 function bodyLimitFor(route: AnyRoute, req: Request): number {
-  const identified = req.auth !== undefined || req.agent !== undefined;
+  const identified = req.auth !== undefined || req.agent !== undefined || req.partnerCaller !== undefined;
   const limit = route.bodyLimit ? bytesOf(route.bodyLimit) : DEFAULT_BODY_LIMIT;
   return identified ? limit : Math.min(limit, PUBLIC_BODY_LIMIT);
 }
@@ -127,6 +133,7 @@ export function mountRoutes(router: Router, routes: AnyRoute[], middleware: Rout
   for (const route of routes) {
     const chain: RequestHandler[] = [];
     if (route.auth === 'agent') chain.push(middleware.authenticateAgent(route.agentAccess ?? 'full'));
+    else if (route.auth === 'partner_key') chain.push(middleware.authenticatePartnerKey);
     else if (route.auth !== 'public') chain.push(middleware.authenticate(route.auth));
     for (const permission of permissionsOf(route)) chain.push(middleware.requirePermission(permission));
     if (route.mfa) chain.push(middleware.requireMfa);
@@ -135,7 +142,9 @@ export function mountRoutes(router: Router, routes: AnyRoute[], middleware: Rout
       const body = validate(route.body, rawBody, 'body');
       const query = validate(route.query, req.query, 'query');
       const params = validate(route.params, req.params, 'params');
-      const auth = (route.auth === 'agent' ? req.agent : req.auth) ?? null;
+      const auth =
+        (route.auth === 'agent' ? req.agent : route.auth === 'partner_key' ? req.partnerCaller : req.auth) ??
+        null;
       const result = await route.handler({ req, res, body, query, params, auth });
       if (res.headersSent) return;
       if (result === undefined) res.status(route.status ?? 204).end();
@@ -177,6 +186,7 @@ export function registerOpenApi(registry: OpenAPIRegistry, routes: AnyRoute[]): 
     user_or_key: [{ bearer: [] }, { apiKey: [] }],
     key: [{ apiKey: [] }],
     agent: [{ agentToken: [] }],
+    partner_key: [{ apiKey: [] }],
   };
   const errorBody = z.object({ error: z.string(), code: z.string().optional() });
   for (const route of routes) {

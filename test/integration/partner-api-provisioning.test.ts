@@ -135,6 +135,11 @@ describe('partner provisioning interface', () => {
     expect(svc.status).toBe(401);
     expect(svc.body.error).toBe('A partner provisioning key (psk_) is required');
     expect((await call('GET', '/organizations', 'psk_not-a-real-key')).status).toBe(401);
+    // The key is checked before the body is read: a stranger's malformed body is a 401, not a 400.
+    const stranger = await server.api.request('POST', '/partner-api/organizations', { rawBody: '{not json' });
+    expect(stranger.status).toBe(401);
+    const openapi = await server.api.get('/openapi.json');
+    expect(openapi.body.paths['/api/v1/partner-api/sites'].post.security).toEqual([{ apiKey: [] }]);
   });
 
   it('answers slug conflicts, the organization cap, status and enrollment key bounds', async () => {

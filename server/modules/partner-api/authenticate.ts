@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { PARTNER_WRITE_CAP_PER_HOUR, type PartnerKeyScope } from '../../contract/partner-api';
 import type { AppContext } from '../../context';
 import { sha256Hex } from '../../crypto';
@@ -20,6 +20,21 @@ export interface PartnerCaller {
   partnerId: string;
   scopes: readonly PartnerKeyScope[];
   rateLimit: number;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The partner service principal of an `auth: 'partner_key'` route, set before its body is read. */
+    partnerCaller?: PartnerCaller;
+  }
+}
+
+/** The route layer's middleware for `auth: 'partner_key'` (server/http/route.ts). */
+export function partnerKeyAuthenticator(ctx: AppContext): RequestHandler {
+  return (req, _res, next) => {
+    req.partnerCaller = authenticatePartnerKey(ctx, req);
+    next();
+  };
 }
 
 export function authenticatePartnerKey(ctx: AppContext, req: Request): PartnerCaller {

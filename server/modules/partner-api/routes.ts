@@ -1,9 +1,9 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { PartnerKeyScope } from '../../contract/partner-api';
 import type { AppContext } from '../../context';
 import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
-import { authenticatePartnerKey, drawWrite, requireScope, type PartnerCaller } from './authenticate';
+import { drawWrite, requireScope, type PartnerCaller } from './authenticate';
 import { createPartnerKey, listPartnerKeys, revokePartnerKey, rotatePartnerKey } from './keys';
 import {
   createEnrollmentKey,
@@ -22,9 +22,8 @@ import {
   siteListQuery,
 } from './schemas';
 
-// /partner-keys (partner administrators, MFA) and /partner-api (the partner's service principal). The partner
-// interface authenticates its own `psk_` keys in the handler (declared `public` to the route layer, whose user
-// and API-key modes would accept a JWT or a `svc_` key); the OpenAPI document names the X-API-Key header.
+// /partner-keys (partner administrators, MFA) and /partner-api (the partner's service principal, `auth:
+// 'partner_key'`: a `psk_` key and nothing else, checked before the body is read).
 
 const KEYS_TAG = 'partner-keys';
 const API_TAG = 'partner-api';
@@ -39,17 +38,16 @@ const KEY_REFUSALS = {
 const WRITE_REFUSALS = { ...KEY_REFUSALS, 429: 'Partner write limit reached (Retry-After set)' };
 
 /** The key's caller with the scope checked, and for writes one draw from the key's write bucket. */
-function caller(
+function allowed(
   ctx: AppContext,
-  req: Request,
+  caller: PartnerCaller,
   res: Response,
   scope: PartnerKeyScope,
   write: boolean,
 ): PartnerCaller {
-  const principal = authenticatePartnerKey(ctx, req);
-  requireScope(principal, scope);
-  if (write) drawWrite(ctx, principal, res);
-  return principal;
+  requireScope(caller, scope);
+  if (write) drawWrite(ctx, caller, res);
+  return caller;
 }
 
 export function partnerApiRoutes(ctx: AppContext): AnyRoute[] {
@@ -111,47 +109,48 @@ export function partnerApiRoutes(ctx: AppContext): AnyRoute[] {
       path: '/partner-api/organizations',
       tag: API_TAG,
       summary: "The key partner's organizations, oldest first (cursor pages, limit up to 500)",
-      auth: 'public',
+      auth: 'partner_key',
       query: cursorQuery,
       responses: KEY_REFUSALS,
-      handler: ({ req, res, query }) =>
-        listOrganizations(ctx, caller(ctx, req, res, 'organizations:read', false), query),
+      handler: ({ res, auth, query }) =>
+        listOrganizations(ctx, allowed(ctx, auth, res, 'organizations:read', false), query),
     }),
     defineRoute({
       method: 'get',
       path: '/partner-api/sites',
       tag: API_TAG,
       summary: "The key partner's sites, oldest first (cursor pages, limit up to 500; orgId narrows)",
-      auth: 'public',
+      auth: 'partner_key',
       query: siteListQuery,
       responses: KEY_REFUSALS,
-      handler: ({ req, res, query }) => listSites(ctx, caller(ctx, req, res, 'sites:read', false), query),
+      handler: ({ res, auth, query }) => listSites(ctx, allowed(ctx, auth, res, 'sites:read', false), query),
     }),
     defineRoute({
       method: 'post',
       path: '/partner-api/organizations',
       tag: API_TAG,
       summary: "Create an organization under the key's partner",
-      auth: 'public',
+      auth: 'partner_key',
       body: provisionOrganizationBody,
       status: 201,
       responses: {
         ...WRITE_REFUSALS,
         409: 'partner_provisioning_slug_conflict; partner_provisioning_org_limit_reached (not retryable)',
       },
-      handler: ({ req, res, body }) =>
-        createOrganization(ctx, req, caller(ctx, req, res, 'organizations:write', true), body),
+      handler: ({ req, res, auth, body }) =>
+        createOrganization(ctx, req, allowed(ctx, auth, res, 'organizations:write', true), body),
     }),
     defineRoute({
       method: 'post',
       path: '/partner-api/sites',
       tag: API_TAG,
       summary: "Create a site in one of the key partner's organizations",
-      auth: 'public',
+      auth: 'partner_key',
       body: provisionSiteBody,
       status: 201,
       responses: { ...WRITE_REFUSALS, 404: 'Organization not found' },
-      handler: ({ req, res, body }) => createSite(ctx, req, caller(ctx, req, res, 'sites:write', true), body),
+      handler: ({ req, res, auth, body }) =>
+        createSite(ctx, req, allowed(ctx, auth, res, 'sites:write', true), body),
     }),
     defineRoute({
       method: 'post',
@@ -159,12 +158,12 @@ export function partnerApiRoutes(ctx: AppContext): AnyRoute[] {
       tag: API_TAG,
       summary:
         'Create an enrollment key (maxUsage 1-100000, ttlMinutes 1-525600); the raw key is in this answer only',
-      auth: 'public',
+      auth: 'partner_key',
       body: provisionEnrollmentKeyBody,
       status: 201,
       responses: { ...WRITE_REFUSALS, 404: 'Organization not found' },
-      handler: ({ req, res, body }) =>
-        createEnrollmentKey(ctx, req, caller(ctx, req, res, 'enrollment-keys:write', true), body),
+      handler: ({ req, res, auth, body }) =>
+        createEnrollmentKey(ctx, req, allowed(ctx, auth, res, 'enrollment-keys:write', true), body),
     }),
   ];
 }
