@@ -139,3 +139,13 @@ export interface SsoDomain {
 export interface SsoDomainListResponse {
   data: SsoDomain[];
 }
+
+/**
+ * `GET /sso/providers/:id/enforcement-preview` (beyond the spec's 13 endpoints): who would lose password sign-in if
+ * this provider were active with enforceSSO, the warning the console shows before enforcement is switched on. The
+ * first 200 by email, with the total.
+ */
+export interface SsoEnforcementPreview {
+  total: number;
+  users: Array<{ id: string; email: string; name: string }>;
+}

@@ -39,6 +39,11 @@ describe('SSO enforcement (rule 13)', () => {
       body: { enforceSSO: true },
     });
 
+    const preview = await api().get(`/sso/providers/${providerId}/enforcement-preview`, world.admin);
+    expect(preview.body).toEqual({
+      total: 1,
+      users: [{ id: expect.any(String), email: 'pat@contoso.test', name: 'pat' }],
+    });
     const governed = await api().login('pat@contoso.test', PASSWORD);
     const wrong = await api().login('pat@contoso.test', 'Not-The-Password-1');
     expect(governed.status).toBe(401);

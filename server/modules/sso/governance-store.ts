@@ -40,3 +40,31 @@ export function domainVerifiedFor(db: Db, orgId: string, domain: string): boolea
     ).get(orgId, domain) !== undefined
   );
 }
+
+/**
+ * Active accounts with a password that a provider of this owner would govern: the organization's users, or the
+ * partner's own technicians. At most `limit`, by email, with the total.
+ */
+export function passwordUsersOf(
+  db: Db,
+  owner: { orgId: string } | { partnerId: string },
+  limit: number,
+): { total: number; users: Array<{ id: string; email: string; name: string }> } {
+  const [table, column, id] =
+    'orgId' in owner
+      ? (['organization_users', 'org_id', owner.orgId] as const)
+      : (['partner_users', 'partner_id', owner.partnerId] as const);
+  // Table and column come from the two literals above, never from request data.
+  const from = `FROM ${table} m JOIN users u ON u.id = m.user_id
+    WHERE m.${column} = ? AND u.status = 'active' AND u.password_hash IS NOT NULL`;
+  const { n } = statement(db, `SELECT COUNT(*) AS n ${from}`).get(id) as { n: number };
+  const users = statement(db, `SELECT u.id, u.email, u.name ${from} ORDER BY u.email LIMIT ?`).all(
+    id,
+    limit,
+  ) as Array<{
+    id: string;
+    email: string;
+    name: string;
+  }>;
+  return { total: n, users };
+}

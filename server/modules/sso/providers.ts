@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type {
+  SsoEnforcementPreview,
   SsoProvider,
   SsoProviderListResponse,
   SsoProviderStatus,
@@ -16,6 +17,7 @@ import { auditCaller } from '../audit';
 import { assertCovered, assignableRole } from '../roles';
 import type { Tenant } from '../users';
 import { canSee, ownerOf, requireVisible, requireWritableOwner } from './access';
+import { passwordUsersOf } from './governance-store';
 import { discoverClient, DiscoveryError, type DiscoveredEndpoints } from './oidc';
 import { DEFAULT_MAPPING, DEFAULT_SCOPES, presetById } from './presets';
 import {
@@ -284,6 +286,12 @@ export function removeProvider(rt: SsoRuntime, req: Request, auth: UserAuth, id:
   transaction(rt.ctx.db, () => deleteProvider(rt.ctx.db, row.id));
   auditProvider(rt, req, auth, row, 'sso.provider.delete', { ownerScope: row.owner_scope, type: row.type });
   return { success: true };
+}
+
+/** Who would lose password sign-in under this provider's enforcement (the console's warning before enabling it). */
+export function enforcementPreview(rt: SsoRuntime, auth: UserAuth, id: string): SsoEnforcementPreview {
+  const row = requireVisible(rt.ctx, auth, providerById(rt.ctx.db, id));
+  return passwordUsersOf(rt.ctx.db, ownerOf(row), 200);
 }
 
 /** `POST /sso/providers/:id/test`: the discovery document is reachable now and every endpoint in it is safe. */

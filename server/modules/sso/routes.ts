@@ -5,6 +5,7 @@ import { PROVIDER_NOT_FOUND } from './access';
 import { SSO_PRESETS } from './presets';
 import {
   createProvider,
+  enforcementPreview,
   getProvider,
   listProviders,
   removeProvider,
@@ -114,6 +115,18 @@ export function ssoProviderRoutes(rt: SsoRuntime): AnyRoute[] {
       body: statusBody,
       responses: NOT_FOUND,
       handler: ({ req, auth, params, body }) => setProviderStatus(rt, req, auth, params.id, body.status),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/sso/providers/:id/enforcement-preview',
+      tag: TAG,
+      summary:
+        'Who would lose password sign-in if this provider enforced SSO (the first 200 by email, and the total)',
+      auth: 'user',
+      permission: PERMISSIONS.USERS_READ,
+      params: providerIdParams,
+      responses: NOT_FOUND,
+      handler: ({ auth, params }) => enforcementPreview(rt, auth, params.id),
     }),
     defineRoute({
       method: 'post',
