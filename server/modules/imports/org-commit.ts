@@ -6,7 +6,6 @@ import {
   countOrganizations,
   insertOrganization,
   insertSite,
-  organizationSlugTaken,
   partnerById,
   updateOrganizationRow,
   updateSiteRow,
@@ -71,7 +70,7 @@ function targetOf(row: OrgCommitRow, match: OrgRowMatch): Target {
 }
 
 /** A slug from the name, made unique among the partner's live organizations with a numeric suffix. */
-function freeSlug(db: Db, partnerId: string, name: string): string {
+function freeSlug(state: OrgState, name: string): string {
   const base =
     name
       .toLowerCase()
@@ -81,7 +80,7 @@ function freeSlug(db: Db, partnerId: string, name: string): string {
       .slice(0, 90) || 'organization';
   for (let n = 1; ; n++) {
     const slug = n === 1 ? base : `${base}-${n}`;
-    if (!organizationSlugTaken(db, partnerId, slug)) return slug;
+    if (!state.liveSlugs.has(slug)) return slug;
   }
 }
 
@@ -173,7 +172,7 @@ function applyRow(c: RowContext, row: OrgCommitRow, index: number, match: OrgRow
   } else {
     org = target.org;
     if (target.reactivate && org.deleted_at) {
-      if (organizationSlugTaken(c.db, c.partnerId, org.slug, org.id))
+      if (c.state.liveSlugs.has(org.slug))
         throw new RowRefused(
           'write-failed',
           `Cannot restore ${org.name}: its slug ${org.slug} is now in use`,
@@ -181,6 +180,7 @@ function applyRow(c: RowContext, row: OrgCommitRow, index: number, match: OrgRow
       updateOrganizationRow(c.db, org.id, { deleted_at: null, updated_at: c.at });
       org = { ...org, deleted_at: null };
       c.state.byId.set(org.id, org);
+      c.state.liveSlugs.add(org.slug);
       c.out.reactivated.push({ id: org.id, name: org.name });
       changed = true;
     }
@@ -227,7 +227,7 @@ function createOrganization(c: RowContext, name: string, match: OrgRowMatch): Or
     id: randomUUID(),
     partner_id: c.partnerId,
     name,
-    slug: freeSlug(c.db, c.partnerId, name),
+    slug: freeSlug(c.state, name),
     type: 'customer',
     status: 'active',
     max_devices: null,

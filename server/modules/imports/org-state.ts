@@ -22,6 +22,8 @@ export interface OrgState {
   linksOf: Map<string, Map<string, string>>;
   /** Per organization: its sites by name key. */
   sitesOf: Map<string, Map<string, SiteRow>>;
+  /** Slugs of the live organizations: new slugs are chosen against this set rather than a query per row. */
+  liveSlugs: Set<string>;
 }
 
 export function readOrgState(db: Db, partnerId: string): OrgState {
@@ -32,6 +34,7 @@ export function readOrgState(db: Db, partnerId: string): OrgState {
     byLink: new Map(),
     linksOf: new Map(),
     sitesOf: new Map(),
+    liveSlugs: new Set(),
   };
   for (const org of orgs) addOrganization(state, org);
   for (const link of organizationLinksOfPartner(db, partnerId)) {
@@ -49,6 +52,7 @@ export function addOrganization(state: OrgState, org: OrganizationRow): void {
   state.byId.set(org.id, org);
   const key = nameKey(org.name);
   state.byName.set(key, [...(state.byName.get(key) ?? []), org]);
+  if (!org.deleted_at) state.liveSlugs.add(org.slug);
 }
 
 export function addLink(state: OrgState, orgId: string, system: string, id: string): void {
