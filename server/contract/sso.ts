@@ -99,7 +99,10 @@ export interface SsoCheckResponse {
   enforceSSO: boolean;
 }
 
-/** `POST /auth/sso-discovery` (public): keyed on the email's domain only (rule 14). */
+/**
+ * `POST /auth/sso-discovery` (public): keyed on the email's domain only (rule 14). `GET /sso/partner-sign-in?slug=`
+ * (public, beyond the spec's 13 endpoints) answers the same shape for a partner's sign-in page (rule 15).
+ */
 export interface SsoDiscoveryResponse {
   sso: { providerName: string; loginUrl: string; enforceSSO: boolean } | null;
 }

@@ -136,6 +136,34 @@ describe('partner providers (rule 15)', () => {
     );
   });
 
+  it('offers the partner button by slug (any case) or, with one partner, on the shared page', async () => {
+    const slug = (
+      world.server.context.db.prepare('SELECT slug FROM partners WHERE id = ?').get(world.partnerId) as {
+        slug: string;
+      }
+    ).slug;
+    const offered = {
+      sso: {
+        providerName: 'Northwind IdP',
+        loginUrl: `/api/v1/sso/login/partner/${world.partnerId}`,
+        enforceSSO: false,
+      },
+    };
+    expect((await world.server.api.get(`/sso/partner-sign-in?slug=${slug.toUpperCase()}`)).body).toEqual(
+      offered,
+    );
+    expect((await world.server.api.get('/sso/partner-sign-in')).body).toEqual(offered);
+    expect((await world.server.api.get('/sso/partner-sign-in?slug=nobody')).body).toEqual({ sso: null });
+    world.server.context.db
+      .prepare("UPDATE partners SET status = 'suspended' WHERE id = ?")
+      .run(world.partnerId);
+    expect((await world.server.api.get(`/sso/partner-sign-in?slug=${slug}`)).body).toEqual({ sso: null });
+    expect((await world.server.api.get('/sso/partner-sign-in')).body).toEqual({ sso: null });
+    world.server.context.db
+      .prepare("UPDATE partners SET status = 'active' WHERE id = ?")
+      .run(world.partnerId);
+  });
+
   it('answers provider_not_found for an owner without an active provider', async () => {
     const landing = await world.browser().signIn('/api/v1/sso/login/00000000-0000-4000-8000-00000000abcd');
     expect(landing.location).toBe('/login?error=provider_not_found');

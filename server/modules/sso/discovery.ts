@@ -1,6 +1,6 @@
 import type { SsoCheckResponse, SsoDiscoveryResponse } from '../../contract';
 import type { Db } from '../../db/connection';
-import { organizationsWithVerifiedDomain } from './governance-store';
+import { organizationsWithVerifiedDomain, signInPartner } from './governance-store';
 import { activeProviderOf } from './provider-store';
 
 // What the sign-in page may learn before anyone signs in (rules 14 and `GET /sso/check/:orgId`).
@@ -36,5 +36,23 @@ export function checkOrganization(db: Db, orgId: string): SsoCheckResponse {
     providerName: provider.name,
     type: provider.type,
     enforceSSO: provider.enforce_sso === 1,
+  };
+}
+
+/**
+ * Rule 15: the partner button of a sign-in page. With a slug, the per-partner page; without, the shared page of a
+ * single-partner (self-hosted) deployment. An unknown slug, a suspended or deleted partner, or one without an
+ * active OIDC provider answer `{sso: null}`, and the page stays the stock one.
+ */
+export function partnerSignIn(db: Db, slug: string | null): SsoDiscoveryResponse {
+  const partner = signInPartner(db, slug);
+  const provider = partner ? activeProviderOf(db, { partnerId: partner.id }) : undefined;
+  if (!partner || !provider || provider.type !== 'oidc') return { sso: null };
+  return {
+    sso: {
+      providerName: provider.name,
+      loginUrl: `/api/v1/sso/login/partner/${partner.id}`,
+      enforceSSO: provider.enforce_sso === 1,
+    },
   };
 }

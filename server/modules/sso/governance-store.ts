@@ -68,3 +68,23 @@ export function passwordUsersOf(
   }>;
   return { total: n, users };
 }
+
+/**
+ * The partner a sign-in page names (rule 15): by slug, case-insensitively; without a slug, the only live partner
+ * of a single-partner deployment. Only an active, undeleted partner counts.
+ */
+export function signInPartner(db: Db, slug: string | null): { id: string } | undefined {
+  if (slug !== null)
+    return statement(
+      db,
+      `SELECT id FROM partners WHERE lower(slug) = lower(?) AND status = 'active' AND deleted_at IS NULL`,
+    ).get(slug) as { id: string } | undefined;
+  const live = statement(
+    db,
+    'SELECT id, status FROM partners WHERE deleted_at IS NULL LIMIT 2',
+  ).all() as Array<{
+    id: string;
+    status: string;
+  }>;
+  return live.length === 1 && live[0]?.status === 'active' ? { id: live[0].id } : undefined;
+}

@@ -1,5 +1,5 @@
 import { defineRoute, type AnyRoute } from '../../http/route';
-import { checkOrganization, discoverForEmail } from './discovery';
+import { checkOrganization, discoverForEmail, partnerSignIn } from './discovery';
 import { exchangeCode } from './exchange';
 import { finishSignIn, startSignIn } from './login';
 import type { SsoRuntime } from './runtime';
@@ -10,6 +10,7 @@ import {
   loginQuery,
   orgIdParams,
   partnerIdParams,
+  partnerSignInQuery,
 } from './schemas';
 
 // The public half of single sign-on (spec 1 rule 1: SSO login entry points need no token): starting and finishing
@@ -73,6 +74,16 @@ export function ssoLoginRoutes(rt: SsoRuntime): AnyRoute[] {
       auth: 'public',
       params: orgIdParams,
       handler: ({ params }) => checkOrganization(rt.ctx.db, params.orgId),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/sso/partner-sign-in',
+      tag: TAG,
+      summary:
+        "The partner button of a sign-in page: by partner slug, or without one the single partner's; else {sso: null}",
+      auth: 'public',
+      query: partnerSignInQuery,
+      handler: ({ query }) => partnerSignIn(rt.ctx.db, query.slug ?? null),
     }),
     defineRoute({
       method: 'post',

@@ -110,6 +110,9 @@ export const callbackQuery = z.object({
   error: z.string().max(256).optional(),
 });
 
+/** Rule 15: a per-partner sign-in page is addressed by the partner's slug. */
+export const partnerSignInQuery = z.object({ slug: z.string().trim().min(1).max(100).optional() });
+
 export const exchangeBody = z.object({ code: z.string().min(1, 'code is required').max(200) });
 export const discoveryBody = z.object({ email: z.email('Invalid email address').max(255) });
 
