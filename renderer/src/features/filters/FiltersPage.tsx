@@ -9,7 +9,7 @@ import { useAsyncAction } from '../../lib/action';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate, usePathname } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { EmptyState, LoadFailure, LoadingBlock, PageHeader, RowMenu, SearchBox } from '../../ui';
+import { EmptyState, ListCount, ListToolbar, LoadFailure, LoadingBlock, PageHeader, RowMenu } from '../../ui';
 import { formatDate } from '../../lib/format';
 
 import { useTarget } from '../../lib/hooks';
@@ -75,20 +75,19 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
           </Link>
         }
       />
-      <div className="adm-toolbar">
-        <SearchBox
-          value={search}
-          onChange={setSearch}
-          placeholder="Search name or description"
-          testId="filters-search"
-        />
-        <span className="grow" />
-        {list.data ? (
-          <span className="muted small" data-testid="filters-count">
-            {list.data.total} {list.data.total === 1 ? 'filter' : 'filters'}
-          </span>
-        ) : null}
-      </div>
+      <ListToolbar
+        query={search}
+        onQuery={setSearch}
+        placeholder="Search name or description"
+        searchTestId="filters-search"
+        count={
+          list.data ? (
+            <ListCount testId="filters-count">
+              {list.data.total} {list.data.total === 1 ? 'filter' : 'filters'}
+            </ListCount>
+          ) : null
+        }
+      />
       {list.error && !list.data ? (
         <LoadFailure
           error={list.error}

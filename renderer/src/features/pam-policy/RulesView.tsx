@@ -14,7 +14,7 @@ import { plural } from '../../lib/format';
 import { pamPolicyApi, usePamConfig, useRules, useSignerGroups } from './api';
 import { VERDICT_LABEL, criteriaParts, listTiers, windowLabel, type SummaryPart } from './model';
 import type { PolicyOrg } from './org';
-import { ListToolbar, NoMatchRow, RowSwitch } from '../../ui';
+import { ListCount, ListToolbar, NoMatchRow, RowSwitch } from '../../ui';
 import { RULES_FORBIDDEN, VerdictPill } from './parts';
 import { searchRows } from '../../lib/forms';
 import { writeTarget } from '../../lib/hooks';
@@ -94,10 +94,10 @@ export function RulesView({ org }: { org: PolicyOrg }) {
         placeholder="Search name or criteria"
         searchTestId="pam-rules-search"
         count={
-          <span className="muted small" data-testid="pam-rules-count">
+          <ListCount testId="pam-rules-count">
             {plural(all.length, 'rule')}
             {disabledCount ? ` · ${disabledCount} disabled` : ''}
-          </span>
+          </ListCount>
         }
         action={newRule}
       />

@@ -14,7 +14,7 @@ import { useTarget } from '../../lib/hooks';
 import { plural } from '../../lib/format';
 import { pamPolicyApi, useRules, useSignerGroups } from './api';
 import type { PolicyOrg } from './org';
-import { ListToolbar, NoMatchRow } from '../../ui';
+import { ListCount, ListToolbar, NoMatchRow } from '../../ui';
 import { searchRows } from '../../lib/forms';
 import { writeTarget } from '../../lib/hooks';
 
@@ -100,7 +100,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
         onQuery={setQuery}
         placeholder="Search name or signer"
         searchTestId="signer-groups-search"
-        count={<span className="muted small">{plural(all.length, 'group')}</span>}
+        count={<ListCount>{plural(all.length, 'group')}</ListCount>}
         action={create}
       />
       {all.length === 0 ? (

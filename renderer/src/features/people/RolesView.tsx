@@ -11,7 +11,8 @@ import {
   NoMatchRow,
   PageHeader,
   RowMenu,
-  SearchBox,
+  ListCount,
+  ListToolbar,
 } from '../../ui';
 import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';
@@ -65,22 +66,26 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
       {tabs}
 
       <ListStates of={roles} loading="Loading roles…" forbidden={ROLES_FORBIDDEN}>
-        <div className="adm-toolbar">
-          <SearchBox value={search} onChange={setSearch} placeholder="Search roles" testId="role-search" />
-          <ChoiceSelect
-            value={kind}
-            onChange={(v) => setKind(v as '' | 'system' | 'custom')}
-            ariaLabel="Filter by kind"
-            emptyLabel="Built-in and custom"
-            options={[
-              { value: 'system', label: 'Built-in only' },
-              { value: 'custom', label: 'Custom only' },
-            ]}
-            testId="role-kind-filter"
-          />
-          <span className="grow" />
-          <span className="muted small">{list.length} roles</span>
-        </div>
+        <ListToolbar
+          query={search}
+          onQuery={setSearch}
+          placeholder="Search roles"
+          searchTestId="role-search"
+          filters={
+            <ChoiceSelect
+              value={kind}
+              onChange={(v) => setKind(v as '' | 'system' | 'custom')}
+              ariaLabel="Filter by kind"
+              emptyLabel="Built-in and custom"
+              options={[
+                { value: 'system', label: 'Built-in only' },
+                { value: 'custom', label: 'Custom only' },
+              ]}
+              testId="role-kind-filter"
+            />
+          }
+          count={<ListCount>{list.length} roles</ListCount>}
+        />
         <AdminTable
           testId="role-table"
           columns={['Role', 'Applies to', 'Inherits from', <th className="num">Users</th>]}

@@ -16,7 +16,8 @@ import {
   ListStates,
   PageHeader,
   Pager,
-  SearchBox,
+  ListCount,
+  ListToolbar,
 } from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 
@@ -141,35 +142,36 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
       {rowError ? <ActionError error={rowError.error} testId="users-row-error" /> : null}
 
       {users.error && !users.data ? null : (
-        <div className="adm-toolbar">
-          <SearchBox
-            value={search}
-            onChange={setSearch}
-            placeholder="Search name or email"
-            testId="user-search"
-          />
-          <ChoiceSelect
-            value={status}
-            onChange={(v) => {
-              setStatus(v as UserStatus | '');
-              setPage(1);
-            }}
-            ariaLabel="Filter by status"
-            emptyLabel="All statuses"
-            options={[
-              { value: 'active', label: 'Active' },
-              { value: 'invited', label: 'Invited' },
-              { value: 'disabled', label: 'Disabled' },
-            ]}
-            testId="user-status-filter"
-          />
-          <span className="grow" />
-          {users.data ? (
-            <span className="muted small" data-testid="user-count">
-              {paginationOf(users.data)?.total ?? list.length} {filtered ? 'matching' : ''} users
-            </span>
-          ) : null}
-        </div>
+        <ListToolbar
+          query={search}
+          onQuery={setSearch}
+          placeholder="Search name or email"
+          searchTestId="user-search"
+          filters={
+            <ChoiceSelect
+              value={status}
+              onChange={(v) => {
+                setStatus(v as UserStatus | '');
+                setPage(1);
+              }}
+              ariaLabel="Filter by status"
+              emptyLabel="All statuses"
+              options={[
+                { value: 'active', label: 'Active' },
+                { value: 'invited', label: 'Invited' },
+                { value: 'disabled', label: 'Disabled' },
+              ]}
+              testId="user-status-filter"
+            />
+          }
+          count={
+            users.data ? (
+              <ListCount testId="user-count">
+                {paginationOf(users.data)?.total ?? list.length} {filtered ? 'matching' : ''} users
+              </ListCount>
+            ) : null
+          }
+        />
       )}
 
       <ListStates

@@ -13,7 +13,8 @@ import {
   NoMatchRow,
   PageHeader,
   RowMenu,
-  SearchBox,
+  ListCount,
+  ListToolbar,
 } from '../../ui';
 import { asList } from '../../lib/query';
 import { formatDate } from '../../lib/format';
@@ -118,38 +119,41 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
           ) : null
         }
       >
-        <div className="adm-toolbar">
-          <SearchBox
-            value={search}
-            onChange={setSearch}
-            placeholder="Search by name or slug"
-            testId="org-search"
-          />
-          <ChoiceSelect
-            value={status}
-            onChange={setStatus}
-            ariaLabel="Filter by status"
-            emptyLabel="All statuses"
-            options={ORG_STATUSES}
-            testId="org-status-filter"
-          />
-          {scope === 'system' ? (
-            <ChoiceSelect
-              value={partnerId}
-              onChange={setPartnerId}
-              ariaLabel="Filter by partner"
-              emptyLabel="All partners"
-              options={nameChoices(partnerList)}
-              testId="org-partner-filter"
-            />
-          ) : null}
-          <span className="grow" />
-          <span className="muted small" data-testid="org-count">
-            {shown.length === all.length
-              ? `${all.length} organization${all.length === 1 ? '' : 's'}`
-              : `${shown.length} of ${all.length}`}
-          </span>
-        </div>
+        <ListToolbar
+          query={search}
+          onQuery={setSearch}
+          placeholder="Search by name or slug"
+          searchTestId="org-search"
+          filters={
+            <>
+              <ChoiceSelect
+                value={status}
+                onChange={setStatus}
+                ariaLabel="Filter by status"
+                emptyLabel="All statuses"
+                options={ORG_STATUSES}
+                testId="org-status-filter"
+              />
+              {scope === 'system' ? (
+                <ChoiceSelect
+                  value={partnerId}
+                  onChange={setPartnerId}
+                  ariaLabel="Filter by partner"
+                  emptyLabel="All partners"
+                  options={nameChoices(partnerList)}
+                  testId="org-partner-filter"
+                />
+              ) : null}
+            </>
+          }
+          count={
+            <ListCount testId="org-count">
+              {shown.length === all.length
+                ? `${all.length} organization${all.length === 1 ? '' : 's'}`
+                : `${shown.length} of ${all.length}`}
+            </ListCount>
+          }
+        />
         <AdminTable
           testId="org-table"
           columns={[

@@ -13,7 +13,8 @@ import {
   PageHeader,
   Pager,
   RowMenu,
-  SearchBox,
+  ListCount,
+  ListToolbar,
 } from '../../ui';
 
 import { asList, paginationOf } from '../../lib/query';
@@ -81,16 +82,13 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
           ) : null
         }
       >
-        <div className="adm-toolbar">
-          <SearchBox
-            value={search}
-            onChange={setSearch}
-            placeholder="Search this page by name or slug"
-            testId="partner-search"
-          />
-          <span className="grow" />
-          <span className="muted small">{paginationOf(partners.data)?.total ?? list.length} partners</span>
-        </div>
+        <ListToolbar
+          query={search}
+          onQuery={setSearch}
+          placeholder="Search this page by name or slug"
+          searchTestId="partner-search"
+          count={<ListCount>{paginationOf(partners.data)?.total ?? list.length} partners</ListCount>}
+        />
         <AdminTable
           testId="partner-table"
           columns={[
