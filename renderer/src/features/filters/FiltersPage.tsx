@@ -9,7 +9,16 @@ import { useAsyncAction } from '../../lib/action';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate, usePathname } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { EmptyState, ListCount, ListToolbar, LoadFailure, LoadingBlock, PageHeader, RowMenu } from '../../ui';
+import {
+  EmptyState,
+  ListCount,
+  ListToolbar,
+  LoadFailure,
+  LoadingBlock,
+  PageHeader,
+  RowActions,
+  rowAction,
+} from '../../ui';
 import { formatDate } from '../../lib/format';
 
 import { useTarget } from '../../lib/hooks';
@@ -156,33 +165,20 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
                       </div>
                     </td>
                     <td className="nowrap muted">{formatDate(f.updatedAt)}</td>
-                    <td className="actions" onClick={(e) => e.stopPropagation()}>
-                      <RowMenu
-                        label={`Actions for ${f.name}`}
-                        testId="filter-row-menu"
-                        items={[
-                          {
-                            label: 'Show devices',
-                            icon: 'devices',
-                            onSelect: () => navigate(devicesLinkFor(f.id)),
-                            testId: 'filter-row-devices',
-                          },
-                          {
-                            label: 'Edit',
-                            icon: 'edit',
-                            onSelect: () => navigate(`/filters/${f.id}`),
-                            testId: 'filter-row-edit',
-                          },
-                          {
-                            label: 'Delete',
-                            icon: 'trash',
-                            danger: true,
-                            onSelect: () => deleting.open(f),
-                            testId: 'filter-row-delete',
-                          },
-                        ]}
-                      />
-                    </td>
+                    <RowActions
+                      name={f.name}
+                      testId="filter-row-menu"
+                      items={[
+                        {
+                          label: 'Show devices',
+                          icon: 'devices',
+                          onSelect: () => navigate(devicesLinkFor(f.id)),
+                          testId: 'filter-row-devices',
+                        },
+                        rowAction.edit('filter-row-edit', () => navigate(`/filters/${f.id}`)),
+                        rowAction.remove('filter-row-delete', () => deleting.open(f)),
+                      ]}
+                    />
                   </tr>
                 ))}
               </tbody>

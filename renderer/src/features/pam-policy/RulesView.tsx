@@ -7,7 +7,7 @@ import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { Link, navigate, useRouter } from '../../lib/router';
-import { EmptyState, RowMenu } from '../../ui';
+import { EmptyState, RowActions, rowAction } from '../../ui';
 import { useTarget } from '../../lib/hooks';
 import { minutesText } from '../approvals';
 import { plural } from '../../lib/format';
@@ -350,30 +350,22 @@ function RuleRow({
           testId={`pam-rule-enabled-${rule.id}`}
         />
       </td>
-      <td className="actions" onClick={(e) => e.stopPropagation()}>
-        <RowMenu
-          label={`Actions for ${rule.name}`}
-          testId={`pam-rule-menu-${rule.id}`}
-          items={[
-            { label: 'Edit', icon: 'edit', onSelect: onOpen, testId: `pam-rule-edit-${rule.id}` },
-            {
-              label: 'Re-approve',
-              icon: 'check',
-              onSelect: onReapprove,
-              testId: `pam-rule-menu-reapprove-${rule.id}`,
-              hidden: !open,
-            },
-            { label: 'Duplicate', icon: 'copy', onSelect: onCopy, testId: `pam-rule-copy-${rule.id}` },
-            {
-              label: 'Delete',
-              icon: 'trash',
-              danger: true,
-              onSelect: onDelete,
-              testId: `pam-rule-delete-${rule.id}`,
-            },
-          ]}
-        />
-      </td>
+      <RowActions
+        name={rule.name}
+        testId={`pam-rule-menu-${rule.id}`}
+        items={[
+          rowAction.edit(`pam-rule-edit-${rule.id}`, onOpen),
+          {
+            label: 'Re-approve',
+            icon: 'check',
+            onSelect: onReapprove,
+            testId: `pam-rule-menu-reapprove-${rule.id}`,
+            hidden: !open,
+          },
+          { label: 'Duplicate', icon: 'copy', onSelect: onCopy, testId: `pam-rule-copy-${rule.id}` },
+          rowAction.remove(`pam-rule-delete-${rule.id}`, onDelete),
+        ]}
+      />
     </tr>
   );
 }

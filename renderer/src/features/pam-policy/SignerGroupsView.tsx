@@ -7,7 +7,7 @@ import { Icon } from '../../ui/Icon';
 import { Field } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { Link, navigate } from '../../lib/router';
-import { EmptyState, RowMenu } from '../../ui';
+import { EmptyState, RowActions, rowAction } from '../../ui';
 import { fieldErrors } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
 import { useTarget } from '../../lib/hooks';
@@ -148,33 +148,20 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
                   )}
                 </td>
                 <td className="nowrap muted">{formatDate(g.updatedAt)}</td>
-                <td className="actions" onClick={(e) => e.stopPropagation()}>
-                  <RowMenu
-                    label={`Actions for ${g.name}`}
-                    testId={`signer-group-menu-${g.id}`}
-                    items={[
-                      {
-                        label: 'Edit',
-                        icon: 'edit',
-                        onSelect: () => setEditing(g),
-                        testId: `signer-group-edit-${g.id}`,
-                      },
-                      {
-                        label: 'New rule with this group',
-                        icon: 'plus',
-                        onSelect: () => navigate(org.link('/pam/rules/new', { signerGroup: g.id })),
-                        testId: `signer-group-rule-${g.id}`,
-                      },
-                      {
-                        label: 'Delete',
-                        icon: 'trash',
-                        danger: true,
-                        onSelect: () => deleting.open(g),
-                        testId: `signer-group-delete-${g.id}`,
-                      },
-                    ]}
-                  />
-                </td>
+                <RowActions
+                  name={g.name}
+                  testId={`signer-group-menu-${g.id}`}
+                  items={[
+                    rowAction.edit(`signer-group-edit-${g.id}`, () => setEditing(g)),
+                    {
+                      label: 'New rule with this group',
+                      icon: 'plus',
+                      onSelect: () => navigate(org.link('/pam/rules/new', { signerGroup: g.id })),
+                      testId: `signer-group-rule-${g.id}`,
+                    },
+                    rowAction.remove(`signer-group-delete-${g.id}`, () => deleting.open(g)),
+                  ]}
+                />
               </tr>
             );
           })}

@@ -10,9 +10,10 @@ import {
   ListStates,
   NoMatchRow,
   PageHeader,
-  RowMenu,
+  RowActions,
   ListCount,
   ListToolbar,
+  rowAction,
 } from '../../ui';
 import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';
@@ -127,34 +128,25 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
               <td className="num" data-testid="role-user-count">
                 {r.userCount}
               </td>
-              <td className="actions">
-                <RowMenu
-                  label={`Actions for ${r.name}`}
-                  testId="role-menu"
-                  items={[
-                    {
-                      label: r.isSystem ? 'View' : 'Edit',
-                      icon: r.isSystem ? 'chevron' : 'edit',
-                      testId: 'role-menu-open',
-                      onSelect: () => navigate(`/users/roles/${r.id}`),
-                    },
-                    {
-                      label: r.isSystem ? 'Clone to customize' : 'Clone',
-                      icon: 'copy',
-                      testId: 'role-menu-clone',
-                      onSelect: () => setCloning(r),
-                    },
-                    {
-                      label: 'Delete',
-                      icon: 'trash',
-                      danger: true,
-                      hidden: r.isSystem,
-                      testId: 'role-menu-delete',
-                      onSelect: () => deleting.open(r),
-                    },
-                  ]}
-                />
-              </td>
+              <RowActions
+                name={r.name}
+                testId="role-menu"
+                items={[
+                  {
+                    label: r.isSystem ? 'View' : 'Edit',
+                    icon: r.isSystem ? 'chevron' : 'edit',
+                    testId: 'role-menu-open',
+                    onSelect: () => navigate(`/users/roles/${r.id}`),
+                  },
+                  {
+                    label: r.isSystem ? 'Clone to customize' : 'Clone',
+                    icon: 'copy',
+                    testId: 'role-menu-clone',
+                    onSelect: () => setCloning(r),
+                  },
+                  rowAction.remove('role-menu-delete', () => deleting.open(r), { hidden: r.isSystem }),
+                ]}
+              />
             </tr>
           ))}
           {shown.length === 0 ? (

@@ -7,7 +7,16 @@ import { Icon } from '../../ui/Icon';
 import { Card, Facts, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
-import { EmptyState, ErrorBlock, ListStates, LoadingBlock, PageHeader, Pager, RowMenu } from '../../ui';
+import {
+  EmptyState,
+  ErrorBlock,
+  ListStates,
+  LoadingBlock,
+  PageHeader,
+  Pager,
+  RowActions,
+  rowAction,
+} from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 import { formatDate } from '../../lib/format';
 
@@ -226,27 +235,14 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
                     <td className="nowrap mono small">{s.timezone}</td>
                     <TwoLineCell first={address[0]} second={address[1]} />
                     <TwoLineCell first={contact?.primary} second={contact?.secondary} />
-                    <td className="actions">
-                      <RowMenu
-                        label={`Actions for ${s.name}`}
-                        testId="site-menu"
-                        items={[
-                          {
-                            label: 'Edit',
-                            icon: 'edit',
-                            testId: 'site-menu-edit',
-                            onSelect: () => setEditing(s),
-                          },
-                          {
-                            label: 'Delete',
-                            icon: 'trash',
-                            danger: true,
-                            testId: 'site-menu-delete',
-                            onSelect: () => deleting.open(s),
-                          },
-                        ]}
-                      />
-                    </td>
+                    <RowActions
+                      name={s.name}
+                      testId="site-menu"
+                      items={[
+                        rowAction.edit('site-menu-edit', () => setEditing(s)),
+                        rowAction.remove('site-menu-delete', () => deleting.open(s)),
+                      ]}
+                    />
                   </tr>
                 );
               })}

@@ -12,9 +12,10 @@ import {
   nameChoices,
   NoMatchRow,
   PageHeader,
-  RowMenu,
+  RowActions,
   ListCount,
   ListToolbar,
+  rowAction,
 } from '../../ui';
 import { asList } from '../../lib/query';
 import { formatDate } from '../../lib/format';
@@ -188,35 +189,20 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
                 <td>
                   <MfaPolicyTags org={o} />
                 </td>
-                <td className="actions">
-                  <RowMenu
-                    label={`Actions for ${o.name}`}
-                    testId="org-menu"
-                    items={[
-                      {
-                        label: 'Open',
-                        icon: 'chevron',
-                        testId: 'org-menu-open',
-                        onSelect: () => navigate(`/tenants/orgs/${o.id}`),
-                      },
-                      {
-                        label: 'Edit',
-                        icon: 'edit',
-                        testId: 'org-menu-edit',
-                        hidden: !canManage,
-                        onSelect: () => setEditing(o),
-                      },
-                      {
-                        label: 'Delete',
-                        icon: 'trash',
-                        danger: true,
-                        testId: 'org-menu-delete',
-                        hidden: !canManage,
-                        onSelect: () => deleting.open(o),
-                      },
-                    ]}
-                  />
-                </td>
+                <RowActions
+                  name={o.name}
+                  testId="org-menu"
+                  items={[
+                    {
+                      label: 'Open',
+                      icon: 'chevron',
+                      testId: 'org-menu-open',
+                      onSelect: () => navigate(`/tenants/orgs/${o.id}`),
+                    },
+                    rowAction.edit('org-menu-edit', () => setEditing(o), { hidden: !canManage }),
+                    rowAction.remove('org-menu-delete', () => deleting.open(o), { hidden: !canManage }),
+                  ]}
+                />
               </tr>
             );
           })}

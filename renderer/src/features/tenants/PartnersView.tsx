@@ -12,9 +12,10 @@ import {
   NoMatchRow,
   PageHeader,
   Pager,
-  RowMenu,
+  RowActions,
   ListCount,
   ListToolbar,
+  rowAction,
 } from '../../ui';
 
 import { asList, paginationOf } from '../../lib/query';
@@ -131,33 +132,20 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
                 <td className="nowrap small">{capsText(p)}</td>
                 <td className="muted">{p.billingEmail ?? '—'}</td>
                 <td className="nowrap muted">{formatDate(p.createdAt)}</td>
-                <td className="actions">
-                  <RowMenu
-                    label={`Actions for ${p.name}`}
-                    testId="partner-menu"
-                    items={[
-                      {
-                        label: 'Edit',
-                        icon: 'edit',
-                        testId: 'partner-menu-edit',
-                        onSelect: () => setEditing(p),
-                      },
-                      {
-                        label: 'Change status',
-                        icon: 'refresh',
-                        testId: 'partner-menu-status',
-                        onSelect: () => setStatusOf(p),
-                      },
-                      {
-                        label: 'Delete',
-                        icon: 'trash',
-                        danger: true,
-                        testId: 'partner-menu-delete',
-                        onSelect: () => deleting.open(p),
-                      },
-                    ]}
-                  />
-                </td>
+                <RowActions
+                  name={p.name}
+                  testId="partner-menu"
+                  items={[
+                    rowAction.edit('partner-menu-edit', () => setEditing(p)),
+                    {
+                      label: 'Change status',
+                      icon: 'refresh',
+                      testId: 'partner-menu-status',
+                      onSelect: () => setStatusOf(p),
+                    },
+                    rowAction.remove('partner-menu-delete', () => deleting.open(p)),
+                  ]}
+                />
               </tr>
             );
           })}

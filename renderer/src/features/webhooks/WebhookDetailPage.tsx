@@ -3,7 +3,7 @@ import { useOrganizations } from '../../lib/directory';
 import { useDocumentTitle, useModal } from '../../lib/hooks';
 import { queryClient } from '../../lib/query';
 import { navigate } from '../../lib/router';
-import { ConfirmAction, DetailPlaceholder, Icon, PageHeader, RowMenu } from '../../ui';
+import { ConfirmAction, DetailPlaceholder, Icon, PageHeader, RowMenu, rowAction } from '../../ui';
 import { useWebhook, webhooksApi, webhooksKeys } from './api';
 import { DeliveryLog } from './DeliveryLog';
 import { newSigningSecret, useCanWriteWebhooks } from './model';
@@ -102,13 +102,9 @@ function WebhookView({ hook }: { hook: WebhookDetail }) {
                     onSelect: () => setModal({ kind: 'rotate' }),
                     testId: 'webhook-rotate',
                   },
-                  {
+                  rowAction.remove('webhook-delete', () => setModal({ kind: 'delete' }), {
                     label: 'Delete webhook',
-                    icon: 'trash',
-                    danger: true,
-                    onSelect: () => setModal({ kind: 'delete' }),
-                    testId: 'webhook-delete',
-                  },
+                  }),
                 ]}
               />
             </>
