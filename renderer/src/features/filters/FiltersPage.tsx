@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import type { SavedFilter } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
-import { ConfirmAction } from '../../ui/DialogActions';
+import { ConfirmAction, ConfirmTarget } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { SmallButton } from '../../ui/SmallButton';
 import { useAsyncAction } from '../../lib/action';
@@ -186,20 +186,18 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
           </div>
         </div>
       )}
-      <ConfirmAction
-        open={deleting.target !== null}
+      <ConfirmTarget
+        of={deleting}
         title="Delete saved filter"
         confirmLabel="Delete filter"
         testId="filter-delete-dialog"
-        onCancel={deleting.close}
         onConfirm={remove}
-        action={deleting.action}
       >
         <p>
           Delete <strong>{deleting.target?.name}</strong>? Everyone in its organization loses it. Devices are
           not affected.
         </p>
-      </ConfirmAction>
+      </ConfirmTarget>
     </div>
   );
 }

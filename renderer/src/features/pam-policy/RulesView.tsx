@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { PamRuleListRow } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
 import { AdminTable, LoadState } from '../../ui';
-import { ConfirmAction } from '../../ui/DialogActions';
+import { ConfirmTarget } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
@@ -193,28 +193,24 @@ export function RulesView({ org }: { org: PolicyOrg }) {
         </AdminTable>
       )}
 
-      <ConfirmAction
-        open={deleting.target !== null}
+      <ConfirmTarget
+        of={deleting}
         title="Delete rule"
         confirmLabel="Delete rule"
         testId="pam-rule-delete-dialog"
-        onCancel={deleting.close}
         onConfirm={remove}
-        action={deleting.action}
       >
         <p>
           Delete <strong>{deleting.target?.name}</strong>? Requests it would decide fall through to the next
           matching rule, or to the organization default. Past decisions keep its name.
         </p>
-      </ConfirmAction>
-      <ConfirmAction
-        open={reapproving.target !== null}
+      </ConfirmTarget>
+      <ConfirmTarget
+        of={reapproving}
         title="Re-approve rule"
         confirmLabel={`Restore ${reapproving.target?.suspendedVerdict ? VERDICT_LABEL[reapproving.target.suspendedVerdict] : ''}`}
         testId="pam-rule-reapprove-dialog"
-        onCancel={reapproving.close}
         onConfirm={reapprove}
-        action={reapproving.action}
       >
         <p>
           <strong>{reapproving.target?.name}</strong> was suspended by a server release. Re-approving restores
@@ -229,7 +225,7 @@ export function RulesView({ org }: { org: PolicyOrg }) {
             {(summaries.get(reapproving.target.id) ?? []).map((p) => p.text).join(' · ') || 'No criteria'}
           </p>
         ) : null}
-      </ConfirmAction>
+      </ConfirmTarget>
     </div>
   );
 }

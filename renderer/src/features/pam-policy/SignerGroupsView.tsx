@@ -1,7 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SignerGroup } from '../../../../server/contract';
 import { AdminTable, LoadState, TextField } from '../../ui';
-import { ConfirmAction } from '../../ui/DialogActions';
+import { ConfirmTarget } from '../../ui/DialogActions';
 import { FormDialog } from '../../ui/FormDialog';
 import { Icon } from '../../ui/Icon';
 import { Field } from '../../ui/basics';
@@ -181,15 +181,13 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
         />
       ) : null}
 
-      <ConfirmAction
-        open={deleting.target !== null}
+      <ConfirmTarget
+        of={deleting}
         title="Delete signer group"
         confirmLabel="Delete group"
         testId="signer-group-delete-dialog"
         errorTestId="signer-group-delete-error"
-        onCancel={deleting.close}
         onConfirm={remove}
-        action={deleting.action}
       >
         <p>
           Delete <strong>{deleting.target?.name}</strong> and its{' '}
@@ -202,7 +200,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
             tab first.
           </p>
         ) : null}
-      </ConfirmAction>
+      </ConfirmTarget>
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Organization, Site } from '../../../../server/contract';
 
 import { navigate } from '../../lib/router';
-import { ConfirmAction } from '../../ui/DialogActions';
+import { ConfirmTarget } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Card, Facts, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
@@ -264,12 +264,10 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
         />
       ) : null}
 
-      <ConfirmAction
-        open={deleting.target !== null}
-        action={deleting.action}
+      <ConfirmTarget
+        of={deleting}
         title="Delete site"
         confirmLabel="Delete site"
-        onCancel={deleting.close}
         onConfirm={remove}
         testId="site-delete-dialog"
         className="adm-dialog-form"
@@ -278,7 +276,7 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
           Permanently delete <strong>{deleting.target?.name}</strong> from {orgName}? Sites are deleted
           outright, not archived: this cannot be undone.
         </p>
-      </ConfirmAction>
+      </ConfirmTarget>
     </Card>
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { Partner } from '../../../../server/contract';
 
-import { ConfirmAction } from '../../ui/DialogActions';
+import { ConfirmTarget } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
@@ -177,12 +177,10 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
         />
       ) : null}
 
-      <ConfirmAction
-        open={deleting.target !== null}
-        action={deleting.action}
+      <ConfirmTarget
+        of={deleting}
         title="Delete partner"
         confirmLabel="Delete partner"
-        onCancel={deleting.close}
         onConfirm={remove}
         testId="partner-delete-dialog"
         className="adm-dialog-form"
@@ -198,7 +196,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
             offboarding instead.
           </Alert>
         ) : null}
-      </ConfirmAction>
+      </ConfirmTarget>
     </>
   );
 }
