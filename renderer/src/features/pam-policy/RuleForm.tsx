@@ -3,7 +3,7 @@ import type { PamRule, PamRuleListRow } from '../../../../server/contract';
 import { useDocumentTitle } from '../../lib/hooks';
 import { compactTime } from '../../lib/format';
 import { Link } from '../../lib/router';
-import { ActionError, Alert, ConfirmAction, Icon, PageHeader } from '../../ui';
+import { ActionError, Alert, ConfirmAction, PageHeader, SmallButton } from '../../ui';
 import { usePamConfig, useSignerGroups } from './api';
 import { VERDICT_LABEL, listTiers } from './model';
 import type { PolicyOrg } from './org';
@@ -54,15 +54,14 @@ export function RuleForm({
         }
         actions={
           rule ? (
-            <button
-              type="button"
-              className="btn btn-danger btn-sm"
+            <SmallButton
+              tone="danger"
+              icon="trash"
               onClick={() => setConfirmDelete(true)}
-              data-testid="rule-delete"
+              testId="rule-delete"
             >
-              <Icon name="trash" size={14} />
               Delete
-            </button>
+            </SmallButton>
           ) : null
         }
       />
@@ -72,15 +71,14 @@ export function RuleForm({
           A server release suspended this rule: it was <strong>{VERDICT_LABEL[rule.suspendedVerdict]}</strong>{' '}
           and decides as <strong>{VERDICT_LABEL[rule.verdict]}</strong> until someone re-approves it. Check
           the criteria, then{' '}
-          <button
-            type="button"
-            className="btn btn-secondary btn-sm"
+          <SmallButton
+            tone="secondary"
             onClick={doReapprove}
             disabled={reapprove.busy}
-            data-testid="rule-reapprove"
+            testId="rule-reapprove"
           >
             {reapprove.busy ? 'Re-approving…' : `Re-approve as ${VERDICT_LABEL[rule.suspendedVerdict]}`}
-          </button>{' '}
+          </SmallButton>{' '}
           — or choose another verdict below and save.
           <ActionError error={reapprove.error} testId="rule-reapprove-error" />
         </Alert>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { PamRuleListRow } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
-import { AdminTable, LoadState } from '../../ui';
+import { AdminTable, LoadState, SmallButton } from '../../ui';
 import { ConfirmTarget } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
@@ -281,14 +281,9 @@ function RuleRow({
         {open ? (
           <div className="ep-suspended" onClick={(e) => e.stopPropagation()}>
             <span className="tone-warn small">Suspended · was {VERDICT_LABEL[rule.suspendedVerdict!]}</span>
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
-              onClick={onReapprove}
-              data-testid={`pam-rule-reapprove-${rule.id}`}
-            >
+            <SmallButton tone="secondary" onClick={onReapprove} testId={`pam-rule-reapprove-${rule.id}`}>
               Re-approve
-            </button>
+            </SmallButton>
           </div>
         ) : null}
       </td>

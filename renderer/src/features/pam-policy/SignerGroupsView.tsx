@@ -1,16 +1,15 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SignerGroup } from '../../../../server/contract';
-import { AdminTable, LoadState, TextField } from '../../ui';
+import { AdminTable, LoadState, TextField, SmallButton } from '../../ui';
 import { ConfirmTarget } from '../../ui/DialogActions';
 import { FormDialog } from '../../ui/FormDialog';
-import { Icon } from '../../ui/Icon';
 import { Field } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { Link, navigate } from '../../lib/router';
 import { EmptyState, RowActions, rowAction } from '../../ui';
 import { fieldErrors } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
-import { useTarget } from '../../lib/hooks';
+import { useTarget, useDialog } from '../../lib/hooks';
 import { plural } from '../../lib/format';
 import { pamPolicyApi, useRules, useSignerGroups } from './api';
 import type { PolicyOrg } from './org';
@@ -62,7 +61,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
   const list = useSignerGroups(org);
   const rules = useRules(org);
   const [query, setQuery] = useState('');
-  const [editing, setEditing] = useState<SignerGroup | 'new' | null>(null);
+  const editing = useDialog<SignerGroup | 'new'>();
   const deleting = useTarget<SignerGroup>();
 
   const usage = useMemo(() => {
@@ -78,15 +77,9 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
   const remove = writeTarget(deleting, (g) => pamPolicyApi.deleteSignerGroup(g.id), list.reload);
 
   const create = (
-    <button
-      type="button"
-      className="btn btn-primary btn-sm"
-      onClick={() => setEditing('new')}
-      data-testid="new-signer-group"
-    >
-      <Icon name="plus" size={14} />
+    <SmallButton tone="primary" icon="plus" onClick={() => editing.open('new')} testId="new-signer-group">
       New signer group
-    </button>
+    </SmallButton>
   );
 
   if (!list.data) return <LoadState of={list} loading="Loading signer groups…" forbidden={FORBIDDEN} />;
@@ -120,7 +113,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
               <tr
                 key={g.id}
                 className="clickable"
-                onClick={() => setEditing(g)}
+                onClick={() => editing.open(g)}
                 data-testid={`signer-group-row-${g.id}`}
               >
                 <td>
@@ -152,7 +145,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
                   name={g.name}
                   testId={`signer-group-menu-${g.id}`}
                   items={[
-                    rowAction.edit(`signer-group-edit-${g.id}`, () => setEditing(g)),
+                    rowAction.edit(`signer-group-edit-${g.id}`, () => editing.open(g)),
                     {
                       label: 'New rule with this group',
                       icon: 'plus',
@@ -169,15 +162,12 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
         </AdminTable>
       )}
 
-      {editing ? (
+      {editing.value ? (
         <SignerGroupDialog
-          group={editing === 'new' ? null : editing}
+          group={editing.value === 'new' ? null : editing.value}
           org={org}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            list.reload();
-          }}
+          onClose={editing.close}
+          onSaved={editing.closeThen(list.reload)}
         />
       ) : null}
 

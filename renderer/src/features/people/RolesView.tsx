@@ -17,7 +17,7 @@ import {
 } from '../../ui';
 import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';
-import { useTarget, writeTarget } from '../../lib/hooks';
+import { useTarget, writeTarget, useDialog } from '../../lib/hooks';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
 import { CloneRoleDialog, DeleteRoleDialog } from './RoleDialogs';
 import { peopleApi, useRoles } from './api';
@@ -33,7 +33,7 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
   const roles = useRoles();
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState<'' | 'system' | 'custom'>('');
-  const [cloning, setCloning] = useState<Role | null>(null);
+  const cloning = useDialog<Role>();
   const deleting = useTarget<Role>();
 
   const list = asList(roles.data);
@@ -142,7 +142,7 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
                     label: r.isSystem ? 'Clone to customize' : 'Clone',
                     icon: 'copy',
                     testId: 'role-menu-clone',
-                    onSelect: () => setCloning(r),
+                    onSelect: () => cloning.open(r),
                   },
                   rowAction.remove('role-menu-delete', () => deleting.open(r), { hidden: r.isSystem }),
                 ]}
@@ -163,14 +163,11 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
         ) : null}
       </ListStates>
 
-      {cloning ? (
+      {cloning.value ? (
         <CloneRoleDialog
-          role={cloning}
-          onClose={() => setCloning(null)}
-          onCloned={(id) => {
-            setCloning(null);
-            navigate(`/users/roles/${id}`);
-          }}
+          role={cloning.value}
+          onClose={cloning.close}
+          onCloned={cloning.closeThen((id: string) => navigate(`/users/roles/${id}`))}
         />
       ) : null}
 

@@ -18,6 +18,8 @@ import {
   Pager,
   ListCount,
   ListToolbar,
+  Button,
+  SmallButton,
 } from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 
@@ -111,15 +113,9 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
               : 'People of your organization: invitations, account status and roles.'
         }
         actions={
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={() => setInviting(true)}
-            data-testid="invite-user"
-          >
-            <Icon name="mail" />
+          <Button tone="primary" icon="mail" onClick={() => setInviting(true)} testId="invite-user">
             Invite user
-          </button>
+          </Button>
         }
       />
       {tabs}
@@ -186,14 +182,9 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
               testId="users-empty"
               action={
                 filtered ? null : (
-                  <button
-                    type="button"
-                    className="btn btn-secondary btn-sm"
-                    onClick={() => setInviting(true)}
-                  >
-                    <Icon name="mail" />
+                  <SmallButton tone="secondary" icon="mail" iconSize={16} onClick={() => setInviting(true)}>
                     Invite the first user
-                  </button>
+                  </SmallButton>
                 )
               }
             >

@@ -3,10 +3,9 @@ import type { Organization, Site } from '../../../../server/contract';
 
 import { navigate } from '../../lib/router';
 import { ConfirmTarget } from '../../ui/DialogActions';
-import { Icon } from '../../ui/Icon';
 import { Card, Facts, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
-import { useDocumentTitle } from '../../lib/hooks';
+import { useDocumentTitle, useDialog } from '../../lib/hooks';
 import {
   EmptyState,
   ErrorBlock,
@@ -16,6 +15,8 @@ import {
   Pager,
   RowActions,
   rowAction,
+  Button,
+  SmallButton,
 } from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 import { formatDate } from '../../lib/format';
@@ -40,7 +41,7 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
   const reloadOrg = canManageOrg ? direct.reload : listed.reload;
   const partner = usePartner(scope === 'system' && org ? org.partnerId : null);
 
-  const [editing, setEditing] = useState(false);
+  const editing = useDialog<true>();
   const deleting = useTarget<Organization>();
 
   useDocumentTitle(org ? org.name : 'Organization');
@@ -89,24 +90,12 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
         actions={
           canManageOrg ? (
             <>
-              <button
-                type="button"
-                className="btn btn-secondary"
-                onClick={() => setEditing(true)}
-                data-testid="org-edit"
-              >
-                <Icon name="edit" />
+              <Button tone="secondary" icon="edit" onClick={() => editing.open(true)} testId="org-edit">
                 Edit
-              </button>
-              <button
-                type="button"
-                className="btn btn-danger"
-                onClick={() => deleting.open(org)}
-                data-testid="org-delete"
-              >
-                <Icon name="trash" />
+              </Button>
+              <Button tone="danger" icon="trash" onClick={() => deleting.open(org)} testId="org-delete">
                 Delete
-              </button>
+              </Button>
             </>
           ) : null
         }
@@ -141,15 +130,12 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
         <SitesCard orgId={org.id} orgName={org.name} />
       </div>
 
-      {editing ? (
+      {editing.value ? (
         <OrganizationDialog
           org={org}
           partners={partner.data ? [partner.data] : []}
-          onClose={() => setEditing(false)}
-          onSaved={() => {
-            setEditing(false);
-            reloadOrg();
-          }}
+          onClose={editing.close}
+          onSaved={editing.closeThen(reloadOrg)}
         />
       ) : null}
 
@@ -170,7 +156,7 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
   const [page, setPage] = useState(1);
   const sites = useSitePage({ orgId, page, limit: SITES_PAGE_SIZE });
   const list = asList(sites.data);
-  const [editing, setEditing] = useState<Site | 'new' | null>(null);
+  const editing = useDialog<Site | 'new'>();
   const deleting = useTarget<Site>();
 
   const remove = async () => {
@@ -189,15 +175,9 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
       testId="org-sites"
       className="tn-sites"
       actions={
-        <button
-          type="button"
-          className="btn btn-secondary btn-sm"
-          onClick={() => setEditing('new')}
-          data-testid="site-create"
-        >
-          <Icon name="plus" size={14} />
+        <SmallButton tone="secondary" icon="plus" onClick={() => editing.open('new')} testId="site-create">
           Add site
-        </button>
+        </SmallButton>
       }
     >
       <ListStates
@@ -239,7 +219,7 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
                       name={s.name}
                       testId="site-menu"
                       items={[
-                        rowAction.edit('site-menu-edit', () => setEditing(s)),
+                        rowAction.edit('site-menu-edit', () => editing.open(s)),
                         rowAction.remove('site-menu-delete', () => deleting.open(s)),
                       ]}
                     />
@@ -252,15 +232,12 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
         </div>
       </ListStates>
 
-      {editing ? (
+      {editing.value ? (
         <SiteDialog
           orgId={orgId}
-          site={editing === 'new' ? null : editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            sites.reload();
-          }}
+          site={editing.value === 'new' ? null : editing.value}
+          onClose={editing.close}
+          onSaved={editing.closeThen(sites.reload)}
         />
       ) : null}
 

@@ -2,7 +2,6 @@ import { useState, type ReactNode } from 'react';
 import type { Organization } from '../../../../server/contract';
 
 import { Link, navigate } from '../../lib/router';
-import { Icon } from '../../ui/Icon';
 import { StatusPill } from '../../ui/basics';
 import {
   AdminTable,
@@ -16,11 +15,13 @@ import {
   ListCount,
   ListToolbar,
   rowAction,
+  Button,
+  SmallButton,
 } from '../../ui';
 import { asList } from '../../lib/query';
 import { formatDate } from '../../lib/format';
 import { useScope } from '../../lib/session';
-import { useTarget } from '../../lib/hooks';
+import { useTarget, useDialog } from '../../lib/hooks';
 import { ORG_STATUSES, ORG_TYPES, labelOf, orgStatusOf } from './labels';
 import { DeleteOrganizationDialog, OrganizationDialog } from './OrganizationDialog';
 import { OrganizationDetail } from './OrganizationDetail';
@@ -38,7 +39,7 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('');
   const [partnerId, setPartnerId] = useState('');
-  const [editing, setEditing] = useState<Organization | 'new' | null>(null);
+  const editing = useDialog<Organization | 'new'>();
   const deleting = useTarget<Organization>();
 
   const all = asList(orgs.data);
@@ -75,15 +76,9 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
         sub={sub}
         actions={
           canManage ? (
-            <button
-              type="button"
-              className="btn btn-primary"
-              onClick={() => setEditing('new')}
-              data-testid="org-create"
-            >
-              <Icon name="plus" />
+            <Button tone="primary" icon="plus" onClick={() => editing.open('new')} testId="org-create">
               New organization
-            </button>
+            </Button>
           ) : null
         }
       />
@@ -100,14 +95,9 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
               testId="orgs-empty"
               action={
                 canManage ? (
-                  <button
-                    type="button"
-                    className="btn btn-secondary btn-sm"
-                    onClick={() => setEditing('new')}
-                  >
-                    <Icon name="plus" />
+                  <SmallButton tone="secondary" icon="plus" iconSize={16} onClick={() => editing.open('new')}>
                     Create an organization
-                  </button>
+                  </SmallButton>
                 ) : null
               }
             >
@@ -199,7 +189,7 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
                       testId: 'org-menu-open',
                       onSelect: () => navigate(`/tenants/orgs/${o.id}`),
                     },
-                    rowAction.edit('org-menu-edit', () => setEditing(o), { hidden: !canManage }),
+                    rowAction.edit('org-menu-edit', () => editing.open(o), { hidden: !canManage }),
                     rowAction.remove('org-menu-delete', () => deleting.open(o), { hidden: !canManage }),
                   ]}
                 />
@@ -212,16 +202,14 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
         </AdminTable>
       </ListStates>
 
-      {editing ? (
+      {editing.value ? (
         <OrganizationDialog
-          org={editing === 'new' ? null : editing}
+          org={editing.value === 'new' ? null : editing.value}
           partners={partnerList}
-          onClose={() => setEditing(null)}
-          onSaved={(saved, created) => {
-            setEditing(null);
-            if (created) navigate(`/tenants/orgs/${saved.id}`);
-            else orgs.reload();
-          }}
+          onClose={editing.close}
+          onSaved={editing.closeThen((saved: Organization, created: boolean) =>
+            created ? navigate(`/tenants/orgs/${saved.id}`) : orgs.reload(),
+          )}
         />
       ) : null}
 

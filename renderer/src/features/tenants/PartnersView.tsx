@@ -2,7 +2,6 @@ import { useState, type ReactNode } from 'react';
 import type { Partner } from '../../../../server/contract';
 
 import { ConfirmTarget } from '../../ui/DialogActions';
-import { Icon } from '../../ui/Icon';
 import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import {
@@ -16,11 +15,12 @@ import {
   ListCount,
   ListToolbar,
   rowAction,
+  Button,
 } from '../../ui';
 
 import { asList, paginationOf } from '../../lib/query';
 import { formatDate } from '../../lib/format';
-import { useTarget } from '../../lib/hooks';
+import { useTarget, useDialog } from '../../lib/hooks';
 import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from './labels';
 import { capsText, PartnerDialog, PartnerStatusDialog } from './PartnerDialogs';
 import { useOrganizationList } from '../../lib/directory';
@@ -33,8 +33,8 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
   const partners = usePartnerPage({ page, limit: PAGE_SIZE });
   const orgs = useOrganizationList();
   const [search, setSearch] = useState('');
-  const [editing, setEditing] = useState<Partner | 'new' | null>(null);
-  const [statusOf, setStatusOf] = useState<Partner | null>(null);
+  const editing = useDialog<Partner | 'new'>();
+  const statusOf = useDialog<Partner>();
   const deleting = useTarget<Partner>();
 
   const orgCount = new Map<string, number>();
@@ -59,15 +59,9 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
         title="Tenants"
         sub="Partners are the managed service providers and IT departments that own organizations."
         actions={
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={() => setEditing('new')}
-            data-testid="partner-create"
-          >
-            <Icon name="plus" />
+          <Button tone="primary" icon="plus" onClick={() => editing.open('new')} testId="partner-create">
             New partner
-          </button>
+          </Button>
         }
       />
       {tabs}
@@ -136,12 +130,12 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
                   name={p.name}
                   testId="partner-menu"
                   items={[
-                    rowAction.edit('partner-menu-edit', () => setEditing(p)),
+                    rowAction.edit('partner-menu-edit', () => editing.open(p)),
                     {
                       label: 'Change status',
                       icon: 'refresh',
                       testId: 'partner-menu-status',
-                      onSelect: () => setStatusOf(p),
+                      onSelect: () => statusOf.open(p),
                     },
                     rowAction.remove('partner-menu-delete', () => deleting.open(p)),
                   ]}
@@ -155,25 +149,19 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
         </AdminTable>
       </ListStates>
 
-      {editing ? (
+      {editing.value ? (
         <PartnerDialog
-          partner={editing === 'new' ? null : editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            partners.reload();
-          }}
+          partner={editing.value === 'new' ? null : editing.value}
+          onClose={editing.close}
+          onSaved={editing.closeThen(partners.reload)}
         />
       ) : null}
 
-      {statusOf ? (
+      {statusOf.value ? (
         <PartnerStatusDialog
-          partner={statusOf}
-          onClose={() => setStatusOf(null)}
-          onSaved={() => {
-            setStatusOf(null);
-            partners.reload();
-          }}
+          partner={statusOf.value}
+          onClose={statusOf.close}
+          onSaved={statusOf.closeThen(partners.reload)}
         />
       ) : null}
 

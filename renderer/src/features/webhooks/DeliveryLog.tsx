@@ -3,7 +3,7 @@ import type { Webhook, WebhookDelivery, WebhookDeliveryStatus } from '../../../.
 import { useAsyncAction } from '../../lib/action';
 import { compactTime, formatDateTime, relativeTo } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
-import { ActionError, Card, EmptyState, Icon, LoadState, Pager, Segmented } from '../../ui';
+import { ActionError, Card, EmptyState, Icon, LoadState, Pager, Segmented, SmallButton } from '../../ui';
 import { useDeliveries, webhooksApi } from './api';
 import { DeliveryDetail } from './DeliveryDetail';
 import { DeliveryStatusPill } from './parts';
@@ -116,16 +116,15 @@ export function DeliveryLog({ hook, canWrite }: { hook: Webhook; canWrite: boole
                       }}
                     >
                       <td className="wh-caret">
-                        <button
-                          type="button"
-                          className="btn btn-ghost btn-sm"
+                        <SmallButton
+                          tone="ghost"
                           aria-expanded={expanded}
                           aria-label={expanded ? 'Close delivery' : 'Open delivery'}
                           onClick={() => setOpen(expanded ? null : d.id)}
-                          data-testid="delivery-open"
+                          testId="delivery-open"
                         >
                           <Icon name="chevron" size={14} className={expanded ? 'wh-turned' : undefined} />
-                        </button>
+                        </SmallButton>
                       </td>
                       <td className="nowrap">
                         <DeliveryStatusPill status={d.status} />
@@ -143,16 +142,15 @@ export function DeliveryLog({ hook, canWrite }: { hook: Webhook; canWrite: boole
                       </td>
                       <td className="actions">
                         {d.status === 'failed' && canWrite ? (
-                          <button
-                            type="button"
-                            className="btn btn-secondary btn-sm"
+                          <SmallButton
+                            tone="secondary"
+                            icon="refresh"
                             onClick={() => retryOne(d)}
                             disabled={retry.busy}
-                            data-testid="delivery-retry"
+                            testId="delivery-retry"
                           >
-                            <Icon name="refresh" size={14} />
                             Retry
-                          </button>
+                          </SmallButton>
                         ) : null}
                       </td>
                     </tr>

@@ -16,6 +16,7 @@ import {
   Pager,
   RowSwitch,
   Segmented,
+  SmallButton,
 } from '../../ui';
 import { useWebhookList, webhooksApi, webhooksKeys } from './api';
 import { ago, useCanWriteWebhooks, useSpansOrganizations } from './model';
@@ -56,15 +57,15 @@ export function WebhooksPage() {
     });
 
   const createButton = canWrite ? (
-    <button
-      type="button"
-      className="btn btn-primary btn-sm"
+    <SmallButton
+      tone="primary"
+      icon="plus"
+      iconSize={16}
       onClick={() => setCreating(true)}
-      data-testid="webhook-create"
+      testId="webhook-create"
     >
-      <Icon name="plus" />
       New webhook
-    </button>
+    </SmallButton>
   ) : null;
 
   return (
