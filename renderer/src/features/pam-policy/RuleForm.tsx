@@ -143,7 +143,7 @@ export function RuleForm({
 function RuleActions({ form, org, rule }: { form: RuleFormState; org: PolicyOrg; rule: PamRule | null }) {
   const { save, dirty, attempted, errors } = form;
   return (
-    <div className="ep-actions" data-testid="rule-actions">
+    <div className="ui-panel raised strong ep-actions" data-testid="rule-actions">
       <div className="ep-actions-row">
         <Link to={org.link('/pam/rules')} className="btn btn-ghost">
           Cancel
