@@ -2,7 +2,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import type { SavedFilter } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
-import { ConfirmAction, ConfirmTarget } from '../../ui/DialogActions';
+import { ConfirmTarget } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { SmallButton } from '../../ui/SmallButton';
 import { useAsyncAction } from '../../lib/action';
@@ -16,8 +16,8 @@ import {
   LoadFailure,
   LoadingBlock,
   PageHeader,
-  RowActions,
   rowAction,
+  RowActions,
 } from '../../ui';
 import { formatDate } from '../../lib/format';
 
@@ -240,7 +240,7 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
     filter ? fromConditions(filter.conditions) : newGroup(),
   );
   const [savedAt, setSavedAt] = useState<SavedFilter | null>(filter);
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const confirmDelete = useTarget<true>();
   const save = useAsyncAction();
   const meta = useFilterMeta({
     name: filter?.name,
@@ -308,7 +308,7 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
             <SmallButton
               tone="danger"
               icon="trash"
-              onClick={() => setConfirmDelete(true)}
+              onClick={() => confirmDelete.open(true)}
               testId="filter-delete"
             >
               Delete
@@ -351,19 +351,18 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
         )}
       />
       <ActionError error={meta.generalError} />
-      <ConfirmAction
-        open={confirmDelete}
+      <ConfirmTarget
+        of={confirmDelete}
         title="Delete saved filter"
         confirmLabel="Delete filter"
         testId="filter-delete-dialog"
-        onCancel={() => setConfirmDelete(false)}
         onConfirm={remove}
       >
         <p>
           Delete <strong>{savedAt?.name}</strong>? Everyone in its organization loses it. Devices are not
           affected.
         </p>
-      </ConfirmAction>
+      </ConfirmTarget>
     </div>
   );
 }

@@ -4,9 +4,9 @@ import {
   Alert,
   EmptyState,
   Icon,
+  type IconName,
   LoadingBlock,
   Pager,
-  type IconName,
   SmallButton,
 } from '../../ui';
 import type { KeyList } from './api';

@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import type { PamRule, PamRuleListRow } from '../../../../server/contract';
-import { useDocumentTitle } from '../../lib/hooks';
+import { useDocumentTitle, useTarget } from '../../lib/hooks';
 import { compactTime } from '../../lib/format';
 import { Link } from '../../lib/router';
-import { ActionError, Alert, ConfirmAction, PageHeader, SmallButton } from '../../ui';
+import { ActionError, Alert, ConfirmTarget, PageHeader, SmallButton } from '../../ui';
 import { usePamConfig, useSignerGroups } from './api';
 import { VERDICT_LABEL, listTiers } from './model';
 import type { PolicyOrg } from './org';
@@ -30,7 +29,7 @@ export function RuleForm({
   const { draft, dirty, reapprove, doReapprove, remove, formRef, submit, checked, togglePrefill } = form;
   const groups = useSignerGroups(org);
   const config = usePamConfig(org);
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const confirmDelete = useTarget<true>();
   const orgName = org.org?.name ?? 'this organization';
 
   return (
@@ -57,7 +56,7 @@ export function RuleForm({
             <SmallButton
               tone="danger"
               icon="trash"
-              onClick={() => setConfirmDelete(true)}
+              onClick={() => confirmDelete.open(true)}
               testId="rule-delete"
             >
               Delete
@@ -122,19 +121,18 @@ export function RuleForm({
         </div>
       </div>
 
-      <ConfirmAction
-        open={confirmDelete}
+      <ConfirmTarget
+        of={confirmDelete}
         title="Delete rule"
         confirmLabel="Delete rule"
         testId="rule-delete-dialog"
-        onCancel={() => setConfirmDelete(false)}
         onConfirm={remove}
       >
         <p>
           Delete <strong>{rule?.name}</strong>? Requests it would decide fall through to the next matching
           rule, or to the organization default. Past decisions keep its name.
         </p>
-      </ConfirmAction>
+      </ConfirmTarget>
     </div>
   );
 }

@@ -2,18 +2,18 @@ import { useState, type ReactNode } from 'react';
 import type { Role } from '../../../../server/contract';
 
 import { Link, navigate } from '../../lib/router';
-import { Icon } from '../../ui/Icon';
 import {
   AdminTable,
   ChoiceSelect,
   EmptyState,
+  Icon,
+  ListCount,
   ListStates,
+  ListToolbar,
   NoMatchRow,
   PageHeader,
-  RowActions,
-  ListCount,
-  ListToolbar,
   rowAction,
+  RowActions,
 } from '../../ui';
 import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';

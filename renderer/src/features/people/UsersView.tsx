@@ -10,15 +10,15 @@ import { formatDateTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import {
   AdminTable,
+  Button,
   ChoiceSelect,
   DialogButtons,
   EmptyState,
+  ListCount,
   ListStates,
+  ListToolbar,
   PageHeader,
   Pager,
-  ListCount,
-  ListToolbar,
-  Button,
   SmallButton,
 } from '../../ui';
 import { asList, paginationOf } from '../../lib/query';

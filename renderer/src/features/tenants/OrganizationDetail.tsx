@@ -7,15 +7,15 @@ import { Card, Facts, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { useDocumentTitle, useDialog } from '../../lib/hooks';
 import {
+  Button,
   EmptyState,
   ErrorBlock,
   ListStates,
   LoadingBlock,
   PageHeader,
   Pager,
-  RowActions,
   rowAction,
-  Button,
+  RowActions,
   SmallButton,
 } from '../../ui';
 import { asList, paginationOf } from '../../lib/query';

@@ -5,17 +5,17 @@ import { Link, navigate } from '../../lib/router';
 import { StatusPill } from '../../ui/basics';
 import {
   AdminTable,
+  Button,
   ChoiceSelect,
   EmptyState,
+  ListCount,
   ListStates,
+  ListToolbar,
   nameChoices,
   NoMatchRow,
   PageHeader,
-  RowActions,
-  ListCount,
-  ListToolbar,
   rowAction,
-  Button,
+  RowActions,
   SmallButton,
 } from '../../ui';
 import { asList } from '../../lib/query';

@@ -6,16 +6,16 @@ import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import {
   AdminTable,
+  Button,
   EmptyState,
+  ListCount,
   ListStates,
+  ListToolbar,
   NoMatchRow,
   PageHeader,
   Pager,
-  RowActions,
-  ListCount,
-  ListToolbar,
   rowAction,
-  Button,
+  RowActions,
 } from '../../ui';
 
 import { asList, paginationOf } from '../../lib/query';
