@@ -1,5 +1,5 @@
 import { useState, type ComponentProps, type ReactNode } from 'react';
-import { EmptyState, FilterBar, LoadFailure, LoadingBlock, Pager } from '../../ui';
+import { FilterBar, ListEmpty, LoadFailure, LoadingBlock, Pager, type EmptyState } from '../../ui';
 import { paginationOf, type QueryState } from '../../lib/query';
 
 // The log-style tables of the device detail (stored logs, diagnostic logs, live event log, commands): a grid of
@@ -107,9 +107,16 @@ export function LogEmpty({
   children?: ReactNode;
 }) {
   return (
-    <EmptyState icon={icon} title={filtered ? filteredTitle : title} compact testId={testId}>
-      {filtered ? filteredText : children}
-    </EmptyState>
+    <ListEmpty
+      filtered={filtered}
+      noMatch={{ title: filteredTitle, text: filteredText }}
+      icon={icon}
+      title={title}
+      testId={testId}
+      compact
+    >
+      {children}
+    </ListEmpty>
   );
 }
 

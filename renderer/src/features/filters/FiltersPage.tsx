@@ -11,6 +11,7 @@ import { Link, navigate, usePathname } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import {
   EmptyState,
+  ListEmpty,
   ListCount,
   ListToolbar,
   LoadFailure,
@@ -107,22 +108,21 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
       ) : !list.data ? (
         <LoadingBlock label="Loading saved filters…" />
       ) : rows.length === 0 ? (
-        <EmptyState
+        <ListEmpty
+          filtered={Boolean(query)}
+          noMatch={{ title: 'No filter matches this search', text: 'Try another word, or clear the search.' }}
           icon="search"
-          title={query ? 'No filter matches this search' : 'No saved filters yet'}
+          title="No saved filters yet"
           testId="filters-empty"
           action={
-            query ? null : (
-              <Link to="/filters/new" className="btn btn-secondary btn-sm">
-                Build a filter
-              </Link>
-            )
+            <Link to="/filters/new" className="btn btn-secondary btn-sm">
+              Build a filter
+            </Link>
           }
         >
-          {query
-            ? 'Try another word, or clear the search.'
-            : 'Build a filter on the device list (Filter → Save as filter) or here, and reuse it whenever you need that set of devices.'}
-        </EmptyState>
+          Build a filter on the device list (Filter → Save as filter) or here, and reuse it whenever you need
+          that set of devices.
+        </ListEmpty>
       ) : (
         <div className="adm-table-card">
           <div className="adm-table-scroll">

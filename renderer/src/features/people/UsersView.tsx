@@ -13,7 +13,7 @@ import {
   Button,
   ChoiceSelect,
   DialogButtons,
-  EmptyState,
+  ListEmpty,
   ListCount,
   ListStates,
   ListToolbar,
@@ -176,22 +176,23 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
         forbidden={USERS_FORBIDDEN}
         empty={
           list.length === 0 ? (
-            <EmptyState
+            <ListEmpty
+              filtered={filtered}
+              noMatch={{
+                title: 'No user matches',
+                text: 'Try another name or email, or clear the status filter.',
+              }}
               icon="users"
-              title={filtered ? 'No user matches' : 'No users yet'}
+              title="No users yet"
               testId="users-empty"
               action={
-                filtered ? null : (
-                  <SmallButton tone="secondary" icon="mail" iconSize={16} onClick={() => setInviting(true)}>
-                    Invite the first user
-                  </SmallButton>
-                )
+                <SmallButton tone="secondary" icon="mail" iconSize={16} onClick={() => setInviting(true)}>
+                  Invite the first user
+                </SmallButton>
               }
             >
-              {filtered
-                ? 'Try another name or email, or clear the status filter.'
-                : 'Invite technicians by email: they set their own password and two-step verification.'}
-            </EmptyState>
+              Invite technicians by email: they set their own password and two-step verification.
+            </ListEmpty>
           ) : null
         }
       >
