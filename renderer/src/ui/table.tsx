@@ -9,36 +9,48 @@ import './kit.css';
 
 /**
  * The table card: a header cell per column (a plain title, or a whole <th>), an actions column last, the rows,
- * and `after` under the table.
+ * and `after` under the table. `bare` leaves out the card frame, for a table that already sits in a card.
  */
 export function AdminTable({
   className,
   testId,
   columns,
   after,
+  bare = false,
   children,
 }: {
   className?: string;
   testId: string;
   columns: Array<string | ReactElement>;
   after?: ReactNode;
+  bare?: boolean;
   children: ReactNode;
 }) {
+  const table = (
+    <div className="adm-table-scroll">
+      <table className={className ? `adm-table ${className}` : 'adm-table'} data-testid={testId}>
+        <thead>
+          <tr>
+            {columns.map((c, i) =>
+              typeof c === 'string' ? <th key={c}>{c}</th> : <Fragment key={i}>{c}</Fragment>,
+            )}
+            <th className="actions" aria-label="Actions" />
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+  if (bare)
+    return (
+      <>
+        {table}
+        {after}
+      </>
+    );
   return (
     <div className="adm-table-card">
-      <div className="adm-table-scroll">
-        <table className={className ? `adm-table ${className}` : 'adm-table'} data-testid={testId}>
-          <thead>
-            <tr>
-              {columns.map((c, i) =>
-                typeof c === 'string' ? <th key={c}>{c}</th> : <Fragment key={i}>{c}</Fragment>,
-              )}
-              <th className="actions" aria-label="Actions" />
-            </tr>
-          </thead>
-          <tbody>{children}</tbody>
-        </table>
-      </div>
+      {table}
       {after}
     </div>
   );

@@ -10,6 +10,7 @@ import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate, usePathname } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import {
+  AdminTable,
   EmptyState,
   ListEmpty,
   ListCount,
@@ -124,67 +125,50 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
           that set of devices.
         </ListEmpty>
       ) : (
-        <div className="adm-table-card">
-          <div className="adm-table-scroll">
-            <table className="adm-table sf-table">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Organization</th>
-                  <th>Conditions</th>
-                  <th>Updated</th>
-                  <th className="actions" aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((f) => (
-                  <tr
-                    key={f.id}
-                    className="clickable"
-                    onClick={() => navigate(`/filters/${f.id}`)}
-                    data-testid="filter-row"
-                  >
-                    <td>
-                      <div className="adm-cell-main">
-                        <Link
-                          to={`/filters/${f.id}`}
-                          className="sf-name"
-                          onClick={(e) => e.stopPropagation()}
-                        >
-                          {f.name}
-                        </Link>
-                        {f.description ? <span className="sf-desc">{f.description}</span> : null}
-                      </div>
-                    </td>
-                    <td className="nowrap">
-                      {nameOf(lookups.orgs, f.orgId) ?? <span className="muted">—</span>}
-                    </td>
-                    <td>
-                      <div className="sf-summary" title={summarize(f.conditions, names)}>
-                        {summarize(f.conditions, names)}
-                      </div>
-                    </td>
-                    <td className="nowrap muted">{formatDate(f.updatedAt)}</td>
-                    <RowActions
-                      name={f.name}
-                      testId="filter-row-menu"
-                      items={[
-                        {
-                          label: 'Show devices',
-                          icon: 'devices',
-                          onSelect: () => navigate(devicesLinkFor(f.id)),
-                          testId: 'filter-row-devices',
-                        },
-                        rowAction.edit('filter-row-edit', () => navigate(`/filters/${f.id}`)),
-                        rowAction.remove('filter-row-delete', () => deleting.open(f)),
-                      ]}
-                    />
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </div>
+        <AdminTable
+          className="sf-table"
+          testId="filter-table"
+          columns={['Name', 'Organization', 'Conditions', 'Updated']}
+        >
+          {rows.map((f) => (
+            <tr
+              key={f.id}
+              className="clickable"
+              onClick={() => navigate(`/filters/${f.id}`)}
+              data-testid="filter-row"
+            >
+              <td>
+                <div className="adm-cell-main">
+                  <Link to={`/filters/${f.id}`} className="sf-name" onClick={(e) => e.stopPropagation()}>
+                    {f.name}
+                  </Link>
+                  {f.description ? <span className="sf-desc">{f.description}</span> : null}
+                </div>
+              </td>
+              <td className="nowrap">{nameOf(lookups.orgs, f.orgId) ?? <span className="muted">—</span>}</td>
+              <td>
+                <div className="sf-summary" title={summarize(f.conditions, names)}>
+                  {summarize(f.conditions, names)}
+                </div>
+              </td>
+              <td className="nowrap muted">{formatDate(f.updatedAt)}</td>
+              <RowActions
+                name={f.name}
+                testId="filter-row-menu"
+                items={[
+                  {
+                    label: 'Show devices',
+                    icon: 'devices',
+                    onSelect: () => navigate(devicesLinkFor(f.id)),
+                    testId: 'filter-row-devices',
+                  },
+                  rowAction.edit('filter-row-edit', () => navigate(`/filters/${f.id}`)),
+                  rowAction.remove('filter-row-delete', () => deleting.open(f)),
+                ]}
+              />
+            </tr>
+          ))}
+        </AdminTable>
       )}
       <ConfirmTarget
         of={deleting}

@@ -7,6 +7,7 @@ import { Card, Facts, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { useDocumentTitle, useDialog } from '../../lib/hooks';
 import {
+  AdminTable,
   Button,
   EmptyState,
   ErrorBlock,
@@ -193,42 +194,35 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
         }
       >
         <div className="tn-table-wrap">
-          <table className="adm-table" data-testid="site-table">
-            <thead>
-              <tr>
-                <th>Site</th>
-                <th>Time zone</th>
-                <th>Address</th>
-                <th>Contact</th>
-                <th className="actions" aria-label="Actions" />
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((s) => {
-                const address = addressLines(s.address);
-                const contact = contactLine(s.contact);
-                return (
-                  <tr key={s.id} data-testid="site-row" data-site-id={s.id}>
-                    <td>
-                      <span className="adm-cell-title nowrap">{s.name}</span>
-                    </td>
-                    <td className="nowrap mono small">{s.timezone}</td>
-                    <TwoLineCell first={address[0]} second={address[1]} />
-                    <TwoLineCell first={contact?.primary} second={contact?.secondary} />
-                    <RowActions
-                      name={s.name}
-                      testId="site-menu"
-                      items={[
-                        rowAction.edit('site-menu-edit', () => editing.open(s)),
-                        rowAction.remove('site-menu-delete', () => deleting.open(s)),
-                      ]}
-                    />
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-          <Pager pagination={paginationOf(sites.data)} onPage={setPage} testId="sites-pager" />
+          <AdminTable
+            bare
+            testId="site-table"
+            columns={['Site', 'Time zone', 'Address', 'Contact']}
+            after={<Pager pagination={paginationOf(sites.data)} onPage={setPage} testId="sites-pager" />}
+          >
+            {list.map((s) => {
+              const address = addressLines(s.address);
+              const contact = contactLine(s.contact);
+              return (
+                <tr key={s.id} data-testid="site-row" data-site-id={s.id}>
+                  <td>
+                    <span className="adm-cell-title nowrap">{s.name}</span>
+                  </td>
+                  <td className="nowrap mono small">{s.timezone}</td>
+                  <TwoLineCell first={address[0]} second={address[1]} />
+                  <TwoLineCell first={contact?.primary} second={contact?.secondary} />
+                  <RowActions
+                    name={s.name}
+                    testId="site-menu"
+                    items={[
+                      rowAction.edit('site-menu-edit', () => editing.open(s)),
+                      rowAction.remove('site-menu-delete', () => deleting.open(s)),
+                    ]}
+                  />
+                </tr>
+              );
+            })}
+          </AdminTable>
         </div>
       </ListStates>
 
