@@ -1,6 +1,7 @@
 import { Fragment, type ReactElement, type ReactNode } from 'react';
 import type { Pagination } from '../../../server/contract';
 import { formatCount } from '../lib/format';
+import { Link } from '../lib/router';
 import { SmallButton } from './SmallButton';
 import './kit.css';
 
@@ -53,6 +54,41 @@ export function AdminTable({
       {table}
       {after}
     </div>
+  );
+}
+
+/**
+ * The first cell of a row: the thing's name (a link to it when `to` is given) and a quieter line under it (a
+ * slug, an address, a description); `subClassName` styles that line.
+ */
+export function TitleCell({
+  title,
+  to,
+  titleTestId,
+  sub,
+  subClassName,
+}: {
+  title: ReactNode;
+  to?: string;
+  titleTestId?: string;
+  sub?: ReactNode;
+  subClassName?: string;
+}) {
+  return (
+    <td>
+      <div className="adm-cell-main">
+        {to ? (
+          <Link to={to} className="adm-cell-title" data-testid={titleTestId}>
+            {title}
+          </Link>
+        ) : (
+          <span className="adm-cell-title">{title}</span>
+        )}
+        {sub ? (
+          <span className={subClassName ? `adm-cell-sub ${subClassName}` : 'adm-cell-sub'}>{sub}</span>
+        ) : null}
+      </div>
+    </td>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SignerGroup } from '../../../../server/contract';
-import { AdminTable, LoadState, TextField, SmallButton } from '../../ui';
+import { AdminTable, LoadState, TextField, SmallButton, TitleCell } from '../../ui';
 import { ConfirmTarget } from '../../ui/DialogActions';
 import { FormDialog } from '../../ui/FormDialog';
 import { Field } from '../../ui/basics';
@@ -116,12 +116,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
                 onClick={() => editing.open(g)}
                 data-testid={`signer-group-row-${g.id}`}
               >
-                <td>
-                  <div className="adm-cell-main">
-                    <span className="adm-cell-title">{g.name}</span>
-                    {g.description ? <span className="adm-cell-sub ep-clip">{g.description}</span> : null}
-                  </div>
-                </td>
+                <TitleCell title={g.name} sub={g.description} subClassName="ep-clip" />
                 <td>
                   <div className="adm-cell-main">
                     <span>{plural(g.signers.length, 'signer')}</span>

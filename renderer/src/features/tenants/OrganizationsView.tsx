@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { Organization } from '../../../../server/contract';
 
-import { Link, navigate } from '../../lib/router';
+import { navigate } from '../../lib/router';
 import { StatusPill } from '../../ui/basics';
 import {
   AdminTable,
@@ -17,6 +17,7 @@ import {
   rowAction,
   RowActions,
   SmallButton,
+  TitleCell,
 } from '../../ui';
 import { asList } from '../../lib/query';
 import { formatDate } from '../../lib/format';
@@ -161,14 +162,13 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
             const st = orgStatusOf(o.status);
             return (
               <tr key={o.id} data-testid="org-row" data-org-id={o.id}>
-                <td>
-                  <div className="adm-cell-main">
-                    <Link to={`/tenants/orgs/${o.id}`} className="adm-cell-title" data-testid="org-open">
-                      {o.name}
-                    </Link>
-                    <span className="adm-cell-sub mono">{o.slug}</span>
-                  </div>
-                </td>
+                <TitleCell
+                  title={o.name}
+                  to={`/tenants/orgs/${o.id}`}
+                  titleTestId="org-open"
+                  sub={o.slug}
+                  subClassName="mono"
+                />
                 {scope === 'system' ? <td className="muted">{partnerName.get(o.partnerId) ?? '—'}</td> : null}
                 <td>{labelOf(ORG_TYPES, o.type)}</td>
                 <td>

@@ -16,6 +16,7 @@ import {
   Pager,
   rowAction,
   RowActions,
+  TitleCell,
 } from '../../ui';
 
 import { asList, paginationOf } from '../../lib/query';
@@ -102,12 +103,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
             const st = partnerStatusOf(p.status);
             return (
               <tr key={p.id} data-testid="partner-row" data-partner-id={p.id}>
-                <td>
-                  <div className="adm-cell-main">
-                    <span className="adm-cell-title">{p.name}</span>
-                    <span className="adm-cell-sub mono">{p.slug}</span>
-                  </div>
-                </td>
+                <TitleCell title={p.name} sub={p.slug} subClassName="mono" />
                 <td>{labelOf(PARTNER_TYPES, p.type)}</td>
                 <td>{labelOf(PARTNER_PLANS, p.plan)}</td>
                 <td>
