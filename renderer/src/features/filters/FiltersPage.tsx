@@ -12,8 +12,8 @@ import { useSession } from '../../lib/session';
 import {
   AdminTable,
   EmptyState,
-  ListEmpty,
   ListCount,
+  ListEmpty,
   ListToolbar,
   LoadFailure,
   LoadingBlock,
