@@ -141,7 +141,7 @@ export function SearchBox() {
           ) : (
             kinds.map((kind) => (
               <div key={kind} role="group" aria-label={TYPE_LABEL[kind]}>
-                <div className="gs-kind">{TYPE_LABEL[kind]}</div>
+                <div className="ui-eyebrow gs-kind">{TYPE_LABEL[kind]}</div>
                 {ordered.map((r, i) =>
                   r.type !== kind ? null : (
                     <div

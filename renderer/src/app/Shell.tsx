@@ -26,7 +26,7 @@ function Sidebar() {
       <nav className="nav" aria-label="Sections">
         {groups.map((group) => (
           <div className="nav-group" key={group}>
-            <div className="nav-group-label">{group}</div>
+            <div className="ui-eyebrow nav-group-label">{group}</div>
             {SECTIONS.filter((s) => s.group === group).map((s) => (
               <Link
                 key={s.id}

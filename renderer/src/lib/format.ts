@@ -29,6 +29,9 @@ function dateOf(value: string | number | null | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/** How a date reads everywhere in the console: "Nov 23, 2026". */
+const DATE_PARTS: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: '2-digit' };
+
 /** Local date and time ("Nov 23, 2026, 11:27:37"); `seconds: false` stops at the minute. */
 export function formatDateTime(
   value: string | number | null | undefined,
@@ -37,9 +40,7 @@ export function formatDateTime(
   const date = dateOf(value);
   if (!date) return '—';
   return date.toLocaleString(undefined, {
-    year: 'numeric',
-    month: 'short',
-    day: '2-digit',
+    ...DATE_PARTS,
     hour: '2-digit',
     minute: '2-digit',
     ...(seconds ? { second: '2-digit' } : {}),
@@ -51,12 +52,7 @@ export function formatDateTime(
 export function formatDate(value: string | null | undefined): string {
   const date = dateOf(value);
   if (!date) return '—';
-  return date.toLocaleDateString(undefined, {
-    year: 'numeric',
-    month: 'short',
-    day: '2-digit',
-    timeZone: 'UTC',
-  });
+  return date.toLocaleDateString(undefined, { ...DATE_PARTS, timeZone: 'UTC' });
 }
 
 /** "1,204": thousands grouped the same way on every machine. */

@@ -45,6 +45,26 @@ export function useDebouncedCallback(fn: () => void, ms: number): () => void {
 }
 
 /**
+ * What a dialog is open for (a row, 'new', true), or null when it is closed. `closeThen(after)` is the dialog's
+ * "done": close it, then run `after` (reload the list, go to what was made).
+ */
+export function useDialog<T>() {
+  const [value, setValue] = useState<T | null>(null);
+  const close = () => setValue(null);
+  return {
+    value,
+    open: (next: T) => setValue(next),
+    close,
+    closeThen:
+      <A extends unknown[]>(after: (...args: A) => void) =>
+      (...args: A) => {
+        close();
+        after(...args);
+      },
+  };
+}
+
+/**
  * The row a confirmation dialog (e.g. delete) acts on, with the write's busy/error. The dialog stays mounted for
  * every row, so opening it for a row clears the error the last one left.
  */

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { useAsyncAction, type AsyncAction } from '../lib/action';
 import { ActionError } from './ActionError';
 import { ConfirmDialog } from './Dialog';
@@ -88,4 +88,19 @@ export function ConfirmAction({
       </div>
     </ConfirmDialog>
   );
+}
+
+/** The row a confirmation acts on (what `useTarget` holds): the dialog is open while there is one. */
+export interface ConfirmTargetOf {
+  target: unknown;
+  action: AsyncAction;
+  close: () => void;
+}
+
+/** A ConfirmAction for the row `of` holds: open while it holds one; Cancel lets go of it; errors are its action's. */
+export function ConfirmTarget({
+  of,
+  ...confirm
+}: Omit<ComponentProps<typeof ConfirmAction>, 'open' | 'action' | 'onCancel'> & { of: ConfirmTargetOf }) {
+  return <ConfirmAction {...confirm} open={of.target !== null} action={of.action} onCancel={of.close} />;
 }

@@ -155,28 +155,45 @@ export function ToggleChips<V extends string>({
   );
 }
 
-/** Above a list: the search, how many there are, and the button that adds one. */
+/**
+ * Above a list: the search, the list's own filters beside it, then (pushed right) how many there are and the
+ * actions (add one, sort, open a builder). `className` adds a feature's own spacing.
+ */
 export function ListToolbar({
   query,
   onQuery,
   placeholder,
   searchTestId,
+  filters,
   count,
   action,
+  className,
 }: {
   query: string;
   onQuery: (value: string) => void;
   placeholder: string;
   searchTestId: string;
-  count: ReactNode;
-  action: ReactNode;
+  filters?: ReactNode;
+  count?: ReactNode;
+  action?: ReactNode;
+  className?: string;
 }) {
   return (
-    <div className="adm-toolbar">
+    <div className={className ? `adm-toolbar ${className}` : 'adm-toolbar'}>
       <SearchBox value={query} onChange={onQuery} placeholder={placeholder} testId={searchTestId} />
+      {filters}
       <span className="grow" />
       {count}
       {action}
     </div>
+  );
+}
+
+/** How many a list holds, as the muted line at the toolbar's right end. */
+export function ListCount({ testId, children }: { testId?: string; children: ReactNode }) {
+  return (
+    <span className="muted small" data-testid={testId}>
+      {children}
+    </span>
   );
 }

@@ -22,6 +22,7 @@ export * from './MfaFacts';
 export * from './PageNotFound';
 export * from './OutcomeStrip';
 export * from './RecoveryCodes';
+export * from './RemovableChip';
 export * from './ShownOnceSecret';
 export * from './SmallButton';
 export * from './states';

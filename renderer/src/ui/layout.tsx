@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from '../lib/router';
-import { Icon } from './Icon';
+import { Icon, type IconName } from './Icon';
 import './kit.css';
 
 // Page frame: the page header (title, subtitle, actions, back link), tab bars and card headers.
@@ -37,25 +37,62 @@ export interface TabSpec {
   to: string;
   label: string;
   testId: string;
-  active: boolean;
+  /** Left out: the tab is active when its link is the bar's `current` path. */
+  active?: boolean;
+  icon?: IconName;
   badge?: ReactNode;
 }
 
-export function Tabs({ tabs, label }: { tabs: TabSpec[]; label: string }) {
+/** A page's sections ({id, path, label}) as tabs: test ids `<testIdPrefix>-<id>`, `badge` beside a label. */
+export function sectionTabs<S extends { id: string; path: string; label: string }>(
+  sections: readonly S[],
+  testIdPrefix: string,
+  badge?: (section: S) => ReactNode,
+): TabSpec[] {
+  return sections.map((s) => ({
+    to: s.path,
+    label: s.label,
+    testId: `${testIdPrefix}-${s.id}`,
+    badge: badge?.(s),
+  }));
+}
+
+/**
+ * A bar of tabs that are links. `current` is the path of the page shown (a tab whose `to` is it is active);
+ * `replace` switches tabs without adding to history; `className` lets a page size its own bar.
+ */
+export function Tabs({
+  tabs,
+  label,
+  current,
+  replace,
+  className,
+}: {
+  tabs: TabSpec[];
+  label: string;
+  current?: string;
+  replace?: boolean;
+  className?: string;
+}) {
   return (
-    <nav className="adm-tabs" aria-label={label}>
-      {tabs.map((t) => (
-        <Link
-          key={t.to}
-          to={t.to}
-          className={`adm-tab${t.active ? ' active' : ''}`}
-          aria-current={t.active ? 'page' : undefined}
-          data-testid={t.testId}
-        >
-          {t.label}
-          {t.badge}
-        </Link>
-      ))}
+    <nav className={className ? `adm-tabs ${className}` : 'adm-tabs'} aria-label={label}>
+      {tabs.map((t) => {
+        const active = t.active ?? t.to === current;
+        return (
+          <Link
+            key={t.to}
+            to={t.to}
+            replace={replace}
+            className={`adm-tab${active ? ' active' : ''}`}
+            aria-current={active ? 'page' : undefined}
+            data-testid={t.testId}
+          >
+            {t.icon ? <Icon name={t.icon} /> : null}
+            {t.label}
+            {t.badge}
+          </Link>
+        );
+      })}
     </nav>
   );
 }

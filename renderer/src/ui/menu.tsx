@@ -17,6 +17,30 @@ export interface MenuItem {
   hidden?: boolean;
 }
 
+type MenuItemOptions = Partial<Pick<MenuItem, 'label' | 'hidden'>>;
+
+/**
+ * The actions nearly every list has, so they read and look the same everywhere: Edit (pencil) and Delete (bin, in
+ * the danger tone). `more` renames one ("Delete webhook") or hides it for this row.
+ */
+export const rowAction = {
+  edit: (testId: string, onSelect: () => void, more?: MenuItemOptions): MenuItem => ({
+    label: 'Edit',
+    icon: 'edit',
+    testId,
+    onSelect,
+    ...more,
+  }),
+  remove: (testId: string, onSelect: () => void, more?: MenuItemOptions): MenuItem => ({
+    label: 'Delete',
+    icon: 'trash',
+    danger: true,
+    testId,
+    onSelect,
+    ...more,
+  }),
+};
+
 /** A row's actions behind one button: keeps dense tables calm. Opens below the button, right-aligned. */
 export function RowMenu({ items, label, testId }: { items: MenuItem[]; label: string; testId: string }) {
   const [open, setOpen] = useState(false);
@@ -117,5 +141,17 @@ export function RowMenu({ items, label, testId }: { items: MenuItem[]; label: st
         </div>
       ) : null}
     </>
+  );
+}
+
+/**
+ * The actions cell at the end of a table row: the row's menu, labelled "Actions for <name>". A click in it stays
+ * in it, so a row that opens on click does not open when its menu is used.
+ */
+export function RowActions({ name, items, testId }: { name: string; items: MenuItem[]; testId: string }) {
+  return (
+    <td className="actions" onClick={(e) => e.stopPropagation()}>
+      <RowMenu label={`Actions for ${name}`} testId={testId} items={items} />
+    </td>
   );
 }

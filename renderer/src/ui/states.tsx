@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { ApiError, errorMessage } from '../lib/errors';
 import { Icon, type IconName } from './Icon';
 import { Spinner } from './basics';
@@ -55,6 +55,26 @@ export function EmptyState({
       {children ? <p>{children}</p> : null}
       {action}
     </div>
+  );
+}
+
+/**
+ * The empty state of a list that can be searched or filtered: while `filtered`, it says nothing matches
+ * (`noMatch`) and offers no action; otherwise it invites the first one (`title`, the text, `action`).
+ */
+export function ListEmpty({
+  filtered,
+  noMatch,
+  ...empty
+}: ComponentProps<typeof EmptyState> & {
+  filtered: boolean;
+  noMatch: { title: string; text: ReactNode };
+}) {
+  if (!filtered) return <EmptyState {...empty} />;
+  return (
+    <EmptyState icon={empty.icon} title={noMatch.title} testId={empty.testId} compact={empty.compact}>
+      {noMatch.text}
+    </EmptyState>
   );
 }
 

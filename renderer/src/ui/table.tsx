@@ -1,6 +1,7 @@
 import { Fragment, type ReactElement, type ReactNode } from 'react';
 import type { Pagination } from '../../../server/contract';
 import { formatCount } from '../lib/format';
+import { Link } from '../lib/router';
 import { SmallButton } from './SmallButton';
 import './kit.css';
 
@@ -9,38 +10,85 @@ import './kit.css';
 
 /**
  * The table card: a header cell per column (a plain title, or a whole <th>), an actions column last, the rows,
- * and `after` under the table.
+ * and `after` under the table. `bare` leaves out the card frame, for a table that already sits in a card.
  */
 export function AdminTable({
   className,
   testId,
   columns,
   after,
+  bare = false,
   children,
 }: {
   className?: string;
   testId: string;
   columns: Array<string | ReactElement>;
   after?: ReactNode;
+  bare?: boolean;
   children: ReactNode;
 }) {
+  const table = (
+    <div className="adm-table-scroll">
+      <table className={className ? `adm-table ${className}` : 'adm-table'} data-testid={testId}>
+        <thead>
+          <tr>
+            {columns.map((c, i) =>
+              typeof c === 'string' ? <th key={c}>{c}</th> : <Fragment key={i}>{c}</Fragment>,
+            )}
+            <th className="actions" aria-label="Actions" />
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+  if (bare)
+    return (
+      <>
+        {table}
+        {after}
+      </>
+    );
   return (
     <div className="adm-table-card">
-      <div className="adm-table-scroll">
-        <table className={className ? `adm-table ${className}` : 'adm-table'} data-testid={testId}>
-          <thead>
-            <tr>
-              {columns.map((c, i) =>
-                typeof c === 'string' ? <th key={c}>{c}</th> : <Fragment key={i}>{c}</Fragment>,
-              )}
-              <th className="actions" aria-label="Actions" />
-            </tr>
-          </thead>
-          <tbody>{children}</tbody>
-        </table>
-      </div>
+      {table}
       {after}
     </div>
+  );
+}
+
+/**
+ * The first cell of a row: the thing's name (a link to it when `to` is given) and a quieter line under it (a
+ * slug, an address, a description); `subClassName` styles that line.
+ */
+export function TitleCell({
+  title,
+  to,
+  titleTestId,
+  sub,
+  subClassName,
+}: {
+  title: ReactNode;
+  to?: string;
+  titleTestId?: string;
+  sub?: ReactNode;
+  subClassName?: string;
+}) {
+  return (
+    <td>
+      <div className="adm-cell-main">
+        {to ? (
+          <Link to={to} className="adm-cell-title" data-testid={titleTestId}>
+            {title}
+          </Link>
+        ) : (
+          <span className="adm-cell-title">{title}</span>
+        )}
+        {sub ? (
+          <span className={subClassName ? `adm-cell-sub ${subClassName}` : 'adm-cell-sub'}>{sub}</span>
+        ) : null}
+      </div>
+    </td>
   );
 }
 

@@ -3,7 +3,7 @@ import type { ActiveElevations, ElevationRequest } from '../../../../server/cont
 import { errorMessage } from '../../lib/api/client';
 import { LoadState } from '../../ui';
 import { Alert } from '../../ui/basics';
-import { useNow } from '../../lib/hooks';
+import { useNow, useDialog } from '../../lib/hooks';
 import { Link, navigate } from '../../lib/router';
 import { EmptyState } from '../../ui';
 import {
@@ -72,7 +72,7 @@ function Countdown({ expiresAt, now }: { expiresAt: string | null; now: number }
 export function ActiveTab({ canApprove }: { canApprove: boolean }) {
   const list = useLiveList(approvalsApi.active(), selectActive, patchActive);
   const now = useNow(1000);
-  const [revoking, setRevoking] = useState<ElevationRequest | null>(null);
+  const revoking = useDialog<ElevationRequest>();
   const [sending, setSending] = useState<string | null>(null);
   const [dispatchNote, setDispatchNote] = useState<{
     tone: 'info' | 'warning' | 'danger';
@@ -163,7 +163,7 @@ export function ActiveTab({ canApprove }: { canApprove: boolean }) {
                   <button
                     type="button"
                     className="btn btn-ghost btn-sm ap-revoke"
-                    onClick={() => setRevoking(r)}
+                    onClick={() => revoking.open(r)}
                     data-testid="revoke"
                   >
                     Revoke
@@ -174,14 +174,11 @@ export function ActiveTab({ canApprove }: { canApprove: boolean }) {
           ))}
         </div>
       )}
-      {revoking ? (
+      {revoking.value ? (
         <RevokeDialog
-          request={revoking}
-          onClose={() => setRevoking(null)}
-          onRevoked={() => {
-            setRevoking(null);
-            list.reload();
-          }}
+          request={revoking.value}
+          onClose={revoking.close}
+          onRevoked={revoking.closeThen(list.reload)}
         />
       ) : null}
     </div>

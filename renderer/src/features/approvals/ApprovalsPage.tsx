@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { approvalsApi } from './api';
 import { Icon } from '../../ui/Icon';
 import { useDocumentTitle } from '../../lib/hooks';
-import { PageHeader, Tabs } from '../../ui';
+import { PageHeader, sectionTabs, Tabs } from '../../ui';
 import { useCanApprove } from './capability';
 import { useDebouncedCallback } from '../../lib/hooks';
 import { useElevationEvents } from './live';
@@ -67,21 +67,14 @@ export function ApprovalsPage({ tab }: { tab: ApprovalsTab }) {
       {canApprove ? <NotificationPrompt /> : null}
       <Tabs
         label="Approvals sections"
-        tabs={TABS.map((t) => ({
-          to: t.path,
-          label: t.label,
-          testId: `approvals-tab-${t.id}`,
-          active: t.id === tab,
-          badge:
-            t.id === 'pending' && pending !== null ? (
-              <span
-                className={`ap-tab-count${pending > 0 ? ' on' : ''}`}
-                data-testid="approvals-pending-count"
-              >
-                {pending}
-              </span>
-            ) : undefined,
-        }))}
+        current={current?.path}
+        tabs={sectionTabs(TABS, 'approvals-tab', (t) =>
+          t.id === 'pending' && pending !== null ? (
+            <span className={`ap-tab-count${pending > 0 ? ' on' : ''}`} data-testid="approvals-pending-count">
+              {pending}
+            </span>
+          ) : undefined,
+        )}
       />
       {tab === 'pending' ? <PendingTab /> : null}
       {tab === 'active' ? <ActiveTab canApprove={canApprove} /> : null}

@@ -1,11 +1,12 @@
 import { useState, type ReactNode } from 'react';
+import { Button } from '../../ui';
 import type { ElevationRequest } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
 import { Icon } from '../../ui/Icon';
 import { Alert, Card, CopyButton } from '../../ui/basics';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../../lib/format';
-import { useNow } from '../../lib/hooks';
+import { useNow, useDialog } from '../../lib/hooks';
 import { Link } from '../../lib/router';
 import { dispatch } from './actions';
 import type { Notice } from './decision-parts';
@@ -257,7 +258,7 @@ export function Outcome({
   onChanged: (notice?: Notice) => void;
 }) {
   const now = useNow(1000);
-  const [revoking, setRevoking] = useState(false);
+  const revoking = useDialog<true>();
   const [dispatching, setDispatching] = useState(false);
   const [dispatchError, setDispatchError] = useState<unknown>(null);
   const left = msUntil(r.expiresAt, now);
@@ -342,29 +343,23 @@ export function Outcome({
       <ActionError error={dispatchError} testId="dispatch-error" />
       {canApprove && ACTIVE_STATUSES.has(r.status) ? (
         <div className="ap-decide-actions">
-          <button
-            type="button"
-            className="btn btn-danger"
-            onClick={() => setRevoking(true)}
-            data-testid="revoke"
-          >
+          <Button tone="danger" onClick={() => revoking.open(true)} testId="revoke">
             Revoke…
-          </button>
+          </Button>
           <span className="muted small">Ends the elevation now and removes it from the device.</span>
         </div>
       ) : null}
-      {revoking ? (
+      {revoking.value ? (
         <RevokeDialog
           request={r}
-          onClose={() => setRevoking(false)}
-          onRevoked={() => {
-            setRevoking(false);
+          onClose={revoking.close}
+          onRevoked={revoking.closeThen(() =>
             onChanged({
               tone: 'info',
               testId: 'revoke-done',
               text: 'Revoked. Cleanup was sent to the device.',
-            });
-          }}
+            }),
+          )}
         />
       ) : null}
     </div>

@@ -7,9 +7,9 @@ import { Field, StatusPill } from '../../ui/basics';
 import { CodeField, TextField } from '../../ui/fields';
 import { useAsyncAction } from '../../lib/action';
 import { EmptyState } from '../../ui';
-import { ChoiceSelect, FilterBar } from '../../ui';
+import { ChoiceSelect } from '../../ui';
 import { deviceName } from './format';
-import { ExpandableLogRow, LogTable, ResourceStates, useOpenRow } from './LogTable';
+import { LogTab } from './LogTable';
 import { JsonBlock, Stamp } from './parts';
 
 // Command history and the two commands a technician queues from here: uninstall the agent, and push a specific
@@ -181,7 +181,6 @@ const QUEUEABLE = [
 export function CommandsTab({ device }: { device: DeviceDetail }) {
   const commands = useDeviceCommands(device.id);
   const [dialog, setDialog] = useState<(typeof QUEUEABLE)[number]['kind'] | null>(null);
-  const open = useOpenRow();
   const rows = commands.data ?? [];
   const queued = () => {
     setDialog(null);
@@ -189,89 +188,85 @@ export function CommandsTab({ device }: { device: DeviceDetail }) {
   };
   const retired = device.status === 'decommissioned';
 
+  // The dialogs are modal <dialog>s in the top layer: where they sit in the tree does not move them.
   return (
-    <div className="dv-tab" data-testid="device-commands">
-      <FilterBar>
-        <span className="muted small">
-          Commands are delivered on the agent’s live connection, or with its next heartbeat.
-        </span>
-        <span className="fb-grow" />
-        <SmallButton tone="ghost" icon="refresh" onClick={commands.reload}>
-          Refresh
-        </SmallButton>
-        {QUEUEABLE.map((c) => (
-          <SmallButton
-            key={c.kind}
-            tone={c.tone}
-            icon={c.icon}
-            disabled={retired}
-            onClick={() => setDialog(c.kind)}
-            testId={`command-${c.kind}`}
-          >
-            {c.label}
-          </SmallButton>
-        ))}
-      </FilterBar>
-      <ResourceStates
-        resource={commands}
-        isEmpty={rows.length === 0}
-        loadingLabel="Loading commands…"
-        forbiddenTitle="Commands are not available to you"
-        forbiddenText="Your account cannot read this device's commands."
+    <>
+      <LogTab
+        testId="device-commands"
+        filters={
+          <>
+            <span className="muted small">
+              Commands are delivered on the agent’s live connection, or with its next heartbeat.
+            </span>
+            <span className="fb-grow" />
+            <SmallButton tone="ghost" icon="refresh" onClick={commands.reload}>
+              Refresh
+            </SmallButton>
+            {QUEUEABLE.map((c) => (
+              <SmallButton
+                key={c.kind}
+                tone={c.tone}
+                icon={c.icon}
+                disabled={retired}
+                onClick={() => setDialog(c.kind)}
+                testId={`command-${c.kind}`}
+              >
+                {c.label}
+              </SmallButton>
+            ))}
+          </>
+        }
+        of={commands}
+        subject={{ name: 'commands', reads: 'commands' }}
         empty={
           <EmptyState icon="activity" title="No commands yet" compact testId="commands-empty">
             Commands sent to this device (updates, uninstall, live queries) are listed here with their
             results.
           </EmptyState>
         }
-      >
-        {() => (
-          <LogTable variant="dv-cmd" columns={['Queued', 'Type', 'Status', 'Sent', 'Completed', 'Result']}>
-            {rows.map((c) => {
-              const hasResult = c.result !== null && c.result !== undefined;
-              return (
-                <ExpandableLogRow
-                  key={c.id}
-                  variant="dv-cmd"
-                  open={open.isOpen(c.id)}
-                  onToggle={() => open.toggle(c.id)}
-                  testId="command-row"
-                  detail={
-                    <>
-                      <div className="dv-live-section">Payload</div>
-                      <JsonBlock value={c.payload} />
-                      {hasResult ? (
-                        <>
-                          <div className="dv-live-section">Result</div>
-                          <JsonBlock value={c.result} />
-                        </>
-                      ) : null}
-                      {c.error ? <div className="tone-bad">{c.error}</div> : null}
-                    </>
-                  }
-                >
-                  <Stamp iso={c.createdAt} />
-                  <span className="mono">{c.type}</span>
-                  <span>
-                    <StatusPill tone={TONE[c.status]}>{c.status}</StatusPill>
-                  </span>
-                  <Stamp iso={c.sentAt} />
-                  <Stamp iso={c.completedAt} />
-                  <span className={`dv-ellipsis${c.error ? ' tone-bad' : ''}`}>
-                    {c.error ?? (hasResult ? JSON.stringify(c.result) : '—')}
-                  </span>
-                </ExpandableLogRow>
-              );
-            })}
-          </LogTable>
-        )}
-      </ResourceStates>
+        variant="dv-cmd"
+        columns={['Queued', 'Type', 'Status', 'Sent', 'Completed', 'Result']}
+        rows={rows}
+        rowTestId="command-row"
+        row={(c) => {
+          const hasResult = c.result !== null && c.result !== undefined;
+          return {
+            detail: (
+              <>
+                <div className="dv-live-section">Payload</div>
+                <JsonBlock value={c.payload} />
+                {hasResult ? (
+                  <>
+                    <div className="dv-live-section">Result</div>
+                    <JsonBlock value={c.result} />
+                  </>
+                ) : null}
+                {c.error ? <div className="tone-bad">{c.error}</div> : null}
+              </>
+            ),
+            cells: (
+              <>
+                <Stamp iso={c.createdAt} />
+                <span className="mono">{c.type}</span>
+                <span>
+                  <StatusPill tone={TONE[c.status]}>{c.status}</StatusPill>
+                </span>
+                <Stamp iso={c.sentAt} />
+                <Stamp iso={c.completedAt} />
+                <span className={`dv-ellipsis${c.error ? ' tone-bad' : ''}`}>
+                  {c.error ?? (hasResult ? JSON.stringify(c.result) : '—')}
+                </span>
+              </>
+            ),
+          };
+        }}
+      />
       {dialog === 'uninstall' ? (
         <UninstallDialog device={device} onClose={() => setDialog(null)} onQueued={queued} />
       ) : null}
       {dialog === 'update' ? (
         <UpdateDialog device={device} onClose={() => setDialog(null)} onQueued={queued} />
       ) : null}
-    </div>
+    </>
   );
 }

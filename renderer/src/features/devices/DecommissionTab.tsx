@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { DeviceDetail } from '../../../../server/contract';
 import { devicesApi } from './api';
-import { ConfirmAction } from '../../ui/DialogActions';
+import { ConfirmTarget } from '../../ui/DialogActions';
+import { useTarget } from '../../lib/hooks';
 import { navigate } from '../../lib/router';
 import { deviceName } from './format';
 
@@ -10,13 +11,13 @@ import { deviceName } from './format';
 
 export function DecommissionTab({ device }: { device: DeviceDetail }) {
   const [typed, setTyped] = useState('');
-  const [confirming, setConfirming] = useState(false);
+  const confirming = useTarget<true>();
   const retired = device.status === 'decommissioned';
   const matches = typed.trim().toLowerCase() === device.hostname.toLowerCase();
 
   const decommission = async () => {
     await devicesApi.decommission(device.id);
-    setConfirming(false);
+    confirming.close();
     navigate('/devices', { replace: true });
   };
 
@@ -53,7 +54,7 @@ export function DecommissionTab({ device }: { device: DeviceDetail }) {
                 type="button"
                 className="btn btn-danger"
                 disabled={!matches}
-                onClick={() => setConfirming(true)}
+                onClick={() => confirming.open(true)}
                 data-testid="device-decommission-start"
               >
                 Decommission device…
@@ -62,19 +63,18 @@ export function DecommissionTab({ device }: { device: DeviceDetail }) {
           </>
         )}
       </section>
-      <ConfirmAction
-        open={confirming}
+      <ConfirmTarget
+        of={confirming}
         title="Decommission device"
         confirmLabel="Decommission"
         testId="decommission-dialog"
-        onCancel={() => setConfirming(false)}
         onConfirm={decommission}
       >
         <p>
           Decommission <strong>{deviceName(device)}</strong> (<span className="mono">{device.hostname}</span>)
           in {device.orgName}? This cannot be undone from the console.
         </p>
-      </ConfirmAction>
+      </ConfirmTarget>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { Icon } from '../../ui/Icon';
 import { SmallButton } from '../../ui/SmallButton';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, useRouter } from '../../lib/router';
-import { EmptyState, LoadFailure, LoadingBlock, PageHeader, SearchBox } from '../../ui';
+import { EmptyState, ListToolbar, LoadFailure, LoadingBlock, PageHeader } from '../../ui';
 
 import { FilterPanel, useFilterState } from '../filters';
 import { SaveFilterDialog } from '../filters';
@@ -132,77 +132,85 @@ export function DevicesPage() {
         <SimulatorPanel status={sim.status} orgs={lookups.orgs} onChanged={sim.refresh} />
       ) : null}
 
-      <div className="adm-toolbar dv-toolbar">
-        <SearchBox
-          value={q}
-          onChange={setQ}
-          placeholder="Search hostname, name or user"
-          testId="device-search"
-        />
-        <div className="ui-chips" role="radiogroup" aria-label="Status">
-          {STATUS_CHIPS.map((c) => (
-            <button
-              key={c.value}
-              type="button"
-              role="radio"
-              aria-checked={url.status === c.value}
-              className={`ui-chip${url.status === c.value ? ' on' : ''}`}
-              onClick={() => set({ status: c.value })}
-              data-testid={`device-status-${c.value || 'all'}`}
+      <ListToolbar
+        className="dv-toolbar"
+        query={q}
+        onQuery={setQ}
+        placeholder="Search hostname, name or user"
+        searchTestId="device-search"
+        filters={
+          <>
+            <div className="ui-chips" role="radiogroup" aria-label="Status">
+              {STATUS_CHIPS.map((c) => (
+                <button
+                  key={c.value}
+                  type="button"
+                  role="radio"
+                  aria-checked={url.status === c.value}
+                  className={`ui-chip${url.status === c.value ? ' on' : ''}`}
+                  onClick={() => set({ status: c.value })}
+                  data-testid={`device-status-${c.value || 'all'}`}
+                >
+                  {c.value ? (
+                    <span className={`dv-dot tone-${c.value === 'online' ? 'ok' : 'muted'}`} />
+                  ) : null}
+                  {c.label}
+                  <span className="ui-chip-count">
+                    {counts[c.value] === undefined || counts[c.value] === null
+                      ? ''
+                      : formatCount(counts[c.value]!)}
+                  </span>
+                </button>
+              ))}
+            </div>
+            {lookups.orgs.length > 1 ? (
+              <ChoiceSelect
+                value={url.orgId}
+                onChange={(orgId) => set({ orgId })}
+                ariaLabel="Organization"
+                emptyLabel="All organizations"
+                options={nameChoices(lookups.orgs)}
+                testId="device-org-filter"
+              />
+            ) : null}
+          </>
+        }
+        action={
+          <>
+            <select
+              value={`${url.sort}:${url.order}`}
+              onChange={(e) => {
+                const [sort, order] = e.target.value.split(':') as [SortKey, 'asc' | 'desc'];
+                set({ sort, order });
+              }}
+              aria-label="Sort by"
+              data-testid="device-sort"
             >
-              {c.value ? <span className={`dv-dot tone-${c.value === 'online' ? 'ok' : 'muted'}`} /> : null}
-              {c.label}
-              <span className="ui-chip-count">
-                {counts[c.value] === undefined || counts[c.value] === null
-                  ? ''
-                  : formatCount(counts[c.value]!)}
-              </span>
-            </button>
-          ))}
-        </div>
-        {lookups.orgs.length > 1 ? (
-          <ChoiceSelect
-            value={url.orgId}
-            onChange={(orgId) => set({ orgId })}
-            ariaLabel="Organization"
-            emptyLabel="All organizations"
-            options={nameChoices(lookups.orgs)}
-            testId="device-org-filter"
-          />
-        ) : null}
-        <span className="grow" />
-        <select
-          value={`${url.sort}:${url.order}`}
-          onChange={(e) => {
-            const [sort, order] = e.target.value.split(':') as [SortKey, 'asc' | 'desc'];
-            set({ sort, order });
-          }}
-          aria-label="Sort by"
-          data-testid="device-sort"
-        >
-          {(Object.keys(SORT_LABELS) as SortKey[]).flatMap((k) => [
-            <option key={`${k}:asc`} value={`${k}:asc`}>
-              {SORT_LABELS[k]} ↑
-            </option>,
-            <option key={`${k}:desc`} value={`${k}:desc`}>
-              {SORT_LABELS[k]} ↓
-            </option>,
-          ])}
-        </select>
-        <SmallButton
-          tone={builderOpen ? 'primary' : 'secondary'}
-          icon="plus"
-          iconSize={13}
-          onClick={openBuilder}
-          aria-expanded={builderOpen}
-          testId="device-filter-toggle"
-        >
-          Filter
-          {activeConditions ? (
-            <span className="dv-badge">{countConditions(fromConditions(activeConditions))}</span>
-          ) : null}
-        </SmallButton>
-      </div>
+              {(Object.keys(SORT_LABELS) as SortKey[]).flatMap((k) => [
+                <option key={`${k}:asc`} value={`${k}:asc`}>
+                  {SORT_LABELS[k]} ↑
+                </option>,
+                <option key={`${k}:desc`} value={`${k}:desc`}>
+                  {SORT_LABELS[k]} ↓
+                </option>,
+              ])}
+            </select>
+            <SmallButton
+              tone={builderOpen ? 'primary' : 'secondary'}
+              icon="plus"
+              iconSize={13}
+              onClick={openBuilder}
+              aria-expanded={builderOpen}
+              testId="device-filter-toggle"
+            >
+              Filter
+              {activeConditions ? (
+                <span className="dv-badge">{countConditions(fromConditions(activeConditions))}</span>
+              ) : null}
+            </SmallButton>
+          </>
+        }
+      />
 
       {url.filterId || applied ? (
         <div className="dv-active" data-testid="device-active-filter">

@@ -1,10 +1,9 @@
 import type { DiagnosticLevel } from '../../../../server/contract';
-import { paginationOf } from '../../lib/query';
 import { useDiagnosticLogs } from './api';
-import { DateRangeFilter, FilterBar, TextFilter, ToggleChips } from '../../ui';
+import { DateRangeFilter, TextFilter, ToggleChips } from '../../ui';
 import { useLogFilters } from './controls';
 import { useDebounced } from '../../lib/hooks';
-import { ExpandableLogRow, LogEmpty, LogTable, ResourceStates, useOpenRow } from './LogTable';
+import { LogEmpty, LogTab } from './LogTable';
 import { JsonBlock, LevelBadge, Stamp } from './parts';
 import { localToIso } from '../../lib/dates';
 
@@ -22,7 +21,6 @@ export function DiagnosticLogsTab({ deviceId }: { deviceId: string }) {
     until: '',
   });
   const { levels, component, search, since, until } = filters.values;
-  const open = useOpenRow();
   const debouncedComponent = useDebounced(component.trim(), 300);
   const debouncedSearch = useDebounced(search.trim(), 300);
 
@@ -39,92 +37,82 @@ export function DiagnosticLogsTab({ deviceId }: { deviceId: string }) {
   const filtered = Boolean(levels.length || debouncedComponent || debouncedSearch || since || until);
 
   return (
-    <div className="dv-tab" data-testid="device-diagnostics">
-      <FilterBar>
-        <ToggleChips
-          label="Levels"
-          options={LEVELS}
-          values={levels}
-          onChange={(v) => filters.set('levels', v)}
-          testIdPrefix="diag-level"
-        />
-        <TextFilter
-          {...filters.bind('component')}
-          placeholder="Component (exact)"
-          label="Component"
-          testId="diag-component"
-        />
-        <TextFilter
-          {...filters.bind('search')}
-          type="search"
-          size="wide"
-          placeholder="Search messages"
-          label="Search messages"
-          testId="diag-search"
-        />
-        <DateRangeFilter
-          from={filters.bind('since')}
-          to={filters.bind('until')}
-          labels={['Since', 'Until']}
-          testIds={['diag-since', 'diag-until']}
-        />
-      </FilterBar>
-      <ResourceStates
-        resource={logs}
-        isEmpty={rows.length === 0}
-        loadingLabel="Loading diagnostic logs…"
-        forbiddenTitle="Diagnostic logs are not available to you"
-        forbiddenText="Your account cannot read this device's logs."
-        empty={
-          <LogEmpty
-            filtered={filtered}
-            title="No diagnostic logs yet"
-            filteredTitle="No log line matches"
-            testId="diag-empty"
-          >
-            The agent uploads its own log lines in batches; none have arrived yet.
-          </LogEmpty>
-        }
-      >
-        {(data) => (
-          <LogTable
-            variant="dv-diag"
-            columns={['Time', 'Level', 'Component', 'Message']}
-            pager={{ pagination: paginationOf(data), onPage: filters.setPage, testId: 'diag-pager' }}
-          >
-            {rows.map((e) => {
-              const fieldCount = Object.keys(e.fields).length;
-              return (
-                <ExpandableLogRow
-                  key={e.id}
-                  variant="dv-diag"
-                  open={open.isOpen(e.id)}
-                  onToggle={() => open.toggle(e.id)}
-                  disabled={fieldCount === 0 && e.message.length <= 120}
-                  testId="diag-row"
-                  detail={
-                    <>
-                      <div className="dv-message">{e.message}</div>
-                      <JsonBlock value={e.fields} />
-                      {e.agentVersion ? <div className="muted small">Agent {e.agentVersion}</div> : null}
-                    </>
-                  }
-                >
-                  <Stamp iso={e.timestamp} />
-                  <LevelBadge level={e.level} />
-                  <span className="mono dv-ellipsis" title={e.component}>
-                    {e.component}
-                  </span>
-                  <span className="dv-ellipsis">
-                    {e.message}
-                    {fieldCount ? <span className="muted"> · {fieldCount} fields</span> : null}
-                  </span>
-                </ExpandableLogRow>
-              );
-            })}
-          </LogTable>
-        )}
-      </ResourceStates>
-    </div>
+    <LogTab
+      testId="device-diagnostics"
+      filters={
+        <>
+          <ToggleChips
+            label="Levels"
+            options={LEVELS}
+            values={levels}
+            onChange={(v) => filters.set('levels', v)}
+            testIdPrefix="diag-level"
+          />
+          <TextFilter
+            {...filters.bind('component')}
+            placeholder="Component (exact)"
+            label="Component"
+            testId="diag-component"
+          />
+          <TextFilter
+            {...filters.bind('search')}
+            type="search"
+            size="wide"
+            placeholder="Search messages"
+            label="Search messages"
+            testId="diag-search"
+          />
+          <DateRangeFilter
+            from={filters.bind('since')}
+            to={filters.bind('until')}
+            labels={['Since', 'Until']}
+            testIds={['diag-since', 'diag-until']}
+          />
+        </>
+      }
+      of={logs}
+      subject={{ name: 'diagnostic logs', reads: 'logs' }}
+      empty={
+        <LogEmpty
+          filtered={filtered}
+          title="No diagnostic logs yet"
+          filteredTitle="No log line matches"
+          testId="diag-empty"
+        >
+          The agent uploads its own log lines in batches; none have arrived yet.
+        </LogEmpty>
+      }
+      variant="dv-diag"
+      columns={['Time', 'Level', 'Component', 'Message']}
+      pager={{ onPage: filters.setPage, testId: 'diag-pager' }}
+      rows={rows}
+      rowTestId="diag-row"
+      row={(e) => {
+        const fieldCount = Object.keys(e.fields).length;
+        return {
+          disabled: fieldCount === 0 && e.message.length <= 120,
+          detail: (
+            <>
+              <div className="dv-message">{e.message}</div>
+              <JsonBlock value={e.fields} />
+              {e.agentVersion ? <div className="muted small">Agent {e.agentVersion}</div> : null}
+            </>
+          ),
+          cells: (
+            <>
+              <Stamp iso={e.timestamp} />
+              <LevelBadge level={e.level} />
+              <span className="mono dv-ellipsis" title={e.component}>
+                {e.component}
+              </span>
+              <span className="dv-ellipsis">
+                {e.message}
+                {fieldCount ? <span className="muted"> · {fieldCount} fields</span> : null}
+              </span>
+            </>
+          ),
+        };
+      }}
+    />
   );
 }

@@ -1,41 +1,91 @@
 import { useState, type ComponentProps, type ReactNode } from 'react';
-import { EmptyState, LoadFailure, LoadingBlock, Pager } from '../../ui';
-import type { QueryState } from '../../lib/query';
+import { FilterBar, ListEmpty, LoadFailure, LoadingBlock, Pager, type EmptyState } from '../../ui';
+import { paginationOf, type QueryState } from '../../lib/query';
 
 // The log-style tables of the device detail (stored logs, diagnostic logs, live event log, commands): a grid of
 // rows under a header, the pager under it, and the load / failure / empty states in front of it.
 
-/** Failure (when nothing was loaded), loading, empty, or the rows: the states in front of a loaded list. */
-export function ResourceStates<T>({
-  resource,
-  isEmpty,
-  loadingLabel,
-  forbiddenTitle,
-  forbiddenText,
+/** One row of a LogTab: its cells, what unfolds under it, and whether there is anything to unfold. */
+export interface LogRow {
+  cells: ReactNode;
+  detail: ReactNode;
+  disabled?: boolean;
+}
+
+/**
+ * One stored-log tab of the device detail (event logs, diagnostic logs, commands): its filter bar, then the
+ * failure (when nothing was loaded), loading or empty state, or the log table with its rows and pager.
+ * `subject` names what the tab lists ("event logs") and what a refusal says the account cannot read ("logs").
+ */
+export function LogTab<T, R extends { id: string }>({
+  testId,
+  filters,
+  of,
+  rows,
+  row,
+  rowTestId,
+  subject,
   empty,
-  children,
+  variant,
+  columns,
+  pager,
 }: {
-  resource: QueryState<T>;
-  isEmpty: boolean;
-  loadingLabel: string;
-  forbiddenTitle: string;
-  forbiddenText: string;
+  testId: string;
+  filters: ReactNode;
+  of: QueryState<T>;
+  rows: readonly R[];
+  /** What one row shows; it unfolds its detail when clicked (one row open at a time). */
+  row: (item: R) => LogRow;
+  rowTestId: string;
+  subject: { name: string; reads: string };
   /** The EmptyState to show when the answer has no rows. */
   empty: ReactNode;
-  children: (data: T) => ReactNode;
+  variant: string;
+  columns: string[];
+  /** Paged lists: where a page change goes, and the pager's test id. */
+  pager?: { onPage: (page: number) => void; testId: string };
 }) {
-  if (resource.error && !resource.data)
-    return (
-      <LoadFailure
-        error={resource.error}
-        onRetry={resource.reload}
-        forbiddenTitle={forbiddenTitle}
-        forbiddenText={forbiddenText}
-      />
-    );
-  if (!resource.data) return <LoadingBlock label={loadingLabel} />;
-  if (isEmpty) return empty;
-  return children(resource.data);
+  const open = useOpenRow();
+  return (
+    <div className="dv-tab" data-testid={testId}>
+      <FilterBar>{filters}</FilterBar>
+      {of.error && !of.data ? (
+        <LoadFailure
+          error={of.error}
+          onRetry={of.reload}
+          forbiddenTitle={`${subject.name[0]?.toUpperCase()}${subject.name.slice(1)} are not available to you`}
+          forbiddenText={`Your account cannot read this device's ${subject.reads}.`}
+        />
+      ) : !of.data ? (
+        <LoadingBlock label={`Loading ${subject.name}…`} />
+      ) : rows.length === 0 ? (
+        empty
+      ) : (
+        <LogTable
+          variant={variant}
+          columns={columns}
+          pager={pager ? { ...pager, pagination: paginationOf(of.data) } : undefined}
+        >
+          {rows.map((item) => {
+            const { cells, detail, disabled } = row(item);
+            return (
+              <ExpandableLogRow
+                key={item.id}
+                variant={variant}
+                open={open.isOpen(item.id)}
+                onToggle={() => open.toggle(item.id)}
+                disabled={disabled}
+                testId={rowTestId}
+                detail={detail}
+              >
+                {cells}
+              </ExpandableLogRow>
+            );
+          })}
+        </LogTable>
+      )}
+    </div>
+  );
 }
 
 /** The empty state of a log: one text when filters hide everything, another when there is nothing at all. */
@@ -57,9 +107,16 @@ export function LogEmpty({
   children?: ReactNode;
 }) {
   return (
-    <EmptyState icon={icon} title={filtered ? filteredTitle : title} compact testId={testId}>
-      {filtered ? filteredText : children}
-    </EmptyState>
+    <ListEmpty
+      filtered={filtered}
+      noMatch={{ title: filteredTitle, text: filteredText }}
+      icon={icon}
+      title={title}
+      testId={testId}
+      compact
+    >
+      {children}
+    </ListEmpty>
   );
 }
 
@@ -91,7 +148,7 @@ export function LogTable({
 }
 
 /** Which row of a log is unfolded (one at a time); toggling the open row folds it. */
-export function useOpenRow(): { isOpen: (id: string) => boolean; toggle: (id: string) => void } {
+function useOpenRow(): { isOpen: (id: string) => boolean; toggle: (id: string) => void } {
   const [open, setOpen] = useState<string | null>(null);
   return {
     isOpen: (id) => open === id,
@@ -100,7 +157,7 @@ export function useOpenRow(): { isOpen: (id: string) => boolean; toggle: (id: st
 }
 
 /** A row that unfolds `detail` under itself when clicked. */
-export function ExpandableLogRow({
+function ExpandableLogRow({
   variant,
   open,
   onToggle,

@@ -30,7 +30,7 @@ export function Waiting({ what }: { what: string }) {
   const now = useNow(500);
   const elapsed = Math.min(TIMEOUT_S, Math.floor((now - since) / 1000));
   return (
-    <div className="dv-live-wait" data-testid="live-log-waiting" role="status">
+    <div className="ui-panel dashed dv-live-wait" data-testid="live-log-waiting" role="status">
       <Spinner />
       <div>
         <div>{what}</div>

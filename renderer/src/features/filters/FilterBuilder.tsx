@@ -179,7 +179,7 @@ function GroupBox({ node, ctx, depth }: { node: GroupNode; ctx: Ctx; depth: numb
 
   return (
     <div
-      className={`fb-group depth-${Math.min(depth, MAX_DEPTH_INDENT)}${depth === 0 ? ' root' : ''}`}
+      className={`ui-panel fb-group depth-${Math.min(depth, MAX_DEPTH_INDENT)}${depth === 0 ? ' root' : ''}`}
       data-testid={depth === 0 ? 'filter-root' : 'filter-group'}
     >
       <div className="fb-group-head">

@@ -81,7 +81,7 @@ export function FilterPanel({
           showIncomplete={showIncomplete}
         />
       </div>
-      <aside className="fb-preview" aria-live="polite">
+      <aside className="ui-panel fb-preview" aria-live="polite">
         <div className="fb-preview-head">
           <span className="fb-preview-title">Preview</span>
           {preview.pending && !incomplete ? <Spinner /> : null}

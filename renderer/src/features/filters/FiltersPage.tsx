@@ -2,14 +2,25 @@ import { useMemo, useState, type FormEvent } from 'react';
 import type { SavedFilter } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
-import { ConfirmAction } from '../../ui/DialogActions';
+import { ConfirmTarget } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { SmallButton } from '../../ui/SmallButton';
 import { useAsyncAction } from '../../lib/action';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate, usePathname } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { EmptyState, LoadFailure, LoadingBlock, PageHeader, RowMenu, SearchBox } from '../../ui';
+import {
+  AdminTable,
+  EmptyState,
+  ListCount,
+  ListEmpty,
+  ListToolbar,
+  LoadFailure,
+  LoadingBlock,
+  PageHeader,
+  rowAction,
+  RowActions,
+} from '../../ui';
 import { formatDate } from '../../lib/format';
 
 import { useTarget } from '../../lib/hooks';
@@ -75,20 +86,19 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
           </Link>
         }
       />
-      <div className="adm-toolbar">
-        <SearchBox
-          value={search}
-          onChange={setSearch}
-          placeholder="Search name or description"
-          testId="filters-search"
-        />
-        <span className="grow" />
-        {list.data ? (
-          <span className="muted small" data-testid="filters-count">
-            {list.data.total} {list.data.total === 1 ? 'filter' : 'filters'}
-          </span>
-        ) : null}
-      </div>
+      <ListToolbar
+        query={search}
+        onQuery={setSearch}
+        placeholder="Search name or description"
+        searchTestId="filters-search"
+        count={
+          list.data ? (
+            <ListCount testId="filters-count">
+              {list.data.total} {list.data.total === 1 ? 'filter' : 'filters'}
+            </ListCount>
+          ) : null
+        }
+      />
       {list.error && !list.data ? (
         <LoadFailure
           error={list.error}
@@ -99,112 +109,79 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
       ) : !list.data ? (
         <LoadingBlock label="Loading saved filters…" />
       ) : rows.length === 0 ? (
-        <EmptyState
+        <ListEmpty
+          filtered={Boolean(query)}
+          noMatch={{ title: 'No filter matches this search', text: 'Try another word, or clear the search.' }}
           icon="search"
-          title={query ? 'No filter matches this search' : 'No saved filters yet'}
+          title="No saved filters yet"
           testId="filters-empty"
           action={
-            query ? null : (
-              <Link to="/filters/new" className="btn btn-secondary btn-sm">
-                Build a filter
-              </Link>
-            )
+            <Link to="/filters/new" className="btn btn-secondary btn-sm">
+              Build a filter
+            </Link>
           }
         >
-          {query
-            ? 'Try another word, or clear the search.'
-            : 'Build a filter on the device list (Filter → Save as filter) or here, and reuse it whenever you need that set of devices.'}
-        </EmptyState>
+          Build a filter on the device list (Filter → Save as filter) or here, and reuse it whenever you need
+          that set of devices.
+        </ListEmpty>
       ) : (
-        <div className="adm-table-card">
-          <div className="adm-table-scroll">
-            <table className="adm-table sf-table">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Organization</th>
-                  <th>Conditions</th>
-                  <th>Updated</th>
-                  <th className="actions" aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((f) => (
-                  <tr
-                    key={f.id}
-                    className="clickable"
-                    onClick={() => navigate(`/filters/${f.id}`)}
-                    data-testid="filter-row"
-                  >
-                    <td>
-                      <div className="adm-cell-main">
-                        <Link
-                          to={`/filters/${f.id}`}
-                          className="sf-name"
-                          onClick={(e) => e.stopPropagation()}
-                        >
-                          {f.name}
-                        </Link>
-                        {f.description ? <span className="sf-desc">{f.description}</span> : null}
-                      </div>
-                    </td>
-                    <td className="nowrap">
-                      {nameOf(lookups.orgs, f.orgId) ?? <span className="muted">—</span>}
-                    </td>
-                    <td>
-                      <div className="sf-summary" title={summarize(f.conditions, names)}>
-                        {summarize(f.conditions, names)}
-                      </div>
-                    </td>
-                    <td className="nowrap muted">{formatDate(f.updatedAt)}</td>
-                    <td className="actions" onClick={(e) => e.stopPropagation()}>
-                      <RowMenu
-                        label={`Actions for ${f.name}`}
-                        testId="filter-row-menu"
-                        items={[
-                          {
-                            label: 'Show devices',
-                            icon: 'devices',
-                            onSelect: () => navigate(devicesLinkFor(f.id)),
-                            testId: 'filter-row-devices',
-                          },
-                          {
-                            label: 'Edit',
-                            icon: 'edit',
-                            onSelect: () => navigate(`/filters/${f.id}`),
-                            testId: 'filter-row-edit',
-                          },
-                          {
-                            label: 'Delete',
-                            icon: 'trash',
-                            danger: true,
-                            onSelect: () => deleting.open(f),
-                            testId: 'filter-row-delete',
-                          },
-                        ]}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </div>
+        <AdminTable
+          className="sf-table"
+          testId="filter-table"
+          columns={['Name', 'Organization', 'Conditions', 'Updated']}
+        >
+          {rows.map((f) => (
+            <tr
+              key={f.id}
+              className="clickable"
+              onClick={() => navigate(`/filters/${f.id}`)}
+              data-testid="filter-row"
+            >
+              <td>
+                <div className="adm-cell-main">
+                  <Link to={`/filters/${f.id}`} className="sf-name" onClick={(e) => e.stopPropagation()}>
+                    {f.name}
+                  </Link>
+                  {f.description ? <span className="sf-desc">{f.description}</span> : null}
+                </div>
+              </td>
+              <td className="nowrap">{nameOf(lookups.orgs, f.orgId) ?? <span className="muted">—</span>}</td>
+              <td>
+                <div className="sf-summary" title={summarize(f.conditions, names)}>
+                  {summarize(f.conditions, names)}
+                </div>
+              </td>
+              <td className="nowrap muted">{formatDate(f.updatedAt)}</td>
+              <RowActions
+                name={f.name}
+                testId="filter-row-menu"
+                items={[
+                  {
+                    label: 'Show devices',
+                    icon: 'devices',
+                    onSelect: () => navigate(devicesLinkFor(f.id)),
+                    testId: 'filter-row-devices',
+                  },
+                  rowAction.edit('filter-row-edit', () => navigate(`/filters/${f.id}`)),
+                  rowAction.remove('filter-row-delete', () => deleting.open(f)),
+                ]}
+              />
+            </tr>
+          ))}
+        </AdminTable>
       )}
-      <ConfirmAction
-        open={deleting.target !== null}
+      <ConfirmTarget
+        of={deleting}
         title="Delete saved filter"
         confirmLabel="Delete filter"
         testId="filter-delete-dialog"
-        onCancel={deleting.close}
         onConfirm={remove}
-        action={deleting.action}
       >
         <p>
           Delete <strong>{deleting.target?.name}</strong>? Everyone in its organization loses it. Devices are
           not affected.
         </p>
-      </ConfirmAction>
+      </ConfirmTarget>
     </div>
   );
 }
@@ -247,7 +224,7 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
     filter ? fromConditions(filter.conditions) : newGroup(),
   );
   const [savedAt, setSavedAt] = useState<SavedFilter | null>(filter);
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const confirmDelete = useTarget<true>();
   const save = useAsyncAction();
   const meta = useFilterMeta({
     name: filter?.name,
@@ -315,7 +292,7 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
             <SmallButton
               tone="danger"
               icon="trash"
-              onClick={() => setConfirmDelete(true)}
+              onClick={() => confirmDelete.open(true)}
               testId="filter-delete"
             >
               Delete
@@ -358,19 +335,18 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
         )}
       />
       <ActionError error={meta.generalError} />
-      <ConfirmAction
-        open={confirmDelete}
+      <ConfirmTarget
+        of={confirmDelete}
         title="Delete saved filter"
         confirmLabel="Delete filter"
         testId="filter-delete-dialog"
-        onCancel={() => setConfirmDelete(false)}
         onConfirm={remove}
       >
         <p>
           Delete <strong>{savedAt?.name}</strong>? Everyone in its organization loses it. Devices are not
           affected.
         </p>
-      </ConfirmAction>
+      </ConfirmTarget>
     </div>
   );
 }

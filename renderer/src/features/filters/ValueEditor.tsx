@@ -1,6 +1,5 @@
 import { Fragment, useState, type ChangeEvent, type KeyboardEvent } from 'react';
-import { Icon } from '../../ui/Icon';
-import { nameChoices } from '../../ui';
+import { nameChoices, RemovableChip } from '../../ui';
 import { DURATION_UNITS, type FieldDef, type Option, type ValueShape } from './fields';
 import type { Draft, Duration, Range } from './model';
 import type { Lookups } from '../../lib/directory';
@@ -46,18 +45,11 @@ export function ChipInput({
     }
   };
   return (
-    <div className={`fb-chips${invalid ? ' invalid' : ''}`}>
+    <div className={`ui-chipbox fb-chips${invalid ? ' invalid' : ''}`}>
       {values.map((v) => (
-        <span className="fb-chip" key={v}>
+        <RemovableChip key={v} label={v} onRemove={() => onChange(values.filter((x) => x !== v))}>
           {v}
-          <button
-            type="button"
-            aria-label={`Remove ${v}`}
-            onClick={() => onChange(values.filter((x) => x !== v))}
-          >
-            <Icon name="close" size={11} />
-          </button>
-        </span>
+        </RemovableChip>
       ))}
       <input
         type="text"

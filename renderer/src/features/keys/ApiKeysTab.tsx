@@ -190,7 +190,10 @@ function ApiKeyRow({
         ) : (
           <div className="kx-chips" title={k.scopes.join(', ')}>
             {shown.map((s) => (
-              <span key={s} className={`kx-chip kx-chip-sm${s === WILDCARD ? ' kx-chip-warn' : ''}`}>
+              <span
+                key={s}
+                className={`ui-value-chip kx-chip kx-chip-sm${s === WILDCARD ? ' kx-chip-warn' : ''}`}
+              >
                 <span className="mono">{s}</span>
               </span>
             ))}

@@ -1,5 +1,14 @@
 import { useState, type ReactElement, type ReactNode } from 'react';
-import { AdminTable, Alert, EmptyState, Icon, LoadingBlock, Pager, type IconName } from '../../ui';
+import {
+  AdminTable,
+  Alert,
+  EmptyState,
+  Icon,
+  type IconName,
+  LoadingBlock,
+  Pager,
+  SmallButton,
+} from '../../ui';
 import type { KeyList } from './api';
 
 // The list both key tabs share: the toolbar, the load states, the table with its row actions, and the pager.
@@ -16,16 +25,16 @@ function CreateButton({
   testId?: string;
 }) {
   return (
-    <button
-      type="button"
-      className="btn btn-primary btn-sm"
+    <SmallButton
+      tone="primary"
+      icon="plus"
+      iconSize={16}
       onClick={onClick}
       disabled={disabled}
-      data-testid={testId}
+      testId={testId}
     >
-      <Icon name="plus" />
       {label}
-    </button>
+    </SmallButton>
   );
 }
 

@@ -1,6 +1,6 @@
 import { Link, navigate, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { Alert, Icon, LoadingBlock } from '../../ui';
+import { Alert, Icon, LoadingBlock, Tabs, type IconName } from '../../ui';
 import { useDocumentTitle } from '../../lib/hooks';
 import { ApiKeysTab } from './ApiKeysTab';
 import { EnrollmentKeysTab } from './EnrollmentKeysTab';
@@ -9,9 +9,9 @@ import './keys.css';
 
 type Tab = 'api' | 'enrollment';
 
-const TABS: Array<{ id: Tab; label: string; path: string }> = [
-  { id: 'api', label: 'API keys', path: '/keys' },
-  { id: 'enrollment', label: 'Enrollment keys', path: '/keys/enrollment' },
+const TABS: Array<{ id: Tab; label: string; path: string; icon: IconName }> = [
+  { id: 'api', label: 'API keys', path: '/keys', icon: 'keys' },
+  { id: 'enrollment', label: 'Enrollment keys', path: '/keys/enrollment', icon: 'devices' },
 ];
 
 // /keys shows API keys, /keys/enrollment enrollment keys; ?orgId= narrows both to one organization and
@@ -64,21 +64,18 @@ export function KeysPage() {
         </div>
       </div>
 
-      <nav className="kx-tabs" aria-label="Key types">
-        {TABS.map((t) => (
-          <Link
-            key={t.id}
-            to={`${t.path}${query}`}
-            replace
-            className={`kx-tabs-item${tab === t.id ? ' on' : ''}`}
-            aria-current={tab === t.id ? 'page' : undefined}
-            data-testid={`keys-tab-${t.id}`}
-          >
-            <Icon name={t.id === 'api' ? 'keys' : 'devices'} />
-            {t.label}
-          </Link>
-        ))}
-      </nav>
+      <Tabs
+        label="Key types"
+        className="kx-tabs"
+        replace
+        tabs={TABS.map((t) => ({
+          to: `${t.path}${query}`,
+          label: t.label,
+          icon: t.icon,
+          testId: `keys-tab-${t.id}`,
+          active: tab === t.id,
+        }))}
+      />
 
       {user && !user.mfaEnabled ? (
         <Alert tone="info" testId="keys-mfa-hint">

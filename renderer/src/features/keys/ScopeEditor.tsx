@@ -1,6 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
+import { RemovableChip } from '../../ui';
 
 /** Route-check vocabulary (spec 1): what an API key's scopes are compared against. */
 export const SUGGESTED_SCOPES = [
@@ -90,26 +91,19 @@ export function ScopeEditor({
 
   return (
     <div className="kx-scopes" data-testid="scope-editor">
-      <div className="kx-chipbox" onClick={() => document.getElementById(id)?.focus()}>
+      <div className="ui-chipbox kx-chipbox" onClick={() => document.getElementById(id)?.focus()}>
         {scopes.map((s) => (
-          <span
+          <RemovableChip
             key={s}
+            label={s}
+            onRemove={() => remove(s)}
             className={`kx-chip${s === WILDCARD ? ' kx-chip-warn' : ''}`}
-            data-testid="scope-chip"
+            testId="scope-chip"
+            removeTestId={`scope-remove-${s}`}
+            iconSize={12}
           >
             <span className="mono">{s}</span>
-            <button
-              type="button"
-              aria-label={`Remove ${s}`}
-              onClick={(e) => {
-                e.stopPropagation();
-                remove(s);
-              }}
-              data-testid={`scope-remove-${s}`}
-            >
-              <Icon name="close" size={12} />
-            </button>
-          </span>
+          </RemovableChip>
         ))}
         <input
           id={id}

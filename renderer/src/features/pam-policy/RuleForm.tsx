@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import type { PamRule, PamRuleListRow } from '../../../../server/contract';
-import { useDocumentTitle } from '../../lib/hooks';
+import { useDocumentTitle, useTarget } from '../../lib/hooks';
 import { compactTime } from '../../lib/format';
 import { Link } from '../../lib/router';
-import { ActionError, Alert, ConfirmAction, Icon, PageHeader } from '../../ui';
+import { ActionError, Alert, ConfirmTarget, PageHeader, SmallButton } from '../../ui';
 import { usePamConfig, useSignerGroups } from './api';
 import { VERDICT_LABEL, listTiers } from './model';
 import type { PolicyOrg } from './org';
@@ -30,7 +29,7 @@ export function RuleForm({
   const { draft, dirty, reapprove, doReapprove, remove, formRef, submit, checked, togglePrefill } = form;
   const groups = useSignerGroups(org);
   const config = usePamConfig(org);
-  const [confirmDelete, setConfirmDelete] = useState(false);
+  const confirmDelete = useTarget<true>();
   const orgName = org.org?.name ?? 'this organization';
 
   return (
@@ -54,15 +53,14 @@ export function RuleForm({
         }
         actions={
           rule ? (
-            <button
-              type="button"
-              className="btn btn-danger btn-sm"
-              onClick={() => setConfirmDelete(true)}
-              data-testid="rule-delete"
+            <SmallButton
+              tone="danger"
+              icon="trash"
+              onClick={() => confirmDelete.open(true)}
+              testId="rule-delete"
             >
-              <Icon name="trash" size={14} />
               Delete
-            </button>
+            </SmallButton>
           ) : null
         }
       />
@@ -72,15 +70,14 @@ export function RuleForm({
           A server release suspended this rule: it was <strong>{VERDICT_LABEL[rule.suspendedVerdict]}</strong>{' '}
           and decides as <strong>{VERDICT_LABEL[rule.verdict]}</strong> until someone re-approves it. Check
           the criteria, then{' '}
-          <button
-            type="button"
-            className="btn btn-secondary btn-sm"
+          <SmallButton
+            tone="secondary"
             onClick={doReapprove}
             disabled={reapprove.busy}
-            data-testid="rule-reapprove"
+            testId="rule-reapprove"
           >
             {reapprove.busy ? 'Re-approving…' : `Re-approve as ${VERDICT_LABEL[rule.suspendedVerdict]}`}
-          </button>{' '}
+          </SmallButton>{' '}
           — or choose another verdict below and save.
           <ActionError error={reapprove.error} testId="rule-reapprove-error" />
         </Alert>
@@ -124,19 +121,18 @@ export function RuleForm({
         </div>
       </div>
 
-      <ConfirmAction
-        open={confirmDelete}
+      <ConfirmTarget
+        of={confirmDelete}
         title="Delete rule"
         confirmLabel="Delete rule"
         testId="rule-delete-dialog"
-        onCancel={() => setConfirmDelete(false)}
         onConfirm={remove}
       >
         <p>
           Delete <strong>{rule?.name}</strong>? Requests it would decide fall through to the next matching
           rule, or to the organization default. Past decisions keep its name.
         </p>
-      </ConfirmAction>
+      </ConfirmTarget>
     </div>
   );
 }
@@ -145,7 +141,7 @@ export function RuleForm({
 function RuleActions({ form, org, rule }: { form: RuleFormState; org: PolicyOrg; rule: PamRule | null }) {
   const { save, dirty, attempted, errors } = form;
   return (
-    <div className="ep-actions" data-testid="rule-actions">
+    <div className="ui-panel raised strong ep-actions" data-testid="rule-actions">
       <div className="ep-actions-row">
         <Link to={org.link('/pam/rules')} className="btn btn-ghost">
           Cancel

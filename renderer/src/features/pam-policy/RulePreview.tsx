@@ -59,7 +59,7 @@ export function RulePreview({
     : [];
 
   return (
-    <aside className="ep-preview" aria-live="polite" data-testid="rule-preview">
+    <aside className="ui-panel ep-preview" aria-live="polite" data-testid="rule-preview">
       <div className="ep-preview-head">
         <span className="ep-preview-title">Against history</span>
         {pending ? <Spinner /> : null}

@@ -1,20 +1,20 @@
 import { useMemo, useState } from 'react';
 import type { PamRuleListRow } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
-import { AdminTable, LoadState } from '../../ui';
-import { ConfirmAction } from '../../ui/DialogActions';
+import { AdminTable, LoadState, SmallButton } from '../../ui';
+import { ConfirmTarget } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { Link, navigate, useRouter } from '../../lib/router';
-import { EmptyState, RowMenu } from '../../ui';
+import { EmptyState, RowActions, rowAction } from '../../ui';
 import { useTarget } from '../../lib/hooks';
 import { minutesText } from '../approvals';
 import { plural } from '../../lib/format';
 import { pamPolicyApi, usePamConfig, useRules, useSignerGroups } from './api';
 import { VERDICT_LABEL, criteriaParts, listTiers, windowLabel, type SummaryPart } from './model';
 import type { PolicyOrg } from './org';
-import { ListToolbar, NoMatchRow, RowSwitch } from '../../ui';
+import { ListCount, ListToolbar, NoMatchRow, RowSwitch } from '../../ui';
 import { RULES_FORBIDDEN, VerdictPill } from './parts';
 import { searchRows } from '../../lib/forms';
 import { writeTarget } from '../../lib/hooks';
@@ -94,10 +94,10 @@ export function RulesView({ org }: { org: PolicyOrg }) {
         placeholder="Search name or criteria"
         searchTestId="pam-rules-search"
         count={
-          <span className="muted small" data-testid="pam-rules-count">
+          <ListCount testId="pam-rules-count">
             {plural(all.length, 'rule')}
             {disabledCount ? ` · ${disabledCount} disabled` : ''}
-          </span>
+          </ListCount>
         }
         action={newRule}
       />
@@ -193,28 +193,24 @@ export function RulesView({ org }: { org: PolicyOrg }) {
         </AdminTable>
       )}
 
-      <ConfirmAction
-        open={deleting.target !== null}
+      <ConfirmTarget
+        of={deleting}
         title="Delete rule"
         confirmLabel="Delete rule"
         testId="pam-rule-delete-dialog"
-        onCancel={deleting.close}
         onConfirm={remove}
-        action={deleting.action}
       >
         <p>
           Delete <strong>{deleting.target?.name}</strong>? Requests it would decide fall through to the next
           matching rule, or to the organization default. Past decisions keep its name.
         </p>
-      </ConfirmAction>
-      <ConfirmAction
-        open={reapproving.target !== null}
+      </ConfirmTarget>
+      <ConfirmTarget
+        of={reapproving}
         title="Re-approve rule"
         confirmLabel={`Restore ${reapproving.target?.suspendedVerdict ? VERDICT_LABEL[reapproving.target.suspendedVerdict] : ''}`}
         testId="pam-rule-reapprove-dialog"
-        onCancel={reapproving.close}
         onConfirm={reapprove}
-        action={reapproving.action}
       >
         <p>
           <strong>{reapproving.target?.name}</strong> was suspended by a server release. Re-approving restores
@@ -229,7 +225,7 @@ export function RulesView({ org }: { org: PolicyOrg }) {
             {(summaries.get(reapproving.target.id) ?? []).map((p) => p.text).join(' · ') || 'No criteria'}
           </p>
         ) : null}
-      </ConfirmAction>
+      </ConfirmTarget>
     </div>
   );
 }
@@ -285,14 +281,9 @@ function RuleRow({
         {open ? (
           <div className="ep-suspended" onClick={(e) => e.stopPropagation()}>
             <span className="tone-warn small">Suspended · was {VERDICT_LABEL[rule.suspendedVerdict!]}</span>
-            <button
-              type="button"
-              className="btn btn-secondary btn-sm"
-              onClick={onReapprove}
-              data-testid={`pam-rule-reapprove-${rule.id}`}
-            >
+            <SmallButton tone="secondary" onClick={onReapprove} testId={`pam-rule-reapprove-${rule.id}`}>
               Re-approve
-            </button>
+            </SmallButton>
           </div>
         ) : null}
       </td>
@@ -350,30 +341,22 @@ function RuleRow({
           testId={`pam-rule-enabled-${rule.id}`}
         />
       </td>
-      <td className="actions" onClick={(e) => e.stopPropagation()}>
-        <RowMenu
-          label={`Actions for ${rule.name}`}
-          testId={`pam-rule-menu-${rule.id}`}
-          items={[
-            { label: 'Edit', icon: 'edit', onSelect: onOpen, testId: `pam-rule-edit-${rule.id}` },
-            {
-              label: 'Re-approve',
-              icon: 'check',
-              onSelect: onReapprove,
-              testId: `pam-rule-menu-reapprove-${rule.id}`,
-              hidden: !open,
-            },
-            { label: 'Duplicate', icon: 'copy', onSelect: onCopy, testId: `pam-rule-copy-${rule.id}` },
-            {
-              label: 'Delete',
-              icon: 'trash',
-              danger: true,
-              onSelect: onDelete,
-              testId: `pam-rule-delete-${rule.id}`,
-            },
-          ]}
-        />
-      </td>
+      <RowActions
+        name={rule.name}
+        testId={`pam-rule-menu-${rule.id}`}
+        items={[
+          rowAction.edit(`pam-rule-edit-${rule.id}`, onOpen),
+          {
+            label: 'Re-approve',
+            icon: 'check',
+            onSelect: onReapprove,
+            testId: `pam-rule-menu-reapprove-${rule.id}`,
+            hidden: !open,
+          },
+          { label: 'Duplicate', icon: 'copy', onSelect: onCopy, testId: `pam-rule-copy-${rule.id}` },
+          rowAction.remove(`pam-rule-delete-${rule.id}`, onDelete),
+        ]}
+      />
     </tr>
   );
 }

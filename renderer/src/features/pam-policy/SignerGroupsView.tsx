@@ -1,20 +1,19 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SignerGroup } from '../../../../server/contract';
-import { AdminTable, LoadState, TextField } from '../../ui';
-import { ConfirmAction } from '../../ui/DialogActions';
+import { AdminTable, LoadState, TextField, SmallButton, TitleCell } from '../../ui';
+import { ConfirmTarget } from '../../ui/DialogActions';
 import { FormDialog } from '../../ui/FormDialog';
-import { Icon } from '../../ui/Icon';
 import { Field } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { Link, navigate } from '../../lib/router';
-import { EmptyState, RowMenu } from '../../ui';
+import { EmptyState, RowActions, rowAction } from '../../ui';
 import { fieldErrors } from '../../lib/forms';
 import { formatDate } from '../../lib/format';
-import { useTarget } from '../../lib/hooks';
+import { useTarget, useDialog } from '../../lib/hooks';
 import { plural } from '../../lib/format';
 import { pamPolicyApi, useRules, useSignerGroups } from './api';
 import type { PolicyOrg } from './org';
-import { ListToolbar, NoMatchRow } from '../../ui';
+import { ListCount, ListToolbar, NoMatchRow } from '../../ui';
 import { searchRows } from '../../lib/forms';
 import { writeTarget } from '../../lib/hooks';
 
@@ -62,7 +61,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
   const list = useSignerGroups(org);
   const rules = useRules(org);
   const [query, setQuery] = useState('');
-  const [editing, setEditing] = useState<SignerGroup | 'new' | null>(null);
+  const editing = useDialog<SignerGroup | 'new'>();
   const deleting = useTarget<SignerGroup>();
 
   const usage = useMemo(() => {
@@ -78,15 +77,9 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
   const remove = writeTarget(deleting, (g) => pamPolicyApi.deleteSignerGroup(g.id), list.reload);
 
   const create = (
-    <button
-      type="button"
-      className="btn btn-primary btn-sm"
-      onClick={() => setEditing('new')}
-      data-testid="new-signer-group"
-    >
-      <Icon name="plus" size={14} />
+    <SmallButton tone="primary" icon="plus" onClick={() => editing.open('new')} testId="new-signer-group">
       New signer group
-    </button>
+    </SmallButton>
   );
 
   if (!list.data) return <LoadState of={list} loading="Loading signer groups…" forbidden={FORBIDDEN} />;
@@ -100,7 +93,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
         onQuery={setQuery}
         placeholder="Search name or signer"
         searchTestId="signer-groups-search"
-        count={<span className="muted small">{plural(all.length, 'group')}</span>}
+        count={<ListCount>{plural(all.length, 'group')}</ListCount>}
         action={create}
       />
       {all.length === 0 ? (
@@ -120,15 +113,10 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
               <tr
                 key={g.id}
                 className="clickable"
-                onClick={() => setEditing(g)}
+                onClick={() => editing.open(g)}
                 data-testid={`signer-group-row-${g.id}`}
               >
-                <td>
-                  <div className="adm-cell-main">
-                    <span className="adm-cell-title">{g.name}</span>
-                    {g.description ? <span className="adm-cell-sub ep-clip">{g.description}</span> : null}
-                  </div>
-                </td>
+                <TitleCell title={g.name} sub={g.description} subClassName="ep-clip" />
                 <td>
                   <div className="adm-cell-main">
                     <span>{plural(g.signers.length, 'signer')}</span>
@@ -148,33 +136,20 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
                   )}
                 </td>
                 <td className="nowrap muted">{formatDate(g.updatedAt)}</td>
-                <td className="actions" onClick={(e) => e.stopPropagation()}>
-                  <RowMenu
-                    label={`Actions for ${g.name}`}
-                    testId={`signer-group-menu-${g.id}`}
-                    items={[
-                      {
-                        label: 'Edit',
-                        icon: 'edit',
-                        onSelect: () => setEditing(g),
-                        testId: `signer-group-edit-${g.id}`,
-                      },
-                      {
-                        label: 'New rule with this group',
-                        icon: 'plus',
-                        onSelect: () => navigate(org.link('/pam/rules/new', { signerGroup: g.id })),
-                        testId: `signer-group-rule-${g.id}`,
-                      },
-                      {
-                        label: 'Delete',
-                        icon: 'trash',
-                        danger: true,
-                        onSelect: () => deleting.open(g),
-                        testId: `signer-group-delete-${g.id}`,
-                      },
-                    ]}
-                  />
-                </td>
+                <RowActions
+                  name={g.name}
+                  testId={`signer-group-menu-${g.id}`}
+                  items={[
+                    rowAction.edit(`signer-group-edit-${g.id}`, () => editing.open(g)),
+                    {
+                      label: 'New rule with this group',
+                      icon: 'plus',
+                      onSelect: () => navigate(org.link('/pam/rules/new', { signerGroup: g.id })),
+                      testId: `signer-group-rule-${g.id}`,
+                    },
+                    rowAction.remove(`signer-group-delete-${g.id}`, () => deleting.open(g)),
+                  ]}
+                />
               </tr>
             );
           })}
@@ -182,27 +157,22 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
         </AdminTable>
       )}
 
-      {editing ? (
+      {editing.value ? (
         <SignerGroupDialog
-          group={editing === 'new' ? null : editing}
+          group={editing.value === 'new' ? null : editing.value}
           org={org}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            list.reload();
-          }}
+          onClose={editing.close}
+          onSaved={editing.closeThen(list.reload)}
         />
       ) : null}
 
-      <ConfirmAction
-        open={deleting.target !== null}
+      <ConfirmTarget
+        of={deleting}
         title="Delete signer group"
         confirmLabel="Delete group"
         testId="signer-group-delete-dialog"
         errorTestId="signer-group-delete-error"
-        onCancel={deleting.close}
         onConfirm={remove}
-        action={deleting.action}
       >
         <p>
           Delete <strong>{deleting.target?.name}</strong> and its{' '}
@@ -215,7 +185,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
             tab first.
           </p>
         ) : null}
-      </ConfirmAction>
+      </ConfirmTarget>
     </div>
   );
 }

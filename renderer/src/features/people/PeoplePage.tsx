@@ -19,9 +19,10 @@ export function PeoplePage() {
   const tabs = (
     <Tabs
       label="Users and roles"
+      current={pathname}
       tabs={[
-        { to: '/users', label: 'Users', testId: 'tab-users', active: pathname === '/users' },
-        { to: '/users/roles', label: 'Roles', testId: 'tab-roles', active: pathname === '/users/roles' },
+        { to: '/users', label: 'Users', testId: 'tab-users' },
+        { to: '/users/roles', label: 'Roles', testId: 'tab-roles' },
       ]}
     />
   );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { AvailablePermissionsResponse, Role, RoleDetail } from '../../../../server/contract';
 import { ApiError } from '../../lib/errors';
-import { useDocumentTitle } from '../../lib/hooks';
+import { useDocumentTitle, useDialog } from '../../lib/hooks';
 import { asList } from '../../lib/query';
 import { navigate } from '../../lib/router';
 import { Alert, EmptyState, Icon, LoadFailure, LoadingBlock, PageHeader } from '../../ui';
@@ -73,7 +73,7 @@ function RoleForm({
 }) {
   const form = useRoleForm({ role, roles, onSaved });
   const { readOnly, dir, busy, deleteError, setDeleteError, submit, remove } = form;
-  const [cloning, setCloning] = useState(false);
+  const cloning = useDialog<true>();
   const [deleting, setDeleting] = useState(false);
 
   const title = (
@@ -108,7 +108,7 @@ function RoleForm({
               <button
                 type="button"
                 className={`btn ${readOnly ? 'btn-primary' : 'btn-secondary'}`}
-                onClick={() => setCloning(true)}
+                onClick={() => cloning.open(true)}
                 data-testid="role-clone"
               >
                 <Icon name="copy" />
@@ -149,14 +149,11 @@ function RoleForm({
         </div>
       </form>
 
-      {cloning && role ? (
+      {cloning.value && role ? (
         <CloneRoleDialog
           role={role}
-          onClose={() => setCloning(false)}
-          onCloned={(id) => {
-            setCloning(false);
-            navigate(`/users/roles/${id}`);
-          }}
+          onClose={cloning.close}
+          onCloned={cloning.closeThen((id: string) => navigate(`/users/roles/${id}`))}
         />
       ) : null}
 

@@ -2,20 +2,22 @@ import { useState, type ReactNode } from 'react';
 import type { Role } from '../../../../server/contract';
 
 import { Link, navigate } from '../../lib/router';
-import { Icon } from '../../ui/Icon';
 import {
   AdminTable,
   ChoiceSelect,
   EmptyState,
+  Icon,
+  ListCount,
   ListStates,
+  ListToolbar,
   NoMatchRow,
   PageHeader,
-  RowMenu,
-  SearchBox,
+  rowAction,
+  RowActions,
 } from '../../ui';
 import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';
-import { useTarget, writeTarget } from '../../lib/hooks';
+import { useTarget, writeTarget, useDialog } from '../../lib/hooks';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
 import { CloneRoleDialog, DeleteRoleDialog } from './RoleDialogs';
 import { peopleApi, useRoles } from './api';
@@ -31,7 +33,7 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
   const roles = useRoles();
   const [search, setSearch] = useState('');
   const [kind, setKind] = useState<'' | 'system' | 'custom'>('');
-  const [cloning, setCloning] = useState<Role | null>(null);
+  const cloning = useDialog<Role>();
   const deleting = useTarget<Role>();
 
   const list = asList(roles.data);
@@ -65,22 +67,26 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
       {tabs}
 
       <ListStates of={roles} loading="Loading roles…" forbidden={ROLES_FORBIDDEN}>
-        <div className="adm-toolbar">
-          <SearchBox value={search} onChange={setSearch} placeholder="Search roles" testId="role-search" />
-          <ChoiceSelect
-            value={kind}
-            onChange={(v) => setKind(v as '' | 'system' | 'custom')}
-            ariaLabel="Filter by kind"
-            emptyLabel="Built-in and custom"
-            options={[
-              { value: 'system', label: 'Built-in only' },
-              { value: 'custom', label: 'Custom only' },
-            ]}
-            testId="role-kind-filter"
-          />
-          <span className="grow" />
-          <span className="muted small">{list.length} roles</span>
-        </div>
+        <ListToolbar
+          query={search}
+          onQuery={setSearch}
+          placeholder="Search roles"
+          searchTestId="role-search"
+          filters={
+            <ChoiceSelect
+              value={kind}
+              onChange={(v) => setKind(v as '' | 'system' | 'custom')}
+              ariaLabel="Filter by kind"
+              emptyLabel="Built-in and custom"
+              options={[
+                { value: 'system', label: 'Built-in only' },
+                { value: 'custom', label: 'Custom only' },
+              ]}
+              testId="role-kind-filter"
+            />
+          }
+          count={<ListCount>{list.length} roles</ListCount>}
+        />
         <AdminTable
           testId="role-table"
           columns={['Role', 'Applies to', 'Inherits from', <th className="num">Users</th>]}
@@ -122,34 +128,25 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
               <td className="num" data-testid="role-user-count">
                 {r.userCount}
               </td>
-              <td className="actions">
-                <RowMenu
-                  label={`Actions for ${r.name}`}
-                  testId="role-menu"
-                  items={[
-                    {
-                      label: r.isSystem ? 'View' : 'Edit',
-                      icon: r.isSystem ? 'chevron' : 'edit',
-                      testId: 'role-menu-open',
-                      onSelect: () => navigate(`/users/roles/${r.id}`),
-                    },
-                    {
-                      label: r.isSystem ? 'Clone to customize' : 'Clone',
-                      icon: 'copy',
-                      testId: 'role-menu-clone',
-                      onSelect: () => setCloning(r),
-                    },
-                    {
-                      label: 'Delete',
-                      icon: 'trash',
-                      danger: true,
-                      hidden: r.isSystem,
-                      testId: 'role-menu-delete',
-                      onSelect: () => deleting.open(r),
-                    },
-                  ]}
-                />
-              </td>
+              <RowActions
+                name={r.name}
+                testId="role-menu"
+                items={[
+                  {
+                    label: r.isSystem ? 'View' : 'Edit',
+                    icon: r.isSystem ? 'chevron' : 'edit',
+                    testId: 'role-menu-open',
+                    onSelect: () => navigate(`/users/roles/${r.id}`),
+                  },
+                  {
+                    label: r.isSystem ? 'Clone to customize' : 'Clone',
+                    icon: 'copy',
+                    testId: 'role-menu-clone',
+                    onSelect: () => cloning.open(r),
+                  },
+                  rowAction.remove('role-menu-delete', () => deleting.open(r), { hidden: r.isSystem }),
+                ]}
+              />
             </tr>
           ))}
           {shown.length === 0 ? (
@@ -166,14 +163,11 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
         ) : null}
       </ListStates>
 
-      {cloning ? (
+      {cloning.value ? (
         <CloneRoleDialog
-          role={cloning}
-          onClose={() => setCloning(null)}
-          onCloned={(id) => {
-            setCloning(null);
-            navigate(`/users/roles/${id}`);
-          }}
+          role={cloning.value}
+          onClose={cloning.close}
+          onCloned={cloning.closeThen((id: string) => navigate(`/users/roles/${id}`))}
         />
       ) : null}
 

@@ -1,6 +1,6 @@
 import type { UserSummary } from '../../../../server/contract';
 import { formatDateTime, initials, relativeTime } from '../../lib/format';
-import { Icon, RowMenu, StatusPill } from '../../ui';
+import { Icon, RowActions, StatusPill, rowAction } from '../../ui';
 import { accessSummary, type Directory } from './directory';
 
 // One row of the user list: who, status, role, reach, MFA, last sign-in, and the actions the caller may take.
@@ -84,50 +84,44 @@ export function UserRow({
           <span className="muted">{u.status === 'invited' ? 'Not yet accepted' : 'Never'}</span>
         )}
       </td>
-      <td className="actions">
-        <RowMenu
-          label={`Actions for ${u.email}`}
-          testId="user-menu"
-          items={[
-            {
-              label: 'Change role',
-              icon: 'users',
-              testId: 'user-menu-role',
-              hidden: self || u.association.scope === 'system',
-              onSelect: () => open({ kind: 'role', user: u }),
-            },
-            {
-              label: 'Resend invitation',
-              icon: 'mail',
-              testId: 'user-menu-resend',
-              hidden: u.status !== 'invited',
-              onSelect: () => resend(u),
-            },
-            {
-              label: 'Disable account',
-              icon: 'lock',
-              testId: 'user-menu-disable',
-              hidden: self || u.status !== 'active',
-              onSelect: () => open({ kind: 'disable', user: u }),
-            },
-            {
-              label: 'Enable account',
-              icon: 'check',
-              testId: 'user-menu-enable',
-              hidden: self || u.status !== 'disabled',
-              onSelect: () => open({ kind: 'enable', user: u }),
-            },
-            {
-              label: u.status === 'invited' ? 'Withdraw invitation' : 'Remove from tenant',
-              icon: 'trash',
-              danger: true,
-              testId: 'user-menu-remove',
-              hidden: self || u.association.scope === 'system',
-              onSelect: () => open({ kind: 'remove', user: u }),
-            },
-          ]}
-        />
-      </td>
+      <RowActions
+        name={u.email}
+        testId="user-menu"
+        items={[
+          {
+            label: 'Change role',
+            icon: 'users',
+            testId: 'user-menu-role',
+            hidden: self || u.association.scope === 'system',
+            onSelect: () => open({ kind: 'role', user: u }),
+          },
+          {
+            label: 'Resend invitation',
+            icon: 'mail',
+            testId: 'user-menu-resend',
+            hidden: u.status !== 'invited',
+            onSelect: () => resend(u),
+          },
+          {
+            label: 'Disable account',
+            icon: 'lock',
+            testId: 'user-menu-disable',
+            hidden: self || u.status !== 'active',
+            onSelect: () => open({ kind: 'disable', user: u }),
+          },
+          {
+            label: 'Enable account',
+            icon: 'check',
+            testId: 'user-menu-enable',
+            hidden: self || u.status !== 'disabled',
+            onSelect: () => open({ kind: 'enable', user: u }),
+          },
+          rowAction.remove('user-menu-remove', () => open({ kind: 'remove', user: u }), {
+            label: u.status === 'invited' ? 'Withdraw invitation' : 'Remove from tenant',
+            hidden: self || u.association.scope === 'system',
+          }),
+        ]}
+      />
     </tr>
   );
 }

@@ -10,13 +10,16 @@ import { formatDateTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import {
   AdminTable,
+  Button,
   ChoiceSelect,
   DialogButtons,
-  EmptyState,
+  ListCount,
+  ListEmpty,
   ListStates,
+  ListToolbar,
   PageHeader,
   Pager,
-  SearchBox,
+  SmallButton,
 } from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 
@@ -110,15 +113,9 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
               : 'People of your organization: invitations, account status and roles.'
         }
         actions={
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={() => setInviting(true)}
-            data-testid="invite-user"
-          >
-            <Icon name="mail" />
+          <Button tone="primary" icon="mail" onClick={() => setInviting(true)} testId="invite-user">
             Invite user
-          </button>
+          </Button>
         }
       />
       {tabs}
@@ -141,35 +138,36 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
       {rowError ? <ActionError error={rowError.error} testId="users-row-error" /> : null}
 
       {users.error && !users.data ? null : (
-        <div className="adm-toolbar">
-          <SearchBox
-            value={search}
-            onChange={setSearch}
-            placeholder="Search name or email"
-            testId="user-search"
-          />
-          <ChoiceSelect
-            value={status}
-            onChange={(v) => {
-              setStatus(v as UserStatus | '');
-              setPage(1);
-            }}
-            ariaLabel="Filter by status"
-            emptyLabel="All statuses"
-            options={[
-              { value: 'active', label: 'Active' },
-              { value: 'invited', label: 'Invited' },
-              { value: 'disabled', label: 'Disabled' },
-            ]}
-            testId="user-status-filter"
-          />
-          <span className="grow" />
-          {users.data ? (
-            <span className="muted small" data-testid="user-count">
-              {paginationOf(users.data)?.total ?? list.length} {filtered ? 'matching' : ''} users
-            </span>
-          ) : null}
-        </div>
+        <ListToolbar
+          query={search}
+          onQuery={setSearch}
+          placeholder="Search name or email"
+          searchTestId="user-search"
+          filters={
+            <ChoiceSelect
+              value={status}
+              onChange={(v) => {
+                setStatus(v as UserStatus | '');
+                setPage(1);
+              }}
+              ariaLabel="Filter by status"
+              emptyLabel="All statuses"
+              options={[
+                { value: 'active', label: 'Active' },
+                { value: 'invited', label: 'Invited' },
+                { value: 'disabled', label: 'Disabled' },
+              ]}
+              testId="user-status-filter"
+            />
+          }
+          count={
+            users.data ? (
+              <ListCount testId="user-count">
+                {paginationOf(users.data)?.total ?? list.length} {filtered ? 'matching' : ''} users
+              </ListCount>
+            ) : null
+          }
+        />
       )}
 
       <ListStates
@@ -178,27 +176,23 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
         forbidden={USERS_FORBIDDEN}
         empty={
           list.length === 0 ? (
-            <EmptyState
+            <ListEmpty
+              filtered={filtered}
+              noMatch={{
+                title: 'No user matches',
+                text: 'Try another name or email, or clear the status filter.',
+              }}
               icon="users"
-              title={filtered ? 'No user matches' : 'No users yet'}
+              title="No users yet"
               testId="users-empty"
               action={
-                filtered ? null : (
-                  <button
-                    type="button"
-                    className="btn btn-secondary btn-sm"
-                    onClick={() => setInviting(true)}
-                  >
-                    <Icon name="mail" />
-                    Invite the first user
-                  </button>
-                )
+                <SmallButton tone="secondary" icon="mail" iconSize={16} onClick={() => setInviting(true)}>
+                  Invite the first user
+                </SmallButton>
               }
             >
-              {filtered
-                ? 'Try another name or email, or clear the status filter.'
-                : 'Invite technicians by email: they set their own password and two-step verification.'}
-            </EmptyState>
+              Invite technicians by email: they set their own password and two-step verification.
+            </ListEmpty>
           ) : null
         }
       >

@@ -6,7 +6,7 @@ import { ConfirmDialog } from '../../ui/Dialog';
 import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { useDocumentTitle } from '../../lib/hooks';
-import { EmptyState, LoadFailure, LoadingBlock, PageHeader, Tabs } from '../../ui';
+import { EmptyState, LoadFailure, LoadingBlock, PageHeader, sectionTabs, Tabs } from '../../ui';
 
 import { useScope } from '../../lib/session';
 import {
@@ -240,18 +240,14 @@ function PartnerSettingsForm({
       />
       <Tabs
         label="Settings sections"
-        tabs={SECTIONS.map((s) => ({
-          to: s.path,
-          label: s.label,
-          testId: `settings-tab-${s.id}`,
-          active: s.id === section,
-          badge:
-            errorSections.has(s.id) && (attempted || Object.keys(serverFields).length > 0) ? (
-              <span className="adm-dot st-dot-bad" title="Has errors" />
-            ) : changed.has(s.id) ? (
-              <span className="adm-dot" title="Unsaved changes" />
-            ) : undefined,
-        }))}
+        current={SECTIONS.find((s) => s.id === section)?.path}
+        tabs={sectionTabs(SECTIONS, 'settings-tab', (s) =>
+          errorSections.has(s.id) && (attempted || Object.keys(serverFields).length > 0) ? (
+            <span className="adm-dot st-dot-bad" title="Has errors" />
+          ) : changed.has(s.id) ? (
+            <span className="adm-dot" title="Unsaved changes" />
+          ) : undefined,
+        )}
       />
 
       {notice && !dirty ? (

@@ -2,12 +2,23 @@ import { useState } from 'react';
 import type { Organization, Site } from '../../../../server/contract';
 
 import { navigate } from '../../lib/router';
-import { ConfirmAction } from '../../ui/DialogActions';
-import { Icon } from '../../ui/Icon';
+import { ConfirmTarget } from '../../ui/DialogActions';
 import { Card, Facts, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
-import { useDocumentTitle } from '../../lib/hooks';
-import { EmptyState, ErrorBlock, ListStates, LoadingBlock, PageHeader, Pager, RowMenu } from '../../ui';
+import { useDocumentTitle, useDialog } from '../../lib/hooks';
+import {
+  AdminTable,
+  Button,
+  EmptyState,
+  ErrorBlock,
+  ListStates,
+  LoadingBlock,
+  PageHeader,
+  Pager,
+  rowAction,
+  RowActions,
+  SmallButton,
+} from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 import { formatDate } from '../../lib/format';
 
@@ -31,7 +42,7 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
   const reloadOrg = canManageOrg ? direct.reload : listed.reload;
   const partner = usePartner(scope === 'system' && org ? org.partnerId : null);
 
-  const [editing, setEditing] = useState(false);
+  const editing = useDialog<true>();
   const deleting = useTarget<Organization>();
 
   useDocumentTitle(org ? org.name : 'Organization');
@@ -80,24 +91,12 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
         actions={
           canManageOrg ? (
             <>
-              <button
-                type="button"
-                className="btn btn-secondary"
-                onClick={() => setEditing(true)}
-                data-testid="org-edit"
-              >
-                <Icon name="edit" />
+              <Button tone="secondary" icon="edit" onClick={() => editing.open(true)} testId="org-edit">
                 Edit
-              </button>
-              <button
-                type="button"
-                className="btn btn-danger"
-                onClick={() => deleting.open(org)}
-                data-testid="org-delete"
-              >
-                <Icon name="trash" />
+              </Button>
+              <Button tone="danger" icon="trash" onClick={() => deleting.open(org)} testId="org-delete">
                 Delete
-              </button>
+              </Button>
             </>
           ) : null
         }
@@ -132,15 +131,12 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
         <SitesCard orgId={org.id} orgName={org.name} />
       </div>
 
-      {editing ? (
+      {editing.value ? (
         <OrganizationDialog
           org={org}
           partners={partner.data ? [partner.data] : []}
-          onClose={() => setEditing(false)}
-          onSaved={() => {
-            setEditing(false);
-            reloadOrg();
-          }}
+          onClose={editing.close}
+          onSaved={editing.closeThen(reloadOrg)}
         />
       ) : null}
 
@@ -161,7 +157,7 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
   const [page, setPage] = useState(1);
   const sites = useSitePage({ orgId, page, limit: SITES_PAGE_SIZE });
   const list = asList(sites.data);
-  const [editing, setEditing] = useState<Site | 'new' | null>(null);
+  const editing = useDialog<Site | 'new'>();
   const deleting = useTarget<Site>();
 
   const remove = async () => {
@@ -180,15 +176,9 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
       testId="org-sites"
       className="tn-sites"
       actions={
-        <button
-          type="button"
-          className="btn btn-secondary btn-sm"
-          onClick={() => setEditing('new')}
-          data-testid="site-create"
-        >
-          <Icon name="plus" size={14} />
+        <SmallButton tone="secondary" icon="plus" onClick={() => editing.open('new')} testId="site-create">
           Add site
-        </button>
+        </SmallButton>
       }
     >
       <ListStates
@@ -204,76 +194,51 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
         }
       >
         <div className="tn-table-wrap">
-          <table className="adm-table" data-testid="site-table">
-            <thead>
-              <tr>
-                <th>Site</th>
-                <th>Time zone</th>
-                <th>Address</th>
-                <th>Contact</th>
-                <th className="actions" aria-label="Actions" />
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((s) => {
-                const address = addressLines(s.address);
-                const contact = contactLine(s.contact);
-                return (
-                  <tr key={s.id} data-testid="site-row" data-site-id={s.id}>
-                    <td>
-                      <span className="adm-cell-title nowrap">{s.name}</span>
-                    </td>
-                    <td className="nowrap mono small">{s.timezone}</td>
-                    <TwoLineCell first={address[0]} second={address[1]} />
-                    <TwoLineCell first={contact?.primary} second={contact?.secondary} />
-                    <td className="actions">
-                      <RowMenu
-                        label={`Actions for ${s.name}`}
-                        testId="site-menu"
-                        items={[
-                          {
-                            label: 'Edit',
-                            icon: 'edit',
-                            testId: 'site-menu-edit',
-                            onSelect: () => setEditing(s),
-                          },
-                          {
-                            label: 'Delete',
-                            icon: 'trash',
-                            danger: true,
-                            testId: 'site-menu-delete',
-                            onSelect: () => deleting.open(s),
-                          },
-                        ]}
-                      />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-          <Pager pagination={paginationOf(sites.data)} onPage={setPage} testId="sites-pager" />
+          <AdminTable
+            bare
+            testId="site-table"
+            columns={['Site', 'Time zone', 'Address', 'Contact']}
+            after={<Pager pagination={paginationOf(sites.data)} onPage={setPage} testId="sites-pager" />}
+          >
+            {list.map((s) => {
+              const address = addressLines(s.address);
+              const contact = contactLine(s.contact);
+              return (
+                <tr key={s.id} data-testid="site-row" data-site-id={s.id}>
+                  <td>
+                    <span className="adm-cell-title nowrap">{s.name}</span>
+                  </td>
+                  <td className="nowrap mono small">{s.timezone}</td>
+                  <TwoLineCell first={address[0]} second={address[1]} />
+                  <TwoLineCell first={contact?.primary} second={contact?.secondary} />
+                  <RowActions
+                    name={s.name}
+                    testId="site-menu"
+                    items={[
+                      rowAction.edit('site-menu-edit', () => editing.open(s)),
+                      rowAction.remove('site-menu-delete', () => deleting.open(s)),
+                    ]}
+                  />
+                </tr>
+              );
+            })}
+          </AdminTable>
         </div>
       </ListStates>
 
-      {editing ? (
+      {editing.value ? (
         <SiteDialog
           orgId={orgId}
-          site={editing === 'new' ? null : editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            sites.reload();
-          }}
+          site={editing.value === 'new' ? null : editing.value}
+          onClose={editing.close}
+          onSaved={editing.closeThen(sites.reload)}
         />
       ) : null}
 
-      <ConfirmAction
-        open={deleting.target !== null}
-        action={deleting.action}
+      <ConfirmTarget
+        of={deleting}
         title="Delete site"
         confirmLabel="Delete site"
-        onCancel={deleting.close}
         onConfirm={remove}
         testId="site-delete-dialog"
         className="adm-dialog-form"
@@ -282,7 +247,7 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
           Permanently delete <strong>{deleting.target?.name}</strong> from {orgName}? Sites are deleted
           outright, not archived: this cannot be undone.
         </p>
-      </ConfirmAction>
+      </ConfirmTarget>
     </Card>
   );
 }

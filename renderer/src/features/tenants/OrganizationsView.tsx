@@ -1,24 +1,28 @@
 import { useState, type ReactNode } from 'react';
 import type { Organization } from '../../../../server/contract';
 
-import { Link, navigate } from '../../lib/router';
-import { Icon } from '../../ui/Icon';
+import { navigate } from '../../lib/router';
 import { StatusPill } from '../../ui/basics';
 import {
   AdminTable,
+  Button,
   ChoiceSelect,
   EmptyState,
+  ListCount,
   ListStates,
+  ListToolbar,
   nameChoices,
   NoMatchRow,
   PageHeader,
-  RowMenu,
-  SearchBox,
+  rowAction,
+  RowActions,
+  SmallButton,
+  TitleCell,
 } from '../../ui';
 import { asList } from '../../lib/query';
 import { formatDate } from '../../lib/format';
 import { useScope } from '../../lib/session';
-import { useTarget } from '../../lib/hooks';
+import { useTarget, useDialog } from '../../lib/hooks';
 import { ORG_STATUSES, ORG_TYPES, labelOf, orgStatusOf } from './labels';
 import { DeleteOrganizationDialog, OrganizationDialog } from './OrganizationDialog';
 import { OrganizationDetail } from './OrganizationDetail';
@@ -36,7 +40,7 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('');
   const [partnerId, setPartnerId] = useState('');
-  const [editing, setEditing] = useState<Organization | 'new' | null>(null);
+  const editing = useDialog<Organization | 'new'>();
   const deleting = useTarget<Organization>();
 
   const all = asList(orgs.data);
@@ -73,15 +77,9 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
         sub={sub}
         actions={
           canManage ? (
-            <button
-              type="button"
-              className="btn btn-primary"
-              onClick={() => setEditing('new')}
-              data-testid="org-create"
-            >
-              <Icon name="plus" />
+            <Button tone="primary" icon="plus" onClick={() => editing.open('new')} testId="org-create">
               New organization
-            </button>
+            </Button>
           ) : null
         }
       />
@@ -98,14 +96,9 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
               testId="orgs-empty"
               action={
                 canManage ? (
-                  <button
-                    type="button"
-                    className="btn btn-secondary btn-sm"
-                    onClick={() => setEditing('new')}
-                  >
-                    <Icon name="plus" />
+                  <SmallButton tone="secondary" icon="plus" iconSize={16} onClick={() => editing.open('new')}>
                     Create an organization
-                  </button>
+                  </SmallButton>
                 ) : null
               }
             >
@@ -118,38 +111,41 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
           ) : null
         }
       >
-        <div className="adm-toolbar">
-          <SearchBox
-            value={search}
-            onChange={setSearch}
-            placeholder="Search by name or slug"
-            testId="org-search"
-          />
-          <ChoiceSelect
-            value={status}
-            onChange={setStatus}
-            ariaLabel="Filter by status"
-            emptyLabel="All statuses"
-            options={ORG_STATUSES}
-            testId="org-status-filter"
-          />
-          {scope === 'system' ? (
-            <ChoiceSelect
-              value={partnerId}
-              onChange={setPartnerId}
-              ariaLabel="Filter by partner"
-              emptyLabel="All partners"
-              options={nameChoices(partnerList)}
-              testId="org-partner-filter"
-            />
-          ) : null}
-          <span className="grow" />
-          <span className="muted small" data-testid="org-count">
-            {shown.length === all.length
-              ? `${all.length} organization${all.length === 1 ? '' : 's'}`
-              : `${shown.length} of ${all.length}`}
-          </span>
-        </div>
+        <ListToolbar
+          query={search}
+          onQuery={setSearch}
+          placeholder="Search by name or slug"
+          searchTestId="org-search"
+          filters={
+            <>
+              <ChoiceSelect
+                value={status}
+                onChange={setStatus}
+                ariaLabel="Filter by status"
+                emptyLabel="All statuses"
+                options={ORG_STATUSES}
+                testId="org-status-filter"
+              />
+              {scope === 'system' ? (
+                <ChoiceSelect
+                  value={partnerId}
+                  onChange={setPartnerId}
+                  ariaLabel="Filter by partner"
+                  emptyLabel="All partners"
+                  options={nameChoices(partnerList)}
+                  testId="org-partner-filter"
+                />
+              ) : null}
+            </>
+          }
+          count={
+            <ListCount testId="org-count">
+              {shown.length === all.length
+                ? `${all.length} organization${all.length === 1 ? '' : 's'}`
+                : `${shown.length} of ${all.length}`}
+            </ListCount>
+          }
+        />
         <AdminTable
           testId="org-table"
           columns={[
@@ -166,14 +162,13 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
             const st = orgStatusOf(o.status);
             return (
               <tr key={o.id} data-testid="org-row" data-org-id={o.id}>
-                <td>
-                  <div className="adm-cell-main">
-                    <Link to={`/tenants/orgs/${o.id}`} className="adm-cell-title" data-testid="org-open">
-                      {o.name}
-                    </Link>
-                    <span className="adm-cell-sub mono">{o.slug}</span>
-                  </div>
-                </td>
+                <TitleCell
+                  title={o.name}
+                  to={`/tenants/orgs/${o.id}`}
+                  titleTestId="org-open"
+                  sub={o.slug}
+                  subClassName="mono"
+                />
                 {scope === 'system' ? <td className="muted">{partnerName.get(o.partnerId) ?? '—'}</td> : null}
                 <td>{labelOf(ORG_TYPES, o.type)}</td>
                 <td>
@@ -184,35 +179,20 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
                 <td>
                   <MfaPolicyTags org={o} />
                 </td>
-                <td className="actions">
-                  <RowMenu
-                    label={`Actions for ${o.name}`}
-                    testId="org-menu"
-                    items={[
-                      {
-                        label: 'Open',
-                        icon: 'chevron',
-                        testId: 'org-menu-open',
-                        onSelect: () => navigate(`/tenants/orgs/${o.id}`),
-                      },
-                      {
-                        label: 'Edit',
-                        icon: 'edit',
-                        testId: 'org-menu-edit',
-                        hidden: !canManage,
-                        onSelect: () => setEditing(o),
-                      },
-                      {
-                        label: 'Delete',
-                        icon: 'trash',
-                        danger: true,
-                        testId: 'org-menu-delete',
-                        hidden: !canManage,
-                        onSelect: () => deleting.open(o),
-                      },
-                    ]}
-                  />
-                </td>
+                <RowActions
+                  name={o.name}
+                  testId="org-menu"
+                  items={[
+                    {
+                      label: 'Open',
+                      icon: 'chevron',
+                      testId: 'org-menu-open',
+                      onSelect: () => navigate(`/tenants/orgs/${o.id}`),
+                    },
+                    rowAction.edit('org-menu-edit', () => editing.open(o), { hidden: !canManage }),
+                    rowAction.remove('org-menu-delete', () => deleting.open(o), { hidden: !canManage }),
+                  ]}
+                />
               </tr>
             );
           })}
@@ -222,16 +202,14 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
         </AdminTable>
       </ListStates>
 
-      {editing ? (
+      {editing.value ? (
         <OrganizationDialog
-          org={editing === 'new' ? null : editing}
+          org={editing.value === 'new' ? null : editing.value}
           partners={partnerList}
-          onClose={() => setEditing(null)}
-          onSaved={(saved, created) => {
-            setEditing(null);
-            if (created) navigate(`/tenants/orgs/${saved.id}`);
-            else orgs.reload();
-          }}
+          onClose={editing.close}
+          onSaved={editing.closeThen((saved: Organization, created: boolean) =>
+            created ? navigate(`/tenants/orgs/${saved.id}`) : orgs.reload(),
+          )}
         />
       ) : null}
 

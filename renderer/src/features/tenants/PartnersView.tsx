@@ -1,24 +1,27 @@
 import { useState, type ReactNode } from 'react';
 import type { Partner } from '../../../../server/contract';
 
-import { ConfirmAction } from '../../ui/DialogActions';
-import { Icon } from '../../ui/Icon';
+import { ConfirmTarget } from '../../ui/DialogActions';
 import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import {
   AdminTable,
+  Button,
   EmptyState,
+  ListCount,
   ListStates,
+  ListToolbar,
   NoMatchRow,
   PageHeader,
   Pager,
-  RowMenu,
-  SearchBox,
+  rowAction,
+  RowActions,
+  TitleCell,
 } from '../../ui';
 
 import { asList, paginationOf } from '../../lib/query';
 import { formatDate } from '../../lib/format';
-import { useTarget } from '../../lib/hooks';
+import { useTarget, useDialog } from '../../lib/hooks';
 import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from './labels';
 import { capsText, PartnerDialog, PartnerStatusDialog } from './PartnerDialogs';
 import { useOrganizationList } from '../../lib/directory';
@@ -31,8 +34,8 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
   const partners = usePartnerPage({ page, limit: PAGE_SIZE });
   const orgs = useOrganizationList();
   const [search, setSearch] = useState('');
-  const [editing, setEditing] = useState<Partner | 'new' | null>(null);
-  const [statusOf, setStatusOf] = useState<Partner | null>(null);
+  const editing = useDialog<Partner | 'new'>();
+  const statusOf = useDialog<Partner>();
   const deleting = useTarget<Partner>();
 
   const orgCount = new Map<string, number>();
@@ -57,15 +60,9 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
         title="Tenants"
         sub="Partners are the managed service providers and IT departments that own organizations."
         actions={
-          <button
-            type="button"
-            className="btn btn-primary"
-            onClick={() => setEditing('new')}
-            data-testid="partner-create"
-          >
-            <Icon name="plus" />
+          <Button tone="primary" icon="plus" onClick={() => editing.open('new')} testId="partner-create">
             New partner
-          </button>
+          </Button>
         }
       />
       {tabs}
@@ -81,16 +78,13 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
           ) : null
         }
       >
-        <div className="adm-toolbar">
-          <SearchBox
-            value={search}
-            onChange={setSearch}
-            placeholder="Search this page by name or slug"
-            testId="partner-search"
-          />
-          <span className="grow" />
-          <span className="muted small">{paginationOf(partners.data)?.total ?? list.length} partners</span>
-        </div>
+        <ListToolbar
+          query={search}
+          onQuery={setSearch}
+          placeholder="Search this page by name or slug"
+          searchTestId="partner-search"
+          count={<ListCount>{paginationOf(partners.data)?.total ?? list.length} partners</ListCount>}
+        />
         <AdminTable
           testId="partner-table"
           columns={[
@@ -109,12 +103,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
             const st = partnerStatusOf(p.status);
             return (
               <tr key={p.id} data-testid="partner-row" data-partner-id={p.id}>
-                <td>
-                  <div className="adm-cell-main">
-                    <span className="adm-cell-title">{p.name}</span>
-                    <span className="adm-cell-sub mono">{p.slug}</span>
-                  </div>
-                </td>
+                <TitleCell title={p.name} sub={p.slug} subClassName="mono" />
                 <td>{labelOf(PARTNER_TYPES, p.type)}</td>
                 <td>{labelOf(PARTNER_PLANS, p.plan)}</td>
                 <td>
@@ -133,33 +122,20 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
                 <td className="nowrap small">{capsText(p)}</td>
                 <td className="muted">{p.billingEmail ?? '—'}</td>
                 <td className="nowrap muted">{formatDate(p.createdAt)}</td>
-                <td className="actions">
-                  <RowMenu
-                    label={`Actions for ${p.name}`}
-                    testId="partner-menu"
-                    items={[
-                      {
-                        label: 'Edit',
-                        icon: 'edit',
-                        testId: 'partner-menu-edit',
-                        onSelect: () => setEditing(p),
-                      },
-                      {
-                        label: 'Change status',
-                        icon: 'refresh',
-                        testId: 'partner-menu-status',
-                        onSelect: () => setStatusOf(p),
-                      },
-                      {
-                        label: 'Delete',
-                        icon: 'trash',
-                        danger: true,
-                        testId: 'partner-menu-delete',
-                        onSelect: () => deleting.open(p),
-                      },
-                    ]}
-                  />
-                </td>
+                <RowActions
+                  name={p.name}
+                  testId="partner-menu"
+                  items={[
+                    rowAction.edit('partner-menu-edit', () => editing.open(p)),
+                    {
+                      label: 'Change status',
+                      icon: 'refresh',
+                      testId: 'partner-menu-status',
+                      onSelect: () => statusOf.open(p),
+                    },
+                    rowAction.remove('partner-menu-delete', () => deleting.open(p)),
+                  ]}
+                />
               </tr>
             );
           })}
@@ -169,34 +145,26 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
         </AdminTable>
       </ListStates>
 
-      {editing ? (
+      {editing.value ? (
         <PartnerDialog
-          partner={editing === 'new' ? null : editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            partners.reload();
-          }}
+          partner={editing.value === 'new' ? null : editing.value}
+          onClose={editing.close}
+          onSaved={editing.closeThen(partners.reload)}
         />
       ) : null}
 
-      {statusOf ? (
+      {statusOf.value ? (
         <PartnerStatusDialog
-          partner={statusOf}
-          onClose={() => setStatusOf(null)}
-          onSaved={() => {
-            setStatusOf(null);
-            partners.reload();
-          }}
+          partner={statusOf.value}
+          onClose={statusOf.close}
+          onSaved={statusOf.closeThen(partners.reload)}
         />
       ) : null}
 
-      <ConfirmAction
-        open={deleting.target !== null}
-        action={deleting.action}
+      <ConfirmTarget
+        of={deleting}
         title="Delete partner"
         confirmLabel="Delete partner"
-        onCancel={deleting.close}
         onConfirm={remove}
         testId="partner-delete-dialog"
         className="adm-dialog-form"
@@ -212,7 +180,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
             offboarding instead.
           </Alert>
         ) : null}
-      </ConfirmAction>
+      </ConfirmTarget>
     </>
   );
 }

@@ -21,19 +21,10 @@ export function TenantsPage() {
     scope === 'system' ? (
       <Tabs
         label="Tenants"
+        current={pathname}
         tabs={[
-          {
-            to: '/tenants',
-            label: 'Organizations',
-            testId: 'tab-organizations',
-            active: pathname === '/tenants',
-          },
-          {
-            to: '/tenants/partners',
-            label: 'Partners',
-            testId: 'tab-partners',
-            active: pathname === '/tenants/partners',
-          },
+          { to: '/tenants', label: 'Organizations', testId: 'tab-organizations' },
+          { to: '/tenants/partners', label: 'Partners', testId: 'tab-partners' },
         ]}
       />
     ) : null;

@@ -3,7 +3,17 @@ import type { Webhook, WebhookDelivery, WebhookDeliveryStatus } from '../../../.
 import { useAsyncAction } from '../../lib/action';
 import { compactTime, formatDateTime, relativeTo } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
-import { ActionError, Card, EmptyState, Icon, LoadState, Pager, Segmented } from '../../ui';
+import {
+  ActionError,
+  AdminTable,
+  Card,
+  EmptyState,
+  Icon,
+  LoadState,
+  Pager,
+  Segmented,
+  SmallButton,
+} from '../../ui';
 import { useDeliveries, webhooksApi } from './api';
 import { DeliveryDetail } from './DeliveryDetail';
 import { DeliveryStatusPill } from './parts';
@@ -85,90 +95,83 @@ export function DeliveryLog({ hook, canWrite }: { hook: Webhook; canWrite: boole
             : `No ${filter} deliveries.`}
         </EmptyState>
       ) : (
-        <div className="adm-table-scroll">
-          <table className="adm-table wh-log-table" data-testid="deliveries-table">
-            <thead>
-              <tr>
-                <th aria-label="Open" />
-                <th>Status</th>
-                <th>Event</th>
-                <th>Outcome</th>
-                <th className="num">Attempts</th>
-                <th className="num">Time</th>
-                <th>Queued</th>
-                <th className="actions" aria-label="Actions" />
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((d) => {
-                const expanded = open === d.id;
-                return (
-                  <Fragment key={d.id}>
-                    <tr
-                      className={`clickable${expanded ? ' wh-open' : ''}`}
-                      data-testid="delivery-row"
-                      data-delivery-id={d.id}
-                      data-status={d.status}
-                      data-event={d.event}
-                      onClick={(e) => {
-                        if ((e.target as HTMLElement).closest('button')) return;
-                        setOpen(expanded ? null : d.id);
-                      }}
+        <AdminTable
+          bare
+          className="wh-log-table"
+          testId="deliveries-table"
+          columns={[
+            <th aria-label="Open" />,
+            'Status',
+            'Event',
+            'Outcome',
+            <th className="num">Attempts</th>,
+            <th className="num">Time</th>,
+            'Queued',
+          ]}
+        >
+          {rows.map((d) => {
+            const expanded = open === d.id;
+            return (
+              <Fragment key={d.id}>
+                <tr
+                  className={`clickable${expanded ? ' wh-open' : ''}`}
+                  data-testid="delivery-row"
+                  data-delivery-id={d.id}
+                  data-status={d.status}
+                  data-event={d.event}
+                  onClick={(e) => {
+                    if ((e.target as HTMLElement).closest('button')) return;
+                    setOpen(expanded ? null : d.id);
+                  }}
+                >
+                  <td className="wh-caret">
+                    <SmallButton
+                      tone="ghost"
+                      aria-expanded={expanded}
+                      aria-label={expanded ? 'Close delivery' : 'Open delivery'}
+                      onClick={() => setOpen(expanded ? null : d.id)}
+                      testId="delivery-open"
                     >
-                      <td className="wh-caret">
-                        <button
-                          type="button"
-                          className="btn btn-ghost btn-sm"
-                          aria-expanded={expanded}
-                          aria-label={expanded ? 'Close delivery' : 'Open delivery'}
-                          onClick={() => setOpen(expanded ? null : d.id)}
-                          data-testid="delivery-open"
-                        >
-                          <Icon name="chevron" size={14} className={expanded ? 'wh-turned' : undefined} />
-                        </button>
-                      </td>
-                      <td className="nowrap">
-                        <DeliveryStatusPill status={d.status} />
-                      </td>
-                      <td className="mono nowrap">{d.event}</td>
-                      <td className={`wh-outcome tone-${d.status === 'failed' ? 'bad' : 'muted'}`}>
-                        {outcomeText(d, now)}
-                      </td>
-                      <td className="num">{d.attempt}</td>
-                      <td className="num nowrap">
-                        {d.responseTimeMs === null ? '—' : `${d.responseTimeMs} ms`}
-                      </td>
-                      <td className="nowrap" title={formatDateTime(d.createdAt)}>
-                        {compactTime(d.createdAt)}
-                      </td>
-                      <td className="actions">
-                        {d.status === 'failed' && canWrite ? (
-                          <button
-                            type="button"
-                            className="btn btn-secondary btn-sm"
-                            onClick={() => retryOne(d)}
-                            disabled={retry.busy}
-                            data-testid="delivery-retry"
-                          >
-                            <Icon name="refresh" size={14} />
-                            Retry
-                          </button>
-                        ) : null}
-                      </td>
-                    </tr>
-                    {expanded ? (
-                      <tr className="wh-detail-row">
-                        <td colSpan={8}>
-                          <DeliveryDetail hook={hook} delivery={d} />
-                        </td>
-                      </tr>
+                      <Icon name="chevron" size={14} className={expanded ? 'wh-turned' : undefined} />
+                    </SmallButton>
+                  </td>
+                  <td className="nowrap">
+                    <DeliveryStatusPill status={d.status} />
+                  </td>
+                  <td className="mono nowrap">{d.event}</td>
+                  <td className={`wh-outcome tone-${d.status === 'failed' ? 'bad' : 'muted'}`}>
+                    {outcomeText(d, now)}
+                  </td>
+                  <td className="num">{d.attempt}</td>
+                  <td className="num nowrap">{d.responseTimeMs === null ? '—' : `${d.responseTimeMs} ms`}</td>
+                  <td className="nowrap" title={formatDateTime(d.createdAt)}>
+                    {compactTime(d.createdAt)}
+                  </td>
+                  <td className="actions">
+                    {d.status === 'failed' && canWrite ? (
+                      <SmallButton
+                        tone="secondary"
+                        icon="refresh"
+                        onClick={() => retryOne(d)}
+                        disabled={retry.busy}
+                        testId="delivery-retry"
+                      >
+                        Retry
+                      </SmallButton>
                     ) : null}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                  </td>
+                </tr>
+                {expanded ? (
+                  <tr className="wh-detail-row">
+                    <td colSpan={8}>
+                      <DeliveryDetail hook={hook} delivery={d} />
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </AdminTable>
       )}
       <Pager pagination={log.data?.pagination ?? null} onPage={setPage} testId="delivery-pager" />
     </Card>

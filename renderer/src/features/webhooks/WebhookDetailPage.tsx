@@ -3,7 +3,7 @@ import { useOrganizations } from '../../lib/directory';
 import { useDocumentTitle, useModal } from '../../lib/hooks';
 import { queryClient } from '../../lib/query';
 import { navigate } from '../../lib/router';
-import { ConfirmAction, DetailPlaceholder, Icon, PageHeader, RowMenu } from '../../ui';
+import { ConfirmAction, DetailPlaceholder, PageHeader, RowMenu, rowAction, SmallButton } from '../../ui';
 import { useWebhook, webhooksApi, webhooksKeys } from './api';
 import { DeliveryLog } from './DeliveryLog';
 import { newSigningSecret, useCanWriteWebhooks } from './model';
@@ -74,24 +74,24 @@ function WebhookView({ hook }: { hook: WebhookDetail }) {
         actions={
           canWrite ? (
             <>
-              <button
-                type="button"
-                className="btn btn-primary btn-sm"
+              <SmallButton
+                tone="primary"
+                icon="activity"
+                iconSize={16}
                 onClick={() => setModal({ kind: 'test' })}
-                data-testid="webhook-send-test"
+                testId="webhook-send-test"
               >
-                <Icon name="activity" />
                 Send test
-              </button>
-              <button
-                type="button"
-                className="btn btn-secondary btn-sm"
+              </SmallButton>
+              <SmallButton
+                tone="secondary"
+                icon="edit"
+                iconSize={16}
                 onClick={() => setModal({ kind: 'edit' })}
-                data-testid="webhook-edit"
+                testId="webhook-edit"
               >
-                <Icon name="edit" />
                 Edit
-              </button>
+              </SmallButton>
               <RowMenu
                 label="More actions"
                 testId="webhook-more"
@@ -102,13 +102,9 @@ function WebhookView({ hook }: { hook: WebhookDetail }) {
                     onSelect: () => setModal({ kind: 'rotate' }),
                     testId: 'webhook-rotate',
                   },
-                  {
+                  rowAction.remove('webhook-delete', () => setModal({ kind: 'delete' }), {
                     label: 'Delete webhook',
-                    icon: 'trash',
-                    danger: true,
-                    onSelect: () => setModal({ kind: 'delete' }),
-                    testId: 'webhook-delete',
-                  },
+                  }),
                 ]}
               />
             </>

@@ -29,7 +29,7 @@ export function WebhookStats({ hook, canWrite }: { hook: WebhookDetail; canWrite
     <>
       <ActionError error={toggle.error} />
       <div className="wh-stats" data-testid="webhook-stats">
-        <div className="wh-stat">
+        <div className="ui-panel raised wh-stat">
           <span className="wh-label">Success rate</span>
           <strong className={`tone-${rateTone(rate)}`} data-testid="webhook-detail-rate">
             {rate === null ? '—' : `${rate}%`}
@@ -38,7 +38,7 @@ export function WebhookStats({ hook, canWrite }: { hook: WebhookDetail; canWrite
             {hook.successCount} delivered · {hook.failureCount} failed
           </span>
         </div>
-        <div className="wh-stat">
+        <div className="ui-panel raised wh-stat">
           <span className="wh-label">Deliveries on record</span>
           <strong data-testid="webhook-stat-total">{stats.total}</strong>
           <span className="muted small">
@@ -50,7 +50,7 @@ export function WebhookStats({ hook, canWrite }: { hook: WebhookDetail; canWrite
             </span>
           </span>
         </div>
-        <div className="wh-stat">
+        <div className="ui-panel raised wh-stat">
           <span className="wh-label">Last delivered</span>
           <strong title={formatDateTime(stats.lastDeliveredAt)}>
             {stats.lastDeliveredAt ? ago(stats.lastDeliveredAt, now) : 'Never'}
@@ -59,7 +59,7 @@ export function WebhookStats({ hook, canWrite }: { hook: WebhookDetail; canWrite
             last attempt {hook.lastDeliveryAt ? ago(hook.lastDeliveryAt, now) : 'never'}
           </span>
         </div>
-        <div className="wh-stat wh-stat-switch">
+        <div className="ui-panel raised wh-stat wh-stat-switch">
           <Toggle
             id="webhook-active"
             checked={hook.status === 'active'}

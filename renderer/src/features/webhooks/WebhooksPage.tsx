@@ -5,7 +5,7 @@ import { orgName, useOrganizations } from '../../lib/directory';
 import { formatDateTime } from '../../lib/format';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
 import { queryClient } from '../../lib/query';
-import { Link, navigate } from '../../lib/router';
+import { navigate } from '../../lib/router';
 import {
   ActionError,
   AdminTable,
@@ -16,6 +16,8 @@ import {
   Pager,
   RowSwitch,
   Segmented,
+  SmallButton,
+  TitleCell,
 } from '../../ui';
 import { useWebhookList, webhooksApi, webhooksKeys } from './api';
 import { ago, useCanWriteWebhooks, useSpansOrganizations } from './model';
@@ -56,15 +58,15 @@ export function WebhooksPage() {
     });
 
   const createButton = canWrite ? (
-    <button
-      type="button"
-      className="btn btn-primary btn-sm"
+    <SmallButton
+      tone="primary"
+      icon="plus"
+      iconSize={16}
       onClick={() => setCreating(true)}
-      data-testid="webhook-create"
+      testId="webhook-create"
     >
-      <Icon name="plus" />
       New webhook
-    </button>
+    </SmallButton>
   ) : null;
 
   return (
@@ -144,14 +146,13 @@ export function WebhooksPage() {
                 navigate(`/webhooks/${hook.id}`);
               }}
             >
-              <td>
-                <div className="adm-cell-main">
-                  <Link to={`/webhooks/${hook.id}`} className="adm-cell-title" data-testid="webhook-link">
-                    {hook.name}
-                  </Link>
-                  <span className="adm-cell-sub mono wh-url">{hook.url}</span>
-                </div>
-              </td>
+              <TitleCell
+                title={hook.name}
+                to={`/webhooks/${hook.id}`}
+                titleTestId="webhook-link"
+                sub={hook.url}
+                subClassName="mono wh-url"
+              />
               {spans ? <td className="nowrap">{orgName(orgs, hook.orgId)}</td> : null}
               <td className="nowrap">
                 <div className="wh-status-cell">
