@@ -1,21 +1,17 @@
 import type { FormEvent, ReactNode } from 'react';
 import { ActionError } from './ActionError';
-import { Dialog } from './Dialog';
-import { FormButtons } from './DialogActions';
+import { Dialog, type DialogFrameProps } from './Dialog';
+import { DialogButtons } from './DialogButtons';
 
 /**
  * A dialog that is one form: the fields, the action's error under them, and Cancel + submit in the footer (tied
- * to the form by `formId`, so Enter in a field submits too).
+ * to the form by `formId`, so Enter in a field submits too). The browser's own validation is off: the console's
+ * forms check their fields themselves and say what is wrong under each.
  */
 export function FormDialog({
   open = true,
-  wide,
-  title,
-  onClose,
-  testId,
   formId,
   formClassName = 'form',
-  noValidate,
   onSubmit,
   busy,
   error,
@@ -23,16 +19,14 @@ export function FormDialog({
   busyLabel,
   submitTestId,
   submitDisabled,
+  errorTestId,
   children,
-}: {
+  ...frame
+}: Omit<DialogFrameProps, 'open' | 'testId'> & {
   open?: boolean;
-  wide?: boolean;
-  title: string;
-  onClose: () => void;
   testId: string;
   formId: string;
   formClassName?: string;
-  noValidate?: boolean;
   onSubmit: (e: FormEvent) => void;
   busy: boolean;
   /** Shown under the fields (pass null when the fields show it themselves). */
@@ -41,30 +35,28 @@ export function FormDialog({
   busyLabel?: string;
   submitTestId: string;
   submitDisabled?: boolean;
+  errorTestId?: string;
   children: ReactNode;
 }) {
   return (
     <Dialog
+      {...frame}
       open={open}
-      wide={wide}
-      title={title}
-      onClose={onClose}
-      testId={testId}
       footer={
-        <FormButtons
-          onCancel={onClose}
+        <DialogButtons
+          onCancel={frame.onClose}
+          form={formId}
           busy={busy}
           label={submitLabel}
           busyLabel={busyLabel}
-          testId={submitTestId}
-          form={formId}
           disabled={submitDisabled}
+          testId={submitTestId}
         />
       }
     >
-      <form id={formId} className={formClassName} onSubmit={onSubmit} noValidate={noValidate}>
+      <form id={formId} className={formClassName} onSubmit={onSubmit} noValidate>
         {children}
-        <ActionError error={error} />
+        <ActionError error={error} testId={errorTestId} />
       </form>
     </Dialog>
   );

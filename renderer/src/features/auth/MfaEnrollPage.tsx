@@ -10,6 +10,7 @@ import { copyText } from '../../lib/clipboard';
 import { groupSecret } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
 import { authApi } from './api';
+import { AuthSteps } from './notice';
 
 type Step =
   | { kind: 'already' }
@@ -57,13 +58,13 @@ export function MfaEnrollPage() {
 
   // Arriving from a flow that already had a first step (setup, invitation, registration) keeps its numbering.
   const earlier = FIRST_STEPS[new URLSearchParams(search).get('from') ?? ''];
-  const n = earlier ? 1 : 0;
+  const steps = [...(earlier ? [earlier] : []), 'Authenticator', 'Recovery codes'];
   const progress = (
-    <div className="steps" aria-label="Setup progress">
-      {earlier ? <span className="step done">1 · {earlier}</span> : null}
-      <span className={`step ${step.kind === 'codes' ? 'done' : 'current'}`}>{n + 1} · Authenticator</span>
-      <span className={`step ${step.kind === 'codes' ? 'current' : ''}`}>{n + 2} · Recovery codes</span>
-    </div>
+    <AuthSteps
+      label="Setup progress"
+      steps={steps}
+      current={steps.length - (step.kind === 'codes' ? 1 : 2)}
+    />
   );
 
   if (step.kind === 'already') {

@@ -294,7 +294,6 @@ function SignerGroupDialog({
       testId="signer-group-dialog"
       formId="signer-group-form"
       formClassName="form adm"
-      noValidate
       onSubmit={submit}
       busy={action.busy}
       error={general}

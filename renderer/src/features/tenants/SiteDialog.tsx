@@ -1,14 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import type { Site } from '../../../../server/contract';
 
-import { ActionError } from '../../ui/ActionError';
-import { Dialog } from '../../ui/Dialog';
-import { FormButtons } from '../../ui/DialogActions';
 
 import { fieldErrors } from '../../lib/forms';
 import { timeZones } from '../../lib/dates';
 import { tenantsApi } from './api';
-import { SelectField, TextField } from '../../ui';
+import { FormDialog, SelectField, TextField } from '../../ui';
 
 // A site's address and contact are free-form objects in the API; the console keeps to a few plain keys and leaves
 // any other keys it finds untouched.
@@ -149,23 +146,18 @@ export function SiteDialog({
   );
 
   return (
-    <Dialog
-      open
+    <FormDialog
       wide
       title={creating ? 'Add site' : `Edit ${site.name}`}
       onClose={onClose}
       testId="site-dialog"
-      footer={
-        <FormButtons
-          onCancel={onClose}
-          busy={busy}
-          label={creating ? 'Add site' : 'Save changes'}
-          form="site-form"
-          testId="site-save"
-        />
-      }
+      formId="site-form"
+      onSubmit={(e) => void submit(e)}
+      busy={busy}
+      error={error}
+      submitLabel={creating ? 'Add site' : 'Save changes'}
+      submitTestId="site-save"
     >
-      <form id="site-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>
         <div className="adm-form-grid">
           <TextField
             id="site-name"
@@ -235,8 +227,6 @@ export function SiteDialog({
         {serverFields.address || serverFields.contact ? (
           <div className="field-error">{serverFields.address ?? serverFields.contact}</div>
         ) : null}
-        <ActionError error={error} />
-      </form>
-    </Dialog>
+    </FormDialog>
   );
 }
