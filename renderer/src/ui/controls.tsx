@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { timeZones } from '../lib/dates';
 import { Field } from './basics';
 import './kit.css';
 import './controls.css';
@@ -129,6 +130,21 @@ export function LabelOptions<V extends string>({ options }: { options: Array<{ v
       {options.map((o) => (
         <option key={o.value} value={o.value}>
           {o.label}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** The time zones the browser knows, as options; `current` first when the list lacks it (a zone saved elsewhere). */
+export function TimeZoneOptions({ current }: { current: string }) {
+  const [zones] = useState(timeZones);
+  const shown = current && !zones.includes(current) ? [current, ...zones] : zones;
+  return (
+    <>
+      {shown.map((z) => (
+        <option key={z} value={z}>
+          {z.replaceAll('_', ' ')}
         </option>
       ))}
     </>

@@ -6,7 +6,7 @@ import { useSession } from '../../lib/session';
 import { AuthLayout, Alert } from '../../ui/basics';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { AccountEmailField, MfaCodeField, TextField, mfaCode } from '../../ui/fields';
-import { Icon } from '../../ui/Icon';
+import { Button } from '../../ui/Button';
 import { useMeta } from '../../lib/meta';
 import { useDocumentTitle } from '../../lib/hooks';
 import { authApi } from './api';
@@ -177,6 +177,20 @@ function MfaStep({
   };
 
   const sms = challenge.mfaMethod === 'sms';
+  // Texting a code: a full button before the first text, a link under the form once one was sent.
+  const smsButton = (again: boolean) => (
+    <Button
+      tone={again ? 'link' : 'secondary'}
+      block={!again}
+      icon={again ? undefined : 'phone'}
+      busy={smsBusy}
+      busyLabel="Sending…"
+      onClick={() => void sendSms()}
+      testId={again ? 'mfa-send-sms-again' : 'mfa-send-sms'}
+    >
+      {again ? 'Text me another code' : 'Send code by text'}
+    </Button>
+  );
 
   return (
     <>
@@ -193,18 +207,7 @@ function MfaStep({
         <span className="muted">Signing in as {email}</span>
       </p>
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="mfa-step">
-        {sms && !useRecovery && !smsSentTo ? (
-          <button
-            type="button"
-            className="btn btn-secondary btn-block"
-            onClick={() => void sendSms()}
-            disabled={smsBusy}
-            data-testid="mfa-send-sms"
-          >
-            <Icon name="phone" />
-            {smsBusy ? 'Sending…' : 'Send code by text'}
-          </button>
-        ) : null}
+        {sms && !useRecovery && !smsSentTo ? smsButton(false) : null}
         <MfaCodeField
           ref={inputRef}
           id="mfa-code"
@@ -230,17 +233,7 @@ function MfaStep({
         >
           {useRecovery ? 'Use an authentication code' : 'Use a recovery code'}
         </button>
-        {sms && !useRecovery && smsSentTo ? (
-          <button
-            type="button"
-            className="link"
-            onClick={() => void sendSms()}
-            disabled={smsBusy}
-            data-testid="mfa-send-sms-again"
-          >
-            {smsBusy ? 'Sending…' : 'Text me another code'}
-          </button>
-        ) : null}
+        {sms && !useRecovery && smsSentTo ? smsButton(true) : null}
         <button type="button" className="link" onClick={() => onRestart(null)} data-testid="mfa-back">
           Use a different account
         </button>

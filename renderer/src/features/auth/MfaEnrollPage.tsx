@@ -4,6 +4,7 @@ import { errorMessage } from '../../lib/api/client';
 import { Link, navigate, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout, Alert, CopyButton, Spinner } from '../../ui/basics';
+import { Button } from '../../ui/Button';
 import { MfaCodeField } from '../../ui/fields';
 import { RecoveryCodes } from '../../ui/RecoveryCodes';
 import { copyText } from '../../lib/clipboard';
@@ -221,14 +222,17 @@ function ScanStep({
               ) : null}
             </Alert>
           ) : null}
-          <button
-            type="submit"
-            className="btn btn-primary btn-block"
-            disabled={busy || digits.length !== 6}
-            data-testid="mfa-enroll-submit"
+          <Button
+            tone="primary"
+            block
+            submit
+            busy={busy}
+            busyLabel="Verifying…"
+            disabled={digits.length !== 6}
+            testId="mfa-enroll-submit"
           >
-            {busy ? 'Verifying…' : 'Turn on two-step verification'}
-          </button>
+            Turn on two-step verification
+          </Button>
         </form>
       </div>
     </div>

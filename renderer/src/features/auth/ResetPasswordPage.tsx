@@ -63,12 +63,7 @@ export function ResetPasswordPage() {
         desktop app.
       </p>
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <NewPasswordFields
-          idPrefix="reset-new"
-          {...newPassword.fields}
-          touched={touched}
-          autoFocus
-        />
+        <NewPasswordFields idPrefix="reset-new" {...newPassword.fields} touched={touched} autoFocus />
         <AuthFormSubmit testIdPrefix="reset-password" error={error} busy={busy} busyLabel="Saving…">
           Set new password
         </AuthFormSubmit>

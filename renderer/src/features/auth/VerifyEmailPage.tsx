@@ -4,6 +4,7 @@ import { ApiError, errorMessage } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthFormError } from '../../ui/AuthFormSubmit';
+import { Button } from '../../ui/Button';
 import { useDocumentTitle } from '../../lib/hooks';
 import { authApi } from './api';
 import { BackToSignIn, GoToSignIn, NoticePage, useLinkToken } from './notice';
@@ -112,16 +113,17 @@ export function VerifyEmailPage() {
       lead="Press the button to confirm your address and create your account. You will then set up two-step verification with an authenticator app."
     >
       <AuthFormError testIdPrefix="verify-email" error={phase.kind === 'failed' ? phase.message : null} />
-      <button
-        type="button"
-        className="btn btn-primary btn-block"
+      <Button
+        tone="primary"
+        block
+        busy={busy}
+        busyLabel="Confirming…"
         onClick={() => void confirm()}
-        disabled={busy}
         autoFocus
-        data-testid="verify-email-confirm"
+        testId="verify-email-confirm"
       >
-        {busy ? 'Confirming…' : 'Confirm email address'}
-      </button>
+        Confirm email address
+      </Button>
       <BackToSignIn />
     </NoticePage>
   );

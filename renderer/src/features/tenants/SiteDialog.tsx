@@ -1,11 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import type { Site } from '../../../../server/contract';
 
-
 import { fieldErrors } from '../../lib/forms';
-import { timeZones } from '../../lib/dates';
 import { tenantsApi } from './api';
-import { FormDialog, SelectField, TextField } from '../../ui';
+import { FormDialog, SelectField, TextField, TimeZoneOptions } from '../../ui';
 
 // A site's address and contact are free-form objects in the API; the console keeps to a few plain keys and leaves
 // any other keys it finds untouched.
@@ -60,7 +58,6 @@ export function SiteDialog({
   onSaved: (site: Site) => void;
 }) {
   const creating = site === null;
-  const [zones] = useState(timeZones);
   const [name, setName] = useState(site?.name ?? '');
   const [timezone, setTimezone] = useState(site?.timezone ?? 'UTC');
   const [address, setAddress] = useState<Record<AddressKey, string>>(() => ({
@@ -88,7 +85,6 @@ export function SiteDialog({
       : undefined;
   const emailError =
     contact.email.trim() && !EMAIL.test(contact.email.trim()) ? 'Not an email address' : undefined;
-  const zoneOptions = zones.includes(timezone) ? zones : [timezone, ...zones];
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -158,75 +154,71 @@ export function SiteDialog({
       submitLabel={creating ? 'Add site' : 'Save changes'}
       submitTestId="site-save"
     >
+      <div className="adm-form-grid">
+        <TextField
+          id="site-name"
+          label="Name"
+          error={((submitted || nameTouched) && nameError) || serverFields.name}
+          type="text"
+          value={name}
+          maxLength={255}
+          autoFocus
+          onChange={setName}
+          onBlur={() => setNameTouched(true)}
+        />
+        <SelectField
+          id="site-timezone"
+          label="Time zone"
+          error={serverFields.timezone}
+          hint="Local time for schedules and maintenance windows at this site"
+          value={timezone}
+          onChange={setTimezone}
+        >
+          <TimeZoneOptions current={timezone} />
+        </SelectField>
+      </div>
+
+      <div className="adm-form-section">
+        <h3>Address</h3>
         <div className="adm-form-grid">
+          {addressField('street', 'Street', 'street-address', 'full')}
+          {addressField('city', 'City', 'address-level2')}
+          {addressField('postalCode', 'Postal code', 'postal-code')}
+          {addressField('region', 'State or region', 'address-level1')}
+          {addressField('country', 'Country', 'country-name')}
+        </div>
+      </div>
+
+      <div className="adm-form-section">
+        <h3>On-site contact</h3>
+        <div className="adm-form-grid three">
           <TextField
-            id="site-name"
+            id="site-contact-name"
             label="Name"
-            error={((submitted || nameTouched) && nameError) || serverFields.name}
             type="text"
-            value={name}
-            maxLength={255}
-            autoFocus
-            onChange={setName}
-            onBlur={() => setNameTouched(true)}
+            value={contact.name}
+            onChange={(v) => setContact((c) => ({ ...c, name: v }))}
           />
-          <SelectField
-            id="site-timezone"
-            label="Time zone"
-            error={serverFields.timezone}
-            hint="Local time for schedules and maintenance windows at this site"
-            value={timezone}
-            onChange={setTimezone}
-          >
-            {zoneOptions.map((z) => (
-              <option key={z} value={z}>
-                {z.replaceAll('_', ' ')}
-              </option>
-            ))}
-          </SelectField>
+          <TextField
+            id="site-contact-email"
+            label="Email"
+            error={submitted ? emailError : undefined}
+            type="email"
+            value={contact.email}
+            onChange={(v) => setContact((c) => ({ ...c, email: v }))}
+          />
+          <TextField
+            id="site-contact-phone"
+            label="Phone"
+            type="tel"
+            value={contact.phone}
+            onChange={(v) => setContact((c) => ({ ...c, phone: v }))}
+          />
         </div>
-
-        <div className="adm-form-section">
-          <h3>Address</h3>
-          <div className="adm-form-grid">
-            {addressField('street', 'Street', 'street-address', 'full')}
-            {addressField('city', 'City', 'address-level2')}
-            {addressField('postalCode', 'Postal code', 'postal-code')}
-            {addressField('region', 'State or region', 'address-level1')}
-            {addressField('country', 'Country', 'country-name')}
-          </div>
-        </div>
-
-        <div className="adm-form-section">
-          <h3>On-site contact</h3>
-          <div className="adm-form-grid three">
-            <TextField
-              id="site-contact-name"
-              label="Name"
-              type="text"
-              value={contact.name}
-              onChange={(v) => setContact((c) => ({ ...c, name: v }))}
-            />
-            <TextField
-              id="site-contact-email"
-              label="Email"
-              error={submitted ? emailError : undefined}
-              type="email"
-              value={contact.email}
-              onChange={(v) => setContact((c) => ({ ...c, email: v }))}
-            />
-            <TextField
-              id="site-contact-phone"
-              label="Phone"
-              type="tel"
-              value={contact.phone}
-              onChange={(v) => setContact((c) => ({ ...c, phone: v }))}
-            />
-          </div>
-        </div>
-        {serverFields.address || serverFields.contact ? (
-          <div className="field-error">{serverFields.address ?? serverFields.contact}</div>
-        ) : null}
+      </div>
+      {serverFields.address || serverFields.contact ? (
+        <div className="field-error">{serverFields.address ?? serverFields.contact}</div>
+      ) : null}
     </FormDialog>
   );
 }
