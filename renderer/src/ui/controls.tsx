@@ -6,6 +6,31 @@ import './controls.css';
 
 // Form controls: switches, radio cards, segmented choices, selects (the list filters are in filters.tsx).
 
+/** A checkbox with its sentence, boxed (`.check`): an acknowledgement or an option of one action. */
+export function Check({
+  checked,
+  onChange,
+  testId,
+  children,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className="check">
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        data-testid={testId}
+      />
+      <span>{children}</span>
+    </label>
+  );
+}
+
 /** An on/off switch that is a real checkbox underneath (keyboard, forms and screen readers work as usual). */
 export function Toggle({
   id,

@@ -11,6 +11,22 @@ import { FormDialog, SelectField, TextField, TimeZoneOptions } from '../../ui';
 type AddressKey = 'street' | 'city' | 'region' | 'postalCode' | 'country';
 type ContactKey = 'name' | 'email' | 'phone';
 
+/** The address fields (`site-<key>`) in form order, with what the browser may fill them from. */
+const ADDRESS_FIELDS: Array<{ key: AddressKey; label: string; autoComplete: string; full?: boolean }> = [
+  { key: 'street', label: 'Street', autoComplete: 'street-address', full: true },
+  { key: 'city', label: 'City', autoComplete: 'address-level2' },
+  { key: 'postalCode', label: 'Postal code', autoComplete: 'postal-code' },
+  { key: 'region', label: 'State or region', autoComplete: 'address-level1' },
+  { key: 'country', label: 'Country', autoComplete: 'country-name' },
+];
+
+/** The on-site contact fields (`site-contact-<key>`). */
+const CONTACT_FIELDS: Array<{ key: ContactKey; label: string; type: string }> = [
+  { key: 'name', label: 'Name', type: 'text' },
+  { key: 'email', label: 'Email', type: 'email' },
+  { key: 'phone', label: 'Phone', type: 'tel' },
+];
+
 function text(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
 }
@@ -128,19 +144,6 @@ export function SiteDialog({
     }
   };
 
-  const addressField = (key: AddressKey, label: string, autoComplete: string, className?: string) => (
-    <div className={className}>
-      <TextField
-        id={`site-${key}`}
-        label={label}
-        type="text"
-        autoComplete={autoComplete}
-        value={address[key]}
-        onChange={(v) => setAddress((a) => ({ ...a, [key]: v }))}
-      />
-    </div>
-  );
-
   return (
     <FormDialog
       wide
@@ -181,39 +184,35 @@ export function SiteDialog({
       <div className="adm-form-section">
         <h3>Address</h3>
         <div className="adm-form-grid">
-          {addressField('street', 'Street', 'street-address', 'full')}
-          {addressField('city', 'City', 'address-level2')}
-          {addressField('postalCode', 'Postal code', 'postal-code')}
-          {addressField('region', 'State or region', 'address-level1')}
-          {addressField('country', 'Country', 'country-name')}
+          {ADDRESS_FIELDS.map(({ key, label, autoComplete, full }) => (
+            <div key={key} className={full ? 'full' : undefined}>
+              <TextField
+                id={`site-${key}`}
+                label={label}
+                type="text"
+                autoComplete={autoComplete}
+                value={address[key]}
+                onChange={(v) => setAddress((a) => ({ ...a, [key]: v }))}
+              />
+            </div>
+          ))}
         </div>
       </div>
 
       <div className="adm-form-section">
         <h3>On-site contact</h3>
         <div className="adm-form-grid three">
-          <TextField
-            id="site-contact-name"
-            label="Name"
-            type="text"
-            value={contact.name}
-            onChange={(v) => setContact((c) => ({ ...c, name: v }))}
-          />
-          <TextField
-            id="site-contact-email"
-            label="Email"
-            error={submitted ? emailError : undefined}
-            type="email"
-            value={contact.email}
-            onChange={(v) => setContact((c) => ({ ...c, email: v }))}
-          />
-          <TextField
-            id="site-contact-phone"
-            label="Phone"
-            type="tel"
-            value={contact.phone}
-            onChange={(v) => setContact((c) => ({ ...c, phone: v }))}
-          />
+          {CONTACT_FIELDS.map(({ key, label, type }) => (
+            <TextField
+              key={key}
+              id={`site-contact-${key}`}
+              label={label}
+              error={key === 'email' && submitted ? emailError : undefined}
+              type={type}
+              value={contact[key]}
+              onChange={(v) => setContact((c) => ({ ...c, [key]: v }))}
+            />
+          ))}
         </div>
       </div>
       {serverFields.address || serverFields.contact ? (
