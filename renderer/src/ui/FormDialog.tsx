@@ -5,13 +5,13 @@ import { DialogButtons } from './DialogButtons';
 
 /**
  * A dialog that is one form: the fields, the action's error under them, and Cancel + submit in the footer (tied
- * to the form by `formId`, so Enter in a field submits too). The browser's own validation is off: the console's
- * forms check their fields themselves and say what is wrong under each.
+ * to the form by `formId`, so Enter in a field submits too).
  */
 export function FormDialog({
   open = true,
   formId,
   formClassName = 'form',
+  noValidate,
   onSubmit,
   busy,
   error,
@@ -27,6 +27,7 @@ export function FormDialog({
   testId: string;
   formId: string;
   formClassName?: string;
+  noValidate?: boolean;
   onSubmit: (e: FormEvent) => void;
   busy: boolean;
   /** Shown under the fields (pass null when the fields show it themselves). */
@@ -54,7 +55,7 @@ export function FormDialog({
         />
       }
     >
-      <form id={formId} className={formClassName} onSubmit={onSubmit} noValidate>
+      <form id={formId} className={formClassName} onSubmit={onSubmit} noValidate={noValidate}>
         {children}
         <ActionError error={error} testId={errorTestId} />
       </form>

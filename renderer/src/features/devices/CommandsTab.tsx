@@ -118,6 +118,7 @@ function UpdateDialog(props: CommandDialogProps) {
       testId="command-update-dialog"
       formId="cmd-update"
       formClassName="form adm"
+      noValidate
       onSubmit={submit}
       busy={action.busy}
       error={action.error}

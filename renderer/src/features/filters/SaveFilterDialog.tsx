@@ -48,6 +48,7 @@ export function SaveFilterDialog({
       testId="filter-save-dialog"
       formId="filter-save-form"
       formClassName="form adm"
+      noValidate
       onSubmit={submit}
       busy={action.busy}
       error={meta.generalError}

@@ -294,6 +294,7 @@ function SignerGroupDialog({
       testId="signer-group-dialog"
       formId="signer-group-form"
       formClassName="form adm"
+      noValidate
       onSubmit={submit}
       busy={action.busy}
       error={general}

@@ -145,6 +145,7 @@ export function InviteDialog({
       onClose={onClose}
       testId="invite-dialog"
       formId="invite-form"
+      noValidate
       onSubmit={(e) => void submit(e)}
       busy={busy}
       error={error}

@@ -104,6 +104,7 @@ export function CloneRoleDialog({
       onClose={onClose}
       testId="role-clone-dialog"
       formId="role-clone-form"
+      noValidate
       onSubmit={(e) => void submit(e)}
       busy={busy}
       error={error}

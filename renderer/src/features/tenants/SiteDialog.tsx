@@ -151,6 +151,7 @@ export function SiteDialog({
       onClose={onClose}
       testId="site-dialog"
       formId="site-form"
+      noValidate
       onSubmit={(e) => void submit(e)}
       busy={busy}
       error={error}

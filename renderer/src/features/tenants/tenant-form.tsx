@@ -103,6 +103,7 @@ export function TenantFormDialog<F extends { name: string; slug: string }>({
       onClose={onClose}
       testId={`${idPrefix}-dialog`}
       formId={`${idPrefix}-form`}
+      noValidate
       onSubmit={(e) => void onSubmit(e)}
       busy={tenant.busy}
       error={tenant.error}

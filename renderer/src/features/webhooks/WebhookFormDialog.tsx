@@ -66,6 +66,7 @@ export function WebhookFormDialog({
       testId="webhook-form-dialog"
       formId="webhook-form"
       formClassName="form wh-form"
+      noValidate
       onSubmit={onSubmit}
       busy={save.busy}
       error={refusal.form}
