@@ -5,7 +5,7 @@ import { Link, navigate, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout, Alert } from '../../ui/basics';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
-import { AccountEmailField, MfaCodeField, TextField, mfaCode } from '../../ui/fields';
+import { AccountEmailField, MfaCodeField, TextField, useMfaCodeEntry } from '../../ui/fields';
 import { Button } from '../../ui/Button';
 import { useMeta } from '../../lib/meta';
 import { useDocumentTitle } from '../../lib/hooks';
@@ -127,8 +127,7 @@ function MfaStep({
   onDone: (pair: TokenPair) => void;
   onRestart: (message: string | null) => void;
 }) {
-  const [useRecovery, setUseRecovery] = useState(false);
-  const [code, setCode] = useState('');
+  const { code, setCode, recovery: useRecovery, toggleRecovery, normalized, ready } = useMfaCodeEntry();
   const { busy, error, setError, submit } = useAuthForm();
   /** Masked number the last text went to, once one was sent. */
   const [smsSentTo, setSmsSentTo] = useState<string | null>(null);
@@ -138,8 +137,6 @@ function MfaStep({
   useEffect(() => {
     inputRef.current?.focus();
   }, [useRecovery]);
-
-  const { normalized, ready } = mfaCode(code, useRecovery);
 
   /** The sign-in's temporary token ran out: back to the password, saying why. */
   const expired = (err: unknown) => {
@@ -225,8 +222,7 @@ function MfaStep({
           type="button"
           className="link"
           onClick={() => {
-            setUseRecovery((v) => !v);
-            setCode('');
+            toggleRecovery();
             setError(null);
           }}
           data-testid="mfa-use-recovery"
