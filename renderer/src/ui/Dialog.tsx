@@ -1,7 +1,17 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { DialogButtons } from './DialogButtons';
 import { SmallButton } from './SmallButton';
 
 // Modal dialogs on the native <dialog> element: focus trapping, Escape and the backdrop come from the browser.
+
+/** What a dialog built on Dialog (a confirmation, a form) passes through to it untouched. */
+export interface DialogFrameProps {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  testId?: string;
+  wide?: boolean;
+}
 
 export function Dialog({
   open,
@@ -11,15 +21,7 @@ export function Dialog({
   footer,
   testId,
   wide,
-}: {
-  open: boolean;
-  title: string;
-  onClose: () => void;
-  children: ReactNode;
-  footer?: ReactNode;
-  testId?: string;
-  wide?: boolean;
-}) {
+}: DialogFrameProps & { children: ReactNode; footer?: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -54,45 +56,36 @@ export function Dialog({
 
 /** Every destructive action asks first, says what will happen, and names the thing it acts on. */
 export function ConfirmDialog({
-  open,
-  title,
-  children,
+  onCancel,
   confirmLabel,
   busy,
   onConfirm,
-  onCancel,
   testId = 'confirm-dialog',
-}: {
-  open: boolean;
-  title: string;
-  children: ReactNode;
+  children,
+  ...frame
+}: Omit<DialogFrameProps, 'onClose' | 'testId'> & {
+  onCancel: () => void;
   confirmLabel: string;
   busy?: boolean;
   onConfirm: () => void;
-  onCancel: () => void;
   testId?: string;
+  children: ReactNode;
 }) {
   return (
     <Dialog
-      open={open}
-      title={title}
+      {...frame}
       onClose={onCancel}
       testId={testId}
       footer={
-        <>
-          <button type="button" className="btn btn-secondary" onClick={onCancel} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-danger"
-            onClick={onConfirm}
-            disabled={busy}
-            data-testid="confirm-action"
-          >
-            {busy ? 'Working…' : confirmLabel}
-          </button>
-        </>
+        <DialogButtons
+          onCancel={onCancel}
+          onAction={onConfirm}
+          busy={busy}
+          label={confirmLabel}
+          busyLabel="Working…"
+          danger
+          testId="confirm-action"
+        />
       }
     >
       {children}

@@ -1,10 +1,12 @@
-// The foot of a dialog that is not a form: Cancel, and the one button that acts (primary, or danger when the
-// action takes something away). FormButtons is the same pair for a <form>.
+// The one foot of every dialog: Cancel, and the one button that acts (primary, or danger when the action takes
+// something away). With `onAction` it is a plain button; without, it submits its form (`form` ties it to a
+// <form> rendered elsewhere, e.g. the body of a Dialog whose footer this is).
 
 export function DialogButtons({
   onCancel,
   onAction,
-  busy,
+  form,
+  busy = false,
   label,
   busyLabel = 'Saving…',
   disabled,
@@ -12,8 +14,9 @@ export function DialogButtons({
   testId,
 }: {
   onCancel: () => void;
-  onAction: () => void;
-  busy: boolean;
+  onAction?: () => void;
+  form?: string;
+  busy?: boolean;
   label: string;
   busyLabel?: string;
   /** Extra reasons to refuse acting; `busy` always does. */
@@ -27,7 +30,8 @@ export function DialogButtons({
         Cancel
       </button>
       <button
-        type="button"
+        type={onAction ? 'button' : 'submit'}
+        form={form}
         className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
         disabled={busy || disabled}
         onClick={onAction}

@@ -1,7 +1,7 @@
 import type { FormEvent, ReactNode } from 'react';
 import { ActionError } from './ActionError';
-import { Dialog } from './Dialog';
-import { FormButtons } from './DialogActions';
+import { Dialog, type DialogFrameProps } from './Dialog';
+import { DialogButtons } from './DialogButtons';
 
 /**
  * A dialog that is one form: the fields, the action's error under them, and Cancel + submit in the footer (tied
@@ -9,10 +9,6 @@ import { FormButtons } from './DialogActions';
  */
 export function FormDialog({
   open = true,
-  wide,
-  title,
-  onClose,
-  testId,
   formId,
   formClassName = 'form',
   noValidate,
@@ -23,12 +19,11 @@ export function FormDialog({
   busyLabel,
   submitTestId,
   submitDisabled,
+  errorTestId,
   children,
-}: {
+  ...frame
+}: Omit<DialogFrameProps, 'open' | 'testId'> & {
   open?: boolean;
-  wide?: boolean;
-  title: string;
-  onClose: () => void;
   testId: string;
   formId: string;
   formClassName?: string;
@@ -41,30 +36,28 @@ export function FormDialog({
   busyLabel?: string;
   submitTestId: string;
   submitDisabled?: boolean;
+  errorTestId?: string;
   children: ReactNode;
 }) {
   return (
     <Dialog
+      {...frame}
       open={open}
-      wide={wide}
-      title={title}
-      onClose={onClose}
-      testId={testId}
       footer={
-        <FormButtons
-          onCancel={onClose}
+        <DialogButtons
+          onCancel={frame.onClose}
+          form={formId}
           busy={busy}
           label={submitLabel}
           busyLabel={busyLabel}
-          testId={submitTestId}
-          form={formId}
           disabled={submitDisabled}
+          testId={submitTestId}
         />
       }
     >
       <form id={formId} className={formClassName} onSubmit={onSubmit} noValidate={noValidate}>
         {children}
-        <ActionError error={error} />
+        <ActionError error={error} testId={errorTestId} />
       </form>
     </Dialog>
   );

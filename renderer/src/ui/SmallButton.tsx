@@ -1,46 +1,24 @@
-import type { ButtonHTMLAttributes } from 'react';
-import { Icon, type IconName } from './Icon';
+import type { ComponentProps } from 'react';
+import { Button, type ButtonTone } from './Button';
 
-export type ButtonTone = 'primary' | 'secondary' | 'ghost' | 'danger';
-
-type ButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type'> & {
-  tone: ButtonTone;
-  submit?: boolean;
-  icon?: IconName;
-  iconSize?: number;
-  testId?: string;
-};
+export type { ButtonTone };
 
 /**
- * A button of the console (`btn btn-<tone>`) with its leading icon: page-header actions and the like. A plain
- * button unless `submit` (a small form's own submit); without children it is icon-only and then needs an
- * aria-label.
+ * The small action button of toolbars, card feet and list rows (`btn btn-<tone> btn-sm`), with its leading icon
+ * (14px unless told). Without children it is icon-only and then needs an aria-label.
  */
-export function Button({
+export function SmallButton({
   tone,
-  small = false,
-  submit = false,
-  icon,
-  iconSize,
-  testId,
+  iconSize = 14,
   className,
-  children,
   ...button
-}: ButtonProps & { small?: boolean }) {
+}: Omit<ComponentProps<typeof Button>, 'tone' | 'block' | 'busy' | 'busyLabel'> & { tone: ButtonTone }) {
   return (
-    <button
-      type={submit ? 'submit' : 'button'}
-      className={`btn btn-${tone}${small ? ' btn-sm' : ''}${className ? ` ${className}` : ''}`}
-      data-testid={testId}
+    <Button
+      tone={tone}
+      iconSize={iconSize}
+      className={className ? `btn-sm ${className}` : 'btn-sm'}
       {...button}
-    >
-      {icon ? <Icon name={icon} size={iconSize} /> : null}
-      {children}
-    </button>
+    />
   );
-}
-
-/** The small action button of toolbars, card feet and list rows (`btn-sm`, a 14px icon unless told). */
-export function SmallButton({ iconSize = 14, ...props }: ButtonProps) {
-  return <Button small iconSize={iconSize} {...props} />;
 }

@@ -1,9 +1,35 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { timeZones } from '../lib/dates';
 import { Field } from './basics';
 import './kit.css';
 import './controls.css';
 
 // Form controls: switches, radio cards, segmented choices, selects (the list filters are in filters.tsx).
+
+/** A checkbox with its sentence, boxed (`.check`): an acknowledgement or an option of one action. */
+export function Check({
+  checked,
+  onChange,
+  testId,
+  children,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className="check">
+      <input
+        type="checkbox"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        data-testid={testId}
+      />
+      <span>{children}</span>
+    </label>
+  );
+}
 
 /** An on/off switch that is a real checkbox underneath (keyboard, forms and screen readers work as usual). */
 export function Toggle({
@@ -129,6 +155,21 @@ export function LabelOptions<V extends string>({ options }: { options: Array<{ v
       {options.map((o) => (
         <option key={o.value} value={o.value}>
           {o.label}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** The time zones the browser knows, as options; `current` first when the list lacks it (a zone saved elsewhere). */
+export function TimeZoneOptions({ current }: { current: string }) {
+  const [zones] = useState(timeZones);
+  const shown = current && !zones.includes(current) ? [current, ...zones] : zones;
+  return (
+    <>
+      {shown.map((z) => (
+        <option key={z} value={z}>
+          {z.replaceAll('_', ' ')}
         </option>
       ))}
     </>

@@ -1,4 +1,10 @@
-import { forwardRef, type ComponentPropsWithoutRef, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  forwardRef,
+  useState,
+  type ComponentPropsWithoutRef,
+  type InputHTMLAttributes,
+  type ReactNode,
+} from 'react';
 import { Field, TotpCodeInput } from './basics';
 
 // The labelled inputs the forms repeat: a text input in its Field, and the second-factor code entry (an
@@ -71,6 +77,20 @@ export const CodeField = forwardRef<
 export function mfaCode(code: string, recovery: boolean): { normalized: string; ready: boolean } {
   const normalized = recovery ? code.trim() : code.replace(/\D/g, '');
   return { normalized, ready: recovery ? normalized.length >= 6 : normalized.length === 6 };
+}
+
+/**
+ * The state of a second-factor step: the typed code, whether it is a recovery code (switching clears the code),
+ * and the code as the server wants it (mfaCode).
+ */
+export function useMfaCodeEntry() {
+  const [code, setCode] = useState('');
+  const [recovery, setRecovery] = useState(false);
+  const toggleRecovery = () => {
+    setRecovery((v) => !v);
+    setCode('');
+  };
+  return { code, setCode, recovery, toggleRecovery, ...mfaCode(code, recovery) };
 }
 
 /** The code field of a second-factor step: 6 digits from an app or a text, or (with `recovery`) a recovery code. */

@@ -3,6 +3,7 @@
 
 export * from './ActionError';
 export * from './AuthFormSubmit';
+export * from './Button';
 export * from './basics';
 export * from './charts';
 export * from './Checklist';

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { TextField } from './fields';
 import './password.css';
 
@@ -175,4 +176,18 @@ export function NewPasswordFields({
 /** Both fields acceptable: strong enough and repeated. */
 export function newPasswordReady(password: string, confirm: string, email?: string): boolean {
   return passwordStrength(password, email).problem === null && confirm === password;
+}
+
+/**
+ * The state of a NewPasswordFields pair: spread `fields` into it (with `idPrefix` and `touched`); `ready` once both
+ * are acceptable for `email`'s account.
+ */
+export function useNewPassword(email?: string) {
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  return {
+    password,
+    ready: newPasswordReady(password, confirm, email),
+    fields: { password, confirm, onPassword: setPassword, onConfirm: setConfirm, email },
+  };
 }

@@ -1,17 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import type { InvitationInfo } from '../../../../server/contract';
 import { ApiError, errorMessage } from '../../lib/api/client';
-import { Link, navigate } from '../../lib/router';
+import { navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout, Alert, Facts, Spinner } from '../../ui/basics';
 import { PersonNameField } from '../../ui/fields';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
-import { NewPasswordFields, newPasswordReady } from '../../ui/password';
+import { NewPasswordFields, useNewPassword } from '../../ui/password';
 import { useApiQuery } from '../../lib/query';
 import { authApi, authKeys } from './api';
 import { useAuthForm } from './form';
-import { NoticeHead, useLinkToken } from './notice';
+import { AuthSteps, GoToSignIn, NoticePage, useLinkToken } from './notice';
 import { formatDateTime } from '../../lib/format';
 
 /** The server does not know the token (or it was spent): nothing to retry. */
@@ -55,18 +55,15 @@ export function AcceptInvitePage() {
 
 function InvalidInvitation() {
   return (
-    <AuthLayout>
-      <NoticeHead icon="alert" tone="bad" testId="accept-invite-invalid">
-        This invitation no longer works
-      </NoticeHead>
-      <p className="auth-lead">
-        The link is invalid or has expired, or the invitation was already accepted. Ask the person who invited
-        you to send a new invitation. If you already set your password, sign in.
-      </p>
-      <Link to="/login" className="btn btn-primary btn-block">
-        Go to sign in
-      </Link>
-    </AuthLayout>
+    <NoticePage
+      icon="alert"
+      tone="bad"
+      testId="accept-invite-invalid"
+      title="This invitation no longer works"
+      lead="The link is invalid or has expired, or the invitation was already accepted. Ask the person who invited you to send a new invitation. If you already set your password, sign in."
+    >
+      <GoToSignIn />
+    </NoticePage>
   );
 }
 
@@ -81,19 +78,18 @@ function AcceptForm({
 }) {
   const acceptTokens = useSession((s) => s.acceptTokens);
   const [name, setName] = useState(info.name);
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword(info.email);
   const { touched, busy, error, submit } = useAuthForm();
 
   const nameProblem = name.trim() ? null : 'Enter your name.';
 
   const onSubmit = (e: FormEvent) =>
     submit(e, {
-      ready: !nameProblem && newPasswordReady(password, confirm, info.email),
+      ready: !nameProblem && newPassword.ready,
       run: async () => {
         const pair = await authApi.acceptInvite({
           token,
-          password,
+          password: newPassword.password,
           ...(name.trim() !== info.name ? { name: name.trim() } : {}),
         });
         acceptTokens(pair);
@@ -111,11 +107,7 @@ function AcceptForm({
 
   return (
     <AuthLayout wide>
-      <div className="steps" aria-label="Progress">
-        <span className="step current">1 · Password</span>
-        <span className="step">2 · Authenticator</span>
-        <span className="step">3 · Recovery codes</span>
-      </div>
+      <AuthSteps label="Progress" steps={['Password', 'Authenticator', 'Recovery codes']} current={0} />
       <h1 className="auth-title" data-testid="accept-invite-title">
         Join {info.tenantName}
       </h1>
@@ -143,11 +135,7 @@ function AcceptForm({
         <div className="form-row">
           <NewPasswordFields
             idPrefix="accept-invite"
-            password={password}
-            confirm={confirm}
-            onPassword={setPassword}
-            onConfirm={setConfirm}
-            email={info.email}
+            {...newPassword.fields}
             touched={touched}
             labels={['Password', 'Repeat the password']}
             autoFocus

@@ -7,7 +7,7 @@ import { useDocumentTitle } from '../../lib/hooks';
 import { isEmail } from '../../ui/password';
 import { authApi } from './api';
 import { useAuthForm } from './form';
-import { BackToSignIn, NoticeHead } from './notice';
+import { BackToSignIn, NoticePage } from './notice';
 
 // The answer is the same whether or not the address has an account, so this page never hints at which.
 export function ForgotPasswordPage() {
@@ -29,14 +29,17 @@ export function ForgotPasswordPage() {
 
   if (sentTo) {
     return (
-      <AuthLayout>
-        <NoticeHead icon="mail" testId="forgot-password-sent">
-          Check your email
-        </NoticeHead>
-        <p className="auth-lead">
-          If an account exists for <span className="pub-email">{sentTo}</span>, we have sent it a link to
-          reset the password. The link works once and is valid for 1 hour.
-        </p>
+      <NoticePage
+        icon="mail"
+        testId="forgot-password-sent"
+        title="Check your email"
+        lead={
+          <>
+            If an account exists for <span className="pub-email">{sentTo}</span>, we have sent it a link to
+            reset the password. The link works once and is valid for 1 hour.
+          </>
+        }
+      >
         <p className="small muted">
           Accounts that sign in through single sign-on have no Gatehouse password; use your company sign-in
           instead.
@@ -44,7 +47,7 @@ export function ForgotPasswordPage() {
         <Link to="/login" className="btn btn-primary btn-block" data-testid="forgot-password-back">
           Back to sign in
         </Link>
-      </AuthLayout>
+      </NoticePage>
     );
   }
 

@@ -5,8 +5,8 @@ import { Link, navigate, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout, Alert } from '../../ui/basics';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
-import { AccountEmailField, MfaCodeField, TextField, mfaCode } from '../../ui/fields';
-import { Icon } from '../../ui/Icon';
+import { AccountEmailField, MfaCodeField, TextField, useMfaCodeEntry } from '../../ui/fields';
+import { Button } from '../../ui/Button';
 import { useMeta } from '../../lib/meta';
 import { useDocumentTitle } from '../../lib/hooks';
 import { authApi } from './api';
@@ -127,8 +127,7 @@ function MfaStep({
   onDone: (pair: TokenPair) => void;
   onRestart: (message: string | null) => void;
 }) {
-  const [useRecovery, setUseRecovery] = useState(false);
-  const [code, setCode] = useState('');
+  const { code, setCode, recovery: useRecovery, toggleRecovery, normalized, ready } = useMfaCodeEntry();
   const { busy, error, setError, submit } = useAuthForm();
   /** Masked number the last text went to, once one was sent. */
   const [smsSentTo, setSmsSentTo] = useState<string | null>(null);
@@ -138,8 +137,6 @@ function MfaStep({
   useEffect(() => {
     inputRef.current?.focus();
   }, [useRecovery]);
-
-  const { normalized, ready } = mfaCode(code, useRecovery);
 
   /** The sign-in's temporary token ran out: back to the password, saying why. */
   const expired = (err: unknown) => {
@@ -177,6 +174,20 @@ function MfaStep({
   };
 
   const sms = challenge.mfaMethod === 'sms';
+  // Texting a code: a full button before the first text, a link under the form once one was sent.
+  const smsButton = (again: boolean) => (
+    <Button
+      tone={again ? 'link' : 'secondary'}
+      block={!again}
+      icon={again ? undefined : 'phone'}
+      busy={smsBusy}
+      busyLabel="Sending…"
+      onClick={() => void sendSms()}
+      testId={again ? 'mfa-send-sms-again' : 'mfa-send-sms'}
+    >
+      {again ? 'Text me another code' : 'Send code by text'}
+    </Button>
+  );
 
   return (
     <>
@@ -193,18 +204,7 @@ function MfaStep({
         <span className="muted">Signing in as {email}</span>
       </p>
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="mfa-step">
-        {sms && !useRecovery && !smsSentTo ? (
-          <button
-            type="button"
-            className="btn btn-secondary btn-block"
-            onClick={() => void sendSms()}
-            disabled={smsBusy}
-            data-testid="mfa-send-sms"
-          >
-            <Icon name="phone" />
-            {smsBusy ? 'Sending…' : 'Send code by text'}
-          </button>
-        ) : null}
+        {sms && !useRecovery && !smsSentTo ? smsButton(false) : null}
         <MfaCodeField
           ref={inputRef}
           id="mfa-code"
@@ -222,25 +222,14 @@ function MfaStep({
           type="button"
           className="link"
           onClick={() => {
-            setUseRecovery((v) => !v);
-            setCode('');
+            toggleRecovery();
             setError(null);
           }}
           data-testid="mfa-use-recovery"
         >
           {useRecovery ? 'Use an authentication code' : 'Use a recovery code'}
         </button>
-        {sms && !useRecovery && smsSentTo ? (
-          <button
-            type="button"
-            className="link"
-            onClick={() => void sendSms()}
-            disabled={smsBusy}
-            data-testid="mfa-send-sms-again"
-          >
-            {smsBusy ? 'Sending…' : 'Text me another code'}
-          </button>
-        ) : null}
+        {sms && !useRecovery && smsSentTo ? smsButton(true) : null}
         <button type="button" className="link" onClick={() => onRestart(null)} data-testid="mfa-back">
           Use a different account
         </button>

@@ -4,12 +4,14 @@ import { errorMessage } from '../../lib/api/client';
 import { Link, navigate, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout, Alert, CopyButton, Spinner } from '../../ui/basics';
+import { Button } from '../../ui/Button';
 import { MfaCodeField } from '../../ui/fields';
 import { RecoveryCodes } from '../../ui/RecoveryCodes';
 import { copyText } from '../../lib/clipboard';
 import { groupSecret } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
 import { authApi } from './api';
+import { AuthSteps } from './notice';
 
 type Step =
   | { kind: 'already' }
@@ -57,13 +59,13 @@ export function MfaEnrollPage() {
 
   // Arriving from a flow that already had a first step (setup, invitation, registration) keeps its numbering.
   const earlier = FIRST_STEPS[new URLSearchParams(search).get('from') ?? ''];
-  const n = earlier ? 1 : 0;
+  const steps = [...(earlier ? [earlier] : []), 'Authenticator', 'Recovery codes'];
   const progress = (
-    <div className="steps" aria-label="Setup progress">
-      {earlier ? <span className="step done">1 · {earlier}</span> : null}
-      <span className={`step ${step.kind === 'codes' ? 'done' : 'current'}`}>{n + 1} · Authenticator</span>
-      <span className={`step ${step.kind === 'codes' ? 'current' : ''}`}>{n + 2} · Recovery codes</span>
-    </div>
+    <AuthSteps
+      label="Setup progress"
+      steps={steps}
+      current={steps.length - (step.kind === 'codes' ? 1 : 2)}
+    />
   );
 
   if (step.kind === 'already') {
@@ -220,14 +222,17 @@ function ScanStep({
               ) : null}
             </Alert>
           ) : null}
-          <button
-            type="submit"
-            className="btn btn-primary btn-block"
-            disabled={busy || digits.length !== 6}
-            data-testid="mfa-enroll-submit"
+          <Button
+            tone="primary"
+            block
+            submit
+            busy={busy}
+            busyLabel="Verifying…"
+            disabled={digits.length !== 6}
+            testId="mfa-enroll-submit"
           >
-            {busy ? 'Verifying…' : 'Turn on two-step verification'}
-          </button>
+            Turn on two-step verification
+          </Button>
         </form>
       </div>
     </div>

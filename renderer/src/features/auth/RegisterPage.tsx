@@ -8,7 +8,7 @@ import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordField, isEmail, passwordStrength } from '../../ui/password';
 import { authApi } from './api';
 import { useAuthForm } from './form';
-import { BackToSignIn, NoticeHead } from './notice';
+import { BackToSignIn, NoticePage } from './notice';
 
 /** Where the registration page sends people when the server has registration turned off (spec 1). */
 export const REGISTRATION_DISABLED_PATH = '/login?reason=registration-disabled';
@@ -60,15 +60,18 @@ export function RegisterPage() {
 
   if (sentTo) {
     return (
-      <AuthLayout>
-        <NoticeHead icon="mail" testId="register-sent">
-          Check your email
-        </NoticeHead>
-        <p className="auth-lead">
-          We sent a confirmation link to <span className="pub-email">{sentTo}</span>. Open it on this computer
-          and press <strong>Confirm</strong> to create {companyName.trim() || 'your company'}&apos;s partner
-          account. The link works once.
-        </p>
+      <NoticePage
+        icon="mail"
+        testId="register-sent"
+        title="Check your email"
+        lead={
+          <>
+            We sent a confirmation link to <span className="pub-email">{sentTo}</span>. Open it on this
+            computer and press <strong>Confirm</strong> to create {companyName.trim() || 'your company'}
+            &apos;s partner account. The link works once.
+          </>
+        }
+      >
         <p className="small muted">
           Nothing arrived after a few minutes? Check the spam folder, then try again with the same details. If
           the address already has an account, sign in or reset its password instead.
@@ -86,7 +89,7 @@ export function RegisterPage() {
             Use a different email
           </button>
         </BackToSignIn>
-      </AuthLayout>
+      </NoticePage>
     );
   }
 

@@ -5,24 +5,23 @@ import { useSession } from '../../lib/session';
 import { AuthLayout } from '../../ui/basics';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
-import { NewPasswordFields, newPasswordReady } from '../../ui/password';
+import { NewPasswordFields, useNewPassword } from '../../ui/password';
 import { authApi } from './api';
 import { useAuthForm } from './form';
-import { BackToSignIn, NoticeHead, useLinkToken } from './notice';
+import { BackToSignIn, NoticePage, useLinkToken } from './notice';
 
 export function ResetPasswordPage() {
   useDocumentTitle('Choose a new password');
   const token = useLinkToken();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword();
   const { touched, busy, error, submit } = useAuthForm();
   const [invalid, setInvalid] = useState(!token);
 
   const onSubmit = (e: FormEvent) =>
     submit(e, {
-      ready: newPasswordReady(password, confirm),
+      ready: newPassword.ready,
       run: async () => {
-        await authApi.resetPassword(token, password);
+        await authApi.resetPassword(token, newPassword.password);
         // Every session of the account ended with the reset, this browser's included.
         useSession.getState().clear('Your password was changed. Sign in with the new password.');
         navigate('/login', { replace: true });
@@ -37,13 +36,13 @@ export function ResetPasswordPage() {
 
   if (invalid) {
     return (
-      <AuthLayout>
-        <NoticeHead icon="alert" tone="bad" testId="reset-password-invalid">
-          This reset link no longer works
-        </NoticeHead>
-        <p className="auth-lead">
-          Reset links are valid for 1 hour and work once. Ask for a new link and use the newest email.
-        </p>
+      <NoticePage
+        icon="alert"
+        tone="bad"
+        testId="reset-password-invalid"
+        title="This reset link no longer works"
+        lead="Reset links are valid for 1 hour and work once. Ask for a new link and use the newest email."
+      >
         <Link
           to="/forgot-password"
           className="btn btn-primary btn-block"
@@ -52,7 +51,7 @@ export function ResetPasswordPage() {
           Send a new link
         </Link>
         <BackToSignIn />
-      </AuthLayout>
+      </NoticePage>
     );
   }
 
@@ -64,15 +63,7 @@ export function ResetPasswordPage() {
         desktop app.
       </p>
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <NewPasswordFields
-          idPrefix="reset-new"
-          password={password}
-          confirm={confirm}
-          onPassword={setPassword}
-          onConfirm={setConfirm}
-          touched={touched}
-          autoFocus
-        />
+        <NewPasswordFields idPrefix="reset-new" {...newPassword.fields} touched={touched} autoFocus />
         <AuthFormSubmit testIdPrefix="reset-password" error={error} busy={busy} busyLabel="Saving…">
           Set new password
         </AuthFormSubmit>

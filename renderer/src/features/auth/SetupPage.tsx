@@ -9,6 +9,7 @@ import { useDocumentTitle } from '../../lib/hooks';
 import { isEmail } from '../../ui/password';
 import { authApi } from './api';
 import { useAuthForm } from './form';
+import { AuthSteps } from './notice';
 
 const MIN_PASSWORD = 12;
 
@@ -79,11 +80,11 @@ export function SetupPage() {
 
   return (
     <AuthLayout wide>
-      <div className="steps" aria-label="Setup progress">
-        <span className="step current">1 · Administrator</span>
-        <span className="step">2 · Authenticator</span>
-        <span className="step">3 · Recovery codes</span>
-      </div>
+      <AuthSteps
+        label="Setup progress"
+        steps={['Administrator', 'Authenticator', 'Recovery codes']}
+        current={0}
+      />
       <h1 className="auth-title">Set up Gatehouse</h1>
       <p className="auth-lead">
         Create the first administrator. This account has system scope: it can create partners, organizations

@@ -3,11 +3,11 @@ import type { VerifyEmailResponse } from '../../../../server/contract';
 import { ApiError, errorMessage } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { AuthLayout } from '../../ui/basics';
 import { AuthFormError } from '../../ui/AuthFormSubmit';
+import { Button } from '../../ui/Button';
 import { useDocumentTitle } from '../../lib/hooks';
 import { authApi } from './api';
-import { BackToSignIn, NoticeHead, useLinkToken } from './notice';
+import { BackToSignIn, GoToSignIn, NoticePage, useLinkToken } from './notice';
 
 type Phase =
   | { kind: 'ready' }
@@ -69,65 +69,62 @@ export function VerifyEmailPage() {
 
   if (!token || phase.kind === 'invalid') {
     return (
-      <AuthLayout>
-        <NoticeHead icon="alert" tone="bad" testId="verify-email-invalid">
-          This link no longer works
-        </NoticeHead>
-        <p className="auth-lead">
-          The confirmation link is invalid or has expired, or it was already used. Links work once. If you
-          already confirmed, sign in; otherwise register again to get a fresh link.
-        </p>
-        <Link to="/login" className="btn btn-primary btn-block">
-          Go to sign in
-        </Link>
+      <NoticePage
+        icon="alert"
+        tone="bad"
+        testId="verify-email-invalid"
+        title="This link no longer works"
+        lead="The confirmation link is invalid or has expired, or it was already used. Links work once. If you already confirmed, sign in; otherwise register again to get a fresh link."
+      >
+        <GoToSignIn />
         <div className="auth-links">
           <Link to="/register" className="link">
             Register again
           </Link>
         </div>
-      </AuthLayout>
+      </NoticePage>
     );
   }
 
   if (phase.kind === 'verified') {
     const { result } = phase;
     return (
-      <AuthLayout>
-        <NoticeHead icon="check" tone="ok" testId="verify-email-done">
-          Email confirmed
-        </NoticeHead>
-        <p className="auth-lead">
-          {result.partner
+      <NoticePage
+        icon="check"
+        tone="ok"
+        testId="verify-email-done"
+        title="Email confirmed"
+        lead={
+          result.partner
             ? `${result.partner.name} is ready. Sign in as ${result.user.email} to continue.`
-            : `Thanks, ${result.user.name}. Your account is confirmed. An administrator still has to add you to an organization; you can sign in once they have.`}
-        </p>
-        <Link to="/login" className="btn btn-primary btn-block" data-testid="verify-email-sign-in">
-          Go to sign in
-        </Link>
-      </AuthLayout>
+            : `Thanks, ${result.user.name}. Your account is confirmed. An administrator still has to add you to an organization; you can sign in once they have.`
+        }
+      >
+        <GoToSignIn testId="verify-email-sign-in" />
+      </NoticePage>
     );
   }
 
   const busy = phase.kind === 'busy';
   return (
-    <AuthLayout>
-      <NoticeHead icon="mail">Confirm your email</NoticeHead>
-      <p className="auth-lead">
-        Press the button to confirm your address and create your account. You will then set up two-step
-        verification with an authenticator app.
-      </p>
+    <NoticePage
+      icon="mail"
+      title="Confirm your email"
+      lead="Press the button to confirm your address and create your account. You will then set up two-step verification with an authenticator app."
+    >
       <AuthFormError testIdPrefix="verify-email" error={phase.kind === 'failed' ? phase.message : null} />
-      <button
-        type="button"
-        className="btn btn-primary btn-block"
+      <Button
+        tone="primary"
+        block
+        busy={busy}
+        busyLabel="Confirming…"
         onClick={() => void confirm()}
-        disabled={busy}
         autoFocus
-        data-testid="verify-email-confirm"
+        testId="verify-email-confirm"
       >
-        {busy ? 'Confirming…' : 'Confirm email address'}
-      </button>
+        Confirm email address
+      </Button>
       <BackToSignIn />
-    </AuthLayout>
+    </NoticePage>
   );
 }

@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import { Link, useRouter } from '../../lib/router';
+import { AuthLayout } from '../../ui/basics';
 import { Icon, type IconName } from '../../ui/Icon';
 import './public.css';
 
-// Pieces the signed-out pages share: the icon-and-title head of their notices ("Check your email", "This link
-// no longer works"), the "Back to sign in" links row, and the single-use token their emailed links carry.
+// Pieces the signed-out pages share: their notices ("Check your email", "This link no longer works"), the
+// progress steps of a first sign-in, the ways back to sign in, and the single-use token their emailed links carry.
 
 /** The `token` query parameter of an emailed link, trimmed; '' when the link has none. */
 export function useLinkToken(): string {
@@ -33,6 +34,58 @@ export function NoticeHead({
         {children}
       </h1>
     </>
+  );
+}
+
+/**
+ * A page that tells something: its NoticeHead, the lead paragraph, then what the reader can do (`children`).
+ */
+export function NoticePage({
+  icon,
+  tone,
+  testId,
+  title,
+  lead,
+  children,
+}: {
+  icon: IconName;
+  tone?: 'bad' | 'ok';
+  /** Of the title. */
+  testId?: string;
+  title: string;
+  lead: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <AuthLayout>
+      <NoticeHead icon={icon} tone={tone} testId={testId}>
+        {title}
+      </NoticeHead>
+      <p className="auth-lead">{lead}</p>
+      {children}
+    </AuthLayout>
+  );
+}
+
+/** The numbered steps of a first sign-in (setup, invitation, registration, then MFA): those before `current` done. */
+export function AuthSteps({ label, steps, current }: { label: string; steps: string[]; current: number }) {
+  return (
+    <div className="steps" aria-label={label}>
+      {steps.map((step, i) => (
+        <span key={step} className={i < current ? 'step done' : i === current ? 'step current' : 'step'}>
+          {`${i + 1} · ${step}`}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/** The one button of a page whose flow has ended: on to the sign-in page. */
+export function GoToSignIn({ testId }: { testId?: string }) {
+  return (
+    <Link to="/login" className="btn btn-primary btn-block" data-testid={testId}>
+      Go to sign in
+    </Link>
   );
 }
 

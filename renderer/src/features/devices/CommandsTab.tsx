@@ -7,7 +7,7 @@ import { Field, StatusPill } from '../../ui/basics';
 import { CodeField, TextField } from '../../ui/fields';
 import { useAsyncAction } from '../../lib/action';
 import { EmptyState } from '../../ui';
-import { ChoiceSelect } from '../../ui';
+import { Check, ChoiceSelect } from '../../ui';
 import { deviceName } from './format';
 import { LogTab } from './LogTable';
 import { JsonBlock, Stamp } from './parts';
@@ -70,15 +70,9 @@ function UninstallDialog(props: CommandDialogProps) {
         The agent on <strong>{deviceName(device)}</strong> removes itself the next time it checks in. The
         device stops reporting; its record stays here until you decommission it.
       </p>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={removeConfig}
-          onChange={(e) => setRemoveConfig(e.target.checked)}
-          data-testid="command-remove-config"
-        />
-        <span>Also delete the agent’s configuration (it cannot re-enroll without a new key)</span>
-      </label>
+      <Check checked={removeConfig} onChange={setRemoveConfig} testId="command-remove-config">
+        Also delete the agent’s configuration (it cannot re-enroll without a new key)
+      </Check>
     </FormDialog>
   );
 }

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { DemoSeedResponse } from '../../../../server/contract';
 import { homeApi, homeKeys } from './api';
 import { ActionError } from '../../ui/ActionError';
+import { Button } from '../../ui/Button';
 import { Card, CopyButton, Facts } from '../../ui/basics';
 import { copyText } from '../../lib/clipboard';
 
@@ -71,15 +72,15 @@ export function DemoDataCard() {
             the console or run a training room. You can delete it later from Tenants.
           </p>
           <ActionError error={error} />
-          <button
-            type="button"
-            className="btn btn-primary"
+          <Button
+            tone="primary"
+            busy={busy}
+            busyLabel="Loading…"
             onClick={() => void load()}
-            disabled={busy}
-            data-testid="demo-load"
+            testId="demo-load"
           >
-            {busy ? 'Loading…' : 'Load demo tenant'}
-          </button>
+            Load demo tenant
+          </Button>
         </>
       )}
     </Card>

@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Organization } from '../../../../server/contract';
 import { useAsyncAction, type AsyncAction } from '../../lib/action';
 import { useModal } from '../../lib/hooks';
-import { ActionError, ConfirmAction, Dialog, FormButtons, TextField } from '../../ui';
+import { ActionError, ConfirmAction, Dialog, DialogButtons, TextField } from '../../ui';
 
 // Pieces the API-key and enrollment-key dialogs share: the organization picker, the create dialog, the form's
 // foot, and which dialog a tab shows.
@@ -140,7 +140,7 @@ export function KeyFormFoot({
     <>
       <ActionError error={action.error} testId={`${testId}-error`} />
       <div className="kx-form-foot">
-        <FormButtons
+        <DialogButtons
           onCancel={onCancel}
           busy={action.busy}
           label={label}

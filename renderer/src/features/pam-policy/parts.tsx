@@ -1,6 +1,6 @@
 import type { PamVerdict } from '../../../../server/contract';
 import type { AsyncAction } from '../../lib/action';
-import { ActionError, StatusPill } from '../../ui';
+import { ActionError, Button, StatusPill } from '../../ui';
 import { VERDICT_LABEL, VERDICT_TONE } from './model';
 
 // Small pieces the policy screens share.
@@ -48,14 +48,16 @@ export function SaveBar({
           Discard
         </button>
       ) : null}
-      <button
-        type="submit"
-        className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
-        disabled={!dirty || save.busy || invalid}
-        data-testid={`${testId}-save`}
+      <Button
+        tone={danger ? 'danger' : 'primary'}
+        submit
+        busy={save.busy}
+        busyLabel="Saving…"
+        disabled={!dirty || invalid}
+        testId={`${testId}-save`}
       >
-        {save.busy ? 'Saving…' : label}
-      </button>
+        {label}
+      </Button>
     </div>
   );
 }

@@ -2,11 +2,8 @@ import { useState, type FormEvent } from 'react';
 import type { OrgAccess } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { useSession } from '../../lib/session';
-import { ActionError } from '../../ui/ActionError';
-import { Dialog } from '../../ui/Dialog';
-import { FormButtons } from '../../ui/DialogActions';
 import { Field } from '../../ui/basics';
-import { Checklist, RadioCards, TextField, Toggle } from '../../ui';
+import { Checklist, FormDialog, RadioCards, TextField, Toggle } from '../../ui';
 import { asList } from '../../lib/query';
 import { fieldErrors } from '../../lib/forms';
 import { useScope } from '../../lib/session';
@@ -142,24 +139,21 @@ export function InviteDialog({
   const chosenRole = roleList.find((r) => r.id === roleId);
 
   return (
-    <Dialog
-      open
+    <FormDialog
       wide
       title="Invite user"
       onClose={onClose}
       testId="invite-dialog"
-      footer={
-        <FormButtons
-          onCancel={onClose}
-          busy={busy}
-          label="Send invitation"
-          busyLabel="Sending…"
-          form="invite-form"
-          testId="invite-send"
-        />
-      }
+      formId="invite-form"
+      noValidate
+      onSubmit={(e) => void submit(e)}
+      busy={busy}
+      error={error}
+      errorTestId="invite-error"
+      submitLabel="Send invitation"
+      busyLabel="Sending…"
+      submitTestId="invite-send"
     >
-      <form id="invite-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>
         <p className="muted">
           The invitee gets an email with a single-use link to set their password and two-step verification.
         </p>
@@ -332,8 +326,6 @@ export function InviteDialog({
           </div>
         ) : null}
 
-        <ActionError error={error} testId="invite-error" />
-      </form>
-    </Dialog>
+    </FormDialog>
   );
 }

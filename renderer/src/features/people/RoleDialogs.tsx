@@ -1,12 +1,9 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Role, RoleDetail } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
-import { ActionError } from '../../ui/ActionError';
-import { ConfirmDialog, Dialog } from '../../ui/Dialog';
-import { FormButtons } from '../../ui/DialogActions';
 import { Alert, Card, StatusPill } from '../../ui/basics';
 import { initials } from '../../lib/format';
-import { LoadingBlock, Pager, TextField } from '../../ui';
+import { ActionError, ConfirmDialog, FormDialog, LoadingBlock, Pager, TextField } from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 import { fieldErrors } from '../../lib/forms';
 import { useScope } from '../../lib/session';
@@ -102,24 +99,20 @@ export function CloneRoleDialog({
   };
 
   return (
-    <Dialog
-      open
+    <FormDialog
       title={`Clone ${role.name}`}
       onClose={onClose}
       testId="role-clone-dialog"
-      footer={
-        <FormButtons
-          onCancel={onClose}
-          busy={busy}
-          label="Create copy"
-          busyLabel="Cloning…"
-          disabled={Boolean(localError)}
-          form="role-clone-form"
-          testId="role-clone-save"
-        />
-      }
+      formId="role-clone-form"
+      noValidate
+      onSubmit={(e) => void submit(e)}
+      busy={busy}
+      error={error}
+      submitLabel="Create copy"
+      busyLabel="Cloning…"
+      submitDisabled={Boolean(localError)}
+      submitTestId="role-clone-save"
     >
-      <form id="role-clone-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>
         <p className="muted">
           The copy is a custom role with every permission {role.name} grants today, its own and inherited, and
           no parent. Users keep their current roles.
@@ -137,9 +130,7 @@ export function CloneRoleDialog({
             setNameError(null);
           }}
         />
-        <ActionError error={error} />
-      </form>
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { AvailablePermissionsResponse } from '../../../../server/contract';
 import { Link } from '../../lib/router';
-import { ActionError, Card, Icon, SelectField, TextField, Toggle } from '../../ui';
+import { ActionError, Button, Card, Icon, SelectField, TextField, Toggle } from '../../ui';
 import { PermissionMatrix } from './PermissionMatrix';
 import { keyOf } from './permissions';
 import { FULL } from './role-model';
@@ -243,14 +243,16 @@ export function RoleSaveBar({ form }: { form: RoleFormState }) {
         </p>
       ) : null}
       <div className="row gap-sm">
-        <button
-          type="submit"
-          className="btn btn-primary"
-          disabled={busy || !dirty || Boolean(nameError && submitted) || Boolean(cycleError)}
-          data-testid="role-save"
+        <Button
+          tone="primary"
+          submit
+          busy={busy}
+          busyLabel="Saving…"
+          disabled={!dirty || Boolean(nameError && submitted) || Boolean(cycleError)}
+          testId="role-save"
         >
-          {busy ? 'Saving…' : creating ? 'Create role' : 'Save changes'}
-        </button>
+          {creating ? 'Create role' : 'Save changes'}
+        </Button>
         {!creating ? (
           <button
             type="button"

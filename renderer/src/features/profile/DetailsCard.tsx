@@ -66,6 +66,12 @@ export function DetailsCard({
     }
   };
 
+  /** A field's change: the new value, and the "Saved" notice goes (it spoke of the values before). */
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    setSaved(false);
+  };
+
   return (
     <Card title="Your details" icon="edit" testId="profile-details">
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
@@ -73,10 +79,7 @@ export function DetailsCard({
           id="profile-name-input"
           label="Name"
           value={name}
-          onChange={(value) => {
-            setName(value);
-            setSaved(false);
-          }}
+          onChange={edit(setName)}
           error={nameProblem}
         />
         <TextField
@@ -88,10 +91,7 @@ export function DetailsCard({
           spellCheck={false}
           placeholder="https://…"
           value={avatarUrl}
-          onChange={(value) => {
-            setAvatarUrl(value);
-            setSaved(false);
-          }}
+          onChange={edit(setAvatarUrl)}
           error={avatarProblem}
           hint="An https address of a square image. Leave empty to show your initials."
         />

@@ -6,7 +6,8 @@ import { Icon } from '../../ui/Icon';
 import { MfaFacts } from '../../ui/MfaFacts';
 import { RecoveryCodes } from '../../ui/RecoveryCodes';
 import { Alert, Card } from '../../ui/basics';
-import { MfaCodeField, mfaCode } from '../../ui/fields';
+import { MfaCodeField, useMfaCodeEntry } from '../../ui/fields';
+import { Button } from '../../ui/Button';
 import { Link } from '../../lib/router';
 import { profileApi } from './api';
 import { SmallButton } from '../../ui/SmallButton';
@@ -163,13 +164,11 @@ function DisableMfa({
   onDisabled: () => Promise<void>;
 }) {
   const [open, setOpen] = useState(false);
-  const [useRecovery, setUseRecovery] = useState(false);
-  const [code, setCode] = useState('');
+  const { code, setCode, recovery: useRecovery, toggleRecovery, normalized, ready } = useMfaCodeEntry();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [smsNote, setSmsNote] = useState<string | null>(null);
   const sms = user.mfaMethod === 'sms';
-  const { normalized, ready } = mfaCode(code, useRecovery);
 
   const sendSms = async () => {
     setError(null);
@@ -270,16 +269,9 @@ function DisableMfa({
           >
             Cancel
           </SmallButton>
-          <button
-            type="button"
-            className="link small"
-            onClick={() => {
-              setUseRecovery((v) => !v);
-              setCode('');
-            }}
-          >
+          <Button tone="link" className="small" onClick={toggleRecovery}>
             {useRecovery ? 'Use a current code' : 'Use a recovery code'}
-          </button>
+          </Button>
         </div>
       </form>
     </div>

@@ -4,7 +4,7 @@ import { Card } from '../../ui/basics';
 import { TextField } from '../../ui/fields';
 import { navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { NewPasswordFields, newPasswordReady } from '../../ui/password';
+import { NewPasswordFields, useNewPassword } from '../../ui/password';
 import { profileApi } from './api';
 import { SmallButton } from '../../ui/SmallButton';
 
@@ -20,8 +20,7 @@ export function PasswordCard({
   passwordChangedAt: string | null;
 }) {
   const [current, setCurrent] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const newPassword = useNewPassword(email);
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -29,11 +28,11 @@ export function PasswordCard({
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    if (busy || !current || !newPasswordReady(password, confirm, email)) return;
+    if (busy || !current || !newPassword.ready) return;
     setBusy(true);
     setError(null);
     try {
-      await profileApi.changePassword(current, password);
+      await profileApi.changePassword(current, newPassword.password);
       useSession.getState().clear(PASSWORD_CHANGED_NOTICE);
       navigate('/login', { replace: true });
     } catch (err) {
@@ -62,11 +61,7 @@ export function PasswordCard({
         />
         <NewPasswordFields
           idPrefix="profile-new"
-          password={password}
-          confirm={confirm}
-          onPassword={setPassword}
-          onConfirm={setConfirm}
-          email={email}
+          {...newPassword.fields}
           touched={touched}
         />
         <ActionError error={error} testId="profile-password-error" />

@@ -26,6 +26,9 @@ export const DAY_LABEL: Record<Day, string> = {
   sunday: 'Sunday',
 };
 
+/** The two times of a day's window, one input each (`hours-<day>-start`, `hours-<day>-end`). */
+const EDGES = ['start', 'end'] as const;
+
 export function duration(day: DayDraft): string {
   if (day.closed) return 'Closed';
   const [sh = 0, sm = 0] = day.start.split(':').map(Number);
@@ -124,26 +127,18 @@ export function HoursSection({ draft, baseline, update, errorFor }: SectionProps
                         {day.closed ? 'Closed' : 'Open'}
                       </label>
                     </td>
-                    <td>
-                      <input
-                        type="time"
-                        aria-label={`${DAY_LABEL[d]} start`}
-                        value={day.start}
-                        disabled={day.closed}
-                        onChange={(e) => setDay(d, { start: e.target.value })}
-                        data-testid={`hours-${d}-start`}
-                      />
-                    </td>
-                    <td>
-                      <input
-                        type="time"
-                        aria-label={`${DAY_LABEL[d]} end`}
-                        value={day.end}
-                        disabled={day.closed}
-                        onChange={(e) => setDay(d, { end: e.target.value })}
-                        data-testid={`hours-${d}-end`}
-                      />
-                    </td>
+                    {EDGES.map((edge) => (
+                      <td key={edge}>
+                        <input
+                          type="time"
+                          aria-label={`${DAY_LABEL[d]} ${edge}`}
+                          value={day[edge]}
+                          disabled={day.closed}
+                          onChange={(e) => setDay(d, { [edge]: e.target.value })}
+                          data-testid={`hours-${d}-${edge}`}
+                        />
+                      </td>
+                    ))}
                     <td className="num muted">{duration(day)}</td>
                     <td className="st-day-error">
                       {err ? <span className="field-error">{err}</span> : null}

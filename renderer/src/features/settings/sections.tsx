@@ -1,9 +1,7 @@
-import { useState } from 'react';
 import type { Partner, ServiceManagementMode } from '../../../../server/contract';
 import { Alert, Card, Facts, Field, StatusPill } from '../../ui/basics';
 import { TextField } from '../../ui/fields';
-import { RadioCards } from '../../ui';
-import { timeZones } from '../../lib/dates';
+import { RadioCards, SelectField, TimeZoneOptions } from '../../ui';
 import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from '../tenants';
 import { type Draft } from './model';
 
@@ -34,6 +32,11 @@ function sampleTime(format: string): string {
   });
 }
 
+/** "Not set" heads a regional choice the partner never made (`when` is its saved value). */
+function NotSetOption({ when }: { when: string }) {
+  return when === '' ? <option value="">Not set</option> : null;
+}
+
 export function GeneralSection({
   draft,
   baseline,
@@ -41,9 +44,7 @@ export function GeneralSection({
   errorFor,
   partner,
 }: SectionProps & { partner: Partner }) {
-  const [zones] = useState(timeZones);
   const status = partnerStatusOf(partner.status);
-  const zoneOptions = draft.timezone && !zones.includes(draft.timezone) ? [draft.timezone, ...zones] : zones;
   return (
     <div className="st-columns">
       <Card title="Partner" icon="tenants" testId="settings-general">
@@ -82,78 +83,54 @@ export function GeneralSection({
       </Card>
 
       <Card title="Regional" icon="clock" testId="settings-regional">
-        <Field
+        <SelectField
+          id="settings-timezone"
           label="Time zone"
-          htmlFor="settings-timezone"
           error={errorFor('settings.timezone', draft.timezone !== baseline.timezone)}
           hint="Used for business hours and for dates in reports and notifications"
+          value={draft.timezone}
+          onChange={(timezone) => update({ timezone }, ['settings.timezone'])}
         >
-          <select
-            id="settings-timezone"
-            value={draft.timezone}
-            onChange={(e) => update({ timezone: e.target.value }, ['settings.timezone'])}
-            data-testid="settings-timezone"
+          <NotSetOption when={baseline.timezone} />
+          <TimeZoneOptions current={draft.timezone} />
+        </SelectField>
+        <div className="adm-form-grid">
+          <SelectField
+            id="settings-date-format"
+            label="Date format"
+            error={errorFor('settings.dateFormat', false)}
+            value={draft.dateFormat}
+            onChange={(dateFormat) => update({ dateFormat }, ['settings.dateFormat'])}
           >
-            {baseline.timezone === '' ? <option value="">Not set</option> : null}
-            {zoneOptions.map((z) => (
-              <option key={z} value={z}>
-                {z.replaceAll('_', ' ')}
+            <NotSetOption when={baseline.dateFormat} />
+            {DATE_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {f} · {sampleDate(f)}
               </option>
             ))}
-          </select>
-        </Field>
-        <div className="adm-form-grid">
-          <Field
-            label="Date format"
-            htmlFor="settings-date-format"
-            error={errorFor('settings.dateFormat', false)}
-          >
-            <select
-              id="settings-date-format"
-              value={draft.dateFormat}
-              onChange={(e) => update({ dateFormat: e.target.value }, ['settings.dateFormat'])}
-              data-testid="settings-date-format"
-            >
-              {baseline.dateFormat === '' ? <option value="">Not set</option> : null}
-              {DATE_FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {f} · {sampleDate(f)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field
+          </SelectField>
+          <SelectField
+            id="settings-time-format"
             label="Time format"
-            htmlFor="settings-time-format"
             error={errorFor('settings.timeFormat', false)}
+            value={draft.timeFormat}
+            onChange={(timeFormat) => update({ timeFormat }, ['settings.timeFormat'])}
           >
-            <select
-              id="settings-time-format"
-              value={draft.timeFormat}
-              onChange={(e) => update({ timeFormat: e.target.value }, ['settings.timeFormat'])}
-              data-testid="settings-time-format"
-            >
-              {baseline.timeFormat === '' ? <option value="">Not set</option> : null}
-              <option value="24h">24-hour · {sampleTime('24h')}</option>
-              <option value="12h">12-hour · {sampleTime('12h')}</option>
-            </select>
-          </Field>
+            <NotSetOption when={baseline.timeFormat} />
+            <option value="24h">24-hour · {sampleTime('24h')}</option>
+            <option value="12h">12-hour · {sampleTime('12h')}</option>
+          </SelectField>
         </div>
-        <Field
+        <SelectField
+          id="settings-language"
           label="Language"
-          htmlFor="settings-language"
           error={errorFor('settings.language', false)}
           hint="English is the only language available."
+          value={draft.language || 'en'}
+          onChange={(language) => update({ language }, ['settings.language'])}
         >
-          <select
-            id="settings-language"
-            value={draft.language || 'en'}
-            onChange={(e) => update({ language: e.target.value }, ['settings.language'])}
-            data-testid="settings-language"
-          >
-            <option value="en">English</option>
-          </select>
-        </Field>
+          <option value="en">English</option>
+        </SelectField>
       </Card>
     </div>
   );

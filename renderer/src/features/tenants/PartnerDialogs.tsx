@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Partner, PartnerPlan, PartnerStatus, PartnerType } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { SLUG_PATTERN } from '../../lib/forms';
-import { ActionError, Alert, Dialog, DialogButtons, RadioCards, TextField } from '../../ui';
+import { ActionError, Alert, Check, Dialog, DialogButtons, RadioCards, TextField } from '../../ui';
 import { tenantsApi } from './api';
 import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, partnerStatusOf } from './labels';
 import {
@@ -222,15 +222,9 @@ export function PartnerStatusDialog({
               churned and the remaining agent credentials are cut. Until then, setting the status back to
               active restores access.
             </Alert>
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={acknowledged}
-                onChange={(e) => setAcknowledged(e.target.checked)}
-                data-testid="offboarding-ack"
-              />
-              <span>I understand that everyone at {partner.name} loses access now.</span>
-            </label>
+            <Check checked={acknowledged} onChange={setAcknowledged} testId="offboarding-ack">
+              I understand that everyone at {partner.name} loses access now.
+            </Check>
           </div>
         ) : restoring ? (
           <Alert tone="info">

@@ -1,20 +1,31 @@
 import { useState, type FormEvent } from 'react';
 import type { Site } from '../../../../server/contract';
 
-import { ActionError } from '../../ui/ActionError';
-import { Dialog } from '../../ui/Dialog';
-import { FormButtons } from '../../ui/DialogActions';
-
 import { fieldErrors } from '../../lib/forms';
-import { timeZones } from '../../lib/dates';
 import { tenantsApi } from './api';
-import { SelectField, TextField } from '../../ui';
+import { FormDialog, SelectField, TextField, TimeZoneOptions } from '../../ui';
 
 // A site's address and contact are free-form objects in the API; the console keeps to a few plain keys and leaves
 // any other keys it finds untouched.
 
 type AddressKey = 'street' | 'city' | 'region' | 'postalCode' | 'country';
 type ContactKey = 'name' | 'email' | 'phone';
+
+/** The address fields (`site-<key>`) in form order, with what the browser may fill them from. */
+const ADDRESS_FIELDS: Array<{ key: AddressKey; label: string; autoComplete: string; full?: boolean }> = [
+  { key: 'street', label: 'Street', autoComplete: 'street-address', full: true },
+  { key: 'city', label: 'City', autoComplete: 'address-level2' },
+  { key: 'postalCode', label: 'Postal code', autoComplete: 'postal-code' },
+  { key: 'region', label: 'State or region', autoComplete: 'address-level1' },
+  { key: 'country', label: 'Country', autoComplete: 'country-name' },
+];
+
+/** The on-site contact fields (`site-contact-<key>`). */
+const CONTACT_FIELDS: Array<{ key: ContactKey; label: string; type: string }> = [
+  { key: 'name', label: 'Name', type: 'text' },
+  { key: 'email', label: 'Email', type: 'email' },
+  { key: 'phone', label: 'Phone', type: 'tel' },
+];
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
@@ -63,7 +74,6 @@ export function SiteDialog({
   onSaved: (site: Site) => void;
 }) {
   const creating = site === null;
-  const [zones] = useState(timeZones);
   const [name, setName] = useState(site?.name ?? '');
   const [timezone, setTimezone] = useState(site?.timezone ?? 'UTC');
   const [address, setAddress] = useState<Record<AddressKey, string>>(() => ({
@@ -91,7 +101,6 @@ export function SiteDialog({
       : undefined;
   const emailError =
     contact.email.trim() && !EMAIL.test(contact.email.trim()) ? 'Not an email address' : undefined;
-  const zoneOptions = zones.includes(timezone) ? zones : [timezone, ...zones];
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -135,108 +144,81 @@ export function SiteDialog({
     }
   };
 
-  const addressField = (key: AddressKey, label: string, autoComplete: string, className?: string) => (
-    <div className={className}>
-      <TextField
-        id={`site-${key}`}
-        label={label}
-        type="text"
-        autoComplete={autoComplete}
-        value={address[key]}
-        onChange={(v) => setAddress((a) => ({ ...a, [key]: v }))}
-      />
-    </div>
-  );
-
   return (
-    <Dialog
-      open
+    <FormDialog
       wide
       title={creating ? 'Add site' : `Edit ${site.name}`}
       onClose={onClose}
       testId="site-dialog"
-      footer={
-        <FormButtons
-          onCancel={onClose}
-          busy={busy}
-          label={creating ? 'Add site' : 'Save changes'}
-          form="site-form"
-          testId="site-save"
-        />
-      }
+      formId="site-form"
+      noValidate
+      onSubmit={(e) => void submit(e)}
+      busy={busy}
+      error={error}
+      submitLabel={creating ? 'Add site' : 'Save changes'}
+      submitTestId="site-save"
     >
-      <form id="site-form" className="adm-dialog-form" onSubmit={(e) => void submit(e)} noValidate>
+      <div className="adm-form-grid">
+        <TextField
+          id="site-name"
+          label="Name"
+          error={((submitted || nameTouched) && nameError) || serverFields.name}
+          type="text"
+          value={name}
+          maxLength={255}
+          autoFocus
+          onChange={setName}
+          onBlur={() => setNameTouched(true)}
+        />
+        <SelectField
+          id="site-timezone"
+          label="Time zone"
+          error={serverFields.timezone}
+          hint="Local time for schedules and maintenance windows at this site"
+          value={timezone}
+          onChange={setTimezone}
+        >
+          <TimeZoneOptions current={timezone} />
+        </SelectField>
+      </div>
+
+      <div className="adm-form-section">
+        <h3>Address</h3>
         <div className="adm-form-grid">
-          <TextField
-            id="site-name"
-            label="Name"
-            error={((submitted || nameTouched) && nameError) || serverFields.name}
-            type="text"
-            value={name}
-            maxLength={255}
-            autoFocus
-            onChange={setName}
-            onBlur={() => setNameTouched(true)}
-          />
-          <SelectField
-            id="site-timezone"
-            label="Time zone"
-            error={serverFields.timezone}
-            hint="Local time for schedules and maintenance windows at this site"
-            value={timezone}
-            onChange={setTimezone}
-          >
-            {zoneOptions.map((z) => (
-              <option key={z} value={z}>
-                {z.replaceAll('_', ' ')}
-              </option>
-            ))}
-          </SelectField>
+          {ADDRESS_FIELDS.map(({ key, label, autoComplete, full }) => (
+            <div key={key} className={full ? 'full' : undefined}>
+              <TextField
+                id={`site-${key}`}
+                label={label}
+                type="text"
+                autoComplete={autoComplete}
+                value={address[key]}
+                onChange={(v) => setAddress((a) => ({ ...a, [key]: v }))}
+              />
+            </div>
+          ))}
         </div>
+      </div>
 
-        <div className="adm-form-section">
-          <h3>Address</h3>
-          <div className="adm-form-grid">
-            {addressField('street', 'Street', 'street-address', 'full')}
-            {addressField('city', 'City', 'address-level2')}
-            {addressField('postalCode', 'Postal code', 'postal-code')}
-            {addressField('region', 'State or region', 'address-level1')}
-            {addressField('country', 'Country', 'country-name')}
-          </div>
+      <div className="adm-form-section">
+        <h3>On-site contact</h3>
+        <div className="adm-form-grid three">
+          {CONTACT_FIELDS.map(({ key, label, type }) => (
+            <TextField
+              key={key}
+              id={`site-contact-${key}`}
+              label={label}
+              error={key === 'email' && submitted ? emailError : undefined}
+              type={type}
+              value={contact[key]}
+              onChange={(v) => setContact((c) => ({ ...c, [key]: v }))}
+            />
+          ))}
         </div>
-
-        <div className="adm-form-section">
-          <h3>On-site contact</h3>
-          <div className="adm-form-grid three">
-            <TextField
-              id="site-contact-name"
-              label="Name"
-              type="text"
-              value={contact.name}
-              onChange={(v) => setContact((c) => ({ ...c, name: v }))}
-            />
-            <TextField
-              id="site-contact-email"
-              label="Email"
-              error={submitted ? emailError : undefined}
-              type="email"
-              value={contact.email}
-              onChange={(v) => setContact((c) => ({ ...c, email: v }))}
-            />
-            <TextField
-              id="site-contact-phone"
-              label="Phone"
-              type="tel"
-              value={contact.phone}
-              onChange={(v) => setContact((c) => ({ ...c, phone: v }))}
-            />
-          </div>
-        </div>
-        {serverFields.address || serverFields.contact ? (
-          <div className="field-error">{serverFields.address ?? serverFields.contact}</div>
-        ) : null}
-        <ActionError error={error} />
-      </form>
-    </Dialog>
+      </div>
+      {serverFields.address || serverFields.contact ? (
+        <div className="field-error">{serverFields.address ?? serverFields.contact}</div>
+      ) : null}
+    </FormDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../lib/errors';
 import { fieldErrors, slugify } from '../../lib/forms';
-import { ActionError, Dialog, FormButtons, LabelOptions, SelectField, TextField } from '../../ui';
+import { FormDialog, LabelOptions, SelectField, TextField } from '../../ui';
 
 // What the partner and organization dialogs share: one form state (values, a slug derived from the name until it
 // is edited, errors shown after a blur or a submit, the server's refusals on their fields), the name and slug
@@ -97,27 +97,21 @@ export function TenantFormDialog<F extends { name: string; slug: string }>({
   children: ReactNode;
 }) {
   return (
-    <Dialog
-      open
+    <FormDialog
       wide
       title={editing === null ? `New ${noun}` : `Edit ${editing}`}
       onClose={onClose}
       testId={`${idPrefix}-dialog`}
-      footer={
-        <FormButtons
-          onCancel={onClose}
-          busy={tenant.busy}
-          label={editing === null ? `Create ${noun}` : 'Save changes'}
-          form={`${idPrefix}-form`}
-          testId={`${idPrefix}-save`}
-        />
-      }
+      formId={`${idPrefix}-form`}
+      noValidate
+      onSubmit={(e) => void onSubmit(e)}
+      busy={tenant.busy}
+      error={tenant.error}
+      submitLabel={editing === null ? `Create ${noun}` : 'Save changes'}
+      submitTestId={`${idPrefix}-save`}
     >
-      <form id={`${idPrefix}-form`} className="adm-dialog-form" onSubmit={(e) => void onSubmit(e)} noValidate>
-        {children}
-        <ActionError error={tenant.error} />
-      </form>
-    </Dialog>
+      {children}
+    </FormDialog>
   );
 }
 
