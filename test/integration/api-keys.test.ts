@@ -157,7 +157,7 @@ describe('POST /api-keys', () => {
     expectError(
       await call('POST', '/api-keys', tok.noMfa, { orgId: ids.a1, name: 'x' }),
       403,
-      'Multi-factor authentication required for this action',
+      'MFA required',
       'MFA_REQUIRED',
     );
     expectError(
@@ -389,7 +389,7 @@ describe('GET, PATCH, DELETE and rotate', () => {
     expectError(
       await call('PATCH', `/api-keys/${k.id}`, tok.noMfa, { name: 'x' }),
       403,
-      'Multi-factor authentication required for this action',
+      'MFA required',
       'MFA_REQUIRED',
     );
     expect(row(k.id).name).toBe('Integration');
@@ -423,7 +423,7 @@ describe('GET, PATCH, DELETE and rotate', () => {
     expectError(
       await call('DELETE', `/api-keys/${k.id}`, tok.noMfa),
       403,
-      'Multi-factor authentication required for this action',
+      'MFA required',
     );
   });
 

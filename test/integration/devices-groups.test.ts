@@ -100,7 +100,7 @@ describe('groups', () => {
     expectError(
       await call('noMfa', 'POST', '/groups', { name: 'G' }),
       403,
-      'Multi-factor authentication required for this action',
+      'MFA required',
     );
     expectError(
       await call('orgAdmin', 'POST', '/groups', { name: 'G', siteId: ids.sb }),

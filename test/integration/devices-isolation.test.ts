@@ -93,7 +93,7 @@ describe('isolation', () => {
     expectError(
       await patch('noMfa', dev.a1s1),
       403,
-      'Multi-factor authentication required for this action',
+      'MFA required',
       'MFA_REQUIRED',
     );
     expectError(await patch('keyA1Read', dev.a1s1), 403, 'API key does not have required permissions');

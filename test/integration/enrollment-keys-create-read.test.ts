@@ -158,7 +158,7 @@ describe('POST /enrollment-keys', () => {
     expectError(
       await call('POST', '/enrollment-keys', tok.noMfa, { name: 'x' }),
       403,
-      'Multi-factor authentication required for this action',
+      'MFA required',
       'MFA_REQUIRED',
     );
     expectError(

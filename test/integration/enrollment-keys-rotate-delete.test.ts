@@ -101,7 +101,7 @@ describe('rotate and delete', () => {
     expectError(
       await call('POST', `/enrollment-keys/${k.id}/rotate`, tok.noMfa, {}),
       403,
-      'Multi-factor authentication required for this action',
+      'MFA required',
       'MFA_REQUIRED',
     );
     expect(row(k.id)!.key_hash).toBe(hash);
@@ -115,7 +115,7 @@ describe('rotate and delete', () => {
     expectError(
       await call('DELETE', `/enrollment-keys/${k.id}`, tok.noMfa),
       403,
-      'Multi-factor authentication required for this action',
+      'MFA required',
       'MFA_REQUIRED',
     );
     expect(row(k.id)).toBeDefined();

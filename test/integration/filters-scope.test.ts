@@ -103,13 +103,13 @@ describe('/filters scope isolation', () => {
     expectError(
       await createFilter({ token: tok.noMfa }, {}),
       403,
-      'Multi-factor authentication required for this action',
+      'MFA required',
       'MFA_REQUIRED',
     );
     expectError(
       await call('PATCH', `/filters/${inA1}`, { token: tok.noMfa }, { name: 'x' }),
       403,
-      'Multi-factor authentication required for this action',
+      'MFA required',
     );
     expect((await call('GET', `/filters/${inA1}`, { token: tok.noMfa })).status).toBe(200);
     // API keys have no MFA and are trusted by their scopes.

@@ -187,7 +187,7 @@ describe('the requireMfa guard', () => {
     const res = await server.api.post('/auth/mfa/recovery-codes', {}, login.body.accessToken);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({
-      error: 'Multi-factor authentication required for this action',
+      error: 'MFA required',
       code: 'MFA_REQUIRED',
     });
   });

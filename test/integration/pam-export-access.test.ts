@@ -73,7 +73,7 @@ describe('access', () => {
     expectError(
       await get({ ...W }, tok.noMfa),
       403,
-      'Multi-factor authentication required for this action',
+      'MFA required',
       'MFA_REQUIRED',
     );
     const key = await server.api.request('GET', exportUrl({ ...W }), { headers: { 'x-api-key': apiKey } });
