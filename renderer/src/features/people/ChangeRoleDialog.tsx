@@ -47,7 +47,7 @@ export function ChangeRoleDialog({
         />
       }
     >
-      <div className="adm-dialog-form">
+      <div className="form">
         <SelectField
           id="user-role-select"
           label="Role"

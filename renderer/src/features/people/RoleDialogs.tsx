@@ -161,7 +161,7 @@ export function DeleteRoleDialog({
       testId="role-delete-dialog"
     >
       {role ? (
-        <div className="adm-dialog-form">
+        <div className="form">
           <p>
             Delete the role <strong>{role.name}</strong>? This cannot be undone.
           </p>

@@ -257,7 +257,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
         }
         testId="user-disable-dialog"
       >
-        <div className="adm-dialog-form">
+        <div className="form">
           <p>
             Disable <strong>{pending?.user.email}</strong>? Their sessions end at once and they cannot sign in
             until the account is enabled again. Their role and memberships are kept.
@@ -288,7 +288,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
           />
         }
       >
-        <div className="adm-dialog-form">
+        <div className="form">
           <p>
             Enable <strong>{pending?.user.email}</strong>? They can sign in again with their existing password
             and two-step verification, with the role {pending?.user.association.roleName}.
@@ -313,7 +313,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
         testId="user-remove-dialog"
       >
         {pending ? (
-          <div className="adm-dialog-form">
+          <div className="form">
             <p>
               Remove <strong>{pending.user.email}</strong> from {tenantOf(pending.user, dir)}? They lose
               access to it at once.

@@ -327,7 +327,7 @@ function PartnerSettingsForm({
         onConfirm={() => void save()}
         testId="allowlist-confirm"
       >
-        <div className="adm-dialog-form">
+        <div className="form">
           <p>
             From the moment you save, people on your partner team can sign in and work only from these
             addresses:

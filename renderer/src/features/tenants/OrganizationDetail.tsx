@@ -241,7 +241,7 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
         confirmLabel="Delete site"
         onConfirm={remove}
         testId="site-delete-dialog"
-        className="adm-dialog-form"
+        className="form"
       >
         <p>
           Permanently delete <strong>{deleting.target?.name}</strong> from {orgName}? Sites are deleted

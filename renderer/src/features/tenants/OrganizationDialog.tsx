@@ -254,7 +254,7 @@ export function DeleteOrganizationDialog({
       onCancel={onCancel}
       onConfirm={onConfirm}
       testId="org-delete-dialog"
-      className="adm-dialog-form"
+      className="form"
     >
       <p>
         Delete <strong>{name}</strong>? It disappears from every list and can no longer be opened by anyone.

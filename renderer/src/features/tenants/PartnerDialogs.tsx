@@ -196,7 +196,7 @@ export function PartnerStatusDialog({
         />
       }
     >
-      <div className="adm-dialog-form">
+      <div className="form">
         <div className="tn-status-list" role="radiogroup" aria-label="Partner status">
           <RadioCards
             name="partner-status"

@@ -167,7 +167,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
         confirmLabel="Delete partner"
         onConfirm={remove}
         testId="partner-delete-dialog"
-        className="adm-dialog-form"
+        className="form"
       >
         <p>
           Delete <strong>{deleting.target?.name}</strong>? The partner disappears from every list and can no
