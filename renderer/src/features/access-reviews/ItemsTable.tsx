@@ -16,6 +16,12 @@ import { useReviewKeys } from './useReviewKeys';
 // arrows move, a approves, r revokes, u resets, x selects, n opens the notes; Shift+A / Shift+R act on the
 // selection). Nobody can revoke their own access (the server refuses it too).
 
+// The toolbar's buttons that decide every selected row at once (Shift+A / Shift+R do the same).
+const BULK_ACTIONS = [
+  { decision: 'approved', tone: 'secondary', icon: 'check', testId: 'ar-bulk-approve', label: 'Approve selected' },
+  { decision: 'revoked', tone: 'danger', icon: 'close', testId: 'ar-bulk-revoke', label: 'Revoke selected' },
+] as const;
+
 export function ItemsTable({ review, editable }: { review: AccessReviewDetail; editable: boolean }) {
   const selfId = useSelfId();
   const now = useNow(30_000);
@@ -89,24 +95,18 @@ export function ItemsTable({ review, editable }: { review: AccessReviewDetail; e
             />
             {chosen.length > 0 ? `${chosen.length} selected` : 'Select all'}
           </label>
-          <SmallButton
-            tone="secondary"
-            icon="check"
-            disabled={chosen.length === 0 || act.busy}
-            onClick={() => decideSelected('approved')}
-            testId="ar-bulk-approve"
-          >
-            Approve selected
-          </SmallButton>
-          <SmallButton
-            tone="danger"
-            icon="close"
-            disabled={chosen.length === 0 || act.busy}
-            onClick={() => decideSelected('revoked')}
-            testId="ar-bulk-revoke"
-          >
-            Revoke selected
-          </SmallButton>
+          {BULK_ACTIONS.map((b) => (
+            <SmallButton
+              key={b.decision}
+              tone={b.tone}
+              icon={b.icon}
+              disabled={chosen.length === 0 || act.busy}
+              onClick={() => decideSelected(b.decision)}
+              testId={b.testId}
+            >
+              {b.label}
+            </SmallButton>
+          ))}
           <span className="grow" />
           <span className="ar-keys" data-testid="ar-keys">
             <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>a</kbd> approve · <kbd>r</kbd> revoke · <kbd>u</kbd> reset ·{' '}

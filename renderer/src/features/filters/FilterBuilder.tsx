@@ -1,3 +1,4 @@
+import { Segmented } from '../../ui/controls';
 import { SmallButton } from '../../ui/SmallButton';
 import {
   CUSTOM_PREFIX,
@@ -31,6 +32,10 @@ import './filters.css';
 
 const CUSTOM_OPTION = '__custom__';
 const MAX_DEPTH_INDENT = 6;
+const MATCH_OPTIONS = [
+  ['AND', 'all'],
+  ['OR', 'any'],
+] as const;
 
 export interface BuilderProps {
   root: GroupNode;
@@ -184,21 +189,14 @@ function GroupBox({ node, ctx, depth }: { node: GroupNode; ctx: Ctx; depth: numb
     >
       <div className="fb-group-head">
         <span className="muted small">Match</span>
-        <div className="fb-seg" role="radiogroup" aria-label="Match all or any">
-          {(['AND', 'OR'] as const).map((op) => (
-            <button
-              key={op}
-              type="button"
-              role="radio"
-              aria-checked={node.operator === op}
-              className={`fb-seg-item${node.operator === op ? ' on' : ''}`}
-              onClick={() => setOperator(op)}
-              data-testid={`filter-group-${op.toLowerCase()}`}
-            >
-              {op === 'AND' ? 'all' : 'any'}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          small
+          label="Match all or any"
+          options={MATCH_OPTIONS}
+          value={node.operator}
+          onChange={setOperator}
+          testId={(op) => `filter-group-${op.toLowerCase()}`}
+        />
         <span className="muted small">of these conditions</span>
         <span className="fb-grow" />
         {depth > 0 ? (

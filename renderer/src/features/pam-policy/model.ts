@@ -292,21 +292,25 @@ export function listTiers(tiers: readonly number[]): string {
   return tiers.length === 1 ? `tier ${tiers[0]}` : `tiers ${tiers.join(', ')}`;
 }
 
-/** Field keys of the editor that can carry a message. */
-export type FieldKey =
-  | 'name'
-  | 'criteria'
+/** The criteria a request's own facts can fill (the rule-from-request prefill offers these, plus the site). */
+export type RequestCriterionKey =
   | 'signer'
-  | 'signerGroup'
   | 'thumbprint'
   | 'hash'
   | 'pathGlob'
   | 'parentImage'
   | 'commandLine'
   | 'user'
-  | 'adGroup'
   | 'toolName'
-  | 'riskTier'
+  | 'riskTier';
+
+/** Field keys of the editor that can carry a message. */
+export type FieldKey =
+  | 'name'
+  | 'criteria'
+  | RequestCriterionKey
+  | 'signerGroup'
+  | 'adGroup'
   | 'verdict'
   | 'priority'
   | 'duration'

@@ -1,30 +1,12 @@
 import type { ElevationRequest, PamVerdict } from '../../../../server/contract';
-import type { RuleDraft } from './model';
+import type { RequestCriterionKey, RuleDraft } from './model';
 import { NAME_MAX } from './model';
 
 // A rule from a request: which of the request's facts prefill the rule editor, and how.
 
 // ---- Prefill from an elevation request ---------------------------------------------------------------------------
 
-export type PrefillKey =
-  | 'signer'
-  | 'thumbprint'
-  | 'hash'
-  | 'pathGlob'
-  | 'parentImage'
-  | 'commandLine'
-  | 'user'
-  | 'toolName'
-  | 'riskTier'
-  | 'site';
-
-export interface PrefillItem {
-  key: PrefillKey;
-  label: string;
-  value: string;
-  /** What shows in the checklist (e.g. the site's name, not its id). */
-  display: string;
-}
+export type PrefillKey = RequestCriterionKey | 'site';
 
 export interface PrefillItem {
   key: PrefillKey;
