@@ -8,6 +8,7 @@ import type {
 import type { AsyncAction } from '../../lib/action';
 import { dateInputToIso, isoToDateInput } from '../../lib/dates';
 import { SLUG_PATTERN } from '../../lib/forms';
+import { writeBody } from '../../lib/write-body';
 import { useScope } from '../../lib/session';
 import { ConfirmAction, Field, TextField, Toggle } from '../../ui';
 import { tenantsApi } from './api';
@@ -18,6 +19,7 @@ import {
   NameSlugFields,
   TenantFormDialog,
   capError,
+  capValue,
   useTenantForm,
 } from './tenant-form';
 
@@ -64,6 +66,19 @@ function validate(form: Form, needsPartner: boolean): Partial<Record<keyof Form,
   return errors;
 }
 
+/** What the form writes of the organization's own fields (the partner and the sign-in policy aside). */
+function organizationBody(form: Form) {
+  return {
+    name: form.name.trim(),
+    slug: form.slug,
+    type: form.type,
+    status: form.status,
+    maxDevices: capValue(form.maxDevices),
+    contractStart: dateInputToIso(form.contractStart),
+    contractEnd: dateInputToIso(form.contractEnd),
+  };
+}
+
 /** The settings object to store: the organization's existing settings with the two sign-in policy keys set. */
 function settingsWith(base: OrganizationSettings, form: Form): OrganizationSettings {
   const security = base.security ?? {};
@@ -106,18 +121,9 @@ export function OrganizationDialog({
   const { form, set, blur, show, serverFields } = tenant;
 
   const submit = tenant.submit(async () => {
-    const maxDevices = form.maxDevices.trim() ? Number(form.maxDevices.trim()) : null;
     let saved: Organization;
     if (creating) {
-      const body: Record<string, unknown> = {
-        name: form.name.trim(),
-        slug: form.slug,
-        type: form.type,
-        status: form.status,
-      };
-      if (maxDevices !== null) body.maxDevices = maxDevices;
-      if (form.contractStart) body.contractStart = dateInputToIso(form.contractStart);
-      if (form.contractEnd) body.contractEnd = dateInputToIso(form.contractEnd);
+      const body: Record<string, unknown> = writeBody(organizationBody(form), null);
       if (needsPartner) body.partnerId = form.partnerId;
       if (form.requireMfa || !form.smsAllowed) body.settings = settingsWith({}, form);
       saved = await tenantsApi.createOrganization(body);
@@ -128,16 +134,7 @@ export function OrganizationDialog({
         });
       }
     } else {
-      const before = initial(org);
-      const body: Record<string, unknown> = {};
-      if (form.name.trim() !== before.name) body.name = form.name.trim();
-      if (form.slug !== before.slug) body.slug = form.slug;
-      if (form.type !== before.type) body.type = form.type;
-      if (form.status !== before.status) body.status = form.status;
-      if (form.maxDevices.trim() !== before.maxDevices) body.maxDevices = maxDevices;
-      if (form.contractStart !== before.contractStart)
-        body.contractStart = dateInputToIso(form.contractStart);
-      if (form.contractEnd !== before.contractEnd) body.contractEnd = dateInputToIso(form.contractEnd);
+      const body: Record<string, unknown> = writeBody(organizationBody(form), organizationBody(initial(org)));
       if (!securityMatches(org, form)) body.settings = settingsWith(org.settings, form);
       if (Object.keys(body).length === 0) {
         onClose();

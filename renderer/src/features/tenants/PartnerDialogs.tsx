@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Partner, PartnerPlan, PartnerStatus, PartnerType } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { SLUG_PATTERN } from '../../lib/forms';
+import { writeBody } from '../../lib/write-body';
 import { ActionError, Alert, Check, Dialog, DialogButtons, RadioCards, TextField } from '../../ui';
 import { tenantsApi } from './api';
 import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, partnerStatusOf } from './labels';
@@ -11,6 +12,7 @@ import {
   NameSlugFields,
   TenantFormDialog,
   capError,
+  capValue,
   useTenantForm,
 } from './tenant-form';
 
@@ -47,6 +49,19 @@ export function partnerForm(p: Partner | null): PartnerForm {
   };
 }
 
+/** What the form writes: trimmed text, caps as numbers, an empty billing email as none. */
+function partnerBody(form: PartnerForm) {
+  return {
+    name: form.name.trim(),
+    slug: form.slug,
+    type: form.type,
+    plan: form.plan,
+    maxOrganizations: capValue(form.maxOrganizations),
+    maxDevices: capValue(form.maxDevices),
+    billingEmail: form.billingEmail.trim() || null,
+  };
+}
+
 function validatePartner(form: PartnerForm): Partial<Record<keyof PartnerForm, string>> {
   const errors: Partial<Record<keyof PartnerForm, string>> = {};
   if (!form.name.trim()) errors.name = 'Name is required';
@@ -71,37 +86,14 @@ export function PartnerDialog({
   const creating = partner === null;
   const tenant = useTenantForm(() => partnerForm(partner), creating, validatePartner);
   const { form, set, blur, show } = tenant;
-  const num = (v: string) => (v.trim() ? Number(v.trim()) : null);
 
   const submit = tenant.submit(async () => {
-    if (creating) {
-      const body: Record<string, unknown> = {
-        name: form.name.trim(),
-        slug: form.slug,
-        type: form.type,
-        plan: form.plan,
-      };
-      if (num(form.maxOrganizations) !== null) body.maxOrganizations = num(form.maxOrganizations);
-      if (num(form.maxDevices) !== null) body.maxDevices = num(form.maxDevices);
-      if (form.billingEmail.trim()) body.billingEmail = form.billingEmail.trim();
-      await tenantsApi.createPartner(body);
-    } else {
-      const before = partnerForm(partner);
-      const body: Record<string, unknown> = {};
-      if (form.name.trim() !== before.name) body.name = form.name.trim();
-      if (form.slug !== before.slug) body.slug = form.slug;
-      if (form.type !== before.type) body.type = form.type;
-      if (form.plan !== before.plan) body.plan = form.plan;
-      if (form.maxOrganizations.trim() !== before.maxOrganizations)
-        body.maxOrganizations = num(form.maxOrganizations);
-      if (form.maxDevices.trim() !== before.maxDevices) body.maxDevices = num(form.maxDevices);
-      if (form.billingEmail.trim() !== before.billingEmail)
-        body.billingEmail = form.billingEmail.trim() || null;
-      if (Object.keys(body).length === 0) {
-        onClose();
-        return;
-      }
-      await tenantsApi.updatePartner(partner.id, body);
+    const body = writeBody(partnerBody(form), creating ? null : partnerBody(partnerForm(partner)));
+    if (creating) await tenantsApi.createPartner(body);
+    else if (Object.keys(body).length > 0) await tenantsApi.updatePartner(partner.id, body);
+    else {
+      onClose();
+      return;
     }
     onSaved();
   });

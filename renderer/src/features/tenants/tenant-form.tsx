@@ -231,3 +231,8 @@ export function ChoiceField<F extends { name: string; slug: string }, K extends 
 export function capError(value: string): string | undefined {
   return value.trim() && !/^\d+$/.test(value.trim()) ? 'A whole number, or empty for no cap' : undefined;
 }
+
+/** The cap a field holds: its whole number, or null (empty) for no cap. */
+export function capValue(value: string): number | null {
+  return value.trim() ? Number(value.trim()) : null;
+}
