@@ -241,7 +241,6 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
         confirmLabel="Delete site"
         onConfirm={remove}
         testId="site-delete-dialog"
-        className="form"
       >
         <p>
           Permanently delete <strong>{deleting.target?.name}</strong> from {orgName}? Sites are deleted

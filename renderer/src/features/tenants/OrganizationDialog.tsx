@@ -251,7 +251,6 @@ export function DeleteOrganizationDialog({
       onCancel={onCancel}
       onConfirm={onConfirm}
       testId="org-delete-dialog"
-      className="form"
     >
       <p>
         Delete <strong>{name}</strong>? It disappears from every list and can no longer be opened by anyone.

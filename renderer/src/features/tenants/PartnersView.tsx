@@ -167,7 +167,6 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
         confirmLabel="Delete partner"
         onConfirm={remove}
         testId="partner-delete-dialog"
-        className="form"
       >
         <p>
           Delete <strong>{deleting.target?.name}</strong>? The partner disappears from every list and can no
