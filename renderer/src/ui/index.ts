@@ -22,6 +22,7 @@ export * from './menu';
 export * from './MfaFacts';
 export * from './PageNotFound';
 export * from './OutcomeStrip';
+export * from './ProgressTrack';
 export * from './RecoveryCodes';
 export * from './RemovableChip';
 export * from './ShownOnceSecret';

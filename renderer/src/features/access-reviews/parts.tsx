@@ -5,7 +5,7 @@ import type {
   AccessReviewSummary,
 } from '../../../../server/contract';
 import { formatDate, formatDateTime } from '../../lib/format';
-import { StatusPill, type Tone } from '../../ui';
+import { ProgressTrack, StatusPill, type Tone } from '../../ui';
 import { DECISION_LABEL, groupLabel, groupPermissions, progressPercent, STATUS_LABEL } from './model';
 
 // Small pieces the review screens share: status and decision pills, the progress bar, the due date, and the
@@ -41,22 +41,14 @@ export function DecisionPill({ decision }: { decision: AccessReviewDecision }) {
 
 /** Decided of all, as a bar and in words. */
 export function ProgressBar({ review }: { review: AccessReviewSummary }) {
-  const percent = progressPercent(review);
   return (
     <div className="ar-progress" data-testid="ar-progress" data-decided={review.decidedCount}>
-      <div
-        className="ar-progress-track"
-        role="progressbar"
-        aria-valuemin={0}
-        aria-valuemax={review.itemCount}
-        aria-valuenow={review.decidedCount}
-        aria-label="Decisions made"
-      >
-        <div
-          className={`ar-progress-fill${percent === 100 ? ' done' : ''}`}
-          style={{ width: `${percent}%` }}
-        />
-      </div>
+      <ProgressTrack
+        value={review.decidedCount}
+        max={review.itemCount}
+        label="Decisions made"
+        done={progressPercent(review) === 100}
+      />
       <span className="ar-progress-text">
         {review.decidedCount} / {review.itemCount}
       </span>

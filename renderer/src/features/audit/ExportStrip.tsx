@@ -1,5 +1,5 @@
 import { formatCount, plural } from '../../lib/format';
-import { ActionError, Icon, SmallButton, Spinner } from '../../ui';
+import { ActionError, Icon, ProgressTrack, SmallButton, Spinner } from '../../ui';
 import type { ExportProgress } from './export';
 
 // Under the log's toolbar while an export runs and after it ends: rows received against the rows promised (a
@@ -36,15 +36,7 @@ export function ExportStrip({
             {p.expected !== null ? ` of ${formatCount(p.expected)}` : ''} rows · {size(p.bytes)}
           </span>
           {p.expected ? (
-            <span
-              className="au-export-bar"
-              role="progressbar"
-              aria-valuemin={0}
-              aria-valuemax={p.expected}
-              aria-valuenow={p.rows}
-            >
-              <span style={{ width: `${Math.min(100, (p.rows / p.expected) * 100)}%` }} />
-            </span>
+            <ProgressTrack value={p.rows} max={p.expected} />
           ) : (
             <span className="grow" />
           )}
