@@ -335,7 +335,7 @@ export function Outcome({
         ]}
       />
       {canApprove && awaitsDispatch(r) ? (
-        <div className="ap-outcome-note">
+        <div className="alert alert-warning ap-outcome-note">
           <span className="small">Approved but not yet sent to the device.</span>
           <DispatchButton busy={dispatching} onClick={() => void send()} />
         </div>

@@ -23,7 +23,7 @@ export function ExportStrip({
   const format = p.format.toUpperCase();
   return (
     <div
-      className={`au-export is-${p.state}`}
+      className={`ui-panel raised au-export is-${p.state}`}
       data-testid="audit-export-status"
       data-state={p.state}
       aria-live="polite"

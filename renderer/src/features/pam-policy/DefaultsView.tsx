@@ -129,7 +129,7 @@ function ConfigCard({
           onChange={setDuration}
         />
       </div>
-      <div className={`ep-killswitch${actuator ? '' : ' off'}`}>
+      <div className={`ui-panel ep-killswitch${actuator ? '' : ' off'}`}>
         <Toggle
           id="pam-actuator-enabled"
           checked={actuator}

@@ -52,7 +52,7 @@ export function DeliveryDetail({ hook, delivery: d }: { hook: Webhook; delivery:
         ]}
       />
       {d.errorMessage ? (
-        <div className="wh-delivery-error" data-testid="delivery-error">
+        <div className="alert alert-danger wh-delivery-error" data-testid="delivery-error">
           <span className="wh-label">Last error</span>
           <span className="mono">{d.errorMessage}</span>
         </div>
