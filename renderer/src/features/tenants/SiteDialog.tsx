@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { Site } from '../../../../server/contract';
 
-import { fieldErrors } from '../../lib/forms';
+import { useFormSubmit } from '../../lib/form-submit';
 import { tenantsApi } from './api';
 import { FormDialog, SelectField, TextField, TimeZoneOptions } from '../../ui';
 
@@ -88,61 +88,39 @@ export function SiteDialog({
     email: text(site?.contact.email),
     phone: text(site?.contact.phone),
   }));
-  const [submitted, setSubmitted] = useState(false);
-  const [nameTouched, setNameTouched] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [serverFields, setServerFields] = useState<Record<string, string>>({});
+  const { show, blur, busy, error, serverFields, submit } = useFormSubmit({
+    name: !name.trim() ? 'Name is required' : name.trim().length > 255 ? 'At most 255 characters' : undefined,
+    contactEmail:
+      contact.email.trim() && !EMAIL.test(contact.email.trim()) ? 'Not an email address' : undefined,
+  });
 
-  const nameError = !name.trim()
-    ? 'Name is required'
-    : name.trim().length > 255
-      ? 'At most 255 characters'
-      : undefined;
-  const emailError =
-    contact.email.trim() && !EMAIL.test(contact.email.trim()) ? 'Not an email address' : undefined;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    if (nameError || emailError) return;
-    setBusy(true);
-    setError(null);
-    setServerFields({});
+  const save = submit(async () => {
     const nextAddress = merged(site?.address ?? {}, address);
     if (site && 'line1' in nextAddress && nextAddress.street) delete nextAddress.line1;
     const nextContact = merged(site?.contact ?? {}, contact);
-    try {
-      let saved: Site;
-      if (creating) {
-        saved = await tenantsApi.createSite({
-          orgId,
-          name: name.trim(),
-          timezone,
-          address: nextAddress,
-          contact: nextContact,
-        });
-      } else {
-        const body: Record<string, unknown> = {};
-        if (name.trim() !== site.name) body.name = name.trim();
-        if (timezone !== site.timezone) body.timezone = timezone;
-        if (JSON.stringify(nextAddress) !== JSON.stringify(site.address)) body.address = nextAddress;
-        if (JSON.stringify(nextContact) !== JSON.stringify(site.contact)) body.contact = nextContact;
-        if (Object.keys(body).length === 0) {
-          onClose();
-          return;
-        }
-        saved = await tenantsApi.updateSite(site.id, body);
+    let saved: Site;
+    if (creating) {
+      saved = await tenantsApi.createSite({
+        orgId,
+        name: name.trim(),
+        timezone,
+        address: nextAddress,
+        contact: nextContact,
+      });
+    } else {
+      const body: Record<string, unknown> = {};
+      if (name.trim() !== site.name) body.name = name.trim();
+      if (timezone !== site.timezone) body.timezone = timezone;
+      if (JSON.stringify(nextAddress) !== JSON.stringify(site.address)) body.address = nextAddress;
+      if (JSON.stringify(nextContact) !== JSON.stringify(site.contact)) body.contact = nextContact;
+      if (Object.keys(body).length === 0) {
+        onClose();
+        return;
       }
-      onSaved(saved);
-    } catch (err) {
-      const fields = fieldErrors(err);
-      setServerFields(fields);
-      setError(Object.keys(fields).length > 0 ? null : err);
-    } finally {
-      setBusy(false);
+      saved = await tenantsApi.updateSite(site.id, body);
     }
-  };
+    onSaved(saved);
+  });
 
   return (
     <FormDialog
@@ -152,7 +130,7 @@ export function SiteDialog({
       testId="site-dialog"
       formId="site-form"
       noValidate
-      onSubmit={(e) => void submit(e)}
+      onSubmit={(e) => void save(e)}
       busy={busy}
       error={error}
       submitLabel={creating ? 'Add site' : 'Save changes'}
@@ -162,13 +140,13 @@ export function SiteDialog({
         <TextField
           id="site-name"
           label="Name"
-          error={((submitted || nameTouched) && nameError) || serverFields.name}
+          error={show('name')}
           type="text"
           value={name}
           maxLength={255}
           autoFocus
           onChange={setName}
-          onBlur={() => setNameTouched(true)}
+          onBlur={() => blur('name')}
         />
         <SelectField
           id="site-timezone"
@@ -208,7 +186,7 @@ export function SiteDialog({
               key={key}
               id={`site-contact-${key}`}
               label={label}
-              error={key === 'email' && submitted ? emailError : undefined}
+              error={key === 'email' ? show('contactEmail') : undefined}
               type={type}
               value={contact[key]}
               onChange={(v) => setContact((c) => ({ ...c, [key]: v }))}

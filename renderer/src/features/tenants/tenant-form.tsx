@@ -1,13 +1,14 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../lib/errors';
-import { fieldErrors, slugify } from '../../lib/forms';
+import { useFormSubmit } from '../../lib/form-submit';
+import { slugify } from '../../lib/forms';
 import { FormDialog, LabelOptions, SelectField, TextField } from '../../ui';
 
 // What the partner and organization dialogs share: one form state (values, a slug derived from the name until it
 // is edited, errors shown after a blur or a submit, the server's refusals on their fields), the name and slug
 // fields, and the optional whole-number caps.
 
-type Errors<F> = Partial<Record<keyof F, string>>;
+type Errors<F> = Partial<Record<keyof F & string, string>>;
 
 export function useTenantForm<F extends { name: string; slug: string }>(
   initial: () => F,
@@ -16,15 +17,7 @@ export function useTenantForm<F extends { name: string; slug: string }>(
 ) {
   const [form, setForm] = useState<F>(initial);
   const [slugTouched, setSlugTouched] = useState(!creating);
-  const [touched, setTouched] = useState<Partial<Record<keyof F, boolean>>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [serverFields, setServerFields] = useState<Record<string, string>>({});
-
-  const errors = validate(form);
-  const show = (key: keyof F & string): string | undefined =>
-    (submitted || touched[key] ? errors[key] : undefined) ?? serverFields[key];
+  const check = useFormSubmit(validate(form), takenSlug);
 
   const set = <K extends keyof F & string>(key: K, value: F[K]) => {
     setForm((f) => {
@@ -32,10 +25,8 @@ export function useTenantForm<F extends { name: string; slug: string }>(
       if (key === 'name' && !slugTouched) next.slug = slugify(String(value));
       return next;
     });
-    // An edit answers the server's refusal of that field.
-    if (key in serverFields) setServerFields(({ [key]: _drop, ...rest }) => rest);
+    check.clearRefusal(key);
   };
-  const blur = (key: keyof F) => setTouched((t) => ({ ...t, [key]: true }));
   const editSlug = (slug: string) => {
     setSlugTouched(true);
     set('slug', slug.toLowerCase());
@@ -45,31 +36,13 @@ export function useTenantForm<F extends { name: string; slug: string }>(
     set('slug', slugify(form.name));
   };
 
-  /**
-   * The form's submit: `write` runs once the form is valid; a refusal lands on its field (a taken slug on the
-   * slug) or, when it names none, above the buttons.
-   */
-  const submit = (write: () => Promise<void>) => async (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    if (Object.values(errors).some(Boolean)) return;
-    setBusy(true);
-    setError(null);
-    setServerFields({});
-    try {
-      await write();
-    } catch (err) {
-      const fields = fieldErrors(err);
-      if (err instanceof ApiError && err.status === 409 && /slug/i.test(err.message))
-        fields.slug = err.message;
-      setServerFields(fields);
-      setError(Object.keys(fields).length > 0 ? null : err);
-    } finally {
-      setBusy(false);
-    }
-  };
-
+  const { show, blur, busy, error, serverFields, submit } = check;
   return { form, set, blur, show, slugTouched, editSlug, deriveSlug, busy, error, serverFields, submit };
+}
+
+/** A 409 about the slug (taken) lands on the slug field. */
+function takenSlug(err: unknown): Record<string, string> {
+  return err instanceof ApiError && err.status === 409 && /slug/i.test(err.message) ? { slug: err.message } : {};
 }
 
 export type TenantForm<F extends { name: string; slug: string }> = ReturnType<typeof useTenantForm<F>>;
