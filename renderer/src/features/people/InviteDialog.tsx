@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { OrgAccess } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { useSession } from '../../lib/session';
 import { Field } from '../../ui/basics';
 import { Checklist, FormDialog, RadioCards, TextField, Toggle } from '../../ui';
 import { asList } from '../../lib/query';
-import { fieldErrors } from '../../lib/forms';
+import { useFormSubmit } from '../../lib/form-submit';
 import { useScope } from '../../lib/session';
 import { useDirectory } from './directory';
 import { TenantOptions } from './TenantOptions';
@@ -24,6 +24,19 @@ function parseTarget(value: string): Target | null {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+type InviteField = 'target' | 'email' | 'name' | 'roleId' | 'orgIds' | 'siteIds';
+
+/** Refusals the server words without a field path, put on the field they concern. */
+function inviteRefusals(err: unknown): Record<string, string> {
+  const fields: Record<string, string> = {};
+  if (!(err instanceof ApiError)) return fields;
+  if (err.status === 409) fields.email = err.message;
+  if (/^orgIds/.test(err.message)) fields.orgIds = err.message;
+  if (/^siteIds/.test(err.message)) fields.siteIds = err.message;
+  if (err.message === 'Role is not available in this scope') fields.roleId = err.message;
+  return fields;
+}
 
 const ACCESS_CHOICES: Array<{ value: OrgAccess; title: string; desc: string }> = [
   { value: 'all', title: 'All organizations', desc: 'Every current and future customer' },
@@ -53,11 +66,6 @@ export function InviteDialog({
   const [orgFilter, setOrgFilter] = useState('');
   const [restrictSites, setRestrictSites] = useState(false);
   const [siteIds, setSiteIds] = useState<string[]>([]);
-  const [touched, setTouched] = useState<Record<string, boolean>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [serverFields, setServerFields] = useState<Record<string, string>>({});
 
   // Roles the chosen tenant may hold. A partner caller inviting into its own partner names no tenant.
   const roles = useAssignableRoles(
@@ -82,7 +90,7 @@ export function InviteDialog({
     ? partnerOrgs.filter((o) => o.name.toLowerCase().includes(orgFilter.trim().toLowerCase()))
     : partnerOrgs;
 
-  const errors: Record<string, string> = {};
+  const errors: Partial<Record<InviteField, string>> = {};
   if (!target) errors.target = 'Choose where the new user belongs';
   if (!email.trim()) errors.email = 'Email is required';
   else if (!EMAIL.test(email.trim())) errors.email = 'Not an email address';
@@ -92,8 +100,7 @@ export function InviteDialog({
     errors.orgIds = 'Tick at least one organization';
   if (target?.kind === 'organization' && restrictSites && siteIds.length === 0)
     errors.siteIds = 'Tick at least one site, or lift the restriction';
-  const show = (key: string) => (submitted || touched[key] ? errors[key] : undefined) ?? serverFields[key];
-  const blur = (key: string) => setTouched((t) => ({ ...t, [key]: true }));
+  const { show, blur, clearRefusal, busy, error, submit } = useFormSubmit(errors, inviteRefusals);
 
   const chooseTarget = (value: string) => {
     setTargetValue(value);
@@ -103,13 +110,8 @@ export function InviteDialog({
     setRestrictSites(false);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSubmitted(true);
-    if (Object.keys(errors).length > 0 || !target) return;
-    setBusy(true);
-    setError(null);
-    setServerFields({});
+  const send = submit(async () => {
+    if (!target) return;
     const body: Record<string, unknown> = { email: email.trim(), name: name.trim(), roleId };
     if (target.kind === 'partner') {
       if (target.partnerId) body.partnerId = target.partnerId;
@@ -119,22 +121,9 @@ export function InviteDialog({
       body.orgId = target.orgId;
       if (restrictSites) body.siteIds = siteIds;
     }
-    try {
-      await peopleApi.invite(body);
-      onInvited(email.trim());
-    } catch (err) {
-      const fields = fieldErrors(err);
-      if (err instanceof ApiError && err.status === 409) fields.email = err.message;
-      if (err instanceof ApiError && /^orgIds/.test(err.message)) fields.orgIds = err.message;
-      if (err instanceof ApiError && /^siteIds/.test(err.message)) fields.siteIds = err.message;
-      if (err instanceof ApiError && err.message === 'Role is not available in this scope')
-        fields.roleId = err.message;
-      setServerFields(fields);
-      setError(Object.keys(fields).length > 0 ? null : err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    await peopleApi.invite(body);
+    onInvited(email.trim());
+  });
 
   const chosenRole = roleList.find((r) => r.id === roleId);
 
@@ -146,7 +135,7 @@ export function InviteDialog({
       testId="invite-dialog"
       formId="invite-form"
       noValidate
-      onSubmit={(e) => void submit(e)}
+      onSubmit={(e) => void send(e)}
       busy={busy}
       error={error}
       errorTestId="invite-error"
@@ -154,178 +143,177 @@ export function InviteDialog({
       busyLabel="Sending…"
       submitTestId="invite-send"
     >
-        <p className="muted">
-          The invitee gets an email with a single-use link to set their password and two-step verification.
-        </p>
-        {scope !== 'organization' ? (
+      <p className="muted">
+        The invitee gets an email with a single-use link to set their password and two-step verification.
+      </p>
+      {scope !== 'organization' ? (
+        <Field
+          label="Invite into"
+          htmlFor="invite-target"
+          error={show('target')}
+          hint={
+            target?.kind === 'organization'
+              ? 'An organization user works inside that one customer.'
+              : target?.kind === 'partner'
+                ? 'A partner user works across the organizations you grant below.'
+                : undefined
+          }
+        >
+          <select
+            id="invite-target"
+            value={targetValue}
+            onChange={(e) => chooseTarget(e.target.value)}
+            onBlur={() => blur('target')}
+            data-testid="invite-target"
+          >
+            {scope === 'system' ? <option value="">Choose a partner or organization…</option> : null}
+            {scope === 'partner' ? (
+              <option value="own-partner">Your partner team (partner user)</option>
+            ) : null}
+            <TenantOptions
+              dir={dir}
+              partners={scope === 'system' ? 'Partners (partner user)' : null}
+              organizations="Organizations (organization user)"
+              withPartner={scope === 'system'}
+            />
+          </select>
+        </Field>
+      ) : null}
+
+      <div className="adm-form-grid">
+        <TextField
+          id="invite-email"
+          label="Email"
+          error={show('email')}
+          type="email"
+          autoComplete="off"
+          autoFocus
+          maxLength={255}
+          value={email}
+          onChange={(v) => {
+            setEmail(v);
+            clearRefusal('email');
+          }}
+          onBlur={() => blur('email')}
+        />
+        <TextField
+          id="invite-name"
+          label="Name"
+          error={show('name')}
+          type="text"
+          autoComplete="off"
+          maxLength={255}
+          value={name}
+          onChange={setName}
+          onBlur={() => blur('name')}
+        />
+        <div className="full">
           <Field
-            label="Invite into"
-            htmlFor="invite-target"
-            error={show('target')}
-            hint={
-              target?.kind === 'organization'
-                ? 'An organization user works inside that one customer.'
-                : target?.kind === 'partner'
-                  ? 'A partner user works across the organizations you grant below.'
-                  : undefined
-            }
+            label="Role"
+            htmlFor="invite-role"
+            error={show('roleId') ?? (roles.error ? 'Could not load the roles for this tenant' : undefined)}
+            hint={chosenRole?.description ?? undefined}
           >
             <select
-              id="invite-target"
-              value={targetValue}
-              onChange={(e) => chooseTarget(e.target.value)}
-              onBlur={() => blur('target')}
-              data-testid="invite-target"
+              id="invite-role"
+              value={roleId}
+              disabled={!target || roles.loading}
+              onChange={(e) => setRoleId(e.target.value)}
+              onBlur={() => blur('roleId')}
+              data-testid="invite-role"
             >
-              {scope === 'system' ? <option value="">Choose a partner or organization…</option> : null}
-              {scope === 'partner' ? (
-                <option value="own-partner">Your partner team (partner user)</option>
-              ) : null}
-              <TenantOptions
-                dir={dir}
-                partners={scope === 'system' ? 'Partners (partner user)' : null}
-                organizations="Organizations (organization user)"
-                withPartner={scope === 'system'}
-              />
+              <option value="">
+                {!target
+                  ? 'Choose where the user belongs first'
+                  : roles.loading
+                    ? 'Loading roles…'
+                    : 'Choose a role…'}
+              </option>
+              {roleList.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.name}
+                  {r.isSystem ? ' (built-in)' : ''}
+                </option>
+              ))}
             </select>
           </Field>
-        ) : null}
-
-        <div className="adm-form-grid">
-          <TextField
-            id="invite-email"
-            label="Email"
-            error={show('email')}
-            type="email"
-            autoComplete="off"
-            autoFocus
-            maxLength={255}
-            value={email}
-            onChange={(v) => {
-              setEmail(v);
-              if (serverFields.email) setServerFields(({ email: _e, ...rest }) => rest);
-            }}
-            onBlur={() => blur('email')}
-          />
-          <TextField
-            id="invite-name"
-            label="Name"
-            error={show('name')}
-            type="text"
-            autoComplete="off"
-            maxLength={255}
-            value={name}
-            onChange={setName}
-            onBlur={() => blur('name')}
-          />
-          <div className="full">
-            <Field
-              label="Role"
-              htmlFor="invite-role"
-              error={show('roleId') ?? (roles.error ? 'Could not load the roles for this tenant' : undefined)}
-              hint={chosenRole?.description ?? undefined}
-            >
-              <select
-                id="invite-role"
-                value={roleId}
-                disabled={!target || roles.loading}
-                onChange={(e) => setRoleId(e.target.value)}
-                onBlur={() => blur('roleId')}
-                data-testid="invite-role"
-              >
-                <option value="">
-                  {!target
-                    ? 'Choose where the user belongs first'
-                    : roles.loading
-                      ? 'Loading roles…'
-                      : 'Choose a role…'}
-                </option>
-                {roleList.map((r) => (
-                  <option key={r.id} value={r.id}>
-                    {r.name}
-                    {r.isSystem ? ' (built-in)' : ''}
-                  </option>
-                ))}
-              </select>
-            </Field>
-          </div>
         </div>
+      </div>
 
-        {target?.kind === 'partner' ? (
-          <div className="adm-form-section">
-            <h3>Organization access</h3>
-            <div className="adm-radio-row" role="radiogroup" aria-label="Organization access">
-              <RadioCards
-                name="invite-org-access"
-                options={ACCESS_CHOICES}
-                value={orgAccess}
-                onChange={setOrgAccess}
-                testId={(value) => `invite-org-access-${value}`}
-              />
-            </div>
-            {orgAccess === 'selected' ? (
-              <Field
-                label={`Organizations${orgIds.length ? ` · ${orgIds.length} selected` : ''}`}
-                htmlFor="invite-org-filter"
-                error={show('orgIds')}
-              >
-                {partnerOrgs.length > 8 ? (
-                  <input
-                    id="invite-org-filter"
-                    type="text"
-                    placeholder="Filter organizations"
-                    value={orgFilter}
-                    onChange={(e) => setOrgFilter(e.target.value)}
-                  />
-                ) : (
-                  <span id="invite-org-filter" hidden />
-                )}
-                <Checklist
-                  testId="invite-orgs"
-                  optionTestId="invite-org-option"
-                  items={shownOrgs.map((o) => ({ id: o.id, name: o.name, meta: o.slug }))}
-                  selected={orgIds}
-                  onChange={setOrgIds}
-                  metaMono
-                  empty="No organizations to choose from."
-                />
-              </Field>
-            ) : null}
-          </div>
-        ) : null}
-
-        {target?.kind === 'organization' ? (
-          <div className="adm-form-section">
-            <h3>Site access</h3>
-            <Toggle
-              id="invite-restrict-sites"
-              checked={restrictSites}
-              onChange={setRestrictSites}
-              label="Limit to specific sites"
-              hint="Off: the user works across every site of the organization, including sites added later."
-              disabled={siteList.length === 0}
+      {target?.kind === 'partner' ? (
+        <div className="adm-form-section">
+          <h3>Organization access</h3>
+          <div className="adm-radio-row" role="radiogroup" aria-label="Organization access">
+            <RadioCards
+              name="invite-org-access"
+              options={ACCESS_CHOICES}
+              value={orgAccess}
+              onChange={setOrgAccess}
+              testId={(value) => `invite-org-access-${value}`}
             />
-            {restrictSites ? (
-              <Field
-                label={`Sites${siteIds.length ? ` · ${siteIds.length} selected` : ''}`}
-                htmlFor="invite-sites"
-                error={show('siteIds')}
-              >
-                <Checklist
-                  id="invite-sites"
-                  testId="invite-sites"
-                  optionTestId="invite-site-option"
-                  items={siteList.map((site) => ({ id: site.id, name: site.name, meta: site.timezone }))}
-                  selected={siteIds}
-                  onChange={setSiteIds}
-                />
-              </Field>
-            ) : sites.data && siteList.length === 0 ? (
-              <p className="muted small">This organization has no sites yet.</p>
-            ) : null}
           </div>
-        ) : null}
+          {orgAccess === 'selected' ? (
+            <Field
+              label={`Organizations${orgIds.length ? ` · ${orgIds.length} selected` : ''}`}
+              htmlFor="invite-org-filter"
+              error={show('orgIds')}
+            >
+              {partnerOrgs.length > 8 ? (
+                <input
+                  id="invite-org-filter"
+                  type="text"
+                  placeholder="Filter organizations"
+                  value={orgFilter}
+                  onChange={(e) => setOrgFilter(e.target.value)}
+                />
+              ) : (
+                <span id="invite-org-filter" hidden />
+              )}
+              <Checklist
+                testId="invite-orgs"
+                optionTestId="invite-org-option"
+                items={shownOrgs.map((o) => ({ id: o.id, name: o.name, meta: o.slug }))}
+                selected={orgIds}
+                onChange={setOrgIds}
+                metaMono
+                empty="No organizations to choose from."
+              />
+            </Field>
+          ) : null}
+        </div>
+      ) : null}
 
+      {target?.kind === 'organization' ? (
+        <div className="adm-form-section">
+          <h3>Site access</h3>
+          <Toggle
+            id="invite-restrict-sites"
+            checked={restrictSites}
+            onChange={setRestrictSites}
+            label="Limit to specific sites"
+            hint="Off: the user works across every site of the organization, including sites added later."
+            disabled={siteList.length === 0}
+          />
+          {restrictSites ? (
+            <Field
+              label={`Sites${siteIds.length ? ` · ${siteIds.length} selected` : ''}`}
+              htmlFor="invite-sites"
+              error={show('siteIds')}
+            >
+              <Checklist
+                id="invite-sites"
+                testId="invite-sites"
+                optionTestId="invite-site-option"
+                items={siteList.map((site) => ({ id: site.id, name: site.name, meta: site.timezone }))}
+                selected={siteIds}
+                onChange={setSiteIds}
+              />
+            </Field>
+          ) : sites.data && siteList.length === 0 ? (
+            <p className="muted small">This organization has no sites yet.</p>
+          ) : null}
+        </div>
+      ) : null}
     </FormDialog>
   );
 }
