@@ -113,7 +113,7 @@ describe('organization configuration', () => {
       'Access to this organization denied',
     );
     expectError(await call('PUT', '/pam/config', tok.orgTech, put), 403, 'Insufficient permissions');
-    expectError(await call('PUT', '/pam/config', tok.noMfa, put), 403, /Multi-factor/);
+    expectError(await call('PUT', '/pam/config', tok.noMfa, put), 403, /MFA required/);
     expectError(await call('PUT', '/pam/config', restricted, put), 403, 'Access to this site denied');
     expect((await call('PUT', '/pam/config', { key: keyManage }, put)).status).toBe(200);
     // B1 was never touched by any of this.

@@ -219,7 +219,7 @@ describe('signer groups', () => {
     expectError(
       await call('POST', '/pam/signer-groups', tok.noMfa, body),
       403,
-      /Multi-factor/,
+      /MFA required/,
       'MFA_REQUIRED',
     );
     expectError(

@@ -123,7 +123,7 @@ describe('permissions and MFA', () => {
     expectError(
       await create({ name: 'x', verdict: 'auto_approve', matchSigner: 'A' }, noMfa),
       403,
-      /Multi-factor/,
+      /MFA required/,
       'MFA_REQUIRED',
     );
     expect((await call('GET', '/pam/rules', noMfa)).status).toBe(200);
