@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatCount } from '../../lib/format';
 import type { QueryState } from '../../lib/query';
-import { Card, LoadState, type IconName } from '../../ui';
+import { Card, EmptyState, LoadState, type IconName } from '../../ui';
 
 // The frame of one report (its card, the load state until the report is there, then what it draws of it) and
 // the table its lists use.
@@ -17,6 +17,7 @@ export function ReportCard<T>({
   of,
   testId,
   summary,
+  empty,
   children,
 }: {
   title: string;
@@ -25,6 +26,8 @@ export function ReportCard<T>({
   testId: string;
   /** A figure or two beside the title, once the report is there. */
   summary?: (data: T) => ReactNode;
+  /** When the report has nothing in the range, and the sentence that says what would have shown. */
+  empty: { when: (data: T) => boolean; text: string };
   children: (data: T) => ReactNode;
 }) {
   const data = of.data;
@@ -36,12 +39,26 @@ export function ReportCard<T>({
       className="au-report"
       actions={data && summary ? <span className="au-report-summary">{summary(data)}</span> : undefined}
     >
-      {data ? (
-        children(data)
-      ) : (
+      {!data ? (
         <LoadState of={of} loading={`Loading ${title.toLowerCase()}…`} forbidden={FORBIDDEN} />
+      ) : empty.when(data) ? (
+        <EmptyState icon="audit" title="Nothing in this range" compact testId="report-empty">
+          {empty.text}
+        </EmptyState>
+      ) : (
+        <div className="au-report-body">{children(data)}</div>
       )}
     </Card>
+  );
+}
+
+/** "N events · M failed or denied", the second figure red when it is not zero. */
+export function EventsSummary({ total, failed, testId }: { total: number; failed: number; testId?: string }) {
+  return (
+    <>
+      <strong data-testid={testId}>{formatCount(total)}</strong> events ·{' '}
+      <span className={failed ? 'tone-bad' : 'muted'}>{formatCount(failed)} failed or denied</span>
+    </>
   );
 }
 

@@ -5,11 +5,11 @@ import type {
   AuditUserActivityRow,
 } from '../../../../server/contract';
 import { compactTime, formatCount, formatDateTime, plural } from '../../lib/format';
-import { BarList, DayHistogram, EmptyState, type ChartSeries } from '../../ui';
+import { BarList, DayHistogram, type ChartSeries } from '../../ui';
 import { auditApi, useAuditReport } from './api';
 import { CATEGORIES, CATEGORY_LABEL } from './model';
 import { actorName, ResultPill } from './parts';
-import { countColumn, ReportCard, ReportTable, type ReportColumn } from './ReportCard';
+import { countColumn, EventsSummary, ReportCard, ReportTable, type ReportColumn } from './ReportCard';
 
 // The four reports. Pictures where they say more than a table: events per day by result (overview), security
 // events and their failures over time, failures per actor; tables for the lists (who did what, the compliance
@@ -49,12 +49,6 @@ const COMPLIANCE_COLUMNS: Array<ReportColumn<ComplianceGroup>> = [
   { label: 'Last', cell: (g) => lastSeen(g.lastAt), tone: () => 'nowrap muted' },
 ];
 
-const None = ({ children }: { children: string }) => (
-  <EmptyState icon="audit" title="Nothing in this range" compact testId="report-empty">
-    {children}
-  </EmptyState>
-);
-
 export function OverviewCard({ query }: { query: AuditReportQuery }) {
   const stats = useAuditReport('stats', query, auditApi.stats);
   return (
@@ -64,53 +58,49 @@ export function OverviewCard({ query }: { query: AuditReportQuery }) {
       of={stats}
       testId="report-overview"
       summary={(s) => (
-        <>
-          <strong data-testid="report-overview-total">{formatCount(s.total)}</strong> events ·{' '}
-          <span className={s.byResult.failure + s.byResult.denied ? 'tone-bad' : 'muted'}>
-            {formatCount(s.byResult.failure + s.byResult.denied)} failed or denied
-          </span>
-        </>
+        <EventsSummary
+          total={s.total}
+          failed={s.byResult.failure + s.byResult.denied}
+          testId="report-overview-total"
+        />
       )}
+      empty={{ when: (s) => s.total === 0, text: 'No audit entries were written in this range.' }}
     >
-      {(s) =>
-        s.total === 0 ? (
-          <None>No audit entries were written in this range.</None>
-        ) : (
-          <div className="au-report-body">
-            <DayHistogram
-              label="Audit events per day by result"
-              days={s.byDay.map((d) => ({ day: d.day, values: [d.success, d.failure, d.denied] }))}
-              series={BY_RESULT}
-              testId="chart-events-per-day"
-            />
-            <div className="au-report-split">
-              <div>
-                <h3 className="au-report-sub">By category</h3>
-                <BarList
-                  label="Events by category"
-                  unit="events"
-                  rows={CATEGORIES.filter((c) => s.byCategory[c] > 0)
-                    .sort((a, b) => s.byCategory[b] - s.byCategory[a])
-                    .map((c) => ({ key: c, label: CATEGORY_LABEL[c], value: s.byCategory[c] }))}
-                />
-              </div>
-              <div>
-                <h3 className="au-report-sub">Most frequent actions</h3>
-                <BarList
-                  label="Most frequent actions"
-                  unit="events"
-                  rows={s.topActions.map((a) => ({
-                    key: a.action,
-                    label: a.action,
-                    value: a.count,
-                    tone: 'muted',
-                  }))}
-                />
-              </div>
+      {(s) => (
+        <>
+          <DayHistogram
+            label="Audit events per day by result"
+            days={s.byDay.map((d) => ({ day: d.day, values: [d.success, d.failure, d.denied] }))}
+            series={BY_RESULT}
+            testId="chart-events-per-day"
+          />
+          <div className="au-report-split">
+            <div>
+              <h3 className="au-report-sub">By category</h3>
+              <BarList
+                label="Events by category"
+                unit="events"
+                rows={CATEGORIES.filter((c) => s.byCategory[c] > 0)
+                  .sort((a, b) => s.byCategory[b] - s.byCategory[a])
+                  .map((c) => ({ key: c, label: CATEGORY_LABEL[c], value: s.byCategory[c] }))}
+              />
+            </div>
+            <div>
+              <h3 className="au-report-sub">Most frequent actions</h3>
+              <BarList
+                label="Most frequent actions"
+                unit="events"
+                rows={s.topActions.map((a) => ({
+                  key: a.action,
+                  label: a.action,
+                  value: a.count,
+                  tone: 'muted',
+                }))}
+              />
             </div>
           </div>
-        )
-      }
+        </>
+      )}
     </ReportCard>
   );
 }
@@ -129,64 +119,57 @@ export function SecurityCard({
       icon="lock"
       of={report}
       testId="report-security"
-      summary={(r) => (
+      summary={(r) => <EventsSummary total={r.total} failed={r.failures} />}
+      empty={{
+        when: (r) => r.total === 0,
+        text: 'No sign-ins, permission changes or policy changes in this range.',
+      }}
+    >
+      {(r) => (
         <>
-          <strong>{formatCount(r.total)}</strong> events ·{' '}
-          <span className={r.failures ? 'tone-bad' : 'muted'}>
-            {formatCount(r.failures)} failed or denied
-          </span>
+          <DayHistogram
+            label="Security events per day"
+            days={r.byDay.map((d) => ({ day: d.day, values: [d.total - d.failures, d.failures] }))}
+            series={SECURITY_SERIES}
+            testId="chart-security-per-day"
+          />
+          <BarList
+            label="Security events by action"
+            unit="events"
+            rows={r.byAction
+              .filter((a) => a.count > 0)
+              .map((a) => ({
+                key: a.action,
+                label: a.action,
+                sub: a.failures ? `${formatCount(a.failures)} failed` : undefined,
+                value: a.count,
+                tone: a.failures ? 'bad' : 'accent',
+              }))}
+          />
+          <h3 className="au-report-sub">Latest</h3>
+          <table className="adm-table au-mini-table" data-testid="report-security-latest">
+            <tbody>
+              {r.latest.map((e) => (
+                <tr
+                  key={e.id}
+                  className="clickable"
+                  onClick={() => onOpen(e)}
+                  data-testid="report-latest-row"
+                >
+                  <td className="nowrap muted" title={formatDateTime(e.timestamp)}>
+                    {compactTime(e.timestamp)}
+                  </td>
+                  <td className="mono">{e.action}</td>
+                  <td className="nowrap">{actorName(e.user, e.actorType)}</td>
+                  <td>
+                    <ResultPill result={e.result} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </>
       )}
-    >
-      {(r) =>
-        r.total === 0 ? (
-          <None>No sign-ins, permission changes or policy changes in this range.</None>
-        ) : (
-          <div className="au-report-body">
-            <DayHistogram
-              label="Security events per day"
-              days={r.byDay.map((d) => ({ day: d.day, values: [d.total - d.failures, d.failures] }))}
-              series={SECURITY_SERIES}
-              testId="chart-security-per-day"
-            />
-            <BarList
-              label="Security events by action"
-              unit="events"
-              rows={r.byAction
-                .filter((a) => a.count > 0)
-                .map((a) => ({
-                  key: a.action,
-                  label: a.action,
-                  sub: a.failures ? `${formatCount(a.failures)} failed` : undefined,
-                  value: a.count,
-                  tone: a.failures ? 'bad' : 'accent',
-                }))}
-            />
-            <h3 className="au-report-sub">Latest</h3>
-            <table className="adm-table au-mini-table" data-testid="report-security-latest">
-              <tbody>
-                {r.latest.map((e) => (
-                  <tr
-                    key={e.id}
-                    className="clickable"
-                    onClick={() => onOpen(e)}
-                    data-testid="report-latest-row"
-                  >
-                    <td className="nowrap muted" title={formatDateTime(e.timestamp)}>
-                      {compactTime(e.timestamp)}
-                    </td>
-                    <td className="mono">{e.action}</td>
-                    <td className="nowrap">{actorName(e.user, e.actorType)}</td>
-                    <td>
-                      <ResultPill result={e.result} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )
-      }
     </ReportCard>
   );
 }
@@ -205,15 +188,15 @@ export function UserActivityCard({ query }: { query: AuditReportQuery }) {
           {r.truncated ? ' (the 500 most active)' : ''}
         </>
       )}
+      empty={{ when: (r) => r.users.length === 0, text: 'Nobody did anything recorded in this range.' }}
     >
       {(r) => {
-        if (r.users.length === 0) return <None>Nobody did anything recorded in this range.</None>;
         const failing = r.users
           .filter((u) => u.failures + u.denied > 0)
           .sort((a, b) => b.failures + b.denied - (a.failures + a.denied))
           .slice(0, 8);
         return (
-          <div className="au-report-body">
+          <>
             <h3 className="au-report-sub">Failures per actor</h3>
             {failing.length ? (
               <BarList
@@ -238,7 +221,7 @@ export function UserActivityCard({ query }: { query: AuditReportQuery }) {
               testId="report-users-table"
               rowTestId="report-user-row"
             />
-          </div>
+          </>
         );
       }}
     </ReportCard>
@@ -254,29 +237,29 @@ export function ComplianceCard({ query }: { query: AuditReportQuery }) {
       of={report}
       testId="report-compliance"
       summary={(r) => plural(r.total, 'recorded action')}
+      empty={{
+        when: (r) => r.total === 0,
+        text: 'No data access, exports, device changes, policy changes or scripts in this range.',
+      }}
     >
-      {(r) =>
-        r.total === 0 ? (
-          <None>No data access, exports, device changes, policy changes or scripts in this range.</None>
-        ) : (
-          <div className="au-report-body">
-            <DayHistogram
-              label="Compliance actions per day"
-              days={r.byDay.map((d) => ({ day: d.day, values: [d.total] }))}
-              series={[{ label: 'Actions', tone: 'accent' }]}
-              height={110}
-              testId="chart-compliance-per-day"
-            />
-            <ReportTable
-              rows={r.groups}
-              columns={COMPLIANCE_COLUMNS}
-              rowKey={(g) => g.action}
-              testId="report-compliance-table"
-              rowTestId="report-compliance-row"
-            />
-          </div>
-        )
-      }
+      {(r) => (
+        <>
+          <DayHistogram
+            label="Compliance actions per day"
+            days={r.byDay.map((d) => ({ day: d.day, values: [d.total] }))}
+            series={[{ label: 'Actions', tone: 'accent' }]}
+            height={110}
+            testId="chart-compliance-per-day"
+          />
+          <ReportTable
+            rows={r.groups}
+            columns={COMPLIANCE_COLUMNS}
+            rowKey={(g) => g.action}
+            testId="report-compliance-table"
+            rowTestId="report-compliance-row"
+          />
+        </>
+      )}
     </ReportCard>
   );
 }
