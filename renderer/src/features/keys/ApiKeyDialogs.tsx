@@ -7,10 +7,11 @@ import { keysApi } from './api';
 import { ApiKeyExpiryPicker, useApiKeyExpiry } from './expiry';
 import { ScopeEditor } from './ScopeEditor';
 import {
+  CreateKeyForm,
   KeyConfirm,
   KeyFormFoot,
   KeyNameField,
-  OrgSelect,
+  KeyOrgField,
   useCreateSubmit,
   type CreateKeyProps,
   type OnKey,
@@ -50,11 +51,9 @@ export function CreateApiKeyForm({ orgs, defaultOrg, onCancel, onCreated }: Crea
   });
 
   return (
-    <form className="form" onSubmit={onSubmit} noValidate>
+    <CreateKeyForm create={create} testId="api-key-create" onSubmit={onSubmit} onCancel={onCancel}>
       <div className="form-row">
-        <Field label="Organization" htmlFor="api-key-org" error={show('orgId')}>
-          <OrgSelect id="api-key-org" orgs={orgs} value={orgId} onChange={setOrgId} testId="api-key-org" />
-        </Field>
+        <KeyOrgField idPrefix="api-key" orgs={orgs} value={orgId} onChange={setOrgId} error={show('orgId')} />
         <KeyNameField
           idPrefix="api-key"
           value={name}
@@ -81,14 +80,7 @@ export function CreateApiKeyForm({ orgs, defaultOrg, onCancel, onCreated }: Crea
           <ApiKeyExpiryPicker expiry={expiry} />
         </Field>
       </div>
-      <KeyFormFoot
-        action={create}
-        testId="api-key-create"
-        onCancel={onCancel}
-        label="Create key"
-        busyLabel="Creating…"
-      />
-    </form>
+    </CreateKeyForm>
   );
 }
 

@@ -6,14 +6,15 @@ import { errorMessage } from '../../lib/errors';
 import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
 import { parseWhole } from '../../lib/forms';
 import { useNow } from '../../lib/hooks';
-import { Alert, Dialog, Field, Segmented, SelectField, TextField } from '../../ui';
+import { Alert, Dialog, Segmented, SelectField, TextField } from '../../ui';
 import { keysApi } from './api';
 import { ExpiryPicker, useExpiry } from './expiry';
 import {
+  CreateKeyForm,
   KeyConfirm,
   KeyFormFoot,
   KeyNameField,
-  OrgSelect,
+  KeyOrgField,
   useCreateSubmit,
   type CreateKeyProps,
   type OnKey,
@@ -60,20 +61,18 @@ export function CreateEnrollmentKeyForm({
   });
 
   return (
-    <form className="form" onSubmit={onSubmit} noValidate>
+    <CreateKeyForm create={create} testId="enrollment-key-create" onSubmit={onSubmit} onCancel={onCancel}>
       <div className="form-row">
-        <Field label="Organization" htmlFor="enrollment-key-org" error={show('orgId')}>
-          <OrgSelect
-            id="enrollment-key-org"
-            orgs={orgs}
-            value={orgId}
-            onChange={(id) => {
-              setOrgId(id);
-              setSiteId('');
-            }}
-            testId="enrollment-key-org"
-          />
-        </Field>
+        <KeyOrgField
+          idPrefix="enrollment-key"
+          orgs={orgs}
+          value={orgId}
+          onChange={(id) => {
+            setOrgId(id);
+            setSiteId('');
+          }}
+          error={show('orgId')}
+        />
         <SelectField
           id="enrollment-key-site"
           label="Site (optional)"
@@ -111,14 +110,7 @@ export function CreateEnrollmentKeyForm({
         />
       </div>
       <ExpiryPicker expiry={expiry} idPrefix="enrollment-key" error={show('expiry')} />
-      <KeyFormFoot
-        action={create}
-        testId="enrollment-key-create"
-        onCancel={onCancel}
-        label="Create key"
-        busyLabel="Creating…"
-      />
-    </form>
+    </CreateKeyForm>
   );
 }
 

@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Organization } from '../../../../server/contract';
 import { useAsyncAction, type AsyncAction } from '../../lib/action';
 import { useModal } from '../../lib/hooks';
-import { ActionError, ConfirmAction, Dialog, DialogButtons, TextField } from '../../ui';
+import { ActionError, ConfirmAction, Dialog, DialogButtons, Field, TextField } from '../../ui';
 
 // Pieces the API-key and enrollment-key dialogs share: the organization picker, the create dialog, the form's
 // foot, and which dialog a tab shows.
@@ -37,6 +37,33 @@ export function OrgSelect({
         </option>
       ))}
     </select>
+  );
+}
+
+/** The organization a new key belongs to (`<idPrefix>-org`, its select's test id the same). */
+export function KeyOrgField({
+  idPrefix,
+  orgs,
+  value,
+  onChange,
+  error,
+}: {
+  idPrefix: string;
+  orgs: Organization[];
+  value: string;
+  onChange: (id: string) => void;
+  error: string | null;
+}) {
+  return (
+    <Field label="Organization" htmlFor={`${idPrefix}-org`} error={error}>
+      <OrgSelect
+        id={`${idPrefix}-org`}
+        orgs={orgs}
+        value={value}
+        onChange={onChange}
+        testId={`${idPrefix}-org`}
+      />
+    </Field>
   );
 }
 
@@ -150,6 +177,34 @@ export function KeyFormFoot({
         />
       </div>
     </>
+  );
+}
+
+/** A form that creates a key: its fields, then the foot with "Create key" (`<testId>-submit`, `<testId>-error`). */
+export function CreateKeyForm({
+  create,
+  testId,
+  onSubmit,
+  onCancel,
+  children,
+}: {
+  create: AsyncAction;
+  testId: string;
+  onSubmit: (event: FormEvent) => void;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate>
+      {children}
+      <KeyFormFoot
+        action={create}
+        testId={testId}
+        onCancel={onCancel}
+        label="Create key"
+        busyLabel="Creating…"
+      />
+    </form>
   );
 }
 
