@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Partner, ServiceManagementMode } from '../../../../server/contract';
 import { Alert, Card, Facts, Field, StatusPill } from '../../ui/basics';
 import { TextField } from '../../ui/fields';
@@ -32,18 +33,42 @@ function sampleTime(format: string): string {
   });
 }
 
-/** "Not set" heads a regional choice the partner never made (`when` is its saved value). */
-function NotSetOption({ when }: { when: string }) {
-  return when === '' ? <option value="">Not set</option> : null;
+/**
+ * A regional choice (`settings-<kebab field>`, saved as `settings.<field>`); "Not set" heads it while the partner
+ * never made it. `checkedHere`: the form's own check of this field shows its problem once it changed.
+ */
+function RegionalSelect({
+  field,
+  label,
+  hint,
+  section: { draft, baseline, update, errorFor },
+  checkedHere = false,
+  children,
+}: {
+  field: 'timezone' | 'dateFormat' | 'timeFormat';
+  label: string;
+  hint?: string;
+  section: SectionProps;
+  checkedHere?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <SelectField
+      id={`settings-${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`}
+      label={label}
+      error={errorFor(`settings.${field}`, checkedHere && draft[field] !== baseline[field])}
+      hint={hint}
+      value={draft[field]}
+      onChange={(value) => update({ [field]: value }, [`settings.${field}`])}
+    >
+      {baseline[field] === '' ? <option value="">Not set</option> : null}
+      {children}
+    </SelectField>
+  );
 }
 
-export function GeneralSection({
-  draft,
-  baseline,
-  update,
-  errorFor,
-  partner,
-}: SectionProps & { partner: Partner }) {
+export function GeneralSection({ partner, ...section }: SectionProps & { partner: Partner }) {
+  const { draft, baseline, update, errorFor } = section;
   const status = partnerStatusOf(partner.status);
   return (
     <div className="st-columns">
@@ -83,43 +108,27 @@ export function GeneralSection({
       </Card>
 
       <Card title="Regional" icon="clock" testId="settings-regional">
-        <SelectField
-          id="settings-timezone"
+        <RegionalSelect
+          field="timezone"
           label="Time zone"
-          error={errorFor('settings.timezone', draft.timezone !== baseline.timezone)}
           hint="Used for business hours and for dates in reports and notifications"
-          value={draft.timezone}
-          onChange={(timezone) => update({ timezone }, ['settings.timezone'])}
+          section={section}
+          checkedHere
         >
-          <NotSetOption when={baseline.timezone} />
           <TimeZoneOptions current={draft.timezone} />
-        </SelectField>
+        </RegionalSelect>
         <div className="adm-form-grid">
-          <SelectField
-            id="settings-date-format"
-            label="Date format"
-            error={errorFor('settings.dateFormat', false)}
-            value={draft.dateFormat}
-            onChange={(dateFormat) => update({ dateFormat }, ['settings.dateFormat'])}
-          >
-            <NotSetOption when={baseline.dateFormat} />
+          <RegionalSelect field="dateFormat" label="Date format" section={section}>
             {DATE_FORMATS.map((f) => (
               <option key={f} value={f}>
                 {f} · {sampleDate(f)}
               </option>
             ))}
-          </SelectField>
-          <SelectField
-            id="settings-time-format"
-            label="Time format"
-            error={errorFor('settings.timeFormat', false)}
-            value={draft.timeFormat}
-            onChange={(timeFormat) => update({ timeFormat }, ['settings.timeFormat'])}
-          >
-            <NotSetOption when={baseline.timeFormat} />
+          </RegionalSelect>
+          <RegionalSelect field="timeFormat" label="Time format" section={section}>
             <option value="24h">24-hour · {sampleTime('24h')}</option>
             <option value="12h">12-hour · {sampleTime('12h')}</option>
-          </SelectField>
+          </RegionalSelect>
         </div>
         <SelectField
           id="settings-language"
