@@ -5,6 +5,12 @@ import { Icon } from '../../ui';
 
 export const MAX_HEADERS = 20;
 
+// The two inputs of a row: which field of the header each edits, and how it is named to a screen reader.
+const HEADER_PARTS = [
+  { field: 'key', name: 'name', placeholder: 'X-Header-Name' },
+  { field: 'value', name: 'value', placeholder: 'value' },
+] as const;
+
 export function HeaderRows({
   rows,
   onChange,
@@ -28,22 +34,17 @@ export function HeaderRows({
       ) : (
         rows.map((row, i) => (
           <div className="wh-header-row" key={i}>
-            <input
-              aria-label={`Header ${i + 1} name`}
-              className="mono"
-              placeholder="X-Header-Name"
-              value={row.key}
-              onChange={(e) => edit(i, { key: e.target.value })}
-              data-testid={`webhook-header-key-${i}`}
-            />
-            <input
-              aria-label={`Header ${i + 1} value`}
-              className="mono"
-              placeholder="value"
-              value={row.value}
-              onChange={(e) => edit(i, { value: e.target.value })}
-              data-testid={`webhook-header-value-${i}`}
-            />
+            {HEADER_PARTS.map((part) => (
+              <input
+                key={part.field}
+                aria-label={`Header ${i + 1} ${part.name}`}
+                className="mono"
+                placeholder={part.placeholder}
+                value={row[part.field]}
+                onChange={(e) => edit(i, { [part.field]: e.target.value })}
+                data-testid={`webhook-header-${part.field}-${i}`}
+              />
+            ))}
             <button
               type="button"
               className="btn btn-ghost btn-sm"
