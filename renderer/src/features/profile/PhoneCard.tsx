@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../ui/Dialog';
 import { Alert, Card, Facts, StatusPill } from '../../ui/basics';
 import { MfaCodeField, TextField } from '../../ui/fields';
 import { useSession } from '../../lib/session';
+import { useAsyncAction } from '../../lib/action';
 import { profileApi } from './api';
 import { SmallButton } from '../../ui/SmallButton';
 
@@ -36,8 +37,8 @@ export function PhoneCard({
   const [phone, setPhone] = useState('');
   const [code, setCode] = useState('');
   const [touched, setTouched] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const action = useAsyncAction();
+  const { busy, error } = action;
   const [notice, setNotice] = useState<string | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [confirmSwitch, setConfirmSwitch] = useState(false);
@@ -52,59 +53,50 @@ export function PhoneCard({
     e?.preventDefault();
     setTouched(true);
     if (busy || phoneProblem) return;
-    setBusy(true);
-    setError(null);
     setNotice(null);
-    try {
+    await action.run(async () => {
       const res = await profileApi.verifyPhone(normalized);
       setCode('');
       setStep({ kind: 'code', sentTo: res.sentTo ?? normalized });
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const confirm = async (e: FormEvent) => {
     e.preventDefault();
     const digits = code.replace(/\D/g, '');
     if (busy || digits.length !== 6) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await profileApi.confirmPhone(digits);
+    await action.run(async () => {
+      try {
+        await profileApi.confirmPhone(digits);
+      } catch (err) {
+        // A wrong or stale code is typed again from scratch.
+        setCode('');
+        throw err;
+      }
       setStep({ kind: 'idle' });
       setPhone('');
       setCode('');
       setNotice('Phone number verified.');
       await onChanged();
-    } catch (err) {
-      setError(err);
-      setCode('');
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const enableSms = async () => {
     if (busy) return;
-    setBusy(true);
-    setError(null);
     setNotice(null);
     setConfirmSwitch(false);
-    try {
-      const res = await profileApi.enableSmsMfa();
-      // The answer is a fresh MFA-verified session, like TOTP enrollment.
-      acceptTokens(res);
-      setCodes(res.recoveryCodes);
-    } catch (err) {
-      // The organization's policy: the explanation below replaces the button, no red error on top of it.
-      if (err instanceof ApiError && err.code === 'MFA_METHOD_NOT_ALLOWED') onSmsRefused();
-      else setError(err);
-    } finally {
-      setBusy(false);
-    }
+    await action.run(async () => {
+      try {
+        const res = await profileApi.enableSmsMfa();
+        // The answer is a fresh MFA-verified session, like TOTP enrollment.
+        acceptTokens(res);
+        setCodes(res.recoveryCodes);
+      } catch (err) {
+        // The organization's policy: the explanation below replaces the button, no red error on top of it.
+        if (err instanceof ApiError && err.code === 'MFA_METHOD_NOT_ALLOWED') onSmsRefused();
+        else throw err;
+      }
+    });
   };
 
   if (codes) {
@@ -178,7 +170,7 @@ export function PhoneCard({
             onClick={() => {
               setStep({ kind: 'number' });
               setTouched(false);
-              setError(null);
+              action.reset();
               setNotice(null);
             }}
             testId="profile-phone-add"
@@ -209,7 +201,7 @@ export function PhoneCard({
               tone="ghost"
               onClick={() => {
                 setStep({ kind: 'idle' });
-                setError(null);
+                action.reset();
               }}
               disabled={busy}
             >
@@ -252,7 +244,7 @@ export function PhoneCard({
               className="link small"
               onClick={() => {
                 setStep({ kind: 'number' });
-                setError(null);
+                action.reset();
               }}
               disabled={busy}
             >
