@@ -3,7 +3,8 @@ import type { UserStatus, UserSummary } from '../../../../server/contract';
 
 import { useSession } from '../../lib/session';
 import { ActionError } from '../../ui/ActionError';
-import { ConfirmDialog, Dialog } from '../../ui/Dialog';
+import { Dialog } from '../../ui/Dialog';
+import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
@@ -81,13 +82,15 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
   };
 
   /** A row action confirmed in its dialog: then the dialog closes, the list says what happened and reloads. */
-  const run = (fn: () => Promise<unknown>, done: string) =>
-    action.run(async () => {
-      await fn();
+  /** The write a dialog confirms on the pending user; then its notice, the dialog closed and the list read again. */
+  const settle =
+    (write: (u: UserSummary) => Promise<unknown>, done: (u: UserSummary) => string) => async () => {
+      if (!pending) return;
+      await write(pending.user);
       setPending(null);
-      setNotice(done);
+      setNotice(done(pending.user));
       users.reload();
-    });
+    };
 
   const resend = async (u: UserSummary) => {
     setRowError(null);
@@ -234,37 +237,33 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
           error={actionError}
           onClose={() => setPending(null)}
           onSave={(roleId, roleName) =>
-            void run(
-              () => peopleApi.setRole(pending.user.id, roleId),
-              `${pending.user.name || pending.user.email} now has the role ${roleName}.`,
+            void action.run(
+              settle(
+                (u) => peopleApi.setRole(u.id, roleId),
+                (u) => `${u.name || u.email} now has the role ${roleName}.`,
+              ),
             )
           }
         />
       ) : null}
 
-      <ConfirmDialog
+      <ConfirmAction
         open={pending?.kind === 'disable'}
+        action={action}
         title="Disable account"
         confirmLabel="Disable account"
-        busy={busy}
         onCancel={() => setPending(null)}
-        onConfirm={() =>
-          pending &&
-          void run(
-            () => peopleApi.setStatus(pending.user.id, 'disabled'),
-            `${pending.user.email} is disabled.`,
-          )
-        }
+        onConfirm={settle(
+          (u) => peopleApi.setStatus(u.id, 'disabled'),
+          (u) => `${u.email} is disabled.`,
+        )}
         testId="user-disable-dialog"
       >
-        <div className="form">
-          <p>
-            Disable <strong>{pending?.user.email}</strong>? Their sessions end at once and they cannot sign in
-            until the account is enabled again. Their role and memberships are kept.
-          </p>
-          <ActionError error={actionError} />
-        </div>
-      </ConfirmDialog>
+        <p>
+          Disable <strong>{pending?.user.email}</strong>? Their sessions end at once and they cannot sign in
+          until the account is enabled again. Their role and memberships are kept.
+        </p>
+      </ConfirmAction>
 
       <Dialog
         open={pending?.kind === 'enable'}
@@ -275,10 +274,11 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
           <DialogButtons
             onCancel={() => setPending(null)}
             onAction={() =>
-              pending &&
-              void run(
-                () => peopleApi.setStatus(pending.user.id, 'active'),
-                `${pending.user.email} can sign in again.`,
+              void action.run(
+                settle(
+                  (u) => peopleApi.setStatus(u.id, 'active'),
+                  (u) => `${u.email} can sign in again.`,
+                ),
               )
             }
             busy={busy}
@@ -297,23 +297,20 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
         </div>
       </Dialog>
 
-      <ConfirmDialog
+      <ConfirmAction
         open={pending?.kind === 'remove'}
+        action={action}
         title={pending?.user.status === 'invited' ? 'Withdraw invitation' : 'Remove from tenant'}
         confirmLabel={pending?.user.status === 'invited' ? 'Withdraw invitation' : 'Remove user'}
-        busy={busy}
         onCancel={() => setPending(null)}
-        onConfirm={() =>
-          pending &&
-          void run(
-            () => peopleApi.removeUser(pending.user.id),
-            `${pending.user.email} was removed from ${tenantOf(pending.user, dir)}.`,
-          )
-        }
+        onConfirm={settle(
+          (u) => peopleApi.removeUser(u.id),
+          (u) => `${u.email} was removed from ${tenantOf(u, dir)}.`,
+        )}
         testId="user-remove-dialog"
       >
         {pending ? (
-          <div className="form">
+          <>
             <p>
               Remove <strong>{pending.user.email}</strong> from {tenantOf(pending.user, dir)}? They lose
               access to it at once.
@@ -322,10 +319,9 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
               Only the membership is removed: the Gatehouse account itself remains, keeps any other
               memberships, and can be invited again later.
             </p>
-            <ActionError error={actionError} />
-          </div>
+          </>
         ) : null}
-      </ConfirmDialog>
+      </ConfirmAction>
     </>
   );
 }
