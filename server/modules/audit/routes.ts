@@ -9,6 +9,7 @@ import type {
   AuditVerifyResponse,
 } from '../../contract';
 import type { AppContext } from '../../context';
+import type { AuthContext } from '../../http/auth-context';
 import { transaction } from '../../db/after-commit';
 import { notFound } from '../../http/errors';
 import { paginated, paginationQuery } from '../../http/pagination';
@@ -46,6 +47,15 @@ function flat(e: AuditEntry): AuditFlatEntry {
 }
 
 function entryRoutes(ctx: AppContext, prefix: string): AnyRoute[] {
+  // The full-format list and the search are one query: `q` is one more filter.
+  const listPage = (
+    auth: AuthContext,
+    query: z.infer<typeof listQuery> & { q?: string },
+  ): AuditEntryListResponse => {
+    const { scope, filters } = scopedFilters(ctx, auth, query);
+    const { rows, total } = listAuditEntries(ctx.db, scope, filters, query);
+    return paginated(rows, query, total);
+  };
   return [
     defineRoute({
       method: 'get',
@@ -79,11 +89,7 @@ function entryRoutes(ctx: AppContext, prefix: string): AnyRoute[] {
       permission: PERMISSIONS.AUDIT_READ,
       query: listQuery,
       responses: { 404: 'Organization not found (orgId outside the scope)' },
-      handler: ({ auth, query }): AuditEntryListResponse => {
-        const { scope, filters } = scopedFilters(ctx, auth, query);
-        const { rows, total } = listAuditEntries(ctx.db, scope, filters, query);
-        return paginated(rows, query, total);
-      },
+      handler: ({ auth, query }) => listPage(auth, query),
     }),
     defineRoute({
       method: 'get',
@@ -110,11 +116,7 @@ function entryRoutes(ctx: AppContext, prefix: string): AnyRoute[] {
       permission: PERMISSIONS.AUDIT_READ,
       query: listQuery.extend({ q: searchText }),
       responses: { 404: 'Organization not found (orgId outside the scope)' },
-      handler: ({ auth, query }): AuditEntryListResponse => {
-        const { scope, filters } = scopedFilters(ctx, auth, query);
-        const { rows, total } = listAuditEntries(ctx.db, scope, filters, query);
-        return paginated(rows, query, total);
-      },
+      handler: ({ auth, query }) => listPage(auth, query),
     }),
     defineRoute({
       method: 'get',

@@ -4,10 +4,9 @@ import type { ContactImportPreviewResponse, ContactImportResult } from '../../co
 import type { AppContext } from '../../context';
 import type { UserAuth } from '../../http/auth-context';
 import { badRequest } from '../../http/errors';
-import { auditCaller } from '../audit';
 import { commitContactImport } from './contact-commit';
 import { matchContactRows, toContactPreviewRow } from './contact-match';
-import { importPartner } from './gate';
+import { auditImportSummary, importPartner } from './gate';
 import type { contactCommitBody, contactPreviewBody } from './schemas';
 
 // POST /orgs/contacts/import/preview and POST /orgs/contacts/import (spec 3, Import).
@@ -43,20 +42,6 @@ export function commitContactImportRequest(
   const partnerId = importPartner(ctx.db, auth, body.partnerId);
   requireIdentifiers(body.rows);
   const result = commitContactImport({ db: ctx.db, partnerId, rows: body.rows, mode: body.mode });
-  auditCaller(ctx, req, auth, {
-    orgId: null,
-    partnerId,
-    action: 'contact.import',
-    resourceType: 'partner',
-    resourceId: partnerId,
-    details: {
-      mode: body.mode,
-      rows: body.rows.length,
-      imported: result.imported.length,
-      updated: result.updated.length,
-      skipped: result.skipped.length,
-      errors: result.errors.length,
-    },
-  });
+  auditImportSummary(ctx, req, auth, partnerId, 'contact.import', body, result);
   return result;
 }

@@ -3,7 +3,7 @@ import type { OrgImportPreviewResponse, OrgImportResult } from '../../contract/i
 import type { AppContext } from '../../context';
 import type { UserAuth } from '../../http/auth-context';
 import { auditCaller } from '../audit';
-import { administeredPartner } from './gate';
+import { administeredPartner, auditImportSummary } from './gate';
 import { commitOrgImport } from './org-commit';
 import { matchOrgRows, toPreviewRow } from './org-match';
 import { readOrgState } from './org-state';
@@ -53,20 +53,6 @@ export function commitOrgImportRequest(
       resourceName: org.name,
       details: { partnerId, source: 'import' },
     });
-  auditCaller(ctx, req, auth, {
-    orgId: null,
-    partnerId,
-    action: 'organization.import',
-    resourceType: 'partner',
-    resourceId: partnerId,
-    details: {
-      mode: body.mode,
-      rows: body.rows.length,
-      imported: result.imported.length,
-      updated: result.updated.length,
-      skipped: result.skipped.length,
-      errors: result.errors.length,
-    },
-  });
+  auditImportSummary(ctx, req, auth, partnerId, 'organization.import', body, result);
   return result;
 }
