@@ -1,3 +1,4 @@
+// Over 400 lines: the whole audit API contract in one place (entries, search, export, reports, retention, verify), read by server and console alike.
 // The platform audit log (spec 2 "Platform audit log entry", "Audit logs", Limits; issue 13 item 2). Field names
 // are the spec's; what the spec leaves open (export parameters, report shapes, retention and verify endpoints) is
 // decided here and marked "beyond the spec". The console builds its screens from these types; the server validates
