@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 // Where a webhook may point (spec 2 Webhooks, URL safety): HTTPS only; never `localhost`, `*.localhost`, `*.local`,
 // nor a private, loopback, link-local, shared, documentation, unspecified or multicast address, in IPv4 or IPv6,
@@ -23,6 +23,17 @@ export const systemResolver: Resolver = async (hostname) =>
     address: a.address,
     family: a.family === 6 ? 6 : 4,
   }));
+
+/**
+ * A socket `lookup` that answers every name with the address already judged, so the connection cannot land
+ * anywhere else (DNS is not asked twice, a rebinding answer never reaches the socket).
+ */
+export function pinnedLookup(address: ResolvedAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address: address.address, family: address.family }]);
+    else callback(null, address.address, address.family);
+  };
+}
 
 /**
  * Shares one lookup among the attempts that ask for the same name while it is in flight (a burst of deliveries

@@ -1,10 +1,9 @@
 import { createHmac } from 'node:crypto';
-import type { LookupFunction } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
 import { request, type Agent } from 'node:https';
 import { isIP } from 'node:net';
 import type { WebhookHeader } from '../../contract/webhooks';
-import type { ResolvedAddress, WebhookTarget } from './address';
+import { pinnedLookup, type ResolvedAddress, type WebhookTarget } from './address';
 
 // One HTTP attempt of a delivery (spec 2 Webhooks, delivery request): POST of the stored JSON body with the
 // standard headers, then the webhook's own, signed with HMAC-SHA256 over `<signature timestamp>.<raw body>`.
@@ -91,14 +90,6 @@ export function keptResponseHeaders(received: IncomingHttpHeaders): Record<strin
     size += entrySize;
   }
   return kept;
-}
-
-/** A `lookup` that answers every name with the checked address, so the socket cannot land anywhere else. */
-function pinnedLookup(address: ResolvedAddress): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: address.address, family: address.family }]);
-    else callback(null, address.address, address.family);
-  };
 }
 
 /** An attempt that sent nothing (refused before a request was made). */
