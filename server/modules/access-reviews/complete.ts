@@ -4,8 +4,7 @@ import type { AppContext } from '../../context';
 import { transaction } from '../../db/after-commit';
 import type { UserAuth } from '../../http/auth-context';
 import { badRequest } from '../../http/errors';
-import { retireUserTokens } from '../registration';
-import { removeAssociationRow, revokeUserSessions, type AssociationKey } from '../users';
+import { endMembership, type AssociationKey } from '../users';
 import { auditReview, auditRevocation } from './audit';
 import { reviewOf } from './service';
 import { isMember, markCompleted, pendingItemCount, reviewById, revokedItems } from './store';
@@ -45,10 +44,7 @@ export function completeAccessReview(
     );
     if (!markCompleted(ctx.db, review.id, people.length, at)) throw badRequest(ALREADY_COMPLETED);
     for (const person of people) {
-      removeAssociationRow(ctx.db, person.user_id, associationOf(tenant));
-      retireUserTokens(ctx.db, person.user_id, ['invite']);
-      revokeUserSessions(ctx, person.user_id);
-      ctx.tokens.revokeAllForUser(person.user_id, 'access_review');
+      endMembership(ctx, person.user_id, associationOf(tenant), 'access_review');
     }
     const row = reviewById(ctx.db, review.id)!;
     ctx.bus.emit('access_review.completed', row.org_id, { review: toSummary(row) });

@@ -5,7 +5,6 @@ import type { UserAuth } from '../../http/auth-context';
 import { badRequest } from '../../http/errors';
 import { paginated, type PageRequest } from '../../http/pagination';
 import { effectivePermissions } from '../../http/permissions';
-import { retireUserTokens } from '../registration';
 import { assertCovered, assignableRole, listRoles } from '../roles';
 import { toUserSummary, userVisibility } from './directory';
 import { listUsers } from './directory-store';
@@ -18,7 +17,8 @@ import {
 } from './managed';
 import { requireAdminContext, tenantOfAssociation } from './tenant';
 import { transaction } from '../../db/after-commit';
-import { removeAssociationRow, setAssociationRole, setNameAndStatus } from './store';
+import { setAssociationRole, setNameAndStatus } from './store';
+import { endMembership } from './removal';
 import { revokeUserSessions } from './revoke';
 
 // User administration (spec 1, /users): the directory, status, removal and role assignment inside the caller's
@@ -114,10 +114,7 @@ export function removeUser(ctx: AppContext, auth: UserAuth, req: Request, userId
   assertManageable(ctx, auth, entry);
   const { association } = entry;
   transaction(ctx.db, () => {
-    removeAssociationRow(ctx.db, entry.user.id, association);
-    retireUserTokens(ctx.db, entry.user.id, ['invite']);
-    revokeUserSessions(ctx, entry.user.id);
-    ctx.tokens.revokeAllForUser(entry.user.id, 'removed');
+    endMembership(ctx, entry.user.id, association, 'removed');
   });
   auditUserChange(
     ctx,

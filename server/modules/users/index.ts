@@ -18,5 +18,6 @@ export {
 } from './store';
 export { toUserSummary, userVisibility } from './directory';
 export { revokeUserSessions } from './revoke';
+export { endMembership } from './removal';
 export { listUsers, roleUserCounts, type Visibility } from './directory-store';
 export { requireAdminContext, resolveTenant, type Tenant } from './tenant';
