@@ -6,7 +6,6 @@ export {
   insertPlatformAdmin,
   membershipOf,
   PLATFORM_ADMIN_ROLE_ID,
-  removeAssociationRow,
   setPasswordHash,
   toAuthUser,
   touchLogin,
