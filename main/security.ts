@@ -4,6 +4,7 @@
 // reasoned about (and reused for every WebContents) on its own.
 import { app, shell, type Session, type WebContents, type WebPreferences } from 'electron';
 import { CONSOLE_CSP } from '../server/http/csp';
+import { SignInTrip } from './sign-in-trip';
 
 /**
  * The console origin (`http://localhost:<port>`) is only known once the server is listening; until then every
@@ -104,11 +105,17 @@ export function applyPermissionPolicy(session: Session, origin: OriginSource): v
 /**
  * Keeps a WebContents on the console origin. A link or redirect elsewhere (an XSS payload, a compromised
  * dependency, a phishing link in a device name) must not turn the privileged window into an arbitrary site;
- * https links go to the operator's browser instead. Sub-frames get the same rule.
+ * https links go to the operator's browser instead. Sub-frames get the same rule. The one exception is a single
+ * sign-on round trip the window started at the server's login entry point (sign-in-trip.ts).
  */
 export function guardNavigation(contents: WebContents, origin: OriginSource): void {
+  const trip = new SignInTrip(process.env.SSO_ALLOW_INSECURE_ISSUER === 'true');
   const deny = (event: { preventDefault(): void }, url: string): void => {
-    if (isConsoleUrl(url, origin())) return;
+    if (isConsoleUrl(url, origin())) {
+      trip.onConsole(url);
+      return;
+    }
+    if (trip.allowsForeign(url)) return;
     event.preventDefault();
     openExternalIfSafe(url);
   };
