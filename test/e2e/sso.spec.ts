@@ -5,7 +5,7 @@
 // is offered "Continue with ...", signs in on the IdP's page and lands on the overview with a fresh account.
 import { expect, test } from '@playwright/test';
 import { startTestIdp, type TestIdp } from '../support/oidc-provider';
-import { MfaTechnician, screen, startServer, watchErrors, type TestServer } from './fixtures';
+import { apiJson, MfaTechnician, screen, startServer, watchErrors, type TestServer } from './fixtures';
 
 const ADMIN = 'riley.chen@northwind.demo';
 const ORG = 'Contoso Dental';
@@ -13,6 +13,9 @@ const DOMAIN = 'contoso-dental.test';
 const PROVIDER = 'Contoso Entra';
 const NEWCOMER = { sub: 'idp-sam-7', email: `sam.okafor@${DOMAIN}`, name: 'Sam Okafor' };
 const NEWCOMER_PASSWORD = 'idp-password-for-sam';
+const PARTNER_PROVIDER = 'Northwind Okta';
+const TECHNICIAN = { sub: 'idp-ortiz-2', email: 'sam.ortiz@northwind.demo', name: 'Sam Ortiz' };
+const TECHNICIAN_PASSWORD = 'idp-password-for-ortiz';
 
 let ts: TestServer;
 let idp: TestIdp;
@@ -102,6 +105,14 @@ test('an administrator connects an IdP; a new technician signs in through it', a
   await expect(card.getByTestId('sso-provider-status')).toHaveText('On');
   await expect(page.locator('body')).not.toContainText(idp.clientSecret);
 
+  // Editing keeps the secret write-only: "stored", with a way to replace it, never its value.
+  await card.getByTestId('sso-edit').click();
+  const edit = page.getByTestId('sso-edit-dialog');
+  await expect(edit.getByTestId('sso-secret-stored')).toBeVisible();
+  await expect(edit.getByTestId('sso-issuer')).toHaveValue(idp.issuer);
+  await screen(page, 'sso-07a-edit');
+  await edit.getByRole('button', { name: 'Cancel' }).click();
+
   // The email domain: the console shows the TXT record to publish; once it is there, Check proves it.
   await page.getByTestId('sso-domain-input').fill(DOMAIN);
   await page.getByTestId('sso-domain-add').click();
@@ -158,7 +169,61 @@ test('an administrator connects an IdP; a new technician signs in through it', a
   expect(errors).toEqual([]);
 });
 
-test('a failed single sign-on comes back to the sign-in page with a sentence', async ({ page }) => {
+test("a partner's own sign-in page offers the partner's provider to its technicians", async ({ page }) => {
+  const errors = watchErrors(page);
+  // The partner provider is set up through the API (the screens were covered above); partner providers sign in
+  // technicians who already exist (rule 15), here the demo's Sam Ortiz.
+  const token = await admin.apiToken();
+  const partner = await apiJson(ts, 'GET', '/orgs/partners/me', undefined, token);
+  const created = await apiJson(
+    ts,
+    'POST',
+    '/sso/providers',
+    {
+      ownerScope: 'partner',
+      type: 'oidc',
+      name: PARTNER_PROVIDER,
+      issuer: idp.issuer,
+      clientId: idp.clientId,
+      clientSecret: idp.clientSecret,
+      autoProvision: false,
+    },
+    token,
+  );
+  await apiJson(ts, 'POST', `/sso/providers/${String(created.id)}/status`, { status: 'active' }, token);
+  idp.addAccount({ ...TECHNICIAN, email_verified: true }, TECHNICIAN_PASSWORD);
+
+  // The per-partner page by slug (any case) leads with the partner's button.
+  await page.goto(`${ts.url}/login?partner=${String(partner.slug).toUpperCase()}`);
+  const button = page.getByTestId('login-partner-sso');
+  await expect(button).toHaveText(`Continue with ${PARTNER_PROVIDER}`);
+  await screen(page, 'sso-14-partner-sign-in');
+  await button.click();
+  await page.locator('#idp-email').fill(TECHNICIAN.email);
+  await page.locator('#idp-password').fill(TECHNICIAN_PASSWORD);
+  await page.locator('#idp-submit').click();
+  await expect(page.getByTestId('home-greeting')).toContainText('Sam');
+  await expect(page.getByTestId('user-name')).toHaveText(TECHNICIAN.name);
+  expect(errors).toEqual([]);
+});
+
+test('enforced single sign-on leads with the provider; a failure comes back with a sentence', async ({
+  page,
+}) => {
+  // Enforcement switched on (through the API; the console's confirmation was shown above): the sign-in page
+  // leads with the provider and keeps the password behind a deliberate click (for people it does not govern).
+  const token = await admin.apiToken();
+  const list = await apiJson(ts, 'GET', '/sso/providers', undefined, token);
+  const provider = (list.data as Array<{ id: string; name: string }>).find((p) => p.name === PROVIDER);
+  await apiJson(ts, 'PATCH', `/sso/providers/${provider?.id ?? ''}`, { enforceSSO: true }, token);
+  await page.goto(`${ts.url}/login`);
+  await page.getByTestId('login-email').fill(`someone@${DOMAIN}`);
+  await expect(page.getByTestId('login-sso-enforced')).toContainText(PROVIDER);
+  await expect(page.getByTestId('login-password')).toHaveCount(0);
+  await screen(page, 'sso-15-login-enforced');
+  await page.getByRole('button', { name: 'Use a password instead' }).click();
+  await expect(page.getByTestId('login-password')).toBeVisible();
+
   await page.goto(`${ts.url}/login?error=domain_not_allowed`);
   await expect(page.getByTestId('login-sso-error')).toContainText('email domain is not allowed');
   await screen(page, 'sso-13-login-error');

@@ -127,7 +127,8 @@ export function LoginPage() {
       ) : null}
       {partnerOffer ? (
         <>
-          <SsoButton offer={partnerOffer} testId="login-partner-sso" />
+          {/* Its own page leads with it; on the shared page (a single-partner install) it is one way in of two. */}
+          <SsoButton offer={partnerOffer} secondary={!partnerSlug} testId="login-partner-sso" />
           <div className="login-sso-or">
             <span>or with your email</span>
           </div>

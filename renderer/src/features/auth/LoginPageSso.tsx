@@ -48,11 +48,20 @@ export function startSso(offer: SsoOffer): void {
   window.location.assign(`${offer.loginUrl}?redirect=${encodeURIComponent(redirect)}`);
 }
 
-export function SsoButton({ offer, testId = 'login-sso' }: { offer: SsoOffer; testId?: string }) {
+export function SsoButton({
+  offer,
+  secondary = false,
+  testId = 'login-sso',
+}: {
+  offer: SsoOffer;
+  /** Not the page's main way in (the partner's button on the shared page). */
+  secondary?: boolean;
+  testId?: string;
+}) {
   const [leaving, setLeaving] = useState(false);
   return (
     <Button
-      tone="primary"
+      tone={secondary ? 'secondary' : 'primary'}
       block
       icon="lock"
       busy={leaving}

@@ -56,20 +56,26 @@ export function EditProviderDialog({
       submitTestId="sso-edit-save"
       submitDisabled={unchanged}
     >
-      <ConnectionFields
-        draft={draft}
-        onChange={setDraft}
-        errors={errors}
-        hasSecret={provider.hasClientSecret}
-        issuerTemplate={issuerTemplate}
-      />
-      <RulesFields
-        draft={draft}
-        onChange={setDraft}
-        errors={errors}
-        owner={owner}
-        roles={roles.data?.data ?? []}
-      />
+      <div className="sso-edit-columns">
+        <div className="form">
+          <ConnectionFields
+            draft={draft}
+            onChange={setDraft}
+            errors={errors}
+            hasSecret={provider.hasClientSecret}
+            issuerTemplate={issuerTemplate}
+          />
+        </div>
+        <div className="form">
+          <RulesFields
+            draft={draft}
+            onChange={setDraft}
+            errors={errors}
+            owner={owner}
+            roles={roles.data?.data ?? []}
+          />
+        </div>
+      </div>
     </FormDialog>
   );
 }
