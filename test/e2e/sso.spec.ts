@@ -5,7 +5,15 @@
 // is offered "Continue with ...", signs in on the IdP's page and lands on the overview with a fresh account.
 import { expect, test } from '@playwright/test';
 import { startTestIdp, type TestIdp } from '../support/oidc-provider';
-import { apiJson, MfaTechnician, screen, startServer, watchErrors, type TestServer } from './fixtures';
+import {
+  apiJson,
+  freshTotp,
+  MfaTechnician,
+  screen,
+  startServer,
+  watchErrors,
+  type TestServer,
+} from './fixtures';
 
 const ADMIN = 'riley.chen@northwind.demo';
 const ORG = 'Contoso Dental';
@@ -170,6 +178,7 @@ test('an administrator connects an IdP; a new technician signs in through it', a
 });
 
 test("a partner's own sign-in page offers the partner's provider to its technicians", async ({ page }) => {
+  test.setTimeout(120_000);
   const errors = watchErrors(page);
   // The partner provider is set up through the API (the screens were covered above); partner providers sign in
   // technicians who already exist (rule 15), here the demo's Sam Ortiz.
@@ -192,6 +201,16 @@ test("a partner's own sign-in page offers the partner's provider to its technici
   );
   await apiJson(ts, 'POST', `/sso/providers/${String(created.id)}/status`, { status: 'active' }, token);
   idp.addAccount({ ...TECHNICIAN, email_verified: true }, TECHNICIAN_PASSWORD);
+  // The technician uses an authenticator; the provider does not vouch for the IdP's MFA (trustsIdpMfa false), so
+  // after the IdP Gatehouse still asks for its own code (rule 16).
+  const login = await apiJson(ts, 'POST', '/auth/login', {
+    email: TECHNICIAN.email,
+    password: ts.server.demo?.password ?? '',
+  });
+  const secret = (await apiJson(ts, 'POST', '/auth/mfa/setup', {}, String(login.accessToken)))
+    .secret as string;
+  const enrolled = await freshTotp(secret);
+  await apiJson(ts, 'POST', '/auth/mfa/enable', { code: enrolled.code }, String(login.accessToken));
 
   // The per-partner page by slug (any case) leads with the partner's button.
   await page.goto(`${ts.url}/login?partner=${String(partner.slug).toUpperCase()}`);
@@ -202,6 +221,11 @@ test("a partner's own sign-in page offers the partner's provider to its technici
   await page.locator('#idp-email').fill(TECHNICIAN.email);
   await page.locator('#idp-password').fill(TECHNICIAN_PASSWORD);
   await page.locator('#idp-submit').click();
+  await expect(page.getByTestId('mfa-step')).toBeVisible();
+  await screen(page, 'sso-14a-mfa-after-sso');
+  const code = await freshTotp(secret, { after: enrolled.step });
+  await page.getByTestId('mfa-code').fill(code.code);
+  await page.getByTestId('mfa-submit').click();
   await expect(page.getByTestId('home-greeting')).toContainText('Sam');
   await expect(page.getByTestId('user-name')).toHaveText(TECHNICIAN.name);
   expect(errors).toEqual([]);

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import type { Role } from '../../../../server/contract';
 import { SelectField, SmallButton, StatusPill, TextField, Toggle } from '../../ui';
-import type { DraftErrors, ProviderDraft } from './model';
-import type { SsoOwner } from './owner';
+import type { DraftErrors, ProviderDraft, SsoOwner } from './model';
 
 // The provider's fields in two groups, shared by the guided setup (one group per step) and the edit dialog (both):
 // how Gatehouse reaches the IdP, and who may sign in and how they are set up.

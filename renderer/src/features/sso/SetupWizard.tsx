@@ -5,7 +5,7 @@ import { copyText } from '../../lib/clipboard';
 import { queryClient } from '../../lib/query';
 import { ActionError, Alert, Button, CopyButton, Dialog, Icon } from '../../ui';
 import { ssoApi, ssoKeys, useOwnerRoles } from './api';
-import { createBody, draftFromPreset, redirectUriHere, validateDraft, type ProviderDraft } from './model';
+import { createBody, draftFromPreset, validateDraft, type ProviderDraft } from './model';
 import type { OwnerChoice } from './owner';
 import { ConnectionFields, RulesFields } from './ProviderFields';
 import { ProviderChecks } from './ProviderChecks';
@@ -13,6 +13,12 @@ import { ProviderChecks } from './ProviderChecks';
 // The guided setup: choose the IdP product, paste Gatehouse's redirect URI into it, bring back issuer, client ID
 // and secret, decide who may sign in; the provider is then created (inactive, spec 1) and the last step tests the
 // connection and switches it on.
+
+/**
+ * The callback address to paste into the IdP before the provider exists: this console's origin, which is the
+ * server's (the provider's card shows the server's own `redirectUri` afterwards).
+ */
+const redirectUriHere = (): string => `${window.location.origin}/api/v1/sso/callback`;
 
 const STEPS = [
   'Identity provider',

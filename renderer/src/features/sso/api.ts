@@ -1,6 +1,5 @@
 import type {
   RoleListResponse,
-  SsoAttributeMapping,
   SsoDomain,
   SsoDomainListResponse,
   SsoEnforcementPreview,
@@ -14,37 +13,10 @@ import type {
 import { api } from '../../lib/api/client';
 import { qs } from '../../lib/forms';
 import { useApiQuery, type QueryState } from '../../lib/query';
-import type { SsoOwner } from './owner';
+import type { CreateProviderBody, SsoOwner, UpdateProviderBody } from './model';
 
 // The /sso administration endpoints (spec 1 "SSO (`/sso`)" and Gatehouse's /sso/domains), typed by the contract,
 // and their cached reads. Every key starts with 'sso' so one invalidation after a write refreshes the screen.
-
-/** The provider fields the console edits (spec 1 "SSO provider"); the secret only when it is being replaced. */
-export interface ProviderFieldsBody {
-  name: string;
-  preset?: string;
-  issuer?: string;
-  clientId?: string;
-  clientSecret?: string;
-  scopes?: string;
-  attributeMapping?: SsoAttributeMapping;
-  autoProvision?: boolean;
-  defaultRoleId?: string;
-  allowedDomains?: string;
-  trustsIdpMfa?: boolean;
-}
-
-export type CreateProviderBody = ProviderFieldsBody & {
-  type: 'oidc';
-  ownerScope: 'organization' | 'partner';
-  orgId?: string;
-  partnerId?: string;
-};
-
-export type UpdateProviderBody = Partial<Omit<ProviderFieldsBody, 'defaultRoleId'>> & {
-  defaultRoleId?: string | null;
-  enforceSSO?: boolean;
-};
 
 const providerPath = (id: string) => `/sso/providers/${encodeURIComponent(id)}`;
 const domainPath = (id: string) => `/sso/domains/${encodeURIComponent(id)}`;

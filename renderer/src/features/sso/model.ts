@@ -4,13 +4,44 @@ import type {
   SsoProvider,
   SsoProviderStatus,
 } from '../../../../server/contract';
-import type { CreateProviderBody, UpdateProviderBody } from './api';
-import type { SsoOwner } from './owner';
 
 // The provider form as the screens edit it, and how it becomes the create and update bodies. The client secret is
 // write-only (spec 1): the form starts with an empty secret and sends one only when the administrator typed it.
 
 export const DEFAULT_SCOPES = 'openid profile email';
+
+/** Whose single sign-on: an organization (its users) or a partner (its own technicians), spec 1 ownerScope. */
+export interface SsoOwner {
+  kind: 'organization' | 'partner';
+  id: string;
+}
+
+/** The provider fields the console edits (spec 1 "SSO provider"); the secret only when it is being replaced. */
+export interface ProviderFieldsBody {
+  name: string;
+  preset?: string;
+  issuer?: string;
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string;
+  attributeMapping?: SsoAttributeMapping;
+  autoProvision?: boolean;
+  defaultRoleId?: string;
+  allowedDomains?: string;
+  trustsIdpMfa?: boolean;
+}
+
+export type CreateProviderBody = ProviderFieldsBody & {
+  type: 'oidc';
+  ownerScope: 'organization' | 'partner';
+  orgId?: string;
+  partnerId?: string;
+};
+
+export type UpdateProviderBody = Partial<Omit<ProviderFieldsBody, 'defaultRoleId'>> & {
+  defaultRoleId?: string | null;
+  enforceSSO?: boolean;
+};
 
 export interface ProviderDraft {
   /** The preset the setup started from; null for another OIDC provider. */
@@ -150,6 +181,3 @@ export const STATUS_TEXT: Record<SsoProviderStatus, { label: string; hint: strin
   },
   active: { label: 'On', hint: 'Offered at sign-in. When several are on, the oldest one is used.' },
 };
-
-/** The callback address to paste into the IdP before a provider exists (the server answers it afterwards). */
-export const redirectUriHere = (): string => `${window.location.origin}/api/v1/sso/callback`;

@@ -2,16 +2,12 @@ import { useMemo } from 'react';
 import { useOrganizations, useOwnPartner, usePartnerList } from '../../lib/directory';
 import { navigate, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
+import type { SsoOwner } from './model';
 
 // Whose single sign-on the screen shows. A provider belongs to exactly one owner (spec 1 "SSO provider"
 // ownerScope): an organization (its users, auto-provisioned or not) or a partner (the partner's own
 // technicians). The choice is `?owner=organization:<id>` or `?owner=partner:<id>` in the URL, so a link or a reload
 // keeps it; without one the first choice is shown (the partner's own technicians first for a partner caller).
-
-export interface SsoOwner {
-  kind: 'organization' | 'partner';
-  id: string;
-}
 
 export interface OwnerChoice extends SsoOwner {
   /** What the picker shows: the organization's name, or "<partner> technicians". */
