@@ -30,8 +30,8 @@ export function LoginPage() {
   const acceptTokens = useSession((s) => s.acceptTokens);
   const notice = useSession((s) => s.notice);
   const search = useRouter((s) => s.search);
-  // The registration page sends people here when the server answers that registration is turned off.
   const params = new URLSearchParams(search);
+  // The registration page sends people here when the server answers that registration is turned off.
   const disabledReason = params.get('reason') === 'registration-disabled';
   // Single sign-on: why the last round trip failed, and the partner whose own sign-in page this is.
   const ssoError = ssoErrorText(params.get('error'));
@@ -99,7 +99,9 @@ export function LoginPage() {
           onDone={finish}
           onRestart={(message) => {
             setChallenge(null);
-            setError(message);
+            // After single sign-on there was no password: the way back is the sign-in page as a whole.
+            setError(message && ssoTarget !== null ? 'The sign-in took too long. Sign in again.' : message);
+            setSsoTarget(null);
           }}
         />
       </AuthLayout>
