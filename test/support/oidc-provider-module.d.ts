@@ -6,6 +6,7 @@ declare module 'oidc-provider' {
     path: string;
     method: string;
     body: unknown;
+    type: string;
     req: IncomingMessage;
     res: ServerResponse;
   }

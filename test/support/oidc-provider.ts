@@ -4,8 +4,10 @@ import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 
 import Provider from 'oidc-provider';
 
 // A real OpenID provider for the SSO tests: the `oidc-provider` package (a certified OP) on a loopback port inside
-// the test process, with one confidential client for Gatehouse. Sign-in at the IdP needs no form: the interaction
-// endpoint signs in whichever account the test chose (`signInAs`), with the amr it chose, and grants the scopes.
+// the test process, with one confidential client for Gatehouse. Sign-in at the IdP needs no form by default: the
+// interaction endpoint signs in whichever account the test chose (`signInAs`), with the amr it chose, and grants the
+// scopes. With `loginForm` (the browser tests), the IdP shows its own sign-in page instead, and signs in the account
+// `addAccount` registered whose email and password were typed there.
 //
 // Misbehaving IdPs are the same provider with a tamper hook on its token endpoint: the ID token it issued is
 // decoded, the test changes its claims (nonce, aud, iss, exp) and it is signed again with the provider's own key,
@@ -26,12 +28,40 @@ export interface TestIdp {
   clientSecret: string;
   /** The account (and amr) the next interaction signs in. */
   signInAs(account: IdpAccount, amr?: string[]): void;
+  /** loginForm only: an account that can sign in on the IdP's page with this password. */
+  addAccount(account: IdpAccount, password: string): void;
   /** Rewrites the claims of ID tokens the token endpoint issues until cleared with null. */
   tamperIdToken(change: ((claims: JWTPayload) => JWTPayload) | null): void;
   close(): Promise<void>;
 }
 
-export async function startTestIdp(redirectUri: string): Promise<TestIdp> {
+export interface TestIdpOptions {
+  /** Show a sign-in form at the IdP (email and password) instead of signing in `signInAs` silently. */
+  loginForm?: boolean;
+}
+
+/** The IdP's own sign-in page: a plain form, so a browser test types into it like a person would. */
+function loginPage(uid: string, problem: string | null): string {
+  const error = problem ? `<p id="idp-error" style="color:#b42318">${problem}</p>` : '';
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Test IdP sign-in</title></head>
+<body style="font-family:sans-serif;max-width:360px;margin:80px auto">
+<h1>Test IdP</h1><p>Sign in to continue to Gatehouse.</p>${error}
+<form method="post" action="/interaction/${uid}">
+<label>Email <input id="idp-email" name="email" type="email" autocomplete="username"></label><br><br>
+<label>Password <input id="idp-password" name="password" type="password"></label><br><br>
+<button id="idp-submit" type="submit">Sign in</button>
+</form></body></html>`;
+}
+
+async function formFields(ctx: KoaContextLike): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of ctx.req) chunks.push(chunk as Buffer);
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+type KoaContextLike = Parameters<Parameters<Provider['use']>[0]>[0];
+
+export async function startTestIdp(redirectUri: string, options: TestIdpOptions = {}): Promise<TestIdp> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -46,6 +76,7 @@ export async function startTestIdp(redirectUri: string): Promise<TestIdp> {
     amr: ['pwd'],
   };
   let tamper: ((claims: JWTPayload) => JWTPayload) | null = null;
+  const passwords = new Map<string, { account: IdpAccount; password: string }>();
 
   const provider = new Provider(issuer, {
     clients: [
@@ -88,7 +119,18 @@ export async function startTestIdp(redirectUri: string): Promise<TestIdp> {
   provider.use(async (ctx, next) => {
     if (ctx.path.startsWith('/interaction/')) {
       const details = await provider.interactionDetails(ctx.req, ctx.res);
-      const { account, amr } = current;
+      let { account, amr } = current;
+      if (options.loginForm) {
+        const typed = ctx.method === 'POST' ? await formFields(ctx) : null;
+        const known = typed ? passwords.get((typed.get('email') ?? '').toLowerCase()) : undefined;
+        if (!typed || !known || known.password !== typed.get('password')) {
+          ctx.type = 'html';
+          ctx.body = loginPage(details.uid, typed ? 'Wrong email or password.' : null);
+          return;
+        }
+        account = known.account;
+        amr = ['pwd'];
+      }
       accounts.set(account.sub, account);
       const grant = new provider.Grant({
         accountId: account.sub,
@@ -121,6 +163,9 @@ export async function startTestIdp(redirectUri: string): Promise<TestIdp> {
     clientSecret,
     signInAs(account, amr = ['pwd']) {
       current = { account, amr };
+    },
+    addAccount(account, password) {
+      passwords.set((account.email ?? account.sub).toLowerCase(), { account, password });
     },
     tamperIdToken(change) {
       tamper = change;

@@ -21,6 +21,7 @@ import { PamPolicySection } from '../features/pam-policy';
 import { PeoplePage } from '../features/people';
 import { ProfilePage } from '../features/profile';
 import { SettingsPage } from '../features/settings';
+import { SsoSection } from '../features/sso';
 import { TenantsPage } from '../features/tenants';
 import { WebhooksSection } from '../features/webhooks';
 
@@ -134,6 +135,16 @@ export const SECTIONS: Section[] = [
     group: 'Governance',
     summary: 'Periodic reviews of who holds which role, item by item, with approve and revoke decisions.',
     component: AccessReviewsSection,
+    permission: 'users:read',
+  },
+  {
+    id: 'sso',
+    label: 'Single sign-on',
+    path: '/sso',
+    icon: 'lock',
+    group: 'Governance',
+    summary: 'Sign-in through your identity provider (OIDC) per organization and for partner technicians.',
+    component: SsoSection,
     permission: 'users:read',
   },
   {

@@ -3,8 +3,8 @@ import type { LoginResponse, MfaChallenge, TokenPair } from '../../../../server/
 import { ApiError, errorMessage } from '../../lib/api/client';
 import { Link, navigate, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { AuthLayout, Alert } from '../../ui/basics';
-import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
+import { AuthLayout, Alert, Spinner } from '../../ui/basics';
+import { AuthFormError, AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { AccountEmailField, MfaCodeField, TextField, useMfaCodeEntry } from '../../ui/fields';
 import { Button } from '../../ui/Button';
 import { useMeta } from '../../lib/meta';
@@ -12,6 +12,14 @@ import { useDocumentTitle } from '../../lib/hooks';
 import { authApi } from './api';
 import { useAuthForm } from './form';
 import { NoticeHead } from './notice';
+import {
+  SsoButton,
+  ssoErrorText,
+  useEmailDiscovery,
+  usePartnerSignIn,
+  useSsoCodeExchange,
+} from './LoginPageSso';
+import './LoginPageSso.css';
 
 function isChallenge(res: LoginResponse): res is MfaChallenge {
   return (res as MfaChallenge).mfaRequired === true;
@@ -22,21 +30,42 @@ export function LoginPage() {
   const acceptTokens = useSession((s) => s.acceptTokens);
   const notice = useSession((s) => s.notice);
   const search = useRouter((s) => s.search);
+  const params = new URLSearchParams(search);
   // The registration page sends people here when the server answers that registration is turned off.
-  const disabledReason = new URLSearchParams(search).get('reason') === 'registration-disabled';
+  const disabledReason = params.get('reason') === 'registration-disabled';
+  // Single sign-on: why the last round trip failed, and the partner whose own sign-in page this is.
+  const ssoError = ssoErrorText(params.get('error'));
+  const partnerSlug = params.get('partner')?.trim() || null;
   const registrationEnabled = useMeta((s) => s.health?.registrationEnabled);
   const registrationDisabled = disabledReason || registrationEnabled === false;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [challenge, setChallenge] = useState<MfaChallenge | null>(null);
+  /** Where a single sign-on asked to land (the server kept it through the round trip). */
+  const [ssoTarget, setSsoTarget] = useState<string | null>(null);
+  const [ssoProblem, setSsoProblem] = useState<string | null>(null);
+  /** An enforced provider hides the password; someone it does not govern (a platform administrator) may ask for it. */
+  const [wantsPassword, setWantsPassword] = useState(false);
   const { busy, error, setError, submit } = useAuthForm();
+  const partnerOffer = usePartnerSignIn(partnerSlug);
+  const offer = useEmailDiscovery(email);
+  const showPassword = !offer?.enforceSSO || wantsPassword;
 
-  const finish = (pair: TokenPair) => {
-    const target = useSession.getState().returnTo;
+  const finish = (pair: TokenPair, landing: string | null = ssoTarget) => {
+    const target = landing ?? useSession.getState().returnTo;
     acceptTokens(pair);
     useSession.getState().setReturnTo(null);
     navigate(target && target !== '/login' ? target : '/', { replace: true });
   };
+
+  const exchanging = useSsoCodeExchange(
+    (res) => {
+      setSsoTarget(res.redirectPath);
+      if (isChallenge(res)) setChallenge(res);
+      else finish(res, res.redirectPath);
+    },
+    (err) => setSsoProblem(`Single sign-on could not finish: ${errorMessage(err)}`),
+  );
 
   const onSubmit = (e: FormEvent) =>
     submit(e, {
@@ -51,16 +80,28 @@ export function LoginPage() {
       },
     });
 
+  if (exchanging) {
+    return (
+      <AuthLayout>
+        <div className="login-sso-finishing" data-testid="login-sso-finishing">
+          <Spinner label="Signing you in…" />
+        </div>
+      </AuthLayout>
+    );
+  }
+
   if (challenge) {
     return (
       <AuthLayout>
         <MfaStep
           challenge={challenge}
-          email={email.trim()}
+          email={email.trim() || null}
           onDone={finish}
           onRestart={(message) => {
             setChallenge(null);
-            setError(message);
+            // After single sign-on there was no password: the way back is the sign-in page as a whole.
+            setError(message && ssoTarget !== null ? 'The sign-in took too long. Sign in again.' : message);
+            setSsoTarget(null);
           }}
         />
       </AuthLayout>
@@ -70,7 +111,12 @@ export function LoginPage() {
   return (
     <AuthLayout>
       <h1 className="auth-title">Sign in</h1>
-      <p className="auth-lead">Use your Gatehouse operator account.</p>
+      <p className="auth-lead">
+        {partnerOffer && partnerSlug
+          ? `Sign in with your ${partnerOffer.providerName} work account.`
+          : 'Use your Gatehouse operator account.'}
+      </p>
+      {ssoError || ssoProblem ? <Alert testId="login-sso-error">{ssoProblem ?? ssoError}</Alert> : null}
       {notice && !error ? (
         <Alert tone="info" testId="login-notice">
           {notice}
@@ -81,26 +127,58 @@ export function LoginPage() {
           Self-registration is turned off on this server. Ask an administrator to invite you.
         </Alert>
       ) : null}
+      {partnerOffer ? (
+        <>
+          {/* Its own page leads with it; on the shared page (a single-partner install) it is one way in of two. */}
+          <SsoButton offer={partnerOffer} secondary={!partnerSlug} testId="login-partner-sso" />
+          <div className="login-sso-or">
+            <span>or with your email</span>
+          </div>
+        </>
+      ) : null}
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
         <AccountEmailField id="login-email" autoFocus required value={email} onChange={setEmail} />
-        <TextField
-          id="login-password"
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={setPassword}
-        />
-        <AuthFormSubmit
-          testIdPrefix="login"
-          error={error}
-          busy={busy}
-          busyLabel="Signing in…"
-          disabled={!email.trim() || !password}
-        >
-          Sign in
-        </AuthFormSubmit>
+        {offer ? (
+          <div className="login-sso-offer" data-testid="login-sso-offer">
+            <SsoButton offer={offer} />
+            {showPassword ? (
+              <div className="login-sso-or">
+                <span>or with your password</span>
+              </div>
+            ) : (
+              <p className="muted small" data-testid="login-sso-enforced">
+                Your organization signs in with {offer.providerName}.{' '}
+                <button type="button" className="link" onClick={() => setWantsPassword(true)}>
+                  Use a password instead
+                </button>
+              </p>
+            )}
+          </div>
+        ) : null}
+        {showPassword ? (
+          <>
+            <TextField
+              id="login-password"
+              label="Password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={setPassword}
+            />
+            <AuthFormSubmit
+              testIdPrefix="login"
+              error={error}
+              busy={busy}
+              busyLabel="Signing in…"
+              disabled={!email.trim() || !password}
+            >
+              Sign in
+            </AuthFormSubmit>
+          </>
+        ) : (
+          <AuthFormError testIdPrefix="login" error={error} />
+        )}
       </form>
       <div className="auth-links">
         <Link to="/forgot-password" className="link" data-testid="login-forgot-password">
@@ -123,7 +201,8 @@ function MfaStep({
   onRestart,
 }: {
   challenge: MfaChallenge;
-  email: string;
+  /** Who is signing in; null after single sign-on (the page never saw the address). */
+  email: string | null;
   onDone: (pair: TokenPair) => void;
   onRestart: (message: string | null) => void;
 }) {
@@ -200,8 +279,12 @@ function MfaStep({
               ? `Enter the 6-digit code we texted to ${smsSentTo}. It is valid for 10 minutes.`
               : 'Your account uses text messages. Send a code to your phone, then enter it here.'
             : 'Enter the 6-digit code from your authenticator app.'}
-        <br />
-        <span className="muted">Signing in as {email}</span>
+        {email ? (
+          <>
+            <br />
+            <span className="muted">Signing in as {email}</span>
+          </>
+        ) : null}
       </p>
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="mfa-step">
         {sms && !useRecovery && !smsSentTo ? smsButton(false) : null}

@@ -6,6 +6,8 @@ import type {
   MfaEnableResponse,
   MfaSetupResponse,
   SmsSentResponse,
+  SsoDiscoveryResponse,
+  SsoExchangeResponse,
   TokenPair,
   VerifyEmailResponse,
 } from '../../../../server/contract';
@@ -32,6 +34,8 @@ export interface RegisterBody {
 
 export const authKeys = {
   invitation: (token: string) => ['auth', 'invitation', token] as const,
+  ssoDiscovery: (domain: string) => ['auth', 'sso-discovery', domain] as const,
+  partnerSignIn: (slug: string | null) => ['auth', 'partner-sign-in', slug ?? ''] as const,
 };
 
 const signedOut = { method: 'POST', auth: false } as const;
@@ -44,6 +48,16 @@ export const authApi = {
   /** Texts a sign-in code to an SMS account midway through sign-in. */
   sendLoginSms: (tempToken: string) =>
     api<SmsSentResponse>('/auth/mfa/sms/send', { ...signedOut, body: { tempToken } }),
+  /** Rule 14: the single sign-on provider for an email's domain, if one is offered. */
+  ssoDiscovery: (email: string) =>
+    api<SsoDiscoveryResponse>('/auth/sso-discovery', { ...signedOut, body: { email } }),
+  /** Rule 15: a partner's sign-in button, by slug (the per-partner page) or without (a single-partner install). */
+  partnerSignIn: (slug: string | null) =>
+    api<SsoDiscoveryResponse>(`/sso/partner-sign-in${slug ? `?slug=${encodeURIComponent(slug)}` : ''}`, {
+      auth: false,
+    }),
+  /** Rule 10 m: the single-use code from `/login#ssoCode=` for the session (or the MFA challenge). */
+  ssoExchange: (code: string) => api<SsoExchangeResponse>('/sso/exchange', { ...signedOut, body: { code } }),
   setup: (body: SetupBody) => api<TokenPair>('/setup', { ...signedOut, body }),
   registerPartner: (body: RegisterBody) =>
     api<AcceptedResponse>('/auth/register-partner', { ...signedOut, body }),
