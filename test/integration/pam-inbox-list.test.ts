@@ -123,7 +123,7 @@ describe('triage order', () => {
 });
 
 describe('filters and search', () => {
-  it('filters by risk (several at once), flow, site, device and user', async () => {
+  it('filters by risk (several at once), flow, site, device (id or hostname) and user', async () => {
     const m = `filters-${randomUUID().slice(0, 8)}`;
     const critical = await pending(m, { risk: 'critical', user: 'CORP\\carol' });
     const high = await pending(m, { risk: 'high', who: agentB });
@@ -135,6 +135,8 @@ describe('filters and search', () => {
     expect(ids(await list(tech, { q: m, deviceId: agentB.creds.deviceId }))).toEqual([high]);
     expect(new Set(ids(await list(tech, { q: m, siteId: siteA })))).toEqual(new Set([critical, low]));
     expect(ids(await list(tech, { q: m, user: 'corp\\CAROL' }))).toEqual([critical]);
+    expect(ids(await list(tech, { q: m, user: 'carol' }))).toEqual([critical]);
+    expect(ids(await list(tech, { q: m, device: 'ws-b' }))).toEqual([high]);
     expect(ids(await list(tech, { q: m, flowType: 'ai_tool_action' }))).toEqual([]);
     expect((await list(tech, { q: m, flowType: 'uac_intercept' })).pagination.total).toBe(3);
   });

@@ -68,7 +68,7 @@ export function pamRoutes(ctx: AppContext): AnyRoute[] {
       path: '/pam/elevation-requests',
       tag: TAG,
       summary:
-        'Elevation requests in scope; Gatehouse extensions: filters `orgId`, `riskLevel` (comma list), `user`, search `q`, and `order` (`risk`: critical first then longest waiting, the default for `status=pending`; else `newest`; or `oldest`); each names its organization and site; limit max 100',
+        'Elevation requests in scope; Gatehouse extensions: filters `orgId`, `riskLevel` (comma list), `user` and `device` (hostname) contain, search `q`, and `order` (`risk`: critical first then longest waiting, the default for `status=pending`; else `newest`; or `oldest`); each names its organization and site; limit max 100',
       auth: 'user_or_key',
       permission: PERMISSIONS.DEVICES_READ,
       query: listQuery,

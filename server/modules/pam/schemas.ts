@@ -86,8 +86,10 @@ export const listQuery = z.object({
   // Gatehouse extensions for the inbox (spec 2 leaves them open):
   /** Comma-separated risk levels, e.g. `critical,high`. */
   riskLevel: commaList('riskLevel', RISK_LEVELS).optional(),
-  /** The user the request is for, exact (case-insensitive). */
+  /** The user the request is for contains this (case-insensitive). */
   user: text(255).min(1, 'user must not be empty').optional(),
+  /** The device's hostname contains this (case-insensitive); `deviceId` names one device exactly. */
+  device: text(255).min(1, 'device must not be empty').optional(),
   /** Contains (case-insensitive): executable path, signer, command line, AI tool, user or device hostname. */
   q: text(200).min(1, 'q must not be empty').optional(),
   /**

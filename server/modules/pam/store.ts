@@ -131,6 +131,7 @@ export interface RequestFilters {
   to?: string | undefined;
   riskLevel?: readonly RiskLevel[] | undefined;
   user?: string | undefined;
+  device?: string | undefined;
   q?: string | undefined;
 }
 
@@ -157,7 +158,8 @@ export function filterClauses(f: RequestFilters): RequestClause[] {
   // One JSON parameter, so the statement text (and its cached plan) is the same for any number of levels.
   if (f.riskLevel?.length)
     add('r.risk_level IN (SELECT value FROM json_each(?))', JSON.stringify(f.riskLevel));
-  if (f.user) add('r.subject_username = ? COLLATE NOCASE', f.user);
+  if (f.user) add("r.subject_username LIKE ? ESCAPE '\\'", likeContains(f.user));
+  if (f.device) add("d.hostname LIKE ? ESCAPE '\\'", likeContains(f.device));
   if (f.q) {
     const pattern = likeContains(f.q);
     add(`(${SEARCHED.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`, ...SEARCHED.map(() => pattern));
