@@ -10,6 +10,9 @@ import { ceremonyCancelled, webAuthnMessage } from './actions';
 // confirmation on the approver device when the technician has one (an assertion is bound to one request), and each
 // approved elevation is then sent to its device, as a single approve does.
 
+/** The most requests POST /pam/elevation-requests/bulk-respond takes at once. */
+const BULK_LIMIT = 100;
+
 export interface BulkInput {
   decision: 'approve' | 'deny';
   reason?: string;
@@ -116,9 +119,14 @@ export async function decideMany(
   const lines: BulkLine[] = [...cancelled];
   if (items.length > 0) {
     onPhase({ step: 'sending' });
-    const answer = await approvalsApi.bulkRespond({ ...input, items });
+    // The server takes at most BULK_LIMIT requests per call; a larger selection goes in several calls.
+    const results: BulkRespondResult[] = [];
+    for (let at = 0; at < items.length; at += BULK_LIMIT) {
+      const answer = await approvalsApi.bulkRespond({ ...input, items: items.slice(at, at + BULK_LIMIT) });
+      results.push(...answer.results);
+    }
     const decided: Array<{ line: BulkLine; pending: boolean }> = [];
-    for (const result of answer.results) {
+    for (const result of results) {
       const request = byId.get(result.id);
       if (!request) continue;
       const line = lineOf(request, result, input.decision);
