@@ -30,6 +30,8 @@ export interface ElevationRequest {
   orgId: string;
   deviceId: string;
   deviceHostname: string;
+  /** Gatehouse extension: the organization's name, so a list names it without another read. */
+  orgName: string;
   siteId: string | null;
   siteName: string | null;
   flowType: ElevationFlowType;
@@ -153,6 +155,36 @@ export interface RespondResponse {
   assuranceLevel: AssuranceLevel;
   assuranceMethod: AssuranceMethod;
   assuranceFlagged: boolean;
+}
+
+/**
+ * `GET /pam/elevation-requests/:id/similar` (Gatehouse extension): the other pending requests in the caller's
+ * scope for the same file (executable hash) from the same signer, critical first then the longest waiting, each
+ * with what approving it would need (step-up is per request). Empty when the request reported no hash.
+ */
+export interface SimilarRequests {
+  success: true;
+  items: Array<{ request: ElevationRequest; stepUp: StepUpRequirement }>;
+  /** All that match; `items` holds at most 100 of them. */
+  total: number;
+}
+
+/** One request's outcome in a bulk decision. */
+export type BulkRespondResult =
+  | ({ id: string; outcome: 'decided' } & Omit<RespondResponse, 'success' | 'id'>)
+  /** Decided by someone else meanwhile, expired, or no longer visible: nothing was done to it. */
+  | { id: string; outcome: 'skipped'; error: string; code?: string }
+  /** Its own checks refused it (step-up, re-authentication, self-approval, site restriction). */
+  | { id: string; outcome: 'failed'; status: number; error: string; code?: string; requiredLevel?: number };
+
+/** `POST /pam/elevation-requests/bulk-respond` (Gatehouse extension): each request decided on its own. */
+export interface BulkRespondResponse {
+  success: true;
+  decided: number;
+  skipped: number;
+  failed: number;
+  /** In the order the request named them. */
+  results: BulkRespondResult[];
 }
 
 export interface MobileApproveResponse extends RespondResponse {

@@ -1,5 +1,10 @@
 import type { AppContext } from '../../context';
-import type { ActiveElevations, ElevationRequestDetail, ElevationRequestList } from '../../contract';
+import type {
+  ActiveElevations,
+  ElevationRequestDetail,
+  ElevationRequestList,
+  SimilarRequests,
+} from '../../contract';
 import type { AuthContext } from '../../http/auth-context';
 import { notFound } from '../../http/errors';
 import { requireOrgAccess } from '../../http/scope';
@@ -14,9 +19,11 @@ import { stepUpRequirement } from './step-up';
 import type { ListQuery } from './schemas';
 import {
   approvalOf,
+  filterClauses,
   pagedRequests,
   requestRow,
   requestsWhere,
+  sameFileClauses,
   timelineOf,
   toElevationRequest,
   type ElevationRow,
@@ -54,20 +61,43 @@ export function requireRequest(
 
 export function listRequests(ctx: AppContext, auth: AuthContext, query: ListQuery): ElevationRequestList {
   if (query.orgId) requireOrgAccess(ctx.db, auth, query.orgId);
-  const clauses: RequestClause[] = visibilityClauses(deviceVisibility(ctx, auth), REQUESTS);
-  const add = (sql: string, value: unknown) => clauses.push({ sql, params: [value] });
-  if (query.orgId) add('r.org_id = ?', query.orgId);
-  if (query.status) add('r.status = ?', query.status);
-  if (query.flowType) add('r.flow_type = ?', query.flowType);
-  if (query.deviceId) add('r.device_id = ?', query.deviceId);
-  if (query.siteId) add('r.site_id = ?', query.siteId);
-  if (query.from) add('r.requested_at >= ?', query.from);
-  if (query.to) add('r.requested_at < ?', query.to);
-  const { rows, total } = pagedRequests(ctx.db, clauses, query.order === 'oldest' ? 'ASC' : 'DESC', query);
+  const clauses: RequestClause[] = [
+    ...visibilityClauses(deviceVisibility(ctx, auth), REQUESTS),
+    ...filterClauses(query),
+  ];
+  // The pending queue is triaged: critical first, then the longest waiting. Everything else reads as a log.
+  const order = query.order ?? (query.status === 'pending' ? 'risk' : 'newest');
+  const { rows, total } = pagedRequests(ctx.db, clauses, order, query);
   return {
     success: true,
     requests: rows.map(toElevationRequest),
     pagination: { page: query.page, limit: query.limit, total },
+  };
+}
+
+const SIMILAR_LIMIT = 100;
+
+/**
+ * Gatehouse extension: the other pending requests the caller may see for the same file from the same signer, to
+ * decide together ("decide similar"). Only by hash: a path or a name says nothing about what the file is.
+ */
+export function similarRequests(ctx: AppContext, auth: AuthContext, id: string): SimilarRequests {
+  const row = requireRequest(ctx, auth, id);
+  if (!row.target_executable_hash) return { success: true, items: [], total: 0 };
+  const { rows, total } = pagedRequests(
+    ctx.db,
+    [...visibilityClauses(deviceVisibility(ctx, auth), REQUESTS), ...sameFileClauses(row)],
+    'risk',
+    { page: 1, limit: SIMILAR_LIMIT },
+  );
+  const user = auth.kind === 'user' ? (userById(ctx.db, auth.userId) ?? null) : null;
+  return {
+    success: true,
+    items: rows.map(toElevationRequest).map((request) => ({
+      request,
+      stepUp: stepUpRequirement(ctx, user, request),
+    })),
+    total,
   };
 }
 

@@ -8,12 +8,14 @@ import { HttpError } from '../../http/errors';
 import { checkReauth } from './step-up';
 import { actuate, mobileApprove, respond, revoke } from './decisions';
 import { INGEST_BODY_LIMIT, ingestElevationRequest } from './ingest';
-import { activeElevations, listRequests, requestDetail, requireRequest } from './requests';
+import { activeElevations, listRequests, requestDetail, requireRequest, similarRequests } from './requests';
+import { bulkRespond } from './bulk';
 import {
   activeQuery,
   actuateBody,
   actuateParams,
   agentIdParams,
+  bulkRespondBody,
   idParams,
   ingestBody,
   listQuery,
@@ -66,7 +68,7 @@ export function pamRoutes(ctx: AppContext): AnyRoute[] {
       path: '/pam/elevation-requests',
       tag: TAG,
       summary:
-        'Elevation requests in scope, newest first (or `order=oldest`: the inbox order); limit max 100',
+        'Elevation requests in scope; Gatehouse extensions: filters `orgId`, `riskLevel` (comma list), `user` and `device` (hostname) contain, search `q`, and `order` (`risk`: critical first then longest waiting, the default for `status=pending`; else `newest`; or `oldest`); each names its organization and site; limit max 100',
       auth: 'user_or_key',
       permission: PERMISSIONS.DEVICES_READ,
       query: listQuery,
@@ -83,6 +85,30 @@ export function pamRoutes(ctx: AppContext): AnyRoute[] {
       params: idParams,
       responses: NOT_FOUND,
       handler: ({ auth, params }) => requestDetail(ctx, auth, params.id),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/pam/elevation-requests/:id/similar',
+      tag: TAG,
+      summary:
+        'Gatehouse extension: the other pending requests in scope for the same executable hash and signer, critical first then longest waiting, each with what approving it needs (at most 100, with the total)',
+      auth: 'user_or_key',
+      permission: PERMISSIONS.DEVICES_READ,
+      params: idParams,
+      responses: NOT_FOUND,
+      handler: ({ auth, params }) => similarRequests(ctx, auth, params.id),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/pam/elevation-requests/bulk-respond',
+      tag: TAG,
+      summary:
+        'Gatehouse extension: approve or deny up to 100 pending requests, each decided on its own exactly as by respond (its own step-up, `proof` per item, audit entry and push); a request decided meanwhile is skipped and reported; a wrong re-authentication stops the rest. Denying needs a reason',
+      auth: 'user_or_key',
+      permission: PERMISSIONS.PAM_APPROVE,
+      mfa: true,
+      body: bulkRespondBody,
+      handler: ({ req, auth, body }) => bulkRespond(ctx, req, auth, body),
     }),
     defineRoute({
       method: 'post',

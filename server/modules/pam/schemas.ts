@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '../../http/pagination';
+import { commaList } from '../devices';
 
 // Request bodies and queries of the elevation-request routes (spec 2 Privileged access; DESIGN §3 and §5).
 // "Invalid PAM id" (spec 2 errors, 400) is a malformed id in the path.
@@ -70,6 +71,8 @@ const STATUSES = [
   'actuating',
 ] as const;
 const FLOW_TYPES = ['uac_intercept', 'tech_jit_admin', 'ai_tool_action'] as const;
+const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
+export const ORDERS = ['risk', 'oldest', 'newest'] as const;
 
 export const listQuery = z.object({
   ...paginationQuery(),
@@ -80,8 +83,20 @@ export const listQuery = z.object({
   orgId: z.uuid('orgId must be a UUID').optional(),
   from: isoTimestamp.optional(),
   to: isoTimestamp.optional(),
-  /** Gatehouse extension: `oldest` first is the inbox order (longest waiting on top). */
-  order: z.enum(['newest', 'oldest']).default('newest'),
+  // Gatehouse extensions for the inbox (spec 2 leaves them open):
+  /** Comma-separated risk levels, e.g. `critical,high`. */
+  riskLevel: commaList('riskLevel', RISK_LEVELS).optional(),
+  /** The user the request is for contains this (case-insensitive). */
+  user: text(255).min(1, 'user must not be empty').optional(),
+  /** The device's hostname contains this (case-insensitive); `deviceId` names one device exactly. */
+  device: text(255).min(1, 'device must not be empty').optional(),
+  /** Contains (case-insensitive): executable path, signer, command line, AI tool, user or device hostname. */
+  q: text(200).min(1, 'q must not be empty').optional(),
+  /**
+   * `risk`: critical first, the longest waiting first within a risk (the triage order, and the default when
+   * `status=pending`); `oldest` and `newest` by request time (`newest` is the default otherwise).
+   */
+  order: z.enum(ORDERS).optional(),
 });
 export type ListQuery = z.infer<typeof listQuery>;
 
@@ -95,6 +110,9 @@ const webauthnResponse = z.looseObject({
   response: z.looseObject({}),
 });
 
+/** The most requests one bulk decision may name. */
+export const BULK_MAX = 100;
+
 export const respondBody = z.object({
   decision: z.enum(['approve', 'deny'], "decision must be 'approve' or 'deny'"),
   reason: text(2000).optional(),
@@ -104,6 +122,34 @@ export const respondBody = z.object({
   reauthMfaCode: z.string().trim().min(1).max(64).optional(),
 });
 export type RespondBody = z.infer<typeof respondBody>;
+
+/**
+ * Gatehouse extension: one decision for several pending requests, each still decided on its own (its own
+ * compare-and-swap, step-up, audit entry and push). `proof` is per request: an assertion is bound to one request.
+ */
+export const bulkRespondBody = z
+  .object({
+    decision: respondBody.shape.decision,
+    reason: respondBody.shape.reason,
+    durationMinutes: respondBody.shape.durationMinutes,
+    reauthPassword: respondBody.shape.reauthPassword,
+    reauthMfaCode: respondBody.shape.reauthMfaCode,
+    items: z
+      .array(z.object({ id: z.uuid('Invalid PAM id'), proof: webauthnResponse.optional() }))
+      .min(1, 'items must list at least one request')
+      .max(BULK_MAX, `items must list at most ${BULK_MAX} requests`)
+      .refine(
+        (items) => new Set(items.map((i) => i.id)).size === items.length,
+        'items must not repeat an id',
+      ),
+  })
+  .superRefine((body, issues) => {
+    // One reason stands for every denial in the batch; the user and the audit trail read it for each.
+    if (body.decision === 'deny' && !body.reason) {
+      issues.addIssue({ code: 'custom', path: ['reason'], message: 'reason is required to deny' });
+    }
+  });
+export type BulkRespondBody = z.infer<typeof bulkRespondBody>;
 
 export const revokeBody = z.object({
   reason: z

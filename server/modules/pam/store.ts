@@ -12,6 +12,7 @@ import type {
   RiskLevel,
 } from '../../contract';
 import { statement, type Db } from '../../db/connection';
+import { likeContains } from '../../db/like';
 import { pagedQuery } from '../../db/paged';
 import type { PageRequest } from '../../http/pagination';
 
@@ -68,13 +69,15 @@ export interface ElevationRow {
   updated_at: string;
   /** Joined display fields. */
   device_hostname: string;
+  org_name: string;
   site_name: string | null;
 }
 
 /** The select every read uses: display fields joined, so a row maps to the contract without another query. */
-const REQUEST_COLUMNS = 'r.*, d.hostname AS device_hostname, s.name AS site_name';
+const REQUEST_COLUMNS = 'r.*, d.hostname AS device_hostname, o.name AS org_name, s.name AS site_name';
 const REQUEST_FROM =
-  'elevation_requests r JOIN devices d ON d.id = r.device_id LEFT JOIN sites s ON s.id = r.site_id';
+  'elevation_requests r JOIN devices d ON d.id = r.device_id JOIN organizations o ON o.id = r.org_id ' +
+  'LEFT JOIN sites s ON s.id = r.site_id';
 const SELECT_REQUEST = `SELECT ${REQUEST_COLUMNS} FROM ${REQUEST_FROM}`;
 
 /** A WHERE fragment over `elevation_requests r` and its bound parameters, in order. */
@@ -88,20 +91,92 @@ const whereOf = (clauses: readonly RequestClause[]) => ({
   params: clauses.flatMap((c) => c.params),
 });
 
-/** One page of requests, newest (or oldest) first. */
+/** Critical first: the rank the triage order and its index (migration 0017) share, spelled once. */
+const RISK_RANK =
+  "(CASE r.risk_level WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END)";
+
+export type RequestOrder = 'risk' | 'oldest' | 'newest';
+
+/** Each order ends with the id, so pages never overlap. */
+export const REQUEST_ORDER_BY: Record<RequestOrder, string> = {
+  risk: `${RISK_RANK}, r.requested_at ASC, r.id ASC`,
+  oldest: 'r.requested_at ASC, r.id ASC',
+  newest: 'r.requested_at DESC, r.id DESC',
+};
+
+/** One page of requests in the given order. */
 export function pagedRequests(
   db: Db,
   clauses: readonly RequestClause[],
-  order: 'ASC' | 'DESC',
+  order: RequestOrder,
   page: PageRequest,
 ): { rows: ElevationRow[]; total: number } {
   return pagedQuery<ElevationRow>(db, {
     select: REQUEST_COLUMNS,
     from: REQUEST_FROM,
     ...whereOf(clauses),
-    orderBy: `r.requested_at ${order}, r.id ${order}`,
+    orderBy: REQUEST_ORDER_BY[order],
     page,
   });
+}
+
+/** The inbox's filters over `elevation_requests r` (and its joined device `d`); absent ones are not applied. */
+export interface RequestFilters {
+  orgId?: string | undefined;
+  status?: ElevationStatus | undefined;
+  flowType?: ElevationFlowType | undefined;
+  deviceId?: string | undefined;
+  siteId?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  riskLevel?: readonly RiskLevel[] | undefined;
+  user?: string | undefined;
+  device?: string | undefined;
+  q?: string | undefined;
+}
+
+/** Columns the inbox search looks in: what is asking, for whom, on which machine. */
+const SEARCHED = [
+  'r.target_executable_path',
+  'r.target_executable_signer',
+  'r.command_line',
+  'r.tool_name',
+  'r.subject_username',
+  'd.hostname',
+];
+
+export function filterClauses(f: RequestFilters): RequestClause[] {
+  const clauses: RequestClause[] = [];
+  const add = (sql: string, ...params: unknown[]) => clauses.push({ sql, params });
+  if (f.orgId) add('r.org_id = ?', f.orgId);
+  if (f.status) add('r.status = ?', f.status);
+  if (f.flowType) add('r.flow_type = ?', f.flowType);
+  if (f.deviceId) add('r.device_id = ?', f.deviceId);
+  if (f.siteId) add('r.site_id = ?', f.siteId);
+  if (f.from) add('r.requested_at >= ?', f.from);
+  if (f.to) add('r.requested_at < ?', f.to);
+  // One JSON parameter, so the statement text (and its cached plan) is the same for any number of levels.
+  if (f.riskLevel?.length)
+    add('r.risk_level IN (SELECT value FROM json_each(?))', JSON.stringify(f.riskLevel));
+  if (f.user) add("r.subject_username LIKE ? ESCAPE '\\'", likeContains(f.user));
+  if (f.device) add("d.hostname LIKE ? ESCAPE '\\'", likeContains(f.device));
+  if (f.q) {
+    const pattern = likeContains(f.q);
+    add(`(${SEARCHED.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`, ...SEARCHED.map(() => pattern));
+  }
+  return clauses;
+}
+
+/** Pending requests for the same file (hash) from the same signer (unsigned matches unsigned), but not `id`. */
+export function sameFileClauses(
+  row: Pick<ElevationRow, 'id' | 'target_executable_hash' | 'target_executable_signer'>,
+): RequestClause[] {
+  return [
+    { sql: "r.status = 'pending'", params: [] },
+    { sql: 'r.target_executable_hash = ?', params: [row.target_executable_hash] },
+    { sql: 'r.target_executable_signer IS ?', params: [row.target_executable_signer] },
+    { sql: 'r.id != ?', params: [row.id] },
+  ];
 }
 
 /** Requests matching every clause in the given order, at most `limit` of them. */
@@ -124,6 +199,7 @@ export function toElevationRequest(row: ElevationRow): ElevationRequest {
     orgId: row.org_id,
     deviceId: row.device_id,
     deviceHostname: row.device_hostname,
+    orgName: row.org_name,
     siteId: row.site_id,
     siteName: row.site_name,
     flowType: row.flow_type,
@@ -181,7 +257,10 @@ export function linkCommand(
 
 /** The columns a state change may set; `updated_at` is always set. */
 export type RequestPatch = Partial<
-  Omit<ElevationRow, 'id' | 'org_id' | 'device_id' | 'device_hostname' | 'site_name' | 'updated_at'>
+  Omit<
+    ElevationRow,
+    'id' | 'org_id' | 'device_id' | 'device_hostname' | 'org_name' | 'site_name' | 'updated_at'
+  >
 >;
 
 /**

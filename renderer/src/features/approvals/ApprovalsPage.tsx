@@ -76,7 +76,7 @@ export function ApprovalsPage({ tab }: { tab: ApprovalsTab }) {
           ) : undefined,
         )}
       />
-      {tab === 'pending' ? <PendingTab /> : null}
+      {tab === 'pending' ? <PendingTab canApprove={canApprove} /> : null}
       {tab === 'active' ? <ActiveTab canApprove={canApprove} /> : null}
       {tab === 'history' ? <HistoryTab /> : null}
       {tab === 'devices' ? <ApproverDevicesTab /> : null}

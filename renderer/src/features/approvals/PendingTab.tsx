@@ -1,79 +1,153 @@
-import { useState } from 'react';
-import { Icon } from '../../ui/Icon';
-import { LoadState } from '../../ui';
-import { useNow } from '../../lib/hooks';
-import { EmptyState, Pager } from '../../ui';
-import { FLOW_LABEL, REQUESTS_FORBIDDEN, msSince, waitingTone } from './format';
-import { upsert, without } from './live';
-import {
-  DeviceCell,
-  Elapsed,
-  LiveBar,
-  RequestRowLink,
-  RiskCell,
-  SubjectCell,
-  TableHead,
-  UserCell,
-} from './parts';
-import { selectRequests, useLiveList, type Patch } from './useLiveList';
-import { approvalsApi } from './api';
+import { useEffect, useMemo, useState } from 'react';
+import type { ElevationRequest } from '../../../../server/contract';
+import { useDebounced } from '../../lib/hooks';
+import { useRouter } from '../../lib/router';
+import { formatCount } from '../../lib/format';
+import { ListEmpty, LoadFailure, LoadingBlock } from '../../ui';
+import { SmallButton } from '../../ui/SmallButton';
+import { inboxQuery, useInboxList, type InboxFilters } from './api';
+import { BulkOutcome } from './BulkOutcome';
+import type { BulkSummary } from './bulk-decide';
+import { DenySelectedDialog } from './DenySelectedDialog';
+import { REQUESTS_FORBIDDEN } from './format';
+import { isFiltered, NO_FILTERS, readInboxFilters, writeInboxFilters } from './inbox-filters';
+import { InboxTable } from './InboxTable';
+import { InboxToolbar } from './InboxToolbar';
+import { LiveBar } from './parts';
+import { useInboxRows } from './useInboxRows';
 
-// The inbox: requests waiting for a decision, the longest-waiting first, each with a ticking wait time.
+// The inbox: requests waiting for a decision, critical first and the longest waiting first within a risk, with
+// filters and search in the address, new arrivals pinned on top for a moment, and Deny selected.
 
-const LIMIT = 100;
+export function PendingTab({ canApprove }: { canApprove: boolean }) {
+  const search = useRouter((s) => s.search);
+  const filters = useMemo(() => readInboxFilters(search), [search]);
+  // Typed filters reach the address (and the server) once typing pauses.
+  const [typed, setTyped] = useState({ q: filters.q, device: filters.device, user: filters.user });
+  const settled = useDebounced(typed, 300);
+  useEffect(() => {
+    const now = readInboxFilters(window.location.search);
+    if (settled.q !== now.q || settled.device !== now.device || settled.user !== now.user)
+      writeInboxFilters({ ...now, ...settled });
+  }, [settled]);
+  const set = (patch: Partial<InboxFilters>) => writeInboxFilters({ ...filters, ...patch });
 
-const patchPending: Patch = (rows, _event, request) =>
-  request.status === 'pending' ? upsert(rows, request, 'end') : without(rows, request.id);
+  const query = inboxQuery(filters);
+  const list = useInboxList(query);
+  const view = useInboxRows(list, filters);
+  const total = Math.max(view.rows.length, list.total + view.delta);
 
-export function PendingTab() {
-  const [page, setPage] = useState(1);
-  const list = useLiveList(
-    approvalsApi.requests({ status: 'pending', order: 'oldest', limit: LIMIT, page }),
-    selectRequests,
-    patchPending,
-  );
-  const now = useNow(1000);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [denying, setDenying] = useState<ElevationRequest[] | null>(null);
+  const [summary, setSummary] = useState<BulkSummary | null>(null);
+  // Only rows still on screen stay selected: a request decided elsewhere leaves the selection with its row.
+  const chosen = view.rows.filter((r) => selected.has(r.id));
 
-  if (!list.rows)
-    return <LoadState of={list} loading="Loading pending requests…" forbidden={REQUESTS_FORBIDDEN} />;
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const clearAll = () => {
+    setTyped({ q: '', device: '', user: '' });
+    writeInboxFilters(NO_FILTERS);
+  };
+  const filtered = isFiltered(filters);
 
   return (
-    <div className="ap-tab" data-testid="approvals-pending">
-      <LiveBar>Longest waiting first. Open a request to see everything about it and decide.</LiveBar>
-      {list.rows.length === 0 ? (
-        <EmptyState icon="approvals" title="Nothing waits for a decision" testId="approvals-pending-empty">
+    <div className="ap-tab ap-inbox" data-testid="approvals-pending">
+      <InboxToolbar
+        filters={filters}
+        typed={typed}
+        onType={(patch) => setTyped((t) => ({ ...t, ...patch }))}
+        onSet={set}
+      />
+      <LiveBar>
+        {list.loading ? null : (
+          <span className="ap-inbox-count" data-testid="inbox-count">
+            {formatCount(total)} waiting
+          </span>
+        )}
+        Critical first, then the longest waiting; new requests show on top for a moment.
+      </LiveBar>
+      {summary ? <BulkOutcome summary={summary} onDismiss={() => setSummary(null)} /> : null}
+      {chosen.length > 0 ? (
+        <div className="ap-selection" role="status" data-testid="inbox-selection">
+          <span>
+            <strong data-testid="inbox-selected-count">{chosen.length}</strong> selected
+          </span>
+          {canApprove ? (
+            <SmallButton tone="danger" icon="close" onClick={() => setDenying(chosen)} testId="deny-selected">
+              Deny selected
+            </SmallButton>
+          ) : (
+            <span className="muted small">Your role can view requests only.</span>
+          )}
+          <SmallButton tone="ghost" onClick={() => setSelected(new Set())}>
+            Clear selection
+          </SmallButton>
+        </div>
+      ) : null}
+
+      {list.error && list.rows.length === 0 ? (
+        <LoadFailure
+          error={list.error}
+          onRetry={list.reload}
+          forbiddenTitle={REQUESTS_FORBIDDEN.title}
+          forbiddenText={REQUESTS_FORBIDDEN.text}
+        />
+      ) : list.loading ? (
+        <LoadingBlock label="Loading pending requests…" />
+      ) : view.rows.length === 0 && !list.switching ? (
+        <ListEmpty
+          filtered={filtered}
+          icon="approvals"
+          title="Nothing waits for a decision"
+          testId="approvals-pending-empty"
+          noMatch={{
+            title: 'No pending request matches',
+            text: 'Nothing waiting matches the search and filters above.',
+          }}
+          action={
+            filtered ? (
+              <SmallButton tone="secondary" onClick={clearAll} testId="inbox-clear-filters">
+                Clear search and filters
+              </SmallButton>
+            ) : undefined
+          }
+        >
           New requests appear here the moment an agent reports them, with a desktop notification if you turn
           those on.
-        </EmptyState>
+        </ListEmpty>
       ) : (
-        <div className="adm-table-card ap-table" role="table" aria-label="Pending elevation requests">
-          <TableHead
-            variant="ap-pending"
-            columns={['Waiting', 'Risk', 'Request', 'Device', 'User', 'Flow', 'Matched rule', '']}
-          />
-          {list.rows.map((r) => {
-            const waited = msSince(r.requestedAt, now);
-            return (
-              <RequestRowLink key={r.id} request={r} variant="ap-pending" fresh={list.fresh.has(r.id)}>
-                <Elapsed
-                  ms={waited}
-                  tone={waitingTone(waited)}
-                  title={`Requested ${new Date(r.requestedAt).toLocaleString()}`}
-                  testId="approval-waiting"
-                />
-                <RiskCell request={r} />
-                <SubjectCell request={r} />
-                <DeviceCell request={r} />
-                <UserCell request={r} />
-                <span className="ap-cell ap-muted">{FLOW_LABEL[r.flowType]}</span>
-                <span className="ap-cell ap-muted">{r.pamRuleName ?? '—'}</span>
-                <Icon name="chevron" size={14} className="ap-chev" />
-              </RequestRowLink>
-            );
-          })}
-          <Pager pagination={list.pagination} onPage={setPage} />
-        </div>
+        <InboxTable
+          rows={view.rows}
+          total={total}
+          fresh={view.fresh}
+          selected={selected}
+          onToggle={toggle}
+          onToggleAll={(on) => setSelected(on ? new Set(view.rows.map((r) => r.id)) : new Set())}
+          onNearEnd={list.loadMore}
+          loadingMore={list.loadingMore}
+          dim={list.switching}
+          resetKey={query}
+        />
       )}
+
+      {denying ? (
+        <DenySelectedDialog
+          requests={denying}
+          onClose={() => setDenying(null)}
+          onDone={(s) => {
+            setDenying(null);
+            setSummary(s);
+            setSelected(new Set());
+            list.reload();
+          }}
+        />
+      ) : null}
     </div>
   );
 }

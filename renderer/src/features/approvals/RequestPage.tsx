@@ -16,6 +16,7 @@ import { useDebouncedCallback } from '../../lib/hooks';
 import { RequestStatus, RiskPill } from './parts';
 import { WhatCard, WhoCard, HowCard, Outcome } from './RequestCards';
 import { History, Timeline } from './RequestTimeline';
+import { SimilarPanel } from './SimilarPanel';
 import { SmallButton } from '../../ui/SmallButton';
 
 // /approvals/:id — everything a technician needs to decide one request: the machine and the user, what is asking
@@ -178,6 +179,9 @@ export function RequestPage({ requestId }: { requestId: string }) {
               />
             )}
           </Card>
+          {r.targetExecutableHash ? (
+            <SimilarPanel detail={current} canApprove={canApprove} onDecided={reload} />
+          ) : null}
           <Card
             title={
               r.flowType === 'ai_tool_action'

@@ -1,0 +1,177 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Field, FormDialog, LabelOptions } from '../../ui';
+import { TotpCodeInput } from '../../ui/basics';
+import { useAsyncAction } from '../../lib/action';
+import { decideMany, type BulkPhase, type BulkSummary, type BulkTarget } from './bulk-decide';
+import { RISK_LABEL, subjectOf } from './format';
+
+// Approve or deny a request and its look-alikes in one step. Each is still its own decision on the server; here
+// each approve is confirmed on the approver device one by one when the technician has one, and the password (or
+// code) is asked once when any of them needs it again (a critical request, or a level-3 floor).
+
+const DURATIONS = [
+  { value: '15', label: '15 minutes' },
+  { value: '60', label: '1 hour' },
+  { value: '240', label: '4 hours' },
+  { value: '480', label: '8 hours' },
+];
+
+const MAX_REASON = 2000;
+
+function phaseText(phase: BulkPhase | null): string | undefined {
+  if (!phase) return undefined;
+  if (phase.step === 'confirming') return `Confirm ${phase.index} of ${phase.of} on this computer…`;
+  return phase.step === 'sending' ? 'Deciding…' : 'Sending to the devices…';
+}
+
+/** Whether approving this target needs the password or code again. */
+const needsReauth = (t: BulkTarget) =>
+  Boolean(
+    t.stepUp &&
+    (t.stepUp.reauthRequired ||
+      (t.stepUp.mode === 'enforce' && t.stepUp.requiredLevel === 3 && t.stepUp.hasApproverDevice)),
+  );
+
+export function DecideSimilarDialog({
+  decision,
+  targets,
+  onClose,
+  onDone,
+}: {
+  decision: 'approve' | 'deny';
+  targets: BulkTarget[];
+  onClose: () => void;
+  onDone: (summary: BulkSummary) => void;
+}) {
+  const uid = useId();
+  const [duration, setDuration] = useState('15');
+  const [reason, setReason] = useState('');
+  const [secret, setSecret] = useState('');
+  const [errors, setErrors] = useState<{ reason?: string; secret?: string }>({});
+  const [phase, setPhase] = useState<BulkPhase | null>(null);
+  const action = useAsyncAction();
+  const approving = decision === 'approve';
+  const reauthTargets = approving ? targets.filter(needsReauth) : [];
+  const method = reauthTargets[0]?.stepUp?.reauthMethod ?? 'password';
+  const n = targets.length;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const text = reason.trim();
+    const next: typeof errors = {};
+    if (!approving && !text) next.reason = 'Give a reason to deny; each user and the audit trail see it.';
+    if (text.length > MAX_REASON) next.reason = `Keep the reason under ${MAX_REASON} characters.`;
+    if (reauthTargets.length > 0 && !secret.trim())
+      next.secret =
+        method === 'mfa_code' ? 'Enter the code from your authenticator app.' : 'Enter your password.';
+    setErrors(next);
+    if (Object.keys(next).length > 0) return;
+    void action.run(async () => {
+      try {
+        const summary = await decideMany(
+          targets,
+          {
+            decision,
+            ...(text ? { reason: text } : {}),
+            ...(approving ? { durationMinutes: Number(duration) } : {}),
+            ...(reauthTargets.length > 0
+              ? method === 'mfa_code'
+                ? { reauthMfaCode: secret.replace(/\s/g, '') }
+                : { reauthPassword: secret }
+              : {}),
+          },
+          setPhase,
+        );
+        onDone(summary);
+      } finally {
+        setPhase(null);
+        setSecret('');
+      }
+    });
+  };
+
+  return (
+    <FormDialog
+      title={`${approving ? 'Approve' : 'Deny'} ${n} similar ${n === 1 ? 'request' : 'requests'}`}
+      testId="decide-similar-dialog"
+      formId={`${uid}-form`}
+      onSubmit={submit}
+      onClose={onClose}
+      busy={action.busy}
+      error={action.error}
+      submitLabel={`${approving ? 'Approve' : 'Deny'} ${n}`}
+      busyLabel={phaseText(phase) ?? (approving ? 'Approving…' : 'Denying…')}
+      submitTestId="decide-similar-submit"
+      noValidate
+    >
+      <ul className="ap-bulk-list" data-testid="decide-similar-list">
+        {targets.map(({ request: r }) => (
+          <li key={r.id}>
+            <span className="ap-strong">{subjectOf(r)}</span>
+            <span className="muted">
+              {' '}
+              on {r.deviceHostname} · {r.orgName} · {RISK_LABEL[r.riskLevel]} risk
+            </span>
+          </li>
+        ))}
+      </ul>
+      <p className="muted small">
+        Each request is decided on its own and audited separately.
+        {approving && targets.some((t) => t.stepUp?.hasApproverDevice)
+          ? ' You confirm each one on this computer (Windows Hello, Touch ID).'
+          : ''}{' '}
+        A request someone else decides meanwhile is skipped.
+      </p>
+      {approving ? (
+        <Field label="Approve for" htmlFor={`${uid}-duration`}>
+          <select
+            id={`${uid}-duration`}
+            value={duration}
+            onChange={(e) => setDuration(e.target.value)}
+            disabled={action.busy}
+            data-testid="similar-duration"
+          >
+            <LabelOptions options={DURATIONS} />
+          </select>
+        </Field>
+      ) : null}
+      <Field
+        label="Reason"
+        htmlFor={`${uid}-reason`}
+        error={errors.reason}
+        hint={approving ? 'Optional; recorded for each request.' : 'Required; recorded for each request.'}
+      >
+        <textarea
+          id={`${uid}-reason`}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          rows={2}
+          disabled={action.busy}
+          data-testid="similar-reason"
+        />
+      </Field>
+      {reauthTargets.length > 0 ? (
+        <Field
+          label={method === 'mfa_code' ? 'Authenticator code' : 'Your password'}
+          htmlFor={method === 'mfa_code' ? `${uid}-code` : `${uid}-password`}
+          error={errors.secret}
+          hint={`${reauthTargets.length === 1 ? 'One of these needs' : `${reauthTargets.length} of these need`} you to confirm who you are again.`}
+        >
+          {method === 'mfa_code' ? (
+            <TotpCodeInput id={`${uid}-code`} value={secret} onChange={setSecret} />
+          ) : (
+            <input
+              id={`${uid}-password`}
+              type="password"
+              autoComplete="current-password"
+              value={secret}
+              onChange={(e) => setSecret(e.target.value)}
+              disabled={action.busy}
+              data-testid="similar-password"
+            />
+          )}
+        </Field>
+      ) : null}
+    </FormDialog>
+  );
+}

@@ -1,0 +1,92 @@
+import { useOrganizations } from '../../lib/directory';
+import { ChoiceSelect, ListToolbar, TextFilter } from '../../ui';
+import type { InboxFilters } from './api';
+import { FLOW_LABEL, FLOW_TYPES, RISK_LABEL } from './format';
+import { RISKS, riskList } from './inbox-filters';
+
+// The inbox's search and filter bar on the kit's ListToolbar: risk chips (several at once), flow, organization,
+// device and user. Typed fields are held by the caller until typing pauses.
+
+type Typed = Pick<InboxFilters, 'q' | 'device' | 'user'>;
+
+export function InboxToolbar({
+  filters,
+  typed,
+  onType,
+  onSet,
+}: {
+  filters: InboxFilters;
+  typed: Typed;
+  onType: (patch: Partial<Typed>) => void;
+  onSet: (patch: Partial<InboxFilters>) => void;
+}) {
+  const { orgs } = useOrganizations();
+  const risks = riskList(filters);
+  const toggleRisk = (risk: string) => {
+    const next = risks.includes(risk as never) ? risks.filter((r) => r !== risk) : [...risks, risk];
+    // Kept in triage order, so the address reads the same whichever chip was pressed first.
+    onSet({ riskLevel: RISKS.filter((r) => next.includes(r)).join(',') });
+  };
+  return (
+    <ListToolbar
+      className="ap-toolbar"
+      query={typed.q}
+      onQuery={(q) => onType({ q })}
+      placeholder="Search file, signer, command, user, device"
+      searchTestId="inbox-search"
+      filters={
+        <>
+          <div className="ui-chips" role="group" aria-label="Risk">
+            {RISKS.map((risk) => (
+              <button
+                key={risk}
+                type="button"
+                aria-pressed={risks.includes(risk)}
+                className={`ui-chip${risks.includes(risk) ? ' on' : ''}`}
+                onClick={() => toggleRisk(risk)}
+                data-testid={`inbox-risk-${risk}`}
+              >
+                <span className={`ap-risk-dot ${risk}`} aria-hidden="true" />
+                {RISK_LABEL[risk]}
+              </button>
+            ))}
+          </div>
+          <ChoiceSelect
+            value={filters.flowType}
+            onChange={(flowType) => onSet({ flowType })}
+            ariaLabel="Flow"
+            emptyLabel="All flows"
+            options={FLOW_TYPES.map((f) => ({ value: f, label: FLOW_LABEL[f] }))}
+            testId="inbox-flow"
+          />
+          {orgs.length > 1 ? (
+            <ChoiceSelect
+              value={filters.orgId}
+              onChange={(orgId) => onSet({ orgId })}
+              ariaLabel="Organization"
+              emptyLabel="All organizations"
+              options={orgs.map((o) => ({ value: o.id, label: o.name }))}
+              testId="inbox-org-filter"
+            />
+          ) : null}
+          <TextFilter
+            value={typed.device}
+            onChange={(device) => onType({ device })}
+            label="Device"
+            placeholder="Device"
+            size="narrow"
+            testId="inbox-device"
+          />
+          <TextFilter
+            value={typed.user}
+            onChange={(user) => onType({ user })}
+            label="User"
+            placeholder="User"
+            size="narrow"
+            testId="inbox-user"
+          />
+        </>
+      }
+    />
+  );
+}
