@@ -5,6 +5,7 @@
 import { create } from 'zustand';
 import type { AuthUser, Scope, SetupStatusResponse, TokenPair } from '../../../server/contract';
 import { ApiError, api, bindAuth, refreshWithCookie } from './api/client';
+import { navigate } from './router';
 
 export type SessionStatus = 'booting' | 'unreachable' | 'signedOut' | 'signedIn';
 
@@ -159,6 +160,10 @@ export const useSession = create<SessionState>((set, get) => {
         }
       }
       get().clear(null);
+      // A deliberate sign-out starts afresh: the next person to sign in lands on the overview, not on the page the
+      // last one left (an expired session, by contrast, keeps its way back). Both updates land in one render.
+      set({ returnTo: null });
+      navigate('/login', { replace: true });
       channel?.postMessage({ type: 'signed-out' });
     },
 
