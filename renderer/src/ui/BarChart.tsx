@@ -31,6 +31,7 @@ export function BarChart({
   series,
   stacked = false,
   height = 180,
+  legend = true,
   ariaLabel,
   testId,
 }: {
@@ -38,6 +39,8 @@ export function BarChart({
   series: BarSeries[];
   stacked?: boolean;
   height?: number;
+  /** The series' keys under the chart; leave out when the page says them itself. */
+  legend?: boolean;
   ariaLabel: string;
   testId?: string;
 }) {
@@ -76,6 +79,7 @@ export function BarChart({
         axes: [
           kitAxis(theme, {
             grid: { show: false },
+            size: 26,
             splits: () => categories.map((_, i) => i).filter((i) => i % every === 0),
             values: (_u, splits) => splits.map((i) => categories[i] ?? ''),
           }),
@@ -141,7 +145,7 @@ export function BarChart({
       height={height}
       hover={hover}
       empty={n === 0 ? 'No data yet' : undefined}
-      legend={series.map((s, i) => ({ label: s.label, color: colors[i] ?? 'gray' }))}
+      legend={legend ? series.map((s, i) => ({ label: s.label, color: colors[i] ?? 'gray' })) : []}
       tooltip={(idx) => (
         <>
           <div className="ui-plot-tip-head">

@@ -31,6 +31,14 @@ const timeLabel = (ms: number) =>
     minute: '2-digit',
   });
 
+/** An x-axis label on one line: "14:00", or the date where a day begins ("Nov 27"). */
+function axisTime(ms: number): string {
+  const d = new Date(ms);
+  if (d.getHours() === 0 && d.getMinutes() === 0)
+    return d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  return d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+}
+
 export function TimeSeriesChart({
   series,
   unit,
@@ -76,7 +84,12 @@ export function TimeSeriesChart({
           y: { range: (_u, _min, max) => [0, yMax ?? (max > 0 ? max * 1.1 : 1)] },
         },
         axes: [
-          kitAxis(theme, { grid: { show: false }, space: 70 }),
+          kitAxis(theme, {
+            grid: { show: false },
+            space: 64,
+            size: 26,
+            values: (_u, splits) => splits.map(axisTime),
+          }),
           kitAxis(theme, {
             size: 44,
             space: 28,
