@@ -80,6 +80,6 @@ export interface DashboardResponse {
   elevations: DashboardElevations | null;
   devices: DashboardDevices | null;
   agentUpdates: DashboardAgentUpdates | null;
-  /** With audit:read: the 8 newest entries the caller may read. */
+  /** With audit:read: the 8 newest entries the caller may read, agents' own reports left out. */
   recentAudit: AuditEntry[] | null;
 }

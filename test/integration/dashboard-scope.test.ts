@@ -174,6 +174,11 @@ describe('GET /dashboard', () => {
     expect(perDay.at(-1)?.day).toBe(new Date().toISOString().slice(0, 10));
     const total = perDay.reduce((n, day) => n + day.pending + day.approved + day.denied, 0);
     expect(total).toBe(6);
+    // Recent activity: the decisions made above, newest first, without the agents' own reports.
+    const actions = (d.recentAudit ?? []).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['pam.elevation_request.approve']));
+    expect(d.recentAudit?.length).toBeLessThanOrEqual(8);
+    expect((d.recentAudit ?? []).every((e) => e.actorType !== 'agent')).toBe(true);
   });
 
   it('counts devices online and offline now, and the presence series ends on those numbers', async () => {
@@ -203,8 +208,11 @@ describe('GET /dashboard', () => {
     const fabrikam = db().prepare("SELECT id FROM organizations WHERE name = 'Fabrikam'").get() as {
       id: string;
     };
-    expect(d.recentAudit?.length).toBeGreaterThan(0);
-    for (const entry of d.recentAudit ?? []) expect(entry.orgId).toBe(fabrikam.id);
+    expect(d.recentAudit).not.toBeNull();
+    for (const entry of d.recentAudit ?? []) {
+      expect(entry.orgId).toBe(fabrikam.id);
+      expect(entry.actorType).not.toBe('agent');
+    }
   });
 
   it('shows a technician limited to a device group only the devices of that group', async () => {

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context';
 import {
   ELEVATION_OUTCOMES,
   type Architecture,
+  type AuditEntry,
   type DashboardAgentUpdates,
   type DashboardDevices,
   type DashboardElevations,
@@ -125,9 +126,28 @@ function agentUpdates(ctx: AppContext, v: DeviceVisibility): DashboardAgentUpdat
   return { total: behind.reduce((sum, b) => sum + b.devices, 0), behind };
 }
 
-function recentAudit(ctx: AppContext, auth: AuthContext) {
+/** How far back the recent activity looks for entries of people and automations, in entries read. */
+const AUDIT_LOOKBACK = 1000;
+const AUDIT_CHUNK = 200;
+
+/**
+ * The newest entries the caller may read, leaving out agents' own reports (telemetry submissions a fleet writes
+ * every few seconds, which would fill the card with one line): the work of people, keys and the system. The
+ * look-back is bounded, so a log of nothing but agent reports costs a few chunks, not a scan of the whole log;
+ * the audit log itself (the card's link) shows everything.
+ */
+function recentAudit(ctx: AppContext, auth: AuthContext): AuditEntry[] {
   const w = auditWhere(auditScope(ctx, auth), {});
-  return auditEntriesBefore(ctx.db, w, Number.MAX_SAFE_INTEGER, AUDIT_SHOWN).map((e) => e.entry);
+  const found: AuditEntry[] = [];
+  let before = Number.MAX_SAFE_INTEGER;
+  for (let read = 0; read < AUDIT_LOOKBACK && found.length < AUDIT_SHOWN; read += AUDIT_CHUNK) {
+    const chunk = auditEntriesBefore(ctx.db, w, before, AUDIT_CHUNK);
+    for (const { entry } of chunk) if (entry.actorType !== 'agent') found.push(entry);
+    const last = chunk.at(-1);
+    if (!last || chunk.length < AUDIT_CHUNK) break;
+    before = last.seq;
+  }
+  return found.slice(0, AUDIT_SHOWN);
 }
 
 export function dashboard(ctx: AppContext, auth: AuthContext, now = new Date()): DashboardResponse {
