@@ -38,5 +38,9 @@ export function useDashboardLive(): void {
   );
   useLiveEvent('elevation.*', refresh);
   useLiveEvent('device.*', refresh);
-  useLiveEvent('audit.created', refresh);
+  // Agents' own reports (`agent.*`, telemetry every few seconds) are not in the recent activity card: a re-read
+  // for each would cost the server a dashboard a second per open console for nothing.
+  useLiveEvent('audit.created', (e) => {
+    if (!e.data.action.startsWith('agent.')) refresh();
+  });
 }
