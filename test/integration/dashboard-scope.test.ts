@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardResponse, RiskLevel } from '../../server/contract';
+import { links } from '../../renderer/src/features/home/links';
 import { markOffline } from '../../server/modules/agents';
 import { mintEnrollmentKey, startAgentServer, TestAgent } from '../support/agent-client';
 import {
@@ -242,6 +243,33 @@ describe('GET /dashboard', () => {
     const acme = await overview(tok.acme);
     expect(acme.elevations?.pending.find((p) => p.risk === 'low')?.count).toBe(0);
     expect(acme.devices?.online).toBe(3);
+  });
+
+  it("the agents tile's link lists exactly the devices it counts", async () => {
+    const d = await overview(tok.acme);
+    const updates = d.agentUpdates;
+    expect(updates?.total).toBe(4);
+    if (!updates) return;
+    const path = links.outdatedAgents(updates);
+    const res = await server.api.get(`${path}&limit=100`, tok.acme);
+    expect(res.status).toBe(200);
+    expect(res.body.pagination.total).toBe(updates.total);
+  });
+
+  it('classes what became of each request: auto-approved by a rule, expired undecided', async () => {
+    const auto = await report('ini', 'medium', 3);
+    const lapsed = await report('ini', 'high', 2);
+    const later = new Date(Date.now() + 30 * 60_000).toISOString();
+    db()
+      .prepare(
+        "UPDATE elevation_requests SET status = 'auto_approved', decision_source = 'pam_rule', expires_at = ? WHERE id = ?",
+      )
+      .run(later, auto);
+    db().prepare("UPDATE elevation_requests SET status = 'expired' WHERE id = ?").run(lapsed);
+    const d = await overview(tok.initech);
+    expect(d.elevations?.mix).toEqual({ pending: 1, approved: 0, auto_approved: 1, denied: 0, expired: 1 });
+    expect(d.elevations?.activeGrants.total).toBe(1);
+    expect(d.elevations?.perDay.at(-1)).toMatchObject({ pending: 1, auto_approved: 1, expired: 1 });
   });
 
   it('refuses a caller without a session', async () => {
