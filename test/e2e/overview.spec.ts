@@ -115,6 +115,9 @@ test('a tile opens its filtered list', async ({ page }) => {
   // The session diagnostics are folded at the foot, still one click away.
   await page.goBack();
   const session = page.getByTestId('home-session');
+  // Folded, they are still on the page for what reads them (the console spec checks the MFA state and version).
+  await expect(page.getByTestId('home-mfa-status')).toContainText('Enabled');
+  await expect(page.getByTestId('server-version')).toHaveText(/^v\d/);
   await session.locator('summary').click();
   await expect(page.getByTestId('home-user-name')).toHaveText(/Sam/);
   await expect(page.getByTestId('session-expiry')).toContainText('expires in');
