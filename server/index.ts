@@ -28,6 +28,7 @@ import { startDevicePresence } from './jobs/device-presence';
 import { startHousekeeping } from './jobs/housekeeping';
 import { startOffboardingReaper } from './jobs/offboarding-reaper';
 import { startPamExpiry } from './jobs/pam-expiry';
+import { startPresenceHistoryPruning } from './jobs/presence-history';
 import { startWebhookDispatch } from './jobs/webhook-dispatch';
 import { Mailer } from './mail';
 import { accessReviewRoutes } from './modules/access-reviews/routes';
@@ -37,6 +38,8 @@ import { agentAuthenticator } from './modules/agents';
 import { agentRoutes } from './modules/agents/routes';
 import { agentVersionRoutes } from './modules/agent-versions/routes';
 import { prepareAgentVersions } from './modules/agent-versions';
+import { dashboardRoutes } from './modules/dashboard/routes';
+import { subscribePresenceHistory } from './modules/dashboard';
 import { demoRoutes } from './modules/demo/routes';
 import { simulatorRoutes } from './modules/demo/simulator-routes';
 import { deviceRoutes } from './modules/devices/routes';
@@ -204,6 +207,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     throw err;
   }
   subscribeEnforcementResults(ctx);
+  teardown.push(subscribePresenceHistory(ctx));
   const webhooks = webhookRuntime(ctx, options.webhooks);
   teardown.push(subscribeWebhookEvents(webhooks));
   const sso = ssoRuntime(ctx, options.sso);
@@ -248,6 +252,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...ssoLoginRoutes(sso),
     ...consoleSocketRoutes(hub),
     ...backupRoutes(backups),
+    ...dashboardRoutes(ctx),
   ];
   const resolveClient = clientResolver({
     enabled: config.trustProxyHeaders,
@@ -294,6 +299,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     startWebhookDispatch(webhooks),
     startAccessReviewReminders(ctx),
     startAuditRetention(ctx),
+    startPresenceHistoryPruning(ctx),
   ];
   const stopAllJobs = () => stopJobs.forEach((stop) => stop());
   teardown.push(stopAllJobs);

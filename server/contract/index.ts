@@ -125,3 +125,4 @@ export * from './contacts';
 export * from './imports';
 export * from './partner-api';
 export * from './sso';
+export * from './dashboard';

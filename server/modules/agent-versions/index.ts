@@ -4,3 +4,5 @@
 export { prepareAgentVersions } from './scan';
 export { requireSystemScope } from './service';
 export { agentDownloadUrl, archOf, compareVersions, platformOf } from './upgrade';
+// The Overview counts devices a heartbeat would offer an upgrade (server/modules/dashboard).
+export { upgradeFor } from './upgrade';

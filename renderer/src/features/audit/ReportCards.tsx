@@ -5,7 +5,7 @@ import type {
   AuditUserActivityRow,
 } from '../../../../server/contract';
 import { compactTime, formatCount, formatDateTime, plural } from '../../lib/format';
-import { BarList, DayHistogram, type ChartSeries } from '../../ui';
+import { BarChart, BarList, CHART_COLORS } from '../../ui';
 import { auditApi, useAuditReport } from './api';
 import { CATEGORIES, CATEGORY_LABEL } from './model';
 import { actorName, ResultPill } from './parts';
@@ -15,16 +15,24 @@ import { countColumn, EventsSummary, ReportCard, ReportTable, type ReportColumn 
 // events and their failures over time, failures per actor; tables for the lists (who did what, the compliance
 // actions, the latest security events).
 
-const BY_RESULT: ChartSeries[] = [
-  { label: 'Success', tone: 'ok' },
-  { label: 'Failure', tone: 'bad' },
-  { label: 'Denied', tone: 'warn' },
-];
+/** A day of a report as the chart's category: "Nov 23" (report days are UTC dates). */
+const dayLabel = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
 
-const SECURITY_SERIES: ChartSeries[] = [
-  { label: 'Succeeded', tone: 'accent' },
-  { label: 'Failed or denied', tone: 'bad' },
-];
+/** Per-day columns: the days as categories, one stacked series per part of the day's count. */
+function perDay<D extends { day: string }>(
+  days: D[],
+  parts: Array<{ label: string; color: string; value: (d: D) => number }>,
+) {
+  return {
+    categories: days.map((d) => dayLabel(d.day)),
+    series: parts.map((p) => ({ label: p.label, color: p.color, values: days.map(p.value) })),
+  };
+}
 
 const lastSeen = (at: string | null) =>
   at ? <span title={formatDateTime(at)}>{compactTime(at)}</span> : '—';
@@ -68,10 +76,15 @@ export function OverviewCard({ query }: { query: AuditReportQuery }) {
     >
       {(s) => (
         <>
-          <DayHistogram
-            label="Audit events per day by result"
-            days={s.byDay.map((d) => ({ day: d.day, values: [d.success, d.failure, d.denied] }))}
-            series={BY_RESULT}
+          <BarChart
+            ariaLabel="Audit events per day by result"
+            {...perDay(s.byDay, [
+              { label: 'Success', color: CHART_COLORS.ok, value: (d) => d.success },
+              { label: 'Failure', color: CHART_COLORS.bad, value: (d) => d.failure },
+              { label: 'Denied', color: CHART_COLORS.warn, value: (d) => d.denied },
+            ])}
+            stacked
+            height={170}
             testId="chart-events-per-day"
           />
           <div className="au-report-split">
@@ -127,10 +140,14 @@ export function SecurityCard({
     >
       {(r) => (
         <>
-          <DayHistogram
-            label="Security events per day"
-            days={r.byDay.map((d) => ({ day: d.day, values: [d.total - d.failures, d.failures] }))}
-            series={SECURITY_SERIES}
+          <BarChart
+            ariaLabel="Security events per day"
+            {...perDay(r.byDay, [
+              { label: 'Succeeded', color: CHART_COLORS.accent, value: (d) => d.total - d.failures },
+              { label: 'Failed or denied', color: CHART_COLORS.bad, value: (d) => d.failures },
+            ])}
+            stacked
+            height={170}
             testId="chart-security-per-day"
           />
           <BarList
@@ -244,11 +261,10 @@ export function ComplianceCard({ query }: { query: AuditReportQuery }) {
     >
       {(r) => (
         <>
-          <DayHistogram
-            label="Compliance actions per day"
-            days={r.byDay.map((d) => ({ day: d.day, values: [d.total] }))}
-            series={[{ label: 'Actions', tone: 'accent' }]}
-            height={110}
+          <BarChart
+            ariaLabel="Compliance actions per day"
+            {...perDay(r.byDay, [{ label: 'Actions', color: CHART_COLORS.accent, value: (d) => d.total }])}
+            height={120}
             testId="chart-compliance-per-day"
           />
           <ReportTable

@@ -1,14 +1,22 @@
-import type { DemoSeedResponse, Paginated, Partner } from '../../../../server/contract';
+import { useQuery } from '@tanstack/react-query';
+import type { DashboardResponse, DemoSeedResponse, Paginated, Partner } from '../../../../server/contract';
 import { api } from '../../lib/api/client';
 
-// The overview's endpoints (spec 1: demo data), typed by the contract.
+// The overview's endpoints, typed by the contract: the dashboard (issue 16) and the demo data offer (spec 1).
 
 export const homeKeys = {
   /** Whether the install has any partner yet (one row is enough to know). */
   anyPartner: ['home', 'any-partner'] as const,
+  dashboard: ['home', 'dashboard'] as const,
 };
 
 export const homeApi = {
   partnerCount: () => api<Paginated<Partner>>('/orgs/partners?limit=1').then((page) => page.pagination.total),
   seedDemo: () => api<DemoSeedResponse>('/demo/seed', { method: 'POST', body: {} }),
+  dashboard: () => api<DashboardResponse>('/dashboard'),
 };
+
+/** The Overview's numbers; refreshed by live pushes (live.ts) and once a minute for the clock-driven parts. */
+export function useDashboard() {
+  return useQuery({ queryKey: homeKeys.dashboard, queryFn: homeApi.dashboard, refetchInterval: 60_000 });
+}

@@ -1,0 +1,221 @@
+import { useMemo } from 'react';
+import type {
+  AuditEntry,
+  DashboardDevices,
+  DashboardElevations,
+  ElevationOutcome,
+} from '../../../../server/contract';
+import { compactTime, formatCount, formatDateTime, relativeTo } from '../../lib/format';
+import { Link } from '../../lib/router';
+import { BarChart, Card, CHART_COLORS, TimeSeriesChart } from '../../ui';
+import { links } from './links';
+import { RISK_LABEL } from './StatTiles';
+
+// The Overview's second and third rows: presence over 24 hours, elevations over 7 days with their decision mix,
+// the grants that end soonest, and the newest audit entries. Each card's title links to its full list.
+
+const OUTCOMES: Array<{ key: ElevationOutcome; label: string; color: string }> = [
+  { key: 'approved', label: 'Approved', color: CHART_COLORS.ok },
+  { key: 'auto_approved', label: 'Auto-approved', color: CHART_COLORS.accent },
+  { key: 'denied', label: 'Denied', color: CHART_COLORS.bad },
+  { key: 'expired', label: 'Expired', color: CHART_COLORS.muted },
+  { key: 'pending', label: 'Pending', color: CHART_COLORS.warn },
+];
+
+function CardLink({ to, testId, children }: { to: string; testId: string; children: React.ReactNode }) {
+  return (
+    <Link to={to} className="link small" data-testid={testId}>
+      {children}
+    </Link>
+  );
+}
+
+export function PresenceCard({ devices }: { devices: DashboardDevices }) {
+  const series = useMemo(
+    () => [
+      {
+        label: 'Online',
+        color: CHART_COLORS.ok,
+        points: devices.presence.map((p): [number, number] => [Date.parse(p.at), p.online]),
+      },
+      {
+        label: 'Offline',
+        color: CHART_COLORS.muted,
+        points: devices.presence.map((p): [number, number] => [Date.parse(p.at), p.offline]),
+      },
+    ],
+    [devices.presence],
+  );
+  return (
+    <Card
+      title="Devices · last 24 hours"
+      icon="devices"
+      testId="ov-presence"
+      actions={
+        <CardLink to={links.devices()} testId="ov-presence-link">
+          All devices
+        </CardLink>
+      }
+    >
+      <TimeSeriesChart
+        series={series}
+        height={190}
+        ariaLabel="Devices online and offline over the last 24 hours"
+        testId="ov-presence-chart"
+      />
+    </Card>
+  );
+}
+
+const dayLabel = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, {
+    weekday: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
+
+export function ElevationsCard({ elevations }: { elevations: DashboardElevations }) {
+  const categories = useMemo(() => elevations.perDay.map((d) => dayLabel(d.day)), [elevations.perDay]);
+  const series = useMemo(
+    () =>
+      OUTCOMES.map((o) => ({
+        label: o.label,
+        color: o.color,
+        values: elevations.perDay.map((d) => d[o.key]),
+      })),
+    [elevations.perDay],
+  );
+  const total = OUTCOMES.reduce((sum, o) => sum + elevations.mix[o.key], 0);
+  return (
+    <Card
+      title="Elevations · last 7 days"
+      icon="approvals"
+      testId="ov-elevations"
+      actions={
+        <CardLink to={links.history()} testId="ov-elevations-link">
+          History
+        </CardLink>
+      }
+    >
+      <BarChart
+        categories={categories}
+        series={series}
+        stacked
+        legend={false}
+        height={190}
+        ariaLabel="Elevation requests per day by outcome over the last 7 days"
+        testId="ov-elevations-chart"
+      />
+      <div className="ov-mix" data-testid="ov-mix">
+        {total > 0 ? (
+          <div className="ov-mix-bar" aria-hidden="true">
+            {OUTCOMES.filter((o) => elevations.mix[o.key] > 0).map((o) => (
+              <span
+                key={o.key}
+                style={{ flexGrow: elevations.mix[o.key], background: o.color }}
+                title={`${o.label}: ${formatCount(elevations.mix[o.key])}`}
+              />
+            ))}
+          </div>
+        ) : null}
+        <div className="ov-mix-keys">
+          {OUTCOMES.map((o) => (
+            <Link
+              key={o.key}
+              to={links.history(o.key)}
+              className="ov-mix-key"
+              data-testid={`ov-mix-${o.key}`}
+              data-count={elevations.mix[o.key]}
+            >
+              <span className="ov-key" style={{ background: o.color }} aria-hidden="true" />
+              {o.label}
+              <span className="ov-mix-count">{formatCount(elevations.mix[o.key])}</span>
+            </Link>
+          ))}
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+export function GrantsCard({ elevations, now }: { elevations: DashboardElevations; now: number }) {
+  const { total, endingSoonest } = elevations.activeGrants;
+  return (
+    <Card
+      title="Grants ending soonest"
+      icon="clock"
+      testId="ov-grant-list"
+      actions={
+        total > endingSoonest.length ? (
+          <CardLink to={links.activeGrants} testId="ov-grant-all">
+            All {formatCount(total)}
+          </CardLink>
+        ) : null
+      }
+    >
+      {endingSoonest.length === 0 ? (
+        <div className="empty-inline">No elevation is in force right now.</div>
+      ) : (
+        <ul className="ov-list">
+          {endingSoonest.map((g) => (
+            <li key={g.id}>
+              <Link to={links.request(g.id)} className="ov-row" data-testid="ov-grant-row">
+                <span className={`ov-risk-dot ov-risk-${g.riskLevel}`} title={RISK_LABEL[g.riskLevel]} />
+                <span className="ov-row-main">
+                  <span className="ov-strong">{g.target ?? 'Elevation'}</span>
+                  <span className="muted small">
+                    {g.subjectUsername ? `${g.subjectUsername} · ` : ''}
+                    {g.deviceHostname}
+                  </span>
+                </span>
+                <span className="ov-row-time" title={formatDateTime(g.expiresAt)}>
+                  ends {relativeTo(Date.parse(g.expiresAt), now)}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+const actorOf = (e: AuditEntry) =>
+  e.user.name ?? e.user.email ?? (e.actorType === 'system' ? 'System' : e.actorType.replace('_', ' '));
+
+export function AuditCard({ entries }: { entries: AuditEntry[] }) {
+  return (
+    <Card
+      title="Recent activity"
+      icon="audit"
+      testId="ov-audit"
+      actions={
+        <CardLink to={links.audit} testId="ov-audit-link">
+          Audit log
+        </CardLink>
+      }
+    >
+      {entries.length === 0 ? (
+        <div className="empty-inline">Nothing recorded yet.</div>
+      ) : (
+        <ul className="ov-list">
+          {entries.map((e) => (
+            <li key={e.id} className="ov-audit-row" data-testid="ov-audit-row">
+              <span className={`ov-result ov-result-${e.result}`} title={e.result} aria-label={e.result} />
+              <span className="ov-row-main">
+                <span className="mono small ov-strong">{e.action}</span>
+                <span className="muted small">
+                  {actorOf(e)}
+                  {e.resource.name ? ` · ${e.resource.name}` : ''}
+                </span>
+              </span>
+              <span className="ov-row-time" title={formatDateTime(e.timestamp)}>
+                {compactTime(e.timestamp)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}

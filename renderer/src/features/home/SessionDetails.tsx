@@ -1,0 +1,99 @@
+import { desktopBridge } from '../../lib/bridge';
+import { formatDateTime, formatDuration, formatTime, relativeTime, scopeLabel } from '../../lib/format';
+import { useMeta } from '../../lib/meta';
+import { useSession } from '../../lib/session';
+import { Facts, StatusPill } from '../../ui/basics';
+import { MfaFacts } from '../../ui/MfaFacts';
+
+// Who is signed in, this server, the session's tokens: useful when something is off, not part of a working day.
+// So they sit folded at the foot of the Overview (a technician opens them when support asks) instead of taking
+// the first screen.
+
+export function SessionDetails({
+  now,
+  partnerName,
+  orgName,
+}: {
+  now: number;
+  partnerName: string | null;
+  orgName: string | null;
+}) {
+  const user = useSession((s) => s.user);
+  const mfa = useSession((s) => s.mfa);
+  const expiresAt = useSession((s) => s.expiresAt);
+  const nextRefreshAt = useSession((s) => s.nextRefreshAt);
+  const signedInAt = useSession((s) => s.signedInAt);
+  const lastRefreshAt = useSession((s) => s.lastRefreshAt);
+  const health = useMeta((s) => s.health);
+  const healthError = useMeta((s) => s.healthError);
+  const bridge = desktopBridge();
+  if (!user) return null;
+
+  return (
+    <details className="ov-session" data-testid="home-session">
+      <summary>Session and server</summary>
+      <div className="ov-session-grid">
+        <div data-testid="home-identity">
+          <h3>Signed in as</h3>
+          <Facts
+            rows={[
+              ['Name', <span data-testid="home-user-name">{user.name}</span>],
+              ['Email', <span data-testid="home-user-email">{user.email}</span>],
+              [
+                'Scope',
+                <span className={`badge badge-scope scope-${user.scope}`}>{scopeLabel(user.scope)}</span>,
+              ],
+              ['Role', user.roleName ?? (user.scope === 'system' ? 'System administrator' : '—')],
+              ...(partnerName ? [['Partner', partnerName] as [string, string]] : []),
+              ...(orgName ? [['Organization', orgName] as [string, string]] : []),
+              ['Previous sign-in', formatDateTime(user.lastLoginAt)],
+            ]}
+          />
+        </div>
+        <div data-testid="home-mfa">
+          <h3>Two-step verification</h3>
+          <MfaFacts user={user} mfa={mfa} testIdPrefix="home" />
+        </div>
+        <div data-testid="home-server">
+          <h3>Server</h3>
+          <Facts
+            rows={[
+              [
+                'Status',
+                health ? (
+                  <StatusPill tone="ok">Healthy</StatusPill>
+                ) : healthError ? (
+                  <StatusPill tone="bad">Unreachable</StatusPill>
+                ) : (
+                  <StatusPill tone="muted">Checking…</StatusPill>
+                ),
+              ],
+              ['Version', health ? <span className="mono">v{health.version}</span> : '—', 'server-version'],
+              ['Address', <span className="mono small">{window.location.host}</span>],
+              ['Console', bridge ? `Desktop v${bridge.appVersion} · ${bridge.platform}` : 'Web browser'],
+            ]}
+          />
+        </div>
+        <div data-testid="home-tokens">
+          <h3>Session</h3>
+          <Facts
+            rows={[
+              [
+                'Signed in',
+                signedInAt ? `${formatTime(signedInAt)} · ${relativeTime(signedInAt, now)}` : '—',
+              ],
+              [
+                'Access token',
+                expiresAt ? `expires in ${formatDuration(expiresAt - now)}` : '—',
+                'session-expiry',
+              ],
+              ['Silent refresh', nextRefreshAt ? `in ${formatDuration(nextRefreshAt - now)}` : '—'],
+              ['Last refresh', lastRefreshAt ? relativeTime(lastRefreshAt, now) : 'not yet'],
+              ['Refresh token', 'HTTP-only cookie'],
+            ]}
+          />
+        </div>
+      </div>
+    </details>
+  );
+}
