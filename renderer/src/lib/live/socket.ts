@@ -78,8 +78,6 @@ const KNOWN_EVENTS: ReadonlySet<string> = new Set(Object.keys(KNOWN));
 
 interface LiveState {
   state: ConnectionState;
-  /** Most recent first. */
-  events: LiveEvent[];
   connectedAt: number | null;
   /** Epoch ms of the next reconnect attempt while offline. */
   retryAt: number | null;
@@ -87,14 +85,12 @@ interface LiveState {
   identity: { userId: string; scope: Scope } | null;
 }
 
-export const LIVE_EVENT_BUFFER = 50;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 15_000;
 
 /** Not connected and nothing received: the state before the first connection and after sign-out. */
 const DISCONNECTED: LiveState = {
   state: 'offline',
-  events: [],
   connectedAt: null,
   retryAt: null,
   lastError: null,
@@ -155,7 +151,6 @@ function handleMessage(raw: unknown): void {
       orgId: message.orgId ?? null,
       data: message.data,
     } as LiveEvent;
-    useLive.setState((s) => ({ events: [entry, ...s.events].slice(0, LIVE_EVENT_BUFFER) }));
     for (const { pattern, listener } of [...listeners]) {
       if (!matches(pattern, entry.event)) continue;
       try {
