@@ -2,3 +2,4 @@
 
 export { TenantsPage } from './TenantsPage';
 export { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from './labels';
+export { CONTACT_ROLE_LABELS } from './contact-labels';
