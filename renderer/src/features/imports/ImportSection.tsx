@@ -6,6 +6,7 @@ import { contactImportModel } from './contact-model';
 import { ImportWizard } from './ImportWizard';
 import { orgImportModel } from './org-model';
 import './imports.css';
+import './imports-results.css';
 
 // /import           organizations and sites
 // /import/contacts  contacts of those organizations

@@ -46,7 +46,11 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
 
   const decisionOf = (line: PreviewLine) => decisions.get(decisionKey(model, line));
   const undecided = (lines ?? []).filter((l) => l.asks && decisionOf(l) === undefined).length;
-  const toSend = (lines ?? []).filter((l) => decisionOf(l) !== 'leave').length;
+  // Rows that cannot go in are still sent, so the server names their exact error; the button counts the rest.
+  const cannot = (lines ?? []).filter((l) => model.annotations[l.annotation]?.tone === 'bad').length;
+  const toImport = (lines ?? []).filter(
+    (l) => decisionOf(l) !== 'leave' && model.annotations[l.annotation]?.tone !== 'bad',
+  ).length;
 
   const restart = () => {
     setStep('source');
@@ -137,7 +141,7 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
                   onClick={runPreview}
                   testId="import-to-preview"
                 >
-                  Preview {formatCount(sendable.length)} {plural(sendable.length, 'row')}
+                  Preview {plural(sendable.length, 'row')}
                 </Button>
               </div>
             </>
@@ -157,18 +161,20 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
                 Columns
               </Button>
               {undecided > 0 ? (
-                <span className="muted small">
-                  Decide the {formatCount(undecided)} waiting {plural(undecided, 'row')} first.
+                <span className="muted small">Decide the waiting {plural(undecided, 'row')} first.</span>
+              ) : cannot > 0 ? (
+                <span className="muted small" data-testid="import-cannot">
+                  {plural(cannot, 'row')} that cannot go in will be listed as failed, with the reason.
                 </span>
               ) : null}
               <Button
                 tone="primary"
                 icon="upload"
-                disabled={undecided > 0 || toSend === 0}
+                disabled={undecided > 0 || toImport === 0}
                 onClick={() => void runCommit()}
                 testId="import-commit"
               >
-                Import {formatCount(toSend)} {plural(toSend, 'row')}
+                Import {plural(toImport, 'row')}
               </Button>
             </div>
           }

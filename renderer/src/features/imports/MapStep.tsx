@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { formatCount, plural } from '../../lib/format';
+import { plural } from '../../lib/format';
 import { Alert, Icon } from '../../ui';
 import type { Source } from './SourceStep';
 import type { BuiltRow, FieldSpec } from './model';
@@ -36,8 +36,8 @@ export function MapStep<R>({
   return (
     <div className="im-map" data-testid="import-map">
       <p className="muted small">
-        <strong className="im-strong">{source.name}</strong>: {formatCount(rows.length)}{' '}
-        {plural(rows.length, 'row')} under {headers.length} {plural(headers.length, 'column')}.{' '}
+        <strong className="im-strong">{source.name}</strong>: {plural(rows.length, 'row')} under{' '}
+        {plural(headers.length, 'column')}.{' '}
         {unmapped.length > 0 ? `Not imported: ${unmapped.join(', ')}.` : 'Every column is mapped.'}
       </p>
       {source.csv.warnings.map((w) => (
@@ -97,7 +97,7 @@ export function MapStep<R>({
               </span>
               <span role="cell" className="im-map-sample" title={values.join(' · ')}>
                 {column === undefined ? (
-                  <span className="faint">—</span>
+                  <span className="im-faint">—</span>
                 ) : values.length === 0 ? (
                   <span className="muted">blank in the first rows</span>
                 ) : (
@@ -132,7 +132,9 @@ export function MapStep<R>({
                 <tr key={i} className={built[i]?.ok === false ? 'im-invalid' : undefined}>
                   <td className="muted">{fileLine(i)}</td>
                   {mapped.map((f) => (
-                    <td key={f.key}>{r[mapping[f.key] ?? -1]?.trim() || <span className="faint">—</span>}</td>
+                    <td key={f.key}>
+                      {r[mapping[f.key] ?? -1]?.trim() || <span className="im-faint">—</span>}
+                    </td>
                   ))}
                 </tr>
               ))}
@@ -143,8 +145,7 @@ export function MapStep<R>({
 
       {invalid.length > 0 ? (
         <Alert tone="warning" testId="import-invalid">
-          {formatCount(invalid.length)} {plural(invalid.length, 'row')} cannot be sent and will be reported as
-          failed:{' '}
+          {plural(invalid.length, 'row')} cannot be sent and will be reported as failed:{' '}
           {invalid
             .slice(0, 3)
             .map((r) => `line ${fileLine(r.index)} (${r.problem})`)

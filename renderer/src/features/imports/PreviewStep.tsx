@@ -9,7 +9,7 @@ import { AnnotationBadge, fileLine } from './parts';
 // said in words; rows matched by name only, or matched to a deleted organization, wait for a decision taken
 // row by row (or for all of them at once). Then the mode for rows that already exist.
 
-const ROW_HEIGHT = 46;
+const ROW_HEIGHT = 40;
 type Filter = 'all' | 'undecided' | string;
 
 export function PreviewStep<R>({
@@ -96,7 +96,7 @@ export function PreviewStep<R>({
         <Alert tone="warning" testId="import-undecided">
           <div className="im-decide-all">
             <span>
-              {formatCount(undecided.length)} {plural(undecided.length, 'row')} matched an existing{' '}
+              {plural(undecided.length, 'row')} matched an existing{' '}
               {model.id === 'organizations' ? 'organization' : 'contact'} without proof it is the same: decide
               each below, or all at once.
             </span>
@@ -213,10 +213,11 @@ export function PreviewStep<R>({
   );
 }
 
+/** The words beside a row without a note: what commit does with it. */
 function whatHappens(line: PreviewLine, tone: string | undefined): string {
   if (tone === 'new') return 'Will be created';
   if (tone === 'linked')
     return line.matchedLabel ? `Goes to ${line.matchedLabel}` : 'Goes to the linked record';
-  if (line.asks) return line.matchedLabel ? `Matched ${line.matchedLabel}` : '';
+  // A row that asks says what it matched in its choices.
   return '';
 }

@@ -42,8 +42,7 @@ export function ResultStep({
     return (
       <div className="im-running" data-testid="import-running">
         <strong>
-          Importing {formatCount(progress.done)} of {formatCount(progress.total)}{' '}
-          {plural(progress.total, 'row')}…
+          Importing {formatCount(progress.done)} of {plural(progress.total, 'row')}…
         </strong>
         <ProgressTrack value={progress.done} max={progress.total} label="Rows committed" />
         <span className="muted small">

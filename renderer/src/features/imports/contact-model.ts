@@ -2,10 +2,9 @@ import type {
   ContactImportAnnotation,
   ContactImportCommitRow,
   ContactImportRow,
-  ContactRole,
 } from '../../../../server/contract';
-import { CONTACT_ROLE_LABELS } from '../tenants';
 import { importsApi } from './api';
+import { buildContactRow, CONTACT_FIELDS } from './contact-fields';
 import type { AnnotationInfo, ImportModel, RowOutcome } from './model';
 
 // The contact import (spec 3, Contact import row): one row is one person of an organization (by name or id),
@@ -50,28 +49,6 @@ const ANNOTATIONS: Record<ContactImportAnnotation, AnnotationInfo> = {
   },
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Roles as a spreadsheet holds them: one cell, separated by commas, semicolons or bars; "After hours" reads. */
-export function parseRoles(cell: string): string[] {
-  return [
-    ...new Set(
-      cell
-        .split(/[,;|]/)
-        .map((r) =>
-          r
-            .trim()
-            .toLowerCase()
-            .replace(/[\s-]+/g, '_'),
-        )
-        .filter(Boolean),
-    ),
-  ];
-}
-
-const optional = <K extends string>(key: K, v: string): Partial<Record<K, string>> =>
-  v ? ({ [key]: v } as Partial<Record<K, string>>) : {};
-
 export const contactImportModel: ImportModel<ContactImportRow> = {
   id: 'contacts',
   title: 'Contacts',
@@ -79,62 +56,8 @@ export const contactImportModel: ImportModel<ContactImportRow> = {
     'One row per person: the organization (its name or id), optionally a site of it, and at least one of name, email, phone or mobile.',
   columns: { subject: 'Contact', detail: 'Organization' },
   decidesPerGroup: false,
-  fields: [
-    {
-      key: 'organization',
-      label: 'Organization',
-      aliases: [
-        'org',
-        'organisation',
-        'company',
-        'companyname',
-        'customer',
-        'customername',
-        'client',
-        'account',
-      ],
-      hint: 'A name of one of your organizations, or its id.',
-    },
-    { key: 'site', label: 'Site', aliases: ['sitename', 'location', 'branch', 'office'] },
-    { key: 'name', label: 'Name', aliases: ['contactname', 'fullname', 'person', 'contact'] },
-    { key: 'email', label: 'Email', aliases: ['emailaddress', 'mail', 'contactemail'] },
-    {
-      key: 'phone',
-      label: 'Phone',
-      aliases: ['telephone', 'tel', 'phonenumber', 'officephone', 'workphone'],
-    },
-    { key: 'mobile', label: 'Mobile', aliases: ['cell', 'cellphone', 'mobilephone'] },
-    { key: 'title', label: 'Title', aliases: ['jobtitle', 'position', 'role title'] },
-    {
-      key: 'roles',
-      label: 'Roles',
-      aliases: ['role', 'contactroles', 'type'],
-      hint: `Separated by commas or semicolons: ${Object.keys(CONTACT_ROLE_LABELS).join(', ')}`,
-    },
-    { key: 'externalId', label: 'External id', aliases: ['id', 'contactid', 'sourceid', 'psaid'] },
-    { key: 'externalSystem', label: 'External system', aliases: ['system', 'source', 'sourcesystem'] },
-  ],
-  build: (value) => {
-    const org = value('organization');
-    if (!org) return { ok: false, problem: 'No organization' };
-    if (!['name', 'email', 'phone', 'mobile'].some((k) => value(k)))
-      return { ok: false, problem: 'None of name, email, phone or mobile (no-identifier)' };
-    const roles = parseRoles(value('roles'));
-    const row: ContactImportRow = {
-      ...(UUID.test(org) ? { organizationId: org } : { organization: org }),
-      ...optional('site', value('site')),
-      ...optional('name', value('name')),
-      ...optional('email', value('email')),
-      ...optional('phone', value('phone')),
-      ...optional('mobile', value('mobile')),
-      ...optional('title', value('title')),
-      // Unknown roles go to the server as they are: it marks that row (invalid-role) and imports the others.
-      ...(roles.length > 0 ? { roles: roles as ContactRole[] } : {}),
-      ...optional('externalId', value('externalId')),
-      ...optional('externalSystem', value('externalSystem')),
-    };
-    return { ok: true, row, group: org.toLowerCase() };
-  },
+  fields: CONTACT_FIELDS,
+  build: buildContactRow,
   annotations: ANNOTATIONS,
   choiceLabel: (decision, line) =>
     decision === 'attach' ? `Apply to ${line.matchedLabel ?? 'the existing contact'}` : 'Leave out',

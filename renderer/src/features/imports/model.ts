@@ -90,6 +90,10 @@ export interface ImportModel<R> {
   doneLink: { to: string; label: string };
 }
 
+/** `{[key]: v}` for a filled cell, nothing for a blank one: a blank cell means "not given" (imports never clear). */
+export const optional = <K extends string>(key: K, v: string): Partial<Record<K, string>> =>
+  v ? ({ [key]: v } as Partial<Record<K, string>>) : {};
+
 /** Header names compared the way auto-mapping does: no case, spaces, dots, dashes or underscores. */
 export function headerKey(header: string): string {
   return header.toLowerCase().replace(/[^a-z0-9]/g, '');

@@ -1,18 +1,10 @@
-import type {
-  ImportAddress,
-  ImportSiteContact,
-  OrgImportAnnotation,
-  OrgImportCommitRow,
-  OrgImportRow,
-} from '../../../../server/contract';
+import type { OrgImportAnnotation, OrgImportCommitRow, OrgImportRow } from '../../../../server/contract';
 import { importsApi } from './api';
 import type { AnnotationInfo, ImportModel, RowOutcome } from './model';
+import { buildOrgRow, ORG_FIELDS } from './org-fields';
 
 // The organization and site import (spec 3, Import row for organizations and sites): one row is one site of one
 // organization; rows sharing an organization name are one organization, decided together.
-
-const ADDRESS = ['street', 'city', 'region', 'postalCode', 'country'] as const;
-const CONTACT = ['name', 'email', 'phone'] as const;
 
 const ANNOTATIONS: Record<OrgImportAnnotation, AnnotationInfo> = {
   create: {
@@ -45,23 +37,6 @@ const ANNOTATIONS: Record<OrgImportAnnotation, AnnotationInfo> = {
   },
 };
 
-/** The cells of `keys` under a prefix, without blanks; undefined when none is filled. */
-function object<K extends string>(
-  value: (key: string) => string,
-  prefix: string,
-  keys: readonly K[],
-): Partial<Record<K, string>> | undefined {
-  const out: Partial<Record<K, string>> = {};
-  for (const k of keys) {
-    const v = value(`${prefix}.${k}`);
-    if (v) out[k] = v;
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-const optional = <K extends string>(key: K, v: string): Partial<Record<K, string>> =>
-  v ? ({ [key]: v } as Partial<Record<K, string>>) : {};
-
 export const orgImportModel: ImportModel<OrgImportRow> = {
   id: 'organizations',
   title: 'Organizations and sites',
@@ -69,56 +44,8 @@ export const orgImportModel: ImportModel<OrgImportRow> = {
     'One row per site. Rows with the same organization name become one organization with several sites; an organization without a site column gets one default site named after it.',
   columns: { subject: 'Organization', detail: 'Site' },
   decidesPerGroup: true,
-  fields: [
-    {
-      key: 'organization',
-      label: 'Organization',
-      required: true,
-      aliases: ['org', 'organisation', 'company', 'companyname', 'customer', 'customername', 'client'],
-    },
-    { key: 'site', label: 'Site', aliases: ['sitename', 'location', 'branch', 'office'] },
-    {
-      key: 'externalId',
-      label: 'External id',
-      aliases: ['id', 'companyid', 'customerid', 'sourceid', 'psaid'],
-      hint: 'The organization’s id in the tool you come from: the next import recognises it by this.',
-    },
-    { key: 'externalSystem', label: 'External system', aliases: ['system', 'source', 'sourcesystem'] },
-    { key: 'timezone', label: 'Time zone', aliases: ['tz', 'zone'], hint: 'IANA, e.g. Europe/Berlin' },
-    {
-      key: 'address.street',
-      label: 'Street',
-      aliases: ['street', 'address', 'address1', 'addressline1', 'line1'],
-    },
-    { key: 'address.city', label: 'City', aliases: ['city', 'town'] },
-    { key: 'address.region', label: 'Region', aliases: ['region', 'state', 'province', 'county'] },
-    {
-      key: 'address.postalCode',
-      label: 'Postal code',
-      aliases: ['postalcode', 'zip', 'zipcode', 'postcode'],
-    },
-    { key: 'address.country', label: 'Country', aliases: ['country'] },
-    { key: 'contact.name', label: 'Site contact name', aliases: ['contactname', 'contact'] },
-    { key: 'contact.email', label: 'Site contact email', aliases: ['contactemail', 'email'] },
-    { key: 'contact.phone', label: 'Site contact phone', aliases: ['contactphone', 'phone'] },
-  ],
-  build: (value) => {
-    const organization = value('organization');
-    if (!organization) return { ok: false, problem: 'No organization name' };
-    if (organization.length > 255) return { ok: false, problem: 'Organization name over 255 characters' };
-    const address: ImportAddress | undefined = object(value, 'address', ADDRESS);
-    const contact: ImportSiteContact | undefined = object(value, 'contact', CONTACT);
-    const row: OrgImportRow = {
-      organization,
-      ...optional('site', value('site')),
-      ...optional('externalId', value('externalId')),
-      ...optional('externalSystem', value('externalSystem')),
-      ...optional('timezone', value('timezone')),
-      ...(address ? { address } : {}),
-      ...(contact ? { contact } : {}),
-    };
-    return { ok: true, row, group: organization.trim().toLowerCase() };
-  },
+  fields: ORG_FIELDS,
+  build: buildOrgRow,
   annotations: ANNOTATIONS,
   choiceLabel: (decision, line) => {
     const name = line.matchedLabel ?? 'the match';

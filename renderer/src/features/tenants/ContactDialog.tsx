@@ -4,39 +4,12 @@ import { useFormSubmit } from '../../lib/form-submit';
 import { Checklist, ChoiceSelect, Field, FormDialog, nameChoices, TextField } from '../../ui';
 import { tenantsApi } from './api';
 import { CONTACT_ROLE_LABELS, CONTACT_ROLES } from './contact-labels';
+import { contactChanges, TEXT_FIELDS, type TextKey } from './contact-changes';
 
 // Edit one contact through PATCH: only what changed is sent, and a field emptied here is sent as null, which
 // clears it (an import never clears anything; this is the one place that does).
 
-type TextKey = 'name' | 'email' | 'phone' | 'mobile' | 'title';
-
-const TEXT_FIELDS: Array<{ key: TextKey; label: string; type: string; max: number }> = [
-  { key: 'name', label: 'Name', type: 'text', max: 255 },
-  { key: 'title', label: 'Title', type: 'text', max: 255 },
-  { key: 'email', label: 'Email', type: 'email', max: 320 },
-  { key: 'phone', label: 'Phone', type: 'tel', max: 50 },
-  { key: 'mobile', label: 'Mobile', type: 'tel', max: 50 },
-];
-
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** The PATCH body: changed fields only; an emptied field is null. */
-export function contactChanges(
-  contact: Contact,
-  values: Record<TextKey, string>,
-  siteId: string,
-  roles: ContactRole[],
-): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const { key } of TEXT_FIELDS) {
-    const next = values[key].trim() || null;
-    if (next !== contact[key]) body[key] = next;
-  }
-  if ((siteId || null) !== contact.siteId) body.siteId = siteId || null;
-  const sorted = (r: readonly string[]) => [...r].sort().join(',');
-  if (sorted(roles) !== sorted(contact.roles)) body.roles = roles.length > 0 ? roles : null;
-  return body;
-}
 
 export function ContactDialog({
   contact,

@@ -4,7 +4,7 @@ import { useSites } from '../../lib/directory';
 import { useDialog } from '../../lib/hooks';
 import { Link } from '../../lib/router';
 import { asList, paginationOf } from '../../lib/query';
-import { AdminTable, Card, EmptyState, ListStates, Pager, rowAction, RowActions } from '../../ui';
+import { AdminTable, Card, EmptyState, Icon, ListStates, Pager, rowAction, RowActions } from '../../ui';
 import { useContactPage } from './api';
 import { ContactDialog } from './ContactDialog';
 import { CONTACT_ROLE_LABELS } from './contact-labels';
@@ -41,6 +41,7 @@ export function ContactsCard({
       actions={
         canEdit ? (
           <Link to="/import/contacts" className="btn btn-secondary btn-sm" data-testid="contacts-import">
+            <Icon name="upload" />
             Import contacts
           </Link>
         ) : null

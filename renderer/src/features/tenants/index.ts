@@ -2,4 +2,3 @@
 
 export { TenantsPage } from './TenantsPage';
 export { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from './labels';
-export { CONTACT_ROLE_LABELS } from './contact-labels';
