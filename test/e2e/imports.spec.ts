@@ -190,8 +190,19 @@ test('a partner administrator imports 300 organizations, their sites and contact
   // 4. Import: 400 rows land, the conflict fails with its reason, and its CSV carries the file's own columns.
   await expect(page.getByTestId('import-commit')).toHaveText('Import 400 rows');
   await expect(page.getByTestId('import-cannot')).toContainText('1 row that cannot go in');
+  // The commit request is held back a moment on its way, so the progress it shows can be looked at.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/v1/orgs/import', async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.getByTestId('import-commit').click();
+  await expect(page.getByTestId('import-running')).toContainText('Sending rows: 0 of 401');
+  await screen(page, 'import-4-running');
+  release();
   await expect(page.getByTestId('import-result')).toBeVisible({ timeout: 30_000 });
+  await page.unroute('**/api/v1/orgs/import');
   await expect(count(page, 'import-result-imported')).toHaveAttribute('data-count', '400');
   await expect(count(page, 'import-result-failed')).toHaveAttribute('data-count', '1');
   await expect(page.getByTestId('import-result-row')).toHaveCount(1);
@@ -231,6 +242,29 @@ test('a partner administrator imports 300 organizations, their sites and contact
   await expect(page.getByTestId('import-result-row')).toContainText('invalid-role');
   await screen(page, 'import-contacts-4-result');
 
+  // A second file updates a contact it matches by email only: the row waits until it is confirmed, then with
+  // "update" the contact takes the mobile number the file adds (and keeps everything the file leaves out).
+  await page.getByTestId('import-again').click();
+  await page.getByTestId('import-way-paste').click();
+  await page
+    .getByTestId('import-paste')
+    .fill(
+      `Organization,Name,Email,Mobile\n${orgName(150)},Alex Morgan 150,alex.morgan@client150.example,+44 7700 900150\n`,
+    );
+  await page.getByTestId('import-paste-use').click();
+  await page.getByTestId('import-to-preview').click();
+  const hinted = page.locator('[data-testid="import-preview-row"][data-annotation="email-match"]');
+  await expect(hinted).toHaveCount(1);
+  await expect(page.getByTestId('import-commit')).toBeDisabled();
+  await hinted
+    .getByTestId('import-decision')
+    .selectOption({ label: 'Apply to alex.morgan@client150.example' });
+  await page.getByTestId('import-mode-update').check();
+  await screen(page, 'import-contacts-3-preview-email-match');
+  await page.getByTestId('import-commit').click();
+  await expect(count(page, 'import-result-updated')).toHaveAttribute('data-count', '1');
+  await expect(count(page, 'import-result-imported')).toHaveAttribute('data-count', '0');
+
   // Tenants: the search finds an imported organization; it has both its sites and its contact.
   await page.getByTestId('import-done-link').click();
   await expect(page.getByTestId('org-count')).toHaveText('304 organizations');
@@ -246,10 +280,11 @@ test('a partner administrator imports 300 organizations, their sites and contact
   await expect(contact).toContainText('Billing');
   await expect(contact).toContainText('Head office');
   await expect(contact.getByTestId('contact-phone')).toContainText('+44 117 496 0150');
+  await expect(contact.getByTestId('contact-phone')).toContainText('Mobile +44 7700 900150');
   await page.getByTestId('org-contacts').scrollIntoViewIfNeeded();
   await screen(page, 'import-org-contacts');
 
-  // Clearing a field: the PATCH sends null for the emptied phone.
+  // Clearing a field: the PATCH sends null for the emptied phone; the mobile stays.
   await contact.getByTestId('contact-menu').click();
   await page.getByTestId('contact-menu-edit').click();
   const dialog = page.getByTestId('contact-dialog');
@@ -259,7 +294,7 @@ test('a partner administrator imports 300 organizations, their sites and contact
   await screen(page, 'import-contact-edit');
   await dialog.getByTestId('contact-save').click();
   await expect(dialog).toHaveCount(0);
-  await expect(contact.getByTestId('contact-phone')).toHaveText('—');
+  await expect(contact.getByTestId('contact-phone')).toHaveText('Mobile +44 7700 900150');
   await expect(contact).toContainText('After hours');
 
   expect(errors).toEqual([]);

@@ -126,7 +126,9 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
             <>
               <ActionError error={previewing.error} testId="import-preview-error" />
               {previewing.busy && progress.total > ROWS_PER_REQUEST ? (
-                <ProgressTrack value={progress.done} max={progress.total} label="Rows previewed" />
+                <div className="im-bar">
+                  <ProgressTrack value={progress.done} max={progress.total} label="Rows previewed" />
+                </div>
               ) : null}
               <div className="im-actions">
                 <Button tone="ghost" icon="arrowLeft" onClick={restart} testId="import-back">
@@ -161,7 +163,9 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
                 Columns
               </Button>
               {undecided > 0 ? (
-                <span className="muted small">Decide the waiting {plural(undecided, 'row')} first.</span>
+                <span className="muted small">
+                  {plural(undecided, 'row')} still waiting for your decision.
+                </span>
               ) : cannot > 0 ? (
                 <span className="muted small" data-testid="import-cannot">
                   {plural(cannot, 'row')} that cannot go in will be listed as failed, with the reason.

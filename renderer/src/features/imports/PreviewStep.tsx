@@ -3,7 +3,7 @@ import type { ImportMode } from '../../../../server/contract';
 import { formatCount, plural } from '../../lib/format';
 import { Alert, SmallButton, VirtualTable } from '../../ui';
 import type { Decision, ImportModel, PreviewLine } from './model';
-import { AnnotationBadge, fileLine } from './parts';
+import { AnnotationBadge, fileLine, TableFrame } from './parts';
 
 // Step 3: what the server would do with each row (nothing is written yet). Every annotation is coloured and
 // said in words; rows matched by name only, or matched to a deleted organization, wait for a decision taken
@@ -116,77 +116,79 @@ export function PreviewStep<R>({
         </Alert>
       ) : null}
 
-      <VirtualTable
-        label="Import preview"
-        rows={shown}
-        total={shown.length}
-        rowHeight={ROW_HEIGHT}
-        getKey={(l) => String(l.index)}
-        className="im-row"
-        minWidth={920}
-        resetKey={filter}
-        scrollTestId="import-preview-scroll"
-        head={
-          <>
-            <div role="columnheader">Line</div>
-            <div role="columnheader">Annotation</div>
-            <div role="columnheader">{model.columns.subject}</div>
-            <div role="columnheader">{model.columns.detail}</div>
-            <div role="columnheader">What happens</div>
-          </>
-        }
-        renderRow={(line, row) => {
-          const info = model.annotations[line.annotation];
-          const decision = decisionOf(line);
-          return (
-            <div
-              {...row}
-              className={`im-row${line.asks && decision === undefined ? ' im-waiting' : ''}`}
-              data-testid="import-preview-row"
-              data-line={fileLine(line.index)}
-              data-subject={line.subject}
-              data-annotation={line.annotation}
-            >
-              <div role="cell" className="muted mono">
-                {fileLine(line.index)}
-              </div>
-              <div role="cell">
-                <AnnotationBadge info={info} annotation={line.annotation} />
-              </div>
-              <div role="cell" className="im-ellipsis" title={line.subject}>
-                {line.subject}
-              </div>
-              <div role="cell" className="im-ellipsis muted" title={line.detail ?? undefined}>
-                {line.detail ?? '—'}
-              </div>
-              <div role="cell" className="im-what">
-                {line.asks ? (
-                  <select
-                    className={decision === undefined ? 'im-undecided' : undefined}
-                    aria-label={`Decision for line ${fileLine(line.index)}`}
-                    value={decision ?? ''}
-                    onChange={(e) => onDecide([line], e.target.value as Decision)}
-                    data-testid="import-decision"
+      <TableFrame rows={shown.length} rowHeight={ROW_HEIGHT}>
+        <VirtualTable
+          label="Import preview"
+          rows={shown}
+          total={shown.length}
+          rowHeight={ROW_HEIGHT}
+          getKey={(l) => String(l.index)}
+          className="im-row"
+          minWidth={920}
+          resetKey={filter}
+          scrollTestId="import-preview-scroll"
+          head={
+            <>
+              <div role="columnheader">Line</div>
+              <div role="columnheader">Annotation</div>
+              <div role="columnheader">{model.columns.subject}</div>
+              <div role="columnheader">{model.columns.detail}</div>
+              <div role="columnheader">What happens</div>
+            </>
+          }
+          renderRow={(line, row) => {
+            const info = model.annotations[line.annotation];
+            const decision = decisionOf(line);
+            return (
+              <div
+                {...row}
+                className={`im-row${line.asks && decision === undefined ? ' im-waiting' : ''}`}
+                data-testid="import-preview-row"
+                data-line={fileLine(line.index)}
+                data-subject={line.subject}
+                data-annotation={line.annotation}
+              >
+                <div role="cell" className="muted mono">
+                  {fileLine(line.index)}
+                </div>
+                <div role="cell">
+                  <AnnotationBadge info={info} annotation={line.annotation} />
+                </div>
+                <div role="cell" className="im-ellipsis" title={line.subject}>
+                  {line.subject}
+                </div>
+                <div role="cell" className="im-ellipsis muted" title={line.detail ?? undefined}>
+                  {line.detail ?? '—'}
+                </div>
+                <div role="cell" className="im-what">
+                  {line.asks ? (
+                    <select
+                      className={decision === undefined ? 'im-undecided' : undefined}
+                      aria-label={`Decision for line ${fileLine(line.index)}`}
+                      value={decision ?? ''}
+                      onChange={(e) => onDecide([line], e.target.value as Decision)}
+                      data-testid="import-decision"
+                    >
+                      {decision === undefined ? <option value="">Decide…</option> : null}
+                      {line.asks.map((d) => (
+                        <option key={d} value={d}>
+                          {model.choiceLabel(d, line)}
+                        </option>
+                      ))}
+                    </select>
+                  ) : null}
+                  <span
+                    className={`im-ellipsis${line.note ? ' im-note' : ' muted'}`}
+                    title={line.note ?? undefined}
                   >
-                    {decision === undefined ? <option value="">Decide…</option> : null}
-                    {line.asks.map((d) => (
-                      <option key={d} value={d}>
-                        {model.choiceLabel(d, line)}
-                      </option>
-                    ))}
-                  </select>
-                ) : null}
-                <span
-                  className={`im-ellipsis${line.note ? ' im-note' : ' muted'}`}
-                  title={line.note ?? undefined}
-                >
-                  {line.note ?? whatHappens(line, info?.tone)}
-                </span>
+                    {line.note ?? whatHappens(line, info?.tone)}
+                  </span>
+                </div>
               </div>
-            </div>
-          );
-        }}
-      />
+            );
+          }}
+        />
+      </TableFrame>
 
       <div className="im-mode">
         <span className="label">Rows that already exist</span>

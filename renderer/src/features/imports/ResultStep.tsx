@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { saveFile } from '../../lib/clipboard';
-import { formatCount, plural } from '../../lib/format';
+import { formatCount } from '../../lib/format';
 import { Link } from '../../lib/router';
 import { ActionError, Button, Icon, ProgressTrack, Segmented, VirtualTable } from '../../ui';
 import { toCsv } from './csv';
 import type { Outcome, RowOutcome } from './model';
-import { fileLine } from './parts';
+import { fileLine, TableFrame } from './parts';
 import type { Progress } from './run';
 import type { Source } from './SourceStep';
 
@@ -42,9 +42,11 @@ export function ResultStep({
     return (
       <div className="im-running" data-testid="import-running">
         <strong>
-          Importing {formatCount(progress.done)} of {plural(progress.total, 'row')}…
+          Sending rows: {formatCount(progress.done)} of {formatCount(progress.total)}…
         </strong>
-        <ProgressTrack value={progress.done} max={progress.total} label="Rows committed" />
+        <div className="im-bar">
+          <ProgressTrack value={progress.done} max={progress.total} label="Rows committed" />
+        </div>
         <span className="muted small">
           Rows go in requests of up to 1000; each request is written as a whole. Keep this page open until it
           ends.
@@ -133,39 +135,41 @@ function Summary({
           <Icon name="check" /> No row failed.
         </p>
       ) : (
-        <VirtualTable
-          label="Import result"
-          rows={shown}
-          total={shown.length}
-          rowHeight={ROW_HEIGHT}
-          getKey={(r) => String(r.index)}
-          className="im-out-row"
-          resetKey={filter}
-          head={
-            <>
-              <div role="columnheader">Line</div>
-              <div role="columnheader">Result</div>
-              <div role="columnheader">Code</div>
-              <div role="columnheader">What happened</div>
-            </>
-          }
-          renderRow={(r, row) => (
-            <div {...row} className="im-out-row" data-testid="import-result-row" data-outcome={r.outcome}>
-              <div role="cell" className="muted mono">
-                {fileLine(r.index)}
+        <TableFrame rows={shown.length} rowHeight={ROW_HEIGHT}>
+          <VirtualTable
+            label="Import result"
+            rows={shown}
+            total={shown.length}
+            rowHeight={ROW_HEIGHT}
+            getKey={(r) => String(r.index)}
+            className="im-out-row"
+            resetKey={filter}
+            head={
+              <>
+                <div role="columnheader">Line</div>
+                <div role="columnheader">Result</div>
+                <div role="columnheader">Code</div>
+                <div role="columnheader">What happened</div>
+              </>
+            }
+            renderRow={(r, row) => (
+              <div {...row} className="im-out-row" data-testid="import-result-row" data-outcome={r.outcome}>
+                <div role="cell" className="muted mono">
+                  {fileLine(r.index)}
+                </div>
+                <div role="cell">
+                  <span className={`im-badge im-out-${r.outcome}`}>{LABELS[r.outcome]}</span>
+                </div>
+                <div role="cell" className="mono small muted">
+                  {r.code ?? ''}
+                </div>
+                <div role="cell" className="im-ellipsis" title={r.message}>
+                  {r.message}
+                </div>
               </div>
-              <div role="cell">
-                <span className={`im-badge im-out-${r.outcome}`}>{LABELS[r.outcome]}</span>
-              </div>
-              <div role="cell" className="mono small muted">
-                {r.code ?? ''}
-              </div>
-              <div role="cell" className="im-ellipsis" title={r.message}>
-                {r.message}
-              </div>
-            </div>
-          )}
-        />
+            )}
+          />
+        </TableFrame>
       )}
       <div className="im-actions">
         <Button tone="secondary" icon="refresh" onClick={onAgain} testId="import-again">

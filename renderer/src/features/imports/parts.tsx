@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Icon } from '../../ui';
 import type { AnnotationInfo } from './model';
 
@@ -48,5 +49,28 @@ export function StepBar({ current }: { current: StepId }) {
         </li>
       ))}
     </ol>
+  );
+}
+
+/** Room for the header row and the borders of the kit's virtual table. */
+const TABLE_CHROME = 36;
+
+/**
+ * The box a virtualized table of rows sits in: as tall as its rows, up to a screenful, so one row does not leave
+ * a tall empty frame and thousands scroll inside it.
+ */
+export function TableFrame({
+  rows,
+  rowHeight,
+  children,
+}: {
+  rows: number;
+  rowHeight: number;
+  children: ReactNode;
+}) {
+  return (
+    <div className="im-table-frame" style={{ height: TABLE_CHROME + Math.max(rows, 1) * rowHeight }}>
+      {children}
+    </div>
   );
 }
