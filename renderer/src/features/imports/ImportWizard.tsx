@@ -58,6 +58,8 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
     setMapping({});
     setLines(null);
     setDecisions(new Map());
+    // A new file starts from the safe mode: updating existing records is chosen per file, never inherited.
+    setMode('skip');
     setOutcomes(null);
     setStopped(null);
     previewing.reset();
