@@ -16,6 +16,7 @@ import {
 import { DevicesSection } from '../features/devices';
 import { FiltersPage } from '../features/filters';
 import { HomePage } from '../features/home';
+import { ImportSection } from '../features/imports';
 import { KeysPage } from '../features/keys';
 import { PamPolicySection } from '../features/pam-policy';
 import { PeoplePage } from '../features/people';
@@ -156,6 +157,17 @@ export const SECTIONS: Section[] = [
     summary: 'Partners, organizations and sites within your scope.',
     component: TenantsPage,
     permission: 'organizations:read',
+  },
+  {
+    id: 'import',
+    label: 'Import',
+    path: '/import',
+    icon: 'upload',
+    group: 'Administration',
+    summary:
+      'Organizations, sites and contacts from a CSV file, previewed and confirmed before anything is written.',
+    component: ImportSection,
+    permission: 'organizations:write',
   },
   {
     id: 'users',

@@ -4,25 +4,42 @@ import { Alert, Icon, LoadingBlock, Tabs, type IconName } from '../../ui';
 import { useDocumentTitle } from '../../lib/hooks';
 import { ApiKeysTab } from './ApiKeysTab';
 import { EnrollmentKeysTab } from './EnrollmentKeysTab';
+import { PartnerKeysTab } from './PartnerKeysTab';
 import { useOrganizations } from '../../lib/directory';
 import './keys.css';
 
-type Tab = 'api' | 'enrollment';
+type Tab = 'api' | 'enrollment' | 'partner';
 
 const TABS: Array<{ id: Tab; label: string; path: string; icon: IconName }> = [
   { id: 'api', label: 'API keys', path: '/keys', icon: 'keys' },
   { id: 'enrollment', label: 'Enrollment keys', path: '/keys/enrollment', icon: 'devices' },
+  // The partner's own provisioning keys: partner administrators only.
+  { id: 'partner', label: 'Partner keys', path: '/keys/partner', icon: 'tenants' },
 ];
+const TAB_TITLES: Record<Tab, string> = {
+  api: 'API keys',
+  enrollment: 'Enrollment keys',
+  partner: 'Partner keys',
+};
 
 // /keys shows API keys, /keys/enrollment enrollment keys; ?orgId= narrows both to one organization and
 // survives reloads and tab switches.
 export function KeysPage() {
   const pathname = useRouter((s) => s.pathname);
   const search = useRouter((s) => s.search);
-  const tab: Tab = pathname.startsWith('/keys/enrollment') ? 'enrollment' : 'api';
-  useDocumentTitle(tab === 'api' ? 'API keys' : 'Enrollment keys');
   const mfa = useSession((s) => s.mfa);
   const user = useSession((s) => s.user);
+  // Partner keys need what /partner-keys asks: partner scope with organization and site write.
+  const partnerAdmin =
+    user?.scope === 'partner' &&
+    user.permissions.includes('organizations:write') &&
+    user.permissions.includes('sites:write');
+  const tab: Tab = pathname.startsWith('/keys/enrollment')
+    ? 'enrollment'
+    : pathname.startsWith('/keys/partner') && partnerAdmin
+      ? 'partner'
+      : 'api';
+  useDocumentTitle(TAB_TITLES[tab]);
   const { orgs, loading, error } = useOrganizations();
   const requested = new URLSearchParams(search).get('orgId') ?? '';
   // A stale ?orgId= (deleted or out of scope) falls back to all organizations rather than an empty page.
@@ -43,32 +60,34 @@ export function KeysPage() {
             API keys let integrations call Gatehouse; enrollment keys let agents join an organization.
           </p>
         </div>
-        <div className="kx-orgpick">
-          <label htmlFor="keys-org-filter" className="muted small">
-            Organization
-          </label>
-          <select
-            id="keys-org-filter"
-            value={orgFilter}
-            onChange={(e) => setOrg(e.target.value)}
-            disabled={loading || orgs.length === 0}
-            data-testid="keys-org-filter"
-          >
-            <option value="">All organizations{orgs.length ? ` (${orgs.length})` : ''}</option>
-            {orgs.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        {tab === 'partner' ? null : (
+          <div className="kx-orgpick">
+            <label htmlFor="keys-org-filter" className="muted small">
+              Organization
+            </label>
+            <select
+              id="keys-org-filter"
+              value={orgFilter}
+              onChange={(e) => setOrg(e.target.value)}
+              disabled={loading || orgs.length === 0}
+              data-testid="keys-org-filter"
+            >
+              <option value="">All organizations{orgs.length ? ` (${orgs.length})` : ''}</option>
+              {orgs.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
       </div>
 
       <Tabs
         label="Key types"
         className="kx-tabs"
         replace
-        tabs={TABS.map((t) => ({
+        tabs={TABS.filter((t) => t.id !== 'partner' || partnerAdmin).map((t) => ({
           to: `${t.path}${query}`,
           label: t.label,
           icon: t.icon,
@@ -91,7 +110,9 @@ export function KeysPage() {
       ) : null}
       {error ? <Alert testId="keys-orgs-error">Could not load organizations: {error}</Alert> : null}
 
-      {loading ? (
+      {tab === 'partner' ? (
+        <PartnerKeysTab />
+      ) : loading ? (
         <LoadingBlock label="Loading organizations…" />
       ) : orgs.length === 0 && !error ? (
         <div className="empty" data-testid="keys-no-orgs">

@@ -5,6 +5,9 @@ import type {
   EnrollmentKey,
   EnrollmentKeyCreated,
   Paginated,
+  PartnerKey,
+  PartnerKeyCreated,
+  PartnerKeyScope,
 } from '../../../../server/contract';
 import { api } from '../../lib/api/client';
 import { errorMessage } from '../../lib/errors';
@@ -46,11 +49,23 @@ export const keysApi = {
   rotateEnrollmentKey: (id: string, body: { maxUsage?: number | null; expiresAt?: string }) =>
     api<EnrollmentKeyCreated>(`/enrollment-keys/${id}/rotate`, { method: 'POST', body }),
   deleteEnrollmentKey: (id: string) => api<void>(`/enrollment-keys/${id}`, { method: 'DELETE' }),
+
+  partnerKeys: () => api<{ data: PartnerKey[] }>('/partner-keys'),
+  createPartnerKey: (body: {
+    name: string;
+    scopes: PartnerKeyScope[];
+    rateLimit: number;
+    expiresAt?: string;
+  }) => api<PartnerKeyCreated>('/partner-keys', { method: 'POST', body }),
+  rotatePartnerKey: (id: string) =>
+    api<PartnerKeyCreated>(`/partner-keys/${id}/rotate`, { method: 'POST', body: {} }),
+  revokePartnerKey: (id: string) => api<PartnerKey>(`/partner-keys/${id}`, { method: 'DELETE' }),
 };
 
 export const keysKeys = {
   apiKeys: (q: KeyListQuery) => ['keys', 'api-keys', q] as const,
   enrollmentKeys: (q: KeyListQuery) => ['keys', 'enrollment-keys', q] as const,
+  partnerKeys: ['keys', 'partner-keys'] as const,
 };
 
 export interface KeyList<T> {
@@ -77,4 +92,15 @@ export function useApiKeys(q: KeyListQuery): KeyList<ApiKey> {
 
 export function useEnrollmentKeys(q: KeyListQuery): KeyList<EnrollmentKey> {
   return useKeyList(keysKeys.enrollmentKeys(q), () => keysApi.enrollmentKeys(q));
+}
+
+/** The partner's provisioning keys: one list, never paged (a partner holds a handful). */
+export function usePartnerKeys(): KeyList<PartnerKey> {
+  const q = useQuery({ queryKey: keysKeys.partnerKeys, queryFn: keysApi.partnerKeys });
+  return {
+    rows: q.data?.data ?? (q.error ? [] : null),
+    pagination: null,
+    error: q.error ? errorMessage(q.error) : null,
+    reload: () => void queryClient.invalidateQueries({ queryKey: ['keys'] }),
+  };
 }

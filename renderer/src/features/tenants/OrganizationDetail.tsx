@@ -22,11 +22,12 @@ import {
 import { asList, paginationOf } from '../../lib/query';
 import { formatDate } from '../../lib/format';
 
-import { useScope } from '../../lib/session';
+import { useScope, useSession } from '../../lib/session';
 import { useTarget } from '../../lib/hooks';
 import { ORG_TYPES, labelOf, orgStatusOf } from './labels';
 import { DeleteOrganizationDialog, OrganizationDialog } from './OrganizationDialog';
 import { SiteDialog, addressLines, contactLine } from './SiteDialog';
+import { ContactsCard } from './ContactsCard';
 import { useOrganizationList } from '../../lib/directory';
 import { tenantsApi, useOrganization, usePartner, useSitePage } from './api';
 
@@ -41,6 +42,7 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
   const loadError = canManageOrg ? direct.error : listed.error;
   const reloadOrg = canManageOrg ? direct.reload : listed.reload;
   const partner = usePartner(scope === 'system' && org ? org.partnerId : null);
+  const canEditContacts = useSession((s) => s.user?.permissions.includes('organizations:write') ?? false);
 
   const editing = useDialog<true>();
   const deleting = useTarget<Organization>();
@@ -130,6 +132,7 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
         </Card>
         <SitesCard orgId={org.id} orgName={org.name} />
       </div>
+      <ContactsCard orgId={org.id} orgName={org.name} canEdit={canEditContacts} />
 
       {editing.value ? (
         <OrganizationDialog

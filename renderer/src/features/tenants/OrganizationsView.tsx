@@ -1,13 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import type { Organization } from '../../../../server/contract';
 
-import { navigate } from '../../lib/router';
+import { Link, navigate } from '../../lib/router';
 import { StatusPill } from '../../ui/basics';
 import {
   AdminTable,
   Button,
   ChoiceSelect,
   EmptyState,
+  Icon,
   ListCount,
   ListStates,
   ListToolbar,
@@ -77,9 +78,17 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
         sub={sub}
         actions={
           canManage ? (
-            <Button tone="primary" icon="plus" onClick={() => editing.open('new')} testId="org-create">
-              New organization
-            </Button>
+            <>
+              {scope === 'partner' ? (
+                <Link to="/import" className="btn btn-secondary" data-testid="org-import">
+                  <Icon name="upload" />
+                  Import
+                </Link>
+              ) : null}
+              <Button tone="primary" icon="plus" onClick={() => editing.open('new')} testId="org-create">
+                New organization
+              </Button>
+            </>
           ) : null
         }
       />

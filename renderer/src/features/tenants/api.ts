@@ -1,4 +1,4 @@
-import type { Organization, Paginated, Partner, Site } from '../../../../server/contract';
+import type { Contact, Organization, Paginated, Partner, Site } from '../../../../server/contract';
 import { api } from '../../lib/api/client';
 import { directoryKeys } from '../../lib/directory';
 import { qs } from '../../lib/forms';
@@ -31,6 +31,9 @@ export const tenantsApi = {
   createSite: (body: Body) => write(api<Site>('/orgs/sites', { method: 'POST', body })),
   updateSite: (id: string, body: Body) => write(api<Site>(`/orgs/sites/${id}`, { method: 'PATCH', body })),
   deleteSite: (id: string) => write(api<void>(`/orgs/sites/${id}`, { method: 'DELETE' })),
+
+  /** PATCH: absent fields stay, an explicit null clears the field. */
+  updateContact: (id: string, body: Body) => api<Contact>(`/orgs/contacts/${id}`, { method: 'PATCH', body }),
 };
 
 function useGet<T>(path: string | null): QueryState<T> {
@@ -51,4 +54,12 @@ export function useOrganization(id: string | null): QueryState<Organization> {
 
 export function useSitePage(q: { orgId: string; page: number; limit: number }): QueryState<Paginated<Site>> {
   return useGet(`/orgs/sites${qs(q)}`);
+}
+
+export function useContactPage(q: {
+  orgId: string;
+  page: number;
+  limit: number;
+}): QueryState<Paginated<Contact>> {
+  return useGet(`/orgs/organizations/${q.orgId}/contacts${qs({ page: q.page, limit: q.limit })}`);
 }

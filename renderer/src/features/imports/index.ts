@@ -1,0 +1,3 @@
+// The public surface of the imports feature: what the route table may import.
+
+export { ImportSection } from './ImportSection';

@@ -1,0 +1,122 @@
+import { useState } from 'react';
+import type { PartnerKey, PartnerKeyCreated, PartnerKeyScope } from '../../../../server/contract';
+import { formatCount } from '../../lib/format';
+import { parseWhole } from '../../lib/forms';
+import { Checklist, Field, TextField } from '../../ui';
+import { keysApi } from './api';
+import { ApiKeyExpiryPicker, useApiKeyExpiry } from './expiry';
+import { PARTNER_SCOPE_LABELS, PARTNER_SCOPES, PARTNER_WRITE_CAP } from './partner-scopes';
+import { CreateKeyForm, KeyConfirm, KeyNameField, useCreateSubmit, type OnKey } from './shared';
+
+// The partner provisioning key dialogs: create (name, scopes from the five, write limit, expiry), rotate and
+// revoke. The raw key is shown once by the tab's reveal dialog.
+
+export function CreatePartnerKeyForm({
+  onCancel,
+  onCreated,
+}: {
+  onCancel: () => void;
+  onCreated: (key: PartnerKeyCreated) => void;
+}) {
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<PartnerKeyScope[]>(['organizations:read', 'sites:read']);
+  const [rateLimit, setRateLimit] = useState(String(PARTNER_WRITE_CAP));
+  const expiry = useApiKeyExpiry();
+  const rate = parseWhole(rateLimit, 1, 100_000, 'a write limit');
+  const { action, show, submit } = useCreateSubmit({
+    name: !name.trim() ? 'Enter a name.' : name.trim().length > 255 ? 'At most 255 characters.' : null,
+    scopes: scopes.length === 0 ? 'Choose at least one scope.' : null,
+    rateLimit: typeof rate === 'string' ? rate : null,
+    expiry: expiry.problem,
+  });
+
+  const onSubmit = submit(async () => {
+    if (typeof rate !== 'number') return;
+    const expiresAt = expiry.resolve();
+    onCreated(
+      await keysApi.createPartnerKey({
+        name: name.trim(),
+        scopes,
+        rateLimit: rate,
+        ...(expiresAt ? { expiresAt } : {}),
+      }),
+    );
+  });
+
+  return (
+    <CreateKeyForm create={action} testId="partner-key-create" onSubmit={onSubmit} onCancel={onCancel}>
+      <KeyNameField
+        idPrefix="partner-key"
+        value={name}
+        onChange={setName}
+        error={show('name')}
+        hint="Say which automation uses it, e.g. “Onboarding runbook”."
+      />
+      <Field label="Scopes" htmlFor="partner-key-scopes" error={show('scopes')}>
+        <Checklist
+          id="partner-key-scopes"
+          testId="partner-key-scopes"
+          optionTestId="partner-key-scope"
+          items={PARTNER_SCOPES.map((s) => ({ id: s, name: PARTNER_SCOPE_LABELS[s], meta: s }))}
+          selected={scopes}
+          onChange={(next) => setScopes(PARTNER_SCOPES.filter((s) => next.includes(s)))}
+          metaMono
+        />
+      </Field>
+      <div className="form-row">
+        <TextField
+          id="partner-key-rate-limit"
+          label="Write limit (per hour)"
+          error={show('rateLimit')}
+          hint={`Writes are capped at ${formatCount(PARTNER_WRITE_CAP)} an hour whatever you set; lower it to slow a script down.`}
+          type="text"
+          inputMode="numeric"
+          value={rateLimit}
+          onChange={setRateLimit}
+        />
+        <Field label="Expires" htmlFor="api-key-expiry" error={show('expiry')}>
+          <ApiKeyExpiryPicker expiry={expiry} />
+        </Field>
+      </div>
+    </CreateKeyForm>
+  );
+}
+
+export function RotatePartnerKeyDialog(on: OnKey<PartnerKey, PartnerKeyCreated>) {
+  const key = on.k;
+  return (
+    <KeyConfirm
+      on={on}
+      title={`Rotate “${key.name}”?`}
+      confirmLabel="Rotate key"
+      testId="partner-key-rotate"
+      write={() => keysApi.rotatePartnerKey(key.id)}
+    >
+      <p>
+        A new key is issued and the current one (<span className="mono">{key.keyPrefix}…</span>) stops working{' '}
+        <strong>immediately</strong>. Update the automation that uses it.
+      </p>
+      <p className="muted small">Name, scopes, write limit and expiry stay the same.</p>
+    </KeyConfirm>
+  );
+}
+
+export function RevokePartnerKeyDialog(on: OnKey<PartnerKey>) {
+  const key = on.k;
+  return (
+    <KeyConfirm
+      on={on}
+      title={`Revoke “${key.name}”?`}
+      confirmLabel="Revoke key"
+      testId="partner-key-revoke"
+      write={() => keysApi.revokePartnerKey(key.id).then(() => undefined)}
+    >
+      <p>
+        Calls to <span className="mono">/partner-api</span> with{' '}
+        <span className="mono">{key.keyPrefix}…</span> are refused from now on. Revoking is permanent: the key
+        cannot be restored or rotated.
+      </p>
+      <p className="muted small">The record stays in the list as revoked, for the audit trail.</p>
+    </KeyConfirm>
+  );
+}

@@ -1,0 +1,17 @@
+import type { PARTNER_WRITE_CAP_PER_HOUR, PartnerKeyScope } from '../../../../server/contract';
+
+// The five scopes of a partner provisioning key (spec 3), in words. A Record over the contract's union: a scope
+// added there fails to compile here until it is described.
+
+export const PARTNER_SCOPE_LABELS: Record<PartnerKeyScope, string> = {
+  'organizations:read': 'List organizations',
+  'organizations:write': 'Create organizations',
+  'sites:read': 'List sites',
+  'sites:write': 'Create sites',
+  'enrollment-keys:write': 'Create enrollment keys',
+};
+
+export const PARTNER_SCOPES = Object.keys(PARTNER_SCOPE_LABELS) as PartnerKeyScope[];
+
+/** The write bucket's ceiling whatever a key asks (typed by the contract's constant, so a change fails here). */
+export const PARTNER_WRITE_CAP: typeof PARTNER_WRITE_CAP_PER_HOUR = 120;
