@@ -73,6 +73,19 @@ export function ChainsView() {
       }
     });
 
+  /** Verifies one chain, or (null) every chain in scope; says so while its run is on. */
+  const verifyButton = (chain: AuditChainStatus | null) => (
+    <SmallButton
+      tone="secondary"
+      icon={chain ? 'check' : 'refresh'}
+      onClick={() => run(chain)}
+      disabled={verify.busy}
+      testId={chain ? 'chain-verify' : 'chains-verify-all'}
+    >
+      {busyChain === (chain?.chain ?? '*') ? 'Verifying…' : chain ? 'Verify now' : 'Verify all'}
+    </SmallButton>
+  );
+
   const list = chains.data?.chains;
   if (!list)
     return (
@@ -100,15 +113,7 @@ export function ChainsView() {
           anywhere breaks the chain from that row on.
         </span>
         <span className="grow" />
-        <SmallButton
-          tone="secondary"
-          icon="refresh"
-          onClick={() => run(null)}
-          disabled={verify.busy}
-          testId="chains-verify-all"
-        >
-          {busyChain === '*' ? 'Verifying…' : 'Verify all'}
-        </SmallButton>
+        {verifyButton(null)}
       </div>
       <ActionError error={verify.error} />
       {lastRun && busyChain === null ? (
@@ -143,15 +148,7 @@ export function ChainsView() {
                   </span>
                 </div>
                 <LastResult chain={c} now={now} />
-                <SmallButton
-                  tone="secondary"
-                  icon="check"
-                  onClick={() => run(c)}
-                  disabled={verify.busy}
-                  testId="chain-verify"
-                >
-                  {busyChain === c.chain ? 'Verifying…' : 'Verify now'}
-                </SmallButton>
+                {verifyButton(c)}
               </div>
               {result ? <VerifyResult result={result} /> : null}
             </li>

@@ -30,6 +30,12 @@ const FORBIDDEN = {
   text: 'It belongs to an organization outside your access.',
 };
 
+/** The dialogs the header opens with a button of their own (the rest are in its menu). */
+const HEADER_ACTIONS = [
+  { kind: 'test', label: 'Send test', icon: 'activity', tone: 'primary', testId: 'webhook-send-test' },
+  { kind: 'edit', label: 'Edit', icon: 'edit', tone: 'secondary', testId: 'webhook-edit' },
+] as const;
+
 const refresh = () => queryClient.invalidateQueries({ queryKey: webhooksKeys.all });
 
 export function WebhookDetailPage({ webhookId }: { webhookId: string }) {
@@ -74,24 +80,18 @@ function WebhookView({ hook }: { hook: WebhookDetail }) {
         actions={
           canWrite ? (
             <>
-              <SmallButton
-                tone="primary"
-                icon="activity"
-                iconSize={16}
-                onClick={() => setModal({ kind: 'test' })}
-                testId="webhook-send-test"
-              >
-                Send test
-              </SmallButton>
-              <SmallButton
-                tone="secondary"
-                icon="edit"
-                iconSize={16}
-                onClick={() => setModal({ kind: 'edit' })}
-                testId="webhook-edit"
-              >
-                Edit
-              </SmallButton>
+              {HEADER_ACTIONS.map((a) => (
+                <SmallButton
+                  key={a.kind}
+                  tone={a.tone}
+                  icon={a.icon}
+                  iconSize={16}
+                  onClick={() => setModal({ kind: a.kind })}
+                  testId={a.testId}
+                >
+                  {a.label}
+                </SmallButton>
+              ))}
               <RowMenu
                 label="More actions"
                 testId="webhook-more"
