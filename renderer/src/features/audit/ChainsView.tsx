@@ -8,7 +8,7 @@ import { useAsyncAction } from '../../lib/action';
 import { useOrganizations } from '../../lib/directory';
 import { formatCount, formatDateTime, plural, relativeTo } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
-import { queryClient } from '../../lib/query';
+import { loadStateOf, queryClient } from '../../lib/query';
 import { ActionError, EmptyState, LoadState, SmallButton, StatusPill } from '../../ui';
 import { auditApi, auditKeys, useChainStatus } from './api';
 import { VerifyResult } from './VerifyResult';
@@ -88,13 +88,7 @@ export function ChainsView() {
 
   const list = chains.data?.chains;
   if (!list)
-    return (
-      <LoadState
-        of={{ error: chains.error, reload: () => void chains.refetch() }}
-        loading="Loading the audit chains…"
-        forbidden={FORBIDDEN}
-      />
-    );
+    return <LoadState of={loadStateOf(chains)} loading="Loading the audit chains…" forbidden={FORBIDDEN} />;
   // Organizations in scope that have recorded nothing yet have no chain: named too, so none seems missing.
   const chained = new Set(list.map((c) => c.orgId));
   const unchained = orgs.filter((o) => !chained.has(o.id));
