@@ -22,6 +22,7 @@ export * from './ListStates';
 export * from './menu';
 export * from './MfaFacts';
 export * from './PageNotFound';
+export * from './RecordPage';
 export * from './OutcomeStrip';
 export * from './ProgressTrack';
 export * from './RecoveryCodes';
