@@ -14,7 +14,7 @@ import { plural } from '../../lib/format';
 import { pamPolicyApi, useRules, useSignerGroups } from './api';
 import type { PolicyOrg } from './org';
 import { ListCount, ListToolbar, NoMatchRow } from '../../ui';
-import { searchRows } from '../../lib/forms';
+import { useRowSearch } from '../../lib/row-search';
 import { writeTarget } from '../../lib/hooks';
 
 // /pam/signer-groups: named lists of code signers a rule can match as one ("Trusted vendors"). A group a rule
@@ -60,7 +60,6 @@ export function parseSigners(text: string): ParsedSigners {
 export function SignerGroupsView({ org }: { org: PolicyOrg }) {
   const list = useSignerGroups(org);
   const rules = useRules(org);
-  const [query, setQuery] = useState('');
   const editing = useDialog<SignerGroup | 'new'>();
   const deleting = useTarget<SignerGroup>();
 
@@ -72,7 +71,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
   }, [rules.data]);
 
   const all = list.data?.signerGroups ?? [];
-  const rows = searchRows(all, query, (g) => [g.name, g.description, ...g.signers]);
+  const { rows, search: rowSearch } = useRowSearch(all, (g) => [g.name, g.description, ...g.signers]);
 
   const remove = writeTarget(deleting, (g) => pamPolicyApi.deleteSignerGroup(g.id), list.reload);
 
@@ -89,8 +88,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
   return (
     <div className="ep-stack">
       <ListToolbar
-        query={query}
-        onQuery={setQuery}
+        {...rowSearch}
         placeholder="Search name or signer"
         searchTestId="signer-groups-search"
         count={<ListCount>{plural(all.length, 'group')}</ListCount>}
@@ -153,7 +151,9 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
               </tr>
             );
           })}
-          {rows.length === 0 ? <NoMatchRow colSpan={5}>No group matches “{query.trim()}”.</NoMatchRow> : null}
+          {rows.length === 0 ? (
+            <NoMatchRow colSpan={5}>No group matches “{rowSearch.query.trim()}”.</NoMatchRow>
+          ) : null}
         </AdminTable>
       )}
 
