@@ -15,6 +15,7 @@ import { pamPolicyApi, useRules, useSignerGroups } from './api';
 import type { PolicyOrg } from './org';
 import { ListCount, ListToolbar, NoMatchRow } from '../../ui';
 import { useRowSearch } from '../../lib/row-search';
+import { lengthProblem, nameProblem } from '../../lib/text-limits';
 import { writeTarget } from '../../lib/hooks';
 
 // /pam/signer-groups: named lists of code signers a rule can match as one ("Trusted vendors"). A group a rule
@@ -210,15 +211,8 @@ function SignerGroupDialog({
   const server = fieldErrors(action.error);
 
   const nameError =
-    server.name ??
-    (tried && !name.trim()
-      ? 'Give the group a name.'
-      : name.trim().length > NAME_MAX
-        ? `At most ${NAME_MAX} characters.`
-        : null);
-  const descError =
-    server.description ??
-    (description.trim().length > DESCRIPTION_MAX ? `At most ${DESCRIPTION_MAX} characters.` : null);
+    server.name ?? nameProblem(name, { tried, max: NAME_MAX, empty: 'Give the group a name.' });
+  const descError = server.description ?? lengthProblem(description.trim(), DESCRIPTION_MAX);
   const signersError =
     server.signers ??
     (parsed.tooLong.length
