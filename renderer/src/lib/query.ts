@@ -48,6 +48,14 @@ export function useApiQuery<T>(key: QueryKey | null, fetch: () => Promise<T>): Q
   };
 }
 
+/** What a load state (LoadState, DetailPlaceholder) needs of a TanStack query: its error, and a retry. */
+export function loadStateOf(query: { error: unknown; refetch: () => unknown }): {
+  error: unknown;
+  reload: () => void;
+} {
+  return { error: query.error, reload: () => void query.refetch() };
+}
+
 /** List endpoints answer either a bare array or `{data: [...]}` (paginated or not). */
 export function asList<T>(value: T[] | { data: T[] } | undefined | null): T[] {
   if (!value) return [];

@@ -33,6 +33,28 @@ interface HistoryFilters {
   page: number;
 }
 
+/** The filter bar's selects, one a filter (its URL parameter). */
+const SELECTS = [
+  {
+    key: 'status',
+    select: {
+      ariaLabel: 'Status',
+      emptyLabel: 'All statuses',
+      options: STATUSES.map((s) => ({ value: s, label: STATUS_LABEL[s] })),
+      testId: 'history-status',
+    },
+  },
+  {
+    key: 'flowType',
+    select: {
+      ariaLabel: 'Flow type',
+      emptyLabel: 'All flow types',
+      options: FLOW_TYPES.map((f) => ({ value: f, label: FLOW_LABEL[f] })),
+      testId: 'history-flow-type',
+    },
+  },
+] as const;
+
 function readFilters(search: string): HistoryFilters {
   const p = new URLSearchParams(search);
   const status = p.get('status') ?? '';
@@ -90,22 +112,14 @@ export function HistoryTab() {
   return (
     <div className="ap-tab" data-testid="approvals-history">
       <FilterBar>
-        <ChoiceSelect
-          value={filters.status}
-          onChange={(status) => set({ status })}
-          ariaLabel="Status"
-          emptyLabel="All statuses"
-          options={STATUSES.map((s) => ({ value: s, label: STATUS_LABEL[s] }))}
-          testId="history-status"
-        />
-        <ChoiceSelect
-          value={filters.flowType}
-          onChange={(flowType) => set({ flowType })}
-          ariaLabel="Flow type"
-          emptyLabel="All flow types"
-          options={FLOW_TYPES.map((f) => ({ value: f, label: FLOW_LABEL[f] }))}
-          testId="history-flow-type"
-        />
+        {SELECTS.map(({ key, select }) => (
+          <ChoiceSelect
+            key={key}
+            {...select}
+            value={filters[key]}
+            onChange={(value) => set({ [key]: value })}
+          />
+        ))}
         {filtered ? (
           <SmallButton tone="ghost" onClick={() => set({ status: '', flowType: '' })} testId="history-clear">
             Clear filters

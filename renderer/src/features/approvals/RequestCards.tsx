@@ -4,6 +4,7 @@ import type { ElevationRequest } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
 import { Icon } from '../../ui/Icon';
 import { Alert, Card, CopyButton } from '../../ui/basics';
+import { FactsCard, type FactRow } from '../../ui/FactsCard';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../../lib/format';
 import { useNow, useDialog } from '../../lib/hooks';
@@ -75,21 +76,16 @@ export function Hash({ value, testId }: { value: string; testId: string }) {
 
 export function WhatCard({ r, pending }: { r: ElevationRequest; pending: boolean }) {
   if (r.flowType === 'ai_tool_action') {
-    return (
-      <Card title="AI tool action" icon="activity" testId="request-what">
-        <KV
-          rows={[
-            ['Tool', <span className="mono">{r.toolName ?? '—'}</span>, 'request-tool'],
-            ['Risk tier', r.riskTier !== null ? `Tier ${r.riskTier} of 4` : <Missing />, 'request-tier'],
-            [
-              'Action digest',
-              r.actionDigest ? <Hash value={r.actionDigest} testId="request-digest" /> : <Missing />,
-            ],
-            ['Command line', <CommandLine value={r.commandLine} />],
-          ]}
-        />
-      </Card>
-    );
+    const rows: FactRow[] = [
+      ['Tool', <span className="mono">{r.toolName ?? '—'}</span>, 'request-tool'],
+      ['Risk tier', r.riskTier !== null ? `Tier ${r.riskTier} of 4` : <Missing />, 'request-tier'],
+      [
+        'Action digest',
+        r.actionDigest ? <Hash value={r.actionDigest} testId="request-digest" /> : <Missing />,
+      ],
+      ['Command line', <CommandLine value={r.commandLine} />],
+    ];
+    return <FactsCard title="AI tool action" icon="activity" testId="request-what" as={KV} rows={rows} />;
   }
   if (r.flowType === 'tech_jit_admin' && !r.targetExecutablePath) {
     return (
@@ -108,143 +104,125 @@ export function WhatCard({ r, pending }: { r: ElevationRequest; pending: boolean
       </Card>
     );
   }
-  return (
-    <Card title="What asks for elevation" icon="lock" testId="request-what">
-      <KV
-        rows={[
-          [
-            'Executable',
-            r.targetExecutablePath ? (
-              <span className="mono ap-path">{r.targetExecutablePath}</span>
-            ) : (
-              <Missing>
-                {r.flowType === 'tech_jit_admin' ? 'Admin session (no executable)' : 'Not reported'}
-              </Missing>
-            ),
-            'request-path',
-          ],
-          [
-            'Signer',
-            r.targetExecutableSigner ? (
-              <span className="ap-signed">
-                <Icon name="check" size={13} />
-                {r.targetExecutableSigner}
-              </span>
-            ) : r.targetExecutablePath ? (
-              <span className="ap-warnline" data-testid="request-unsigned">
-                <Icon name="alert" size={13} />
-                {pending
-                  ? 'Unsigned: nobody vouches for this file. Check the path and hash before approving.'
-                  : 'Unsigned'}
-              </span>
-            ) : (
-              <Missing />
-            ),
-            'request-signer',
-          ],
-          [
-            'SHA-256',
-            r.targetExecutableHash ? (
-              <Hash value={r.targetExecutableHash} testId="request-hash" />
-            ) : r.targetExecutablePath ? (
-              <span className="ap-warnline" data-testid="request-no-hash">
-                <Icon name="alert" size={13} />
-                No file hash reported: the server refuses to approve a specific executable without one.
-              </span>
-            ) : (
-              <Missing />
-            ),
-          ],
-          r.targetSignerThumbprint
-            ? ['Signer thumbprint', <Hash value={r.targetSignerThumbprint} testId="request-thumbprint" />]
-            : ['Signer thumbprint', <Missing />],
-          [
-            'Parent process',
-            r.parentImage ? <span className="mono ap-path">{r.parentImage}</span> : <Missing />,
-          ],
-          ['Command line', <CommandLine value={r.commandLine} testId="request-command-line" />],
-          ['Process id', r.pid !== null ? <span className="mono">{r.pid}</span> : <Missing />],
-        ]}
-      />
-    </Card>
-  );
+  const rows: FactRow[] = [
+    [
+      'Executable',
+      r.targetExecutablePath ? (
+        <span className="mono ap-path">{r.targetExecutablePath}</span>
+      ) : (
+        <Missing>
+          {r.flowType === 'tech_jit_admin' ? 'Admin session (no executable)' : 'Not reported'}
+        </Missing>
+      ),
+      'request-path',
+    ],
+    [
+      'Signer',
+      r.targetExecutableSigner ? (
+        <span className="ap-signed">
+          <Icon name="check" size={13} />
+          {r.targetExecutableSigner}
+        </span>
+      ) : r.targetExecutablePath ? (
+        <span className="ap-warnline" data-testid="request-unsigned">
+          <Icon name="alert" size={13} />
+          {pending
+            ? 'Unsigned: nobody vouches for this file. Check the path and hash before approving.'
+            : 'Unsigned'}
+        </span>
+      ) : (
+        <Missing />
+      ),
+      'request-signer',
+    ],
+    [
+      'SHA-256',
+      r.targetExecutableHash ? (
+        <Hash value={r.targetExecutableHash} testId="request-hash" />
+      ) : r.targetExecutablePath ? (
+        <span className="ap-warnline" data-testid="request-no-hash">
+          <Icon name="alert" size={13} />
+          No file hash reported: the server refuses to approve a specific executable without one.
+        </span>
+      ) : (
+        <Missing />
+      ),
+    ],
+    r.targetSignerThumbprint
+      ? ['Signer thumbprint', <Hash value={r.targetSignerThumbprint} testId="request-thumbprint" />]
+      : ['Signer thumbprint', <Missing />],
+    ['Parent process', r.parentImage ? <span className="mono ap-path">{r.parentImage}</span> : <Missing />],
+    ['Command line', <CommandLine value={r.commandLine} testId="request-command-line" />],
+    ['Process id', r.pid !== null ? <span className="mono">{r.pid}</span> : <Missing />],
+  ];
+  return <FactsCard title="What asks for elevation" icon="lock" testId="request-what" as={KV} rows={rows} />;
 }
 
 export function WhoCard({ r }: { r: ElevationRequest }) {
-  return (
-    <Card title="Machine and user" icon="devices" testId="request-who">
-      <KV
-        rows={[
-          [
-            'Machine',
-            <Link to={`/devices/${encodeURIComponent(r.deviceId)}`} data-testid="request-device-link">
-              {r.deviceHostname}
-            </Link>,
-          ],
-          ['Site', r.siteName ?? <Missing>No site</Missing>],
-          [
-            'User',
-            r.subjectUsername ? <span className="mono">{r.subjectUsername}</span> : <Missing />,
-            'request-user',
-          ],
-          [
-            'AD groups',
-            r.subjectAdGroups.length > 0 ? (
-              <span className="ap-groups">
-                {r.subjectAdGroups.map((g) => (
-                  <span key={g} className="adm-tag">
-                    {g}
-                  </span>
-                ))}
-              </span>
-            ) : (
-              <Missing>None reported</Missing>
-            ),
-          ],
-          ['Observed', r.observedAt ? formatDateTime(r.observedAt) : <Missing />],
-          ['Requested', formatDateTime(r.requestedAt)],
-        ]}
-      />
-    </Card>
-  );
+  const rows: Array<FactRow | false> = [
+    [
+      'Machine',
+      <Link to={`/devices/${encodeURIComponent(r.deviceId)}`} data-testid="request-device-link">
+        {r.deviceHostname}
+      </Link>,
+    ],
+    ['Site', r.siteName ?? <Missing>No site</Missing>],
+    [
+      'User',
+      r.subjectUsername ? <span className="mono">{r.subjectUsername}</span> : <Missing />,
+      'request-user',
+    ],
+    [
+      'AD groups',
+      r.subjectAdGroups.length > 0 ? (
+        <span className="ap-groups">
+          {r.subjectAdGroups.map((g) => (
+            <span key={g} className="adm-tag">
+              {g}
+            </span>
+          ))}
+        </span>
+      ) : (
+        <Missing>None reported</Missing>
+      ),
+    ],
+    ['Observed', r.observedAt ? formatDateTime(r.observedAt) : <Missing />],
+    ['Requested', formatDateTime(r.requestedAt)],
+  ];
+  return <FactsCard title="Machine and user" icon="devices" testId="request-who" as={KV} rows={rows} />;
 }
 
 export function HowCard({ r }: { r: ElevationRequest }) {
-  return (
-    <Card title="Classification" icon="audit" testId="request-how">
-      <KV
-        rows={[
-          ['Flow', FLOW_LABEL[r.flowType], 'request-flow'],
-          ['Risk', <RiskPill risk={r.riskLevel} testId="request-risk" />],
-          [
-            'Decided by',
-            r.decisionSource ? DECISION_SOURCE_LABEL[r.decisionSource] : <Missing>Nobody yet</Missing>,
-            'request-decision-source',
-          ],
-          [
-            'Matched rule',
-            r.pamRuleName ? (
-              <span>
-                {r.pamRuleName}
-                {r.pamRuleId ? (
-                  <>
-                    {' '}
-                    <Link to={`/pam/rules/${encodeURIComponent(r.pamRuleId)}`} className="small">
-                      Open rule
-                    </Link>
-                  </>
-                ) : null}
-              </span>
-            ) : (
-              <Missing>None</Missing>
-            ),
-            'request-rule',
-          ],
-          r.matchedPolicyName ? ['Software policy', r.matchedPolicyName] : false,
-        ]}
-      />
-    </Card>
-  );
+  const rows: Array<FactRow | false> = [
+    ['Flow', FLOW_LABEL[r.flowType], 'request-flow'],
+    ['Risk', <RiskPill risk={r.riskLevel} testId="request-risk" />],
+    [
+      'Decided by',
+      r.decisionSource ? DECISION_SOURCE_LABEL[r.decisionSource] : <Missing>Nobody yet</Missing>,
+      'request-decision-source',
+    ],
+    [
+      'Matched rule',
+      r.pamRuleName ? (
+        <span>
+          {r.pamRuleName}
+          {r.pamRuleId ? (
+            <>
+              {' '}
+              <Link to={`/pam/rules/${encodeURIComponent(r.pamRuleId)}`} className="small">
+                Open rule
+              </Link>
+            </>
+          ) : null}
+        </span>
+      ) : (
+        <Missing>None</Missing>
+      ),
+      'request-rule',
+    ],
+    r.matchedPolicyName ? ['Software policy', r.matchedPolicyName] : false,
+  ];
+  return <FactsCard title="Classification" icon="audit" testId="request-how" as={KV} rows={rows} />;
 }
 
 /** The outcome of a decided request: who, when, how assured, what the device did; Dispatch and Revoke. */

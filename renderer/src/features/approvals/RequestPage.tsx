@@ -4,7 +4,7 @@ import { Alert, Card } from '../../ui/basics';
 import { formatDateTime, relativeTime } from '../../lib/format';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
 import { Link, navigate } from '../../lib/router';
-import { DetailPlaceholder, PageHeader } from '../../ui';
+import { RecordFrame, RecordPlaceholder, type RecordPage } from '../../ui';
 import { useApiQuery } from '../../lib/query';
 import { approvalsApi } from './api';
 import { useCanApprove, useCanManagePolicy } from './capability';
@@ -23,9 +23,13 @@ import { SmallButton } from '../../ui/SmallButton';
 // (executable, signer, hash, parent, command line; or the AI tool and its tier), how it was decided, its
 // timeline and what happened to the same executable before. Pending requests get the decision panel.
 
-const FORBIDDEN = {
-  title: 'This request is not available to you',
-  text: 'It belongs to an organization or site outside your access.',
+const PAGE: RecordPage = {
+  noun: 'request',
+  title: 'Elevation request',
+  icon: 'approvals',
+  className: 'ap-detail adm',
+  back: { to: '/approvals', label: 'Approvals' },
+  testId: 'request-view',
 };
 
 export function RequestPage({ requestId }: { requestId: string }) {
@@ -57,19 +61,11 @@ export function RequestPage({ requestId }: { requestId: string }) {
 
   if (!loaded || !r) {
     return (
-      <DetailPlaceholder
-        className="ap-detail adm"
-        title="Elevation request"
-        back={{ to: '/approvals', label: 'Approvals' }}
+      <RecordPlaceholder
+        page={PAGE}
         of={detail}
-        loading="Loading request…"
-        forbidden={FORBIDDEN}
-        notFound={{
-          icon: 'approvals',
-          title: 'No such request',
-          testId: 'request-not-found',
-          text: 'This elevation request does not exist, or it belongs to an organization or site outside your access.',
-        }}
+        forbidden="It belongs to an organization or site outside your access."
+        notFound="This elevation request does not exist, or it belongs to an organization or site outside your access."
       />
     );
   }
@@ -79,57 +75,55 @@ export function RequestPage({ requestId }: { requestId: string }) {
   const waited = msSince(r.requestedAt, now);
 
   return (
-    <div className="page ap-detail adm" data-testid="request-view">
-      <PageHeader
-        back={{ to: '/approvals', label: 'Approvals' }}
-        title={
-          <span className="ap-title">
-            <span data-testid="request-title">{subjectOf(r)}</span>
-            <RequestStatus status={r.status} testId="request-status" />
-            <RiskPill risk={r.riskLevel} />
+    <RecordFrame
+      page={PAGE}
+      title={
+        <span className="ap-title">
+          <span data-testid="request-title">{subjectOf(r)}</span>
+          <RequestStatus status={r.status} testId="request-status" />
+          <RiskPill risk={r.riskLevel} />
+        </span>
+      }
+      sub={
+        <span className="ap-headline">
+          <span>
+            on{' '}
+            <Link to={`/devices/${encodeURIComponent(r.deviceId)}`} className="ap-strong-link">
+              {r.deviceHostname}
+            </Link>
+            {r.siteName ? ` · ${r.siteName}` : ''}
           </span>
-        }
-        sub={
-          <span className="ap-headline">
+          {r.subjectUsername ? (
             <span>
-              on{' '}
-              <Link to={`/devices/${encodeURIComponent(r.deviceId)}`} className="ap-strong-link">
-                {r.deviceHostname}
-              </Link>
-              {r.siteName ? ` · ${r.siteName}` : ''}
+              for <span className="mono">{r.subjectUsername}</span>
             </span>
-            {r.subjectUsername ? (
-              <span>
-                for <span className="mono">{r.subjectUsername}</span>
-              </span>
-            ) : null}
-            <span>{FLOW_LABEL[r.flowType]}</span>
-            {pending ? (
-              <span className={`tone-${waitingTone(waited)}`} data-testid="request-waiting">
-                waiting {elapsedText(waited)}
-              </span>
-            ) : (
-              <span title={formatDateTime(r.requestedAt)}>
-                requested {relativeTime(Date.parse(r.requestedAt), now)}
-              </span>
-            )}
-          </span>
-        }
-        actions={
-          canManagePolicy ? (
-            <SmallButton
-              tone="secondary"
-              icon="plus"
-              onClick={() => navigate(`/pam/rules/new?fromRequest=${encodeURIComponent(r.id)}`)}
-              title="Open the rule editor with this request's signer, hash and path filled in"
-              testId="create-rule-from-request"
-            >
-              Create rule from this request
-            </SmallButton>
-          ) : undefined
-        }
-      />
-
+          ) : null}
+          <span>{FLOW_LABEL[r.flowType]}</span>
+          {pending ? (
+            <span className={`tone-${waitingTone(waited)}`} data-testid="request-waiting">
+              waiting {elapsedText(waited)}
+            </span>
+          ) : (
+            <span title={formatDateTime(r.requestedAt)}>
+              requested {relativeTime(Date.parse(r.requestedAt), now)}
+            </span>
+          )}
+        </span>
+      }
+      actions={
+        canManagePolicy ? (
+          <SmallButton
+            tone="secondary"
+            icon="plus"
+            onClick={() => navigate(`/pam/rules/new?fromRequest=${encodeURIComponent(r.id)}`)}
+            title="Open the rule editor with this request's signer, hash and path filled in"
+            testId="create-rule-from-request"
+          >
+            Create rule from this request
+          </SmallButton>
+        ) : undefined
+      }
+    >
       {notice ? (
         <Alert tone={notice.tone} testId={notice.testId}>
           {notice.text}
@@ -203,6 +197,6 @@ export function RequestPage({ requestId }: { requestId: string }) {
           </Card>
         </div>
       </div>
-    </div>
+    </RecordFrame>
   );
 }

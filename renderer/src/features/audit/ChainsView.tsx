@@ -8,7 +8,7 @@ import { useAsyncAction } from '../../lib/action';
 import { useOrganizations } from '../../lib/directory';
 import { formatCount, formatDateTime, plural, relativeTo } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
-import { queryClient } from '../../lib/query';
+import { loadStateOf, queryClient } from '../../lib/query';
 import { ActionError, EmptyState, LoadState, SmallButton, StatusPill } from '../../ui';
 import { auditApi, auditKeys, useChainStatus } from './api';
 import { VerifyResult } from './VerifyResult';
@@ -73,15 +73,22 @@ export function ChainsView() {
       }
     });
 
+  /** Verifies one chain, or (null) every chain in scope; says so while its run is on. */
+  const verifyButton = (chain: AuditChainStatus | null) => (
+    <SmallButton
+      tone="secondary"
+      icon={chain ? 'check' : 'refresh'}
+      onClick={() => run(chain)}
+      disabled={verify.busy}
+      testId={chain ? 'chain-verify' : 'chains-verify-all'}
+    >
+      {busyChain === (chain?.chain ?? '*') ? 'Verifying…' : chain ? 'Verify now' : 'Verify all'}
+    </SmallButton>
+  );
+
   const list = chains.data?.chains;
   if (!list)
-    return (
-      <LoadState
-        of={{ error: chains.error, reload: () => void chains.refetch() }}
-        loading="Loading the audit chains…"
-        forbidden={FORBIDDEN}
-      />
-    );
+    return <LoadState of={loadStateOf(chains)} loading="Loading the audit chains…" forbidden={FORBIDDEN} />;
   // Organizations in scope that have recorded nothing yet have no chain: named too, so none seems missing.
   const chained = new Set(list.map((c) => c.orgId));
   const unchained = orgs.filter((o) => !chained.has(o.id));
@@ -100,15 +107,7 @@ export function ChainsView() {
           anywhere breaks the chain from that row on.
         </span>
         <span className="grow" />
-        <SmallButton
-          tone="secondary"
-          icon="refresh"
-          onClick={() => run(null)}
-          disabled={verify.busy}
-          testId="chains-verify-all"
-        >
-          {busyChain === '*' ? 'Verifying…' : 'Verify all'}
-        </SmallButton>
+        {verifyButton(null)}
       </div>
       <ActionError error={verify.error} />
       {lastRun && busyChain === null ? (
@@ -143,15 +142,7 @@ export function ChainsView() {
                   </span>
                 </div>
                 <LastResult chain={c} now={now} />
-                <SmallButton
-                  tone="secondary"
-                  icon="check"
-                  onClick={() => run(c)}
-                  disabled={verify.busy}
-                  testId="chain-verify"
-                >
-                  {busyChain === c.chain ? 'Verifying…' : 'Verify now'}
-                </SmallButton>
+                {verifyButton(c)}
               </div>
               {result ? <VerifyResult result={result} /> : null}
             </li>

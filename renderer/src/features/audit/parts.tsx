@@ -1,3 +1,4 @@
+import type { CSSProperties } from 'react';
 import type { AuditCategory, AuditResult } from '../../../../server/contract';
 import { StatusPill, type Tone } from '../../ui';
 import { CATEGORY_LABEL, RESULT_LABEL } from './model';
@@ -14,9 +15,23 @@ export function ResultPill({ result }: { result: AuditResult }) {
   );
 }
 
+/** Each category's hue as an RGB triple (the tag's --cat); "system" keeps the quiet grey of audit.css. */
+const CATEGORY_RGB: Partial<Record<AuditCategory, [number, number, number]>> = {
+  authentication: [143, 194, 255],
+  device: [143, 224, 184],
+  automation: [215, 180, 255],
+  policy: [244, 213, 158],
+  alert: [255, 179, 161],
+  compliance: [159, 227, 232],
+  organization: [201, 212, 226],
+};
+
 export function CategoryBadge({ category }: { category: AuditCategory }) {
+  const rgb = CATEGORY_RGB[category];
+  // A custom property is not among CSSProperties' keys, hence the cast.
+  const hue = rgb ? ({ '--cat': rgb.join(', ') } as CSSProperties) : undefined;
   return (
-    <span className={`badge au-cat au-cat-${category}`} data-testid="audit-category">
+    <span className={`badge au-cat au-cat-${category}`} style={hue} data-testid="audit-category">
       {CATEGORY_LABEL[category]}
     </span>
   );

@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { CommandStatus, DeviceDetail } from '../../../../server/contract';
 import { devicesApi, useAgentVersions, useDeviceCommands } from './api';
 import { FormDialog } from '../../ui/FormDialog';
 import { SmallButton } from '../../ui/SmallButton';
 import { Field, StatusPill } from '../../ui/basics';
-import { CodeField, TextField } from '../../ui/fields';
+import { CodeField } from '../../ui/fields';
 import { useAsyncAction } from '../../lib/action';
 import { EmptyState } from '../../ui';
 import { Check, ChoiceSelect } from '../../ui';
@@ -28,6 +28,29 @@ const PLATFORM: Record<string, string> = { windows: 'windows', macos: 'darwin', 
 const ARCH: Record<string, string> = { x64: 'amd64', arm64: 'arm64' };
 const CHECKSUM = /^[a-f0-9]{64}$/i;
 
+/**
+ * The commands queued from this tab, each through its dialog (`command-<kind>` opens `command-<kind>-dialog`,
+ * whose submit is `command-<kind>-confirm`), in the order of their buttons.
+ */
+const COMMANDS = {
+  update: {
+    label: 'Push agent build…',
+    icon: 'download',
+    tone: 'secondary',
+    title: 'Push an agent build',
+    submit: 'Queue update',
+  },
+  uninstall: {
+    label: 'Uninstall agent…',
+    icon: 'trash',
+    tone: 'danger',
+    title: 'Uninstall the agent',
+    submit: 'Queue uninstall',
+  },
+} as const;
+type CommandKind = keyof typeof COMMANDS;
+const QUEUEABLE: CommandKind[] = ['update', 'uninstall'];
+
 interface CommandDialogProps {
   device: DeviceDetail;
   onClose: () => void;
@@ -45,6 +68,44 @@ function useQueueCommand({ device, onQueued }: CommandDialogProps) {
   return { action, queue };
 }
 
+/** The frame both command dialogs share: titled and labelled from QUEUEABLE, the queueing action's state. */
+function CommandDialog({
+  kind,
+  wide,
+  onClose,
+  onSubmit,
+  action,
+  children,
+}: {
+  kind: CommandKind;
+  wide?: boolean;
+  onClose: () => void;
+  onSubmit: (e: FormEvent) => void;
+  action: { busy: boolean; error: unknown };
+  children: ReactNode;
+}) {
+  const command = COMMANDS[kind];
+  return (
+    <FormDialog
+      wide={wide}
+      title={command.title}
+      onClose={onClose}
+      testId={`command-${kind}-dialog`}
+      formId={`cmd-${kind}`}
+      formClassName="form adm"
+      noValidate
+      onSubmit={onSubmit}
+      busy={action.busy}
+      error={action.error}
+      submitLabel={command.submit}
+      busyLabel="Queueing…"
+      submitTestId={`command-${kind}-confirm`}
+    >
+      {children}
+    </FormDialog>
+  );
+}
+
 function UninstallDialog(props: CommandDialogProps) {
   const { device, onClose } = props;
   const [removeConfig, setRemoveConfig] = useState(false);
@@ -54,18 +115,7 @@ function UninstallDialog(props: CommandDialogProps) {
     queue('self_uninstall', { removeConfig });
   };
   return (
-    <FormDialog
-      title="Uninstall the agent"
-      onClose={onClose}
-      testId="command-uninstall-dialog"
-      formId="cmd-uninstall"
-      onSubmit={submit}
-      busy={action.busy}
-      error={action.error}
-      submitLabel="Queue uninstall"
-      busyLabel="Queueing…"
-      submitTestId="command-uninstall-confirm"
-    >
+    <CommandDialog kind="uninstall" onClose={onClose} onSubmit={submit} action={action}>
       <p>
         The agent on <strong>{deviceName(device)}</strong> removes itself the next time it checks in. The
         device stops reporting; its record stays here until you decommission it.
@@ -73,7 +123,7 @@ function UninstallDialog(props: CommandDialogProps) {
       <Check checked={removeConfig} onChange={setRemoveConfig} testId="command-remove-config">
         Also delete the agent’s configuration (it cannot re-enroll without a new key)
       </Check>
-    </FormDialog>
+    </CommandDialog>
   );
 }
 
@@ -111,21 +161,7 @@ function UpdateDialog(props: CommandDialogProps) {
   };
 
   return (
-    <FormDialog
-      wide
-      title="Push an agent build"
-      onClose={onClose}
-      testId="command-update-dialog"
-      formId="cmd-update"
-      formClassName="form adm"
-      noValidate
-      onSubmit={submit}
-      busy={action.busy}
-      error={action.error}
-      submitLabel="Queue update"
-      busyLabel="Queueing…"
-      submitTestId="command-update-confirm"
-    >
+    <CommandDialog kind="update" wide onClose={onClose} onSubmit={submit} action={action}>
       <p className="muted">
         The agent downloads the build, verifies its checksum and restarts on it; it refuses a build whose
         checksum does not match. Auto-update is turned off on this device until you turn it back on.
@@ -145,36 +181,33 @@ function UpdateDialog(props: CommandDialogProps) {
           />
         </Field>
       ) : null}
-      <TextField
-        id="command-url"
-        label="Download URL"
-        type="url"
-        className="mono"
-        value={url}
-        onChange={setUrl}
-        error={urlError}
-      />
-      <CodeField
-        id="command-checksum"
-        label="SHA-256 checksum"
-        type="text"
-        value={checksum}
-        onChange={setChecksum}
-        error={sumError}
-      />
-    </FormDialog>
+      {/* Both are strings a machine reads: monospace, no autofill or spell check. */}
+      {[
+        {
+          id: 'command-url',
+          label: 'Download URL',
+          type: 'url',
+          value: url,
+          onChange: setUrl,
+          error: urlError,
+        },
+        {
+          id: 'command-checksum',
+          label: 'SHA-256 checksum',
+          value: checksum,
+          onChange: setChecksum,
+          error: sumError,
+        },
+      ].map((field) => (
+        <CodeField key={field.id} {...field} />
+      ))}
+    </CommandDialog>
   );
 }
 
-/** The commands queued from this tab, each through its dialog. */
-const QUEUEABLE = [
-  { kind: 'update', label: 'Push agent build…', icon: 'download', tone: 'secondary' },
-  { kind: 'uninstall', label: 'Uninstall agent…', icon: 'trash', tone: 'danger' },
-] as const;
-
 export function CommandsTab({ device }: { device: DeviceDetail }) {
   const commands = useDeviceCommands(device.id);
-  const [dialog, setDialog] = useState<(typeof QUEUEABLE)[number]['kind'] | null>(null);
+  const [dialog, setDialog] = useState<CommandKind | null>(null);
   const rows = commands.data ?? [];
   const queued = () => {
     setDialog(null);
@@ -196,16 +229,16 @@ export function CommandsTab({ device }: { device: DeviceDetail }) {
             <SmallButton tone="ghost" icon="refresh" onClick={commands.reload}>
               Refresh
             </SmallButton>
-            {QUEUEABLE.map((c) => (
+            {QUEUEABLE.map((kind) => (
               <SmallButton
-                key={c.kind}
-                tone={c.tone}
-                icon={c.icon}
+                key={kind}
+                tone={COMMANDS[kind].tone}
+                icon={COMMANDS[kind].icon}
                 disabled={retired}
-                onClick={() => setDialog(c.kind)}
-                testId={`command-${c.kind}`}
+                onClick={() => setDialog(kind)}
+                testId={`command-${kind}`}
               >
-                {c.label}
+                {COMMANDS[kind].label}
               </SmallButton>
             ))}
           </>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
 import { useRouter } from '../../lib/router';
 import { StatusPill } from '../../ui/basics';
-import { DetailPlaceholder, PageHeader, Tabs } from '../../ui';
+import { RecordFrame, RecordPlaceholder, Tabs, type RecordPage } from '../../ui';
 import { STATUS_LABEL, STATUS_TONE, ago, deviceName } from './format';
 import { devicesApi, devicesKeys } from './api';
 import { OverviewTab } from './OverviewTab';
@@ -27,6 +27,13 @@ const TABS = [
 
 type TabId = (typeof TABS)[number]['id'];
 
+const PAGE: RecordPage = {
+  noun: 'device',
+  icon: 'devices',
+  className: 'dv-detail adm',
+  back: { to: '/devices', label: 'Devices' },
+};
+
 const DETAIL_REFRESH_MS = 20_000;
 
 export function DeviceDetailPage({ deviceId }: { deviceId: string }) {
@@ -48,22 +55,10 @@ export function DeviceDetailPage({ deviceId }: { deviceId: string }) {
 
   if (!d) {
     return (
-      <DetailPlaceholder
-        className="dv-detail adm"
-        title="Device"
-        back={{ to: '/devices', label: 'Devices' }}
+      <RecordPlaceholder
+        page={PAGE}
         of={device}
-        loading="Loading device…"
-        forbidden={{
-          title: 'This device is not available to you',
-          text: 'It belongs to an organization outside your access.',
-        }}
-        notFound={{
-          icon: 'devices',
-          title: 'No such device',
-          testId: 'device-not-found',
-          text: 'This device does not exist, or it belongs to an organization outside your access.',
-        }}
+        notFound="This device does not exist, or it belongs to an organization outside your access."
       />
     );
   }
@@ -72,46 +67,43 @@ export function DeviceDetailPage({ deviceId }: { deviceId: string }) {
   const base = `/devices/${encodeURIComponent(deviceId)}`;
 
   return (
-    <div className="page dv-detail adm" data-testid="device-detail">
-      <PageHeader
-        back={{ to: '/devices', label: 'Devices' }}
-        title={
-          <span className="dv-title">
-            <span data-testid="device-title">{name}</span>
-            <StatusPill tone={STATUS_TONE[d.status]} testId="device-status-pill">
-              {STATUS_LABEL[d.status]}
-            </StatusPill>
-            {d.status !== 'decommissioned' ? (
-              <span
-                className={`dv-conn${d.connected ? ' on' : ''}`}
-                title={
-                  d.connected
-                    ? 'The agent holds its live connection'
-                    : 'The agent has no live connection right now'
-                }
-                data-testid="device-connected"
-              >
-                {d.connected ? 'Connected' : 'Not connected'}
-              </span>
-            ) : null}
-          </span>
-        }
-        sub={
-          <span className="dv-headline">
-            {d.displayName && d.displayName !== d.hostname ? (
-              <span className="mono">{d.hostname}</span>
-            ) : null}
-            <span>
-              {d.orgName}
-              {d.siteName ? ` · ${d.siteName}` : ''}
+    <RecordFrame
+      page={PAGE}
+      title={
+        <span className="dv-title">
+          <span data-testid="device-title">{name}</span>
+          <StatusPill tone={STATUS_TONE[d.status]} testId="device-status-pill">
+            {STATUS_LABEL[d.status]}
+          </StatusPill>
+          {d.status !== 'decommissioned' ? (
+            <span
+              className={`dv-conn${d.connected ? ' on' : ''}`}
+              title={
+                d.connected
+                  ? 'The agent holds its live connection'
+                  : 'The agent has no live connection right now'
+              }
+              data-testid="device-connected"
+            >
+              {d.connected ? 'Connected' : 'Not connected'}
             </span>
-            <span title={d.lastSeenAt ?? undefined}>Last seen {ago(d.lastSeenAt, now)}</span>
-            <span>
-              Agent <span className="mono">{d.agentVersion}</span>
-            </span>
+          ) : null}
+        </span>
+      }
+      sub={
+        <span className="dv-headline">
+          {d.displayName && d.displayName !== d.hostname ? <span className="mono">{d.hostname}</span> : null}
+          <span>
+            {d.orgName}
+            {d.siteName ? ` · ${d.siteName}` : ''}
           </span>
-        }
-      />
+          <span title={d.lastSeenAt ?? undefined}>Last seen {ago(d.lastSeenAt, now)}</span>
+          <span>
+            Agent <span className="mono">{d.agentVersion}</span>
+          </span>
+        </span>
+      }
+    >
       <Tabs
         label="Device sections"
         tabs={TABS.map((t) => ({
@@ -133,6 +125,6 @@ export function DeviceDetailPage({ deviceId }: { deviceId: string }) {
       {tab === 'live' ? <LiveEventLogTab device={d} onRecheck={device.reload} /> : null}
       {tab === 'commands' ? <CommandsTab device={d} /> : null}
       {tab === 'decommission' ? <DecommissionTab device={d} /> : null}
-    </div>
+    </RecordFrame>
   );
 }

@@ -56,7 +56,7 @@ function MiniBar({ value, label }: { value: number | null; label: string }) {
   return (
     <span className="dv-metric" title={`${label} ${pct.toFixed(1)}%`}>
       <span className="dv-bar">
-        <span className={`dv-bar-fill tone-bg-${percentTone(pct)}`} style={{ width: `${pct}%` }} />
+        <span className={`dv-bar-fill tone-${percentTone(pct)}`} style={{ width: `${pct}%` }} />
       </span>
       <span className="dv-metric-num">{Math.round(pct)}%</span>
     </span>

@@ -1,6 +1,6 @@
 import { useEventLogs } from './api';
-import { ChoiceSelect, DateRangeFilter } from '../../ui';
-import { LevelAndSource, useLogFilters } from './controls';
+import { ChoiceSelect } from '../../ui';
+import { EventLogFilters, useLogFilters } from './controls';
 import { useDebounced } from '../../lib/hooks';
 import { LogEmpty, LogTab } from './LogTable';
 import { JsonBlock, LevelBadge, Stamp } from './parts';
@@ -42,17 +42,11 @@ export function EventLogsTab({ deviceId }: { deviceId: string }) {
             options={CATEGORIES}
             testId="eventlog-category"
           />
-          <LevelAndSource
-            level={filters.bind('level')}
-            source={filters.bind('source')}
+          <EventLogFilters
+            filters={filters}
             levels={LEVELS}
             sourcePlaceholder="Source (exact)"
             testIdPrefix="eventlog"
-          />
-          <DateRangeFilter
-            from={filters.bind('start')}
-            to={filters.bind('end')}
-            testIds={['eventlog-start', 'eventlog-end']}
           />
           {filtered ? (
             <SmallButton tone="ghost" onClick={filters.clear}>

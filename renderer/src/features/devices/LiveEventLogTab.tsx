@@ -4,9 +4,9 @@ import { ApiError } from '../../lib/api/client';
 import { localToIso } from '../../lib/dates';
 import { formatDateTime } from '../../lib/format';
 import { useDebounced } from '../../lib/hooks';
-import { DateRangeFilter, EmptyState, FilterBar, TextFilter } from '../../ui';
+import { EmptyState, FilterBar, TextFilter } from '../../ui';
 import { devicesKeys, liveLogApi, useLiveRead } from './api';
-import { LevelAndSource, useLogFilters } from './controls';
+import { EventLogFilters, useLogFilters } from './controls';
 import { deviceName } from './format';
 import { LiveProblem, RecordDetail, Waiting, bytes } from './live-log-parts';
 import { LogEmpty, LogTable } from './LogTable';
@@ -146,27 +146,22 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
       ) : (
         <>
           <FilterBar>
-            <LevelAndSource
-              level={filters.bind('level')}
-              source={filters.bind('source')}
+            <EventLogFilters
+              filters={filters}
               levels={LEVELS}
               sourcePlaceholder="Source"
               testIdPrefix="live-log"
-            />
-            <TextFilter
-              {...filters.bind('eventId')}
-              numeric
-              size="narrow"
-              error={eventIdError}
-              placeholder="Event id"
-              label="Event id"
-              testId="live-log-event-id"
-            />
-            <DateRangeFilter
-              from={filters.bind('start')}
-              to={filters.bind('end')}
-              testIds={['live-log-start', 'live-log-end']}
-            />
+            >
+              <TextFilter
+                {...filters.bind('eventId')}
+                numeric
+                size="narrow"
+                error={eventIdError}
+                placeholder="Event id"
+                label="Event id"
+                testId="live-log-event-id"
+              />
+            </EventLogFilters>
             {eventIdError ? <span className="fb-problem">{eventIdError}</span> : null}
           </FilterBar>
           <div className={`dv-live-split${selected ? ' with-detail' : ''}`}>

@@ -135,7 +135,8 @@ export function LogTable({
   return (
     <div className="adm-table-card">
       <div className="dv-log">
-        <div className={`dv-log-row dv-log-head ${variant}`}>
+        {/* Headed like the kit's virtual tables, so every grid of rows in the console reads the same. */}
+        <div className={`dv-log-row ui-grid-head ${variant}`}>
           {columns.map((c) => (
             <span key={c}>{c}</span>
           ))}

@@ -3,6 +3,7 @@ import type { DeviceDetail } from '../../../../server/contract';
 import { devicesApi } from './api';
 import { ActionError } from '../../ui/ActionError';
 import { Card, Facts } from '../../ui/basics';
+import { FactsCard, type FactRow } from '../../ui/FactsCard';
 import { useAsyncAction } from '../../lib/action';
 import { formatDateTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
@@ -30,6 +31,47 @@ function mono(value: string | null | undefined): ReactNode {
   if (!value) return <span className="muted">—</span>;
   return <span className="mono">{value}</span>;
 }
+
+// The inventory cards' rows, as the agent last reported them.
+
+function systemFacts(d: DeviceDetail): FactRow[] {
+  const role = ROLE_OPTIONS.find((r) => r.value === d.deviceRole)?.label ?? d.deviceRole;
+  return [
+    ['Hostname', mono(d.hostname)],
+    ['Operating system', `${OS_LABEL[d.osType]} · ${d.osVersion}`],
+    ['Build', text(d.osBuild)],
+    ['Architecture', d.architecture],
+    ['Role', role],
+    ['Headless', yesNo(d.isHeadless)],
+    [
+      'Agent',
+      <span key="a" className="mono">
+        {d.agentVersion}
+      </span>,
+    ],
+    ['Auto-update', d.autoUpdate ? 'On' : 'Off (developer build)'],
+    ['Enrolled', formatDateTime(d.enrolledAt)],
+    ['Agent id', mono(d.agentId)],
+  ];
+}
+
+const hardwareFacts = (hw: DeviceDetail['hardware']): FactRow[] => [
+  ['Manufacturer', text(hw.manufacturer)],
+  ['Model', text(hw.model)],
+  ['Serial', mono(hw.serialNumber)],
+  ['CPU', text(hw.cpuModel)],
+  ['Cores', text(hw.cpuCores)],
+  ['RAM', megabytes(hw.ramTotalMb)],
+  ['Disk', gigabytes(hw.diskTotalGb)],
+  ['GPU', text(hw.gpuModel)],
+];
+
+const networkFacts = (d: DeviceDetail): FactRow[] => [
+  ['IP address', mono(d.network.ipAddress)],
+  ['Public IP', mono(d.network.publicIp)],
+  ['MAC address', mono(d.network.macAddress)],
+  ['Last seen from', mono(d.lastSeenIp)],
+];
 
 function LabelsCard({ device, onSaved }: { device: DeviceDetail; onSaved: () => void }) {
   const [displayName, setDisplayName] = useState(device.displayName ?? '');
@@ -128,7 +170,6 @@ function LabelsCard({ device, onSaved }: { device: DeviceDetail; onSaved: () => 
 
 export function OverviewTab({ device: d, onSaved }: { device: DeviceDetail; onSaved: () => void }) {
   const now = useNow(10_000);
-  const role = ROLE_OPTIONS.find((r) => r.value === d.deviceRole)?.label ?? d.deviceRole;
   const posture = d.managementPosture ?? [];
   const custom = Object.entries(d.customFields);
 
@@ -175,51 +216,9 @@ export function OverviewTab({ device: d, onSaved }: { device: DeviceDetail; onSa
         />
       </Card>
       <LabelsCard device={d} onSaved={onSaved} />
-      <Card title="System" icon="server" testId="device-system">
-        <Facts
-          rows={[
-            ['Hostname', mono(d.hostname)],
-            ['Operating system', `${OS_LABEL[d.osType]} · ${d.osVersion}`],
-            ['Build', text(d.osBuild)],
-            ['Architecture', d.architecture],
-            ['Role', role],
-            ['Headless', yesNo(d.isHeadless)],
-            [
-              'Agent',
-              <span key="a" className="mono">
-                {d.agentVersion}
-              </span>,
-            ],
-            ['Auto-update', d.autoUpdate ? 'On' : 'Off (developer build)'],
-            ['Enrolled', formatDateTime(d.enrolledAt)],
-            ['Agent id', mono(d.agentId)],
-          ]}
-        />
-      </Card>
-      <Card title="Hardware" icon="devices" testId="device-hardware">
-        <Facts
-          rows={[
-            ['Manufacturer', text(d.hardware.manufacturer)],
-            ['Model', text(d.hardware.model)],
-            ['Serial', mono(d.hardware.serialNumber)],
-            ['CPU', text(d.hardware.cpuModel)],
-            ['Cores', text(d.hardware.cpuCores)],
-            ['RAM', megabytes(d.hardware.ramTotalMb)],
-            ['Disk', gigabytes(d.hardware.diskTotalGb)],
-            ['GPU', text(d.hardware.gpuModel)],
-          ]}
-        />
-      </Card>
-      <Card title="Network" icon="activity" testId="device-network">
-        <Facts
-          rows={[
-            ['IP address', mono(d.network.ipAddress)],
-            ['Public IP', mono(d.network.publicIp)],
-            ['MAC address', mono(d.network.macAddress)],
-            ['Last seen from', mono(d.lastSeenIp)],
-          ]}
-        />
-      </Card>
+      <FactsCard title="System" icon="server" testId="device-system" rows={systemFacts(d)} />
+      <FactsCard title="Hardware" icon="devices" testId="device-hardware" rows={hardwareFacts(d.hardware)} />
+      <FactsCard title="Network" icon="activity" testId="device-network" rows={networkFacts(d)} />
       <Card title="Management posture" icon="lock" testId="device-posture">
         {posture.length === 0 ? (
           <div className="muted small">
@@ -242,9 +241,12 @@ export function OverviewTab({ device: d, onSaved }: { device: DeviceDetail; onSa
         ) : null}
       </Card>
       {custom.length > 0 ? (
-        <Card title="Custom fields" icon="settings" testId="device-custom">
-          <Facts rows={custom.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])} />
-        </Card>
+        <FactsCard
+          title="Custom fields"
+          icon="settings"
+          testId="device-custom"
+          rows={custom.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])}
+        />
       ) : null}
     </div>
   );

@@ -9,7 +9,7 @@ import { ActionError } from '../../ui/ActionError';
 import { Icon } from '../../ui/Icon';
 import { StatusPill } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
-import { ChoiceSelect, nameChoices } from '../../ui';
+import { ChoiceSelect, LabelOptions, nameChoices } from '../../ui';
 import { ago } from './format';
 import { formatCount } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
@@ -197,11 +197,7 @@ export function SimulatorPanel({
               aria-label="Kind of elevation request"
               data-testid="sim-raise-kind"
             >
-              {RAISE_KINDS.map((k) => (
-                <option key={k.value} value={k.value}>
-                  {k.label}
-                </option>
-              ))}
+              <LabelOptions options={RAISE_KINDS} />
             </select>
             <SmallButton
               tone="secondary"

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { ChoiceSelect, TextFilter } from '../../ui';
+import { useState, type ReactNode } from 'react';
+import { ChoiceSelect, DateRangeFilter, TextFilter } from '../../ui';
 
 /**
  * Filter values and the page of a filtered, paged log. Every filter change and `clear()` go back to page 1;
@@ -30,34 +30,47 @@ export function useLogFilters<T extends object>(initial: T, onChange?: () => voi
   return { values, set, bind, page, setPage, clear };
 }
 
-/** The level choice and the source text of an event-log filter bar (stored and live logs alike). */
-export function LevelAndSource({
-  level,
-  source,
+/** The filters an event-log bar binds (stored and live logs alike), each a string. */
+type EventLogFilter = 'level' | 'source' | 'start' | 'end';
+
+/**
+ * The controls of an event-log filter bar (stored and live logs alike): the level, the source text, what else
+ * that log filters by (`children`), then the time window. Test ids are `<testIdPrefix>-level`, `-source`,
+ * `-start` and `-end`.
+ */
+export function EventLogFilters({
+  filters,
   levels,
   sourcePlaceholder,
   testIdPrefix,
+  children,
 }: {
-  level: { value: string; onChange: (value: string) => void };
-  source: { value: string; onChange: (value: string) => void };
+  filters: { bind: (key: EventLogFilter) => { value: string; onChange: (value: string) => void } };
   levels: string[];
   sourcePlaceholder: string;
   testIdPrefix: string;
+  children?: ReactNode;
 }) {
   return (
     <>
       <ChoiceSelect
-        {...level}
+        {...filters.bind('level')}
         ariaLabel="Level"
         emptyLabel="All levels"
         options={levels}
         testId={`${testIdPrefix}-level`}
       />
       <TextFilter
-        {...source}
+        {...filters.bind('source')}
         placeholder={sourcePlaceholder}
         label="Source"
         testId={`${testIdPrefix}-source`}
+      />
+      {children}
+      <DateRangeFilter
+        from={filters.bind('start')}
+        to={filters.bind('end')}
+        testIds={[`${testIdPrefix}-start`, `${testIdPrefix}-end`]}
       />
     </>
   );

@@ -24,7 +24,7 @@ export function MetricBar({
       </div>
       <div className="dv-meter-track">
         {pct !== null ? (
-          <div className={`dv-meter-fill tone-bg-${percentTone(pct)}`} style={{ width: `${pct}%` }} />
+          <div className={`dv-meter-fill tone-${percentTone(pct)}`} style={{ width: `${pct}%` }} />
         ) : null}
       </div>
     </div>

@@ -6,7 +6,7 @@ import { minutesText } from '../approvals';
 import { pamPolicyApi, usePamConfig } from './api';
 import { DURATION_MAX } from './model';
 import type { PolicyOrg } from './org';
-import { SaveBar } from './parts';
+import { SaveBar, SavedNotice } from './parts';
 import { StepUpCard } from './StepUpCard';
 
 // /pam/defaults: what decides a request no rule matches, how long approvals last when nobody says, the actuator
@@ -91,11 +91,9 @@ function ConfigCard({
       <CardHead title="Organization defaults">
         <span className="muted small">{org.org?.name}</span>
       </CardHead>
-      {saved && !dirty ? (
-        <Alert tone="success" testId="pam-config-saved">
-          Saved. New requests follow these defaults from now on.
-        </Alert>
-      ) : null}
+      <SavedNotice shown={saved && !dirty} testId="pam-config-saved">
+        New requests follow these defaults from now on.
+      </SavedNotice>
       {!config.actuatorEnabled ? (
         <Alert tone="warning" testId="pam-actuator-off">
           The actuator is off: approvals are recorded, but no device is told to elevate.

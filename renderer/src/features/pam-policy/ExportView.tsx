@@ -1,15 +1,13 @@
 // Over 400 lines: one form and the export run it starts (progress, cancel, saved file); the window and paging model is in export-model.ts.
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import type { ApiErrorBody } from '../../../../server/contract';
-import { API_BASE, ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { Icon } from '../../ui/Icon';
 import { Field, Spinner } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
-import { useSession } from '../../lib/session';
 import { saveFile } from '../../lib/clipboard';
 import { LabelOptions, TextField } from '../../ui';
 import type { PolicyOrg } from './org';
+import { pamPolicyApi } from './api';
 import { CardHead, SelectField, nameChoices } from '../../ui';
 import { formatCount, plural } from '../../lib/format';
 import type { Format, IdParam, Job, Progress } from './export-model';
@@ -28,50 +26,6 @@ import {
   stamp,
   slug,
 } from './export-model';
-
-async function errorOf(res: Response): Promise<ApiError> {
-  let body: unknown;
-  try {
-    body = await res.json();
-  } catch {
-    body = undefined;
-  }
-  if (body && typeof body === 'object' && typeof (body as ApiErrorBody).error === 'string') {
-    const b = body as ApiErrorBody;
-    return new ApiError(res.status, b.error, typeof b.code === 'string' ? b.code : undefined, { body: b });
-  }
-  return new ApiError(
-    res.status,
-    res.status >= 500 ? 'The server ran into a problem' : `Export failed (${res.status})`,
-  );
-}
-
-/**
- * One export page as text. The API client only speaks JSON, so this is a plain fetch with the session's token,
- * refreshed once on a 401 like every other call.
- */
-async function fetchPage(path: string, signal: AbortSignal): Promise<Response> {
-  const send = (token: string | null) =>
-    fetch(`${API_BASE}${path}`, {
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      credentials: 'same-origin',
-      cache: 'no-store',
-      signal,
-    });
-  let res: Response;
-  try {
-    res = await send(useSession.getState().accessToken);
-    if (res.status === 401) {
-      const refreshed = await useSession.getState().refresh();
-      if (refreshed) res = await send(useSession.getState().accessToken);
-    }
-  } catch (err) {
-    if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new ApiError(0, 'Cannot reach the Gatehouse server. Check that it is running.', 'NETWORK_ERROR');
-  }
-  if (!res.ok) throw await errorOf(res);
-  return res;
-}
 
 export function ExportView({ org }: { org: PolicyOrg }) {
   const [from, setFrom] = useState(() => lastDays(7).from);
@@ -133,7 +87,7 @@ export function ExportView({ org }: { org: PolicyOrg }) {
       do {
         const params = new URLSearchParams(job.query);
         if (next) params.set('cursor', next);
-        const res = await fetchPage(`/pam/elevation-audit/export?${params.toString()}`, controller.signal);
+        const res = await pamPolicyApi.exportPage(params, controller.signal);
         let text = await res.text();
         if (job.format === 'csv') {
           // Each page is a complete CSV file with its own header row: keep the first one only.

@@ -2,9 +2,8 @@ import { compactTime } from '../../lib/format';
 import { Link } from '../../lib/router';
 import { CardHead } from '../../ui';
 import type { ElevationRequest } from '../../../../server/contract';
-import { requestPath } from '../approvals';
+import { FLOW_LABEL, requestPath } from '../approvals';
 import { prefillItems, type PrefillKey } from './prefill';
-import { FLOW_LABEL } from './RulePreview';
 
 // A rule made from a request: the checklist of the request's values the new rule starts from.
 

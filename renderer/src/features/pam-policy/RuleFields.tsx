@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { AiToolCatalogEntry, SignerGroup } from '../../../../server/contract';
 import { plural } from '../../lib/format';
 import { Link } from '../../lib/router';
-import { Field, Segmented, TextField } from '../../ui';
+import { Field, LabelOptions, Segmented, TextField } from '../../ui';
 import { RISK_TIERS, listTiers, toolOf, type Crit, type FieldKey, type RuleDraft } from './model';
 
 // The rule editor's criterion fields: a criterion with its "is / is not" switch, and the executable and AI-tool
@@ -284,11 +284,7 @@ export function ToolCriteria({
         }
       />
       <datalist id="ep-ai-tools">
-        {tools.map((t) => (
-          <option key={t.toolName} value={t.toolName}>
-            {t.description}
-          </option>
-        ))}
+        <LabelOptions options={tools.map((t) => ({ value: t.toolName, label: t.description }))} />
       </datalist>
       <CritField
         bind={bind}

@@ -4,7 +4,7 @@ import { ApiError, errorMessage } from '../../lib/errors';
 import { Spinner, StatusPill } from '../../ui/basics';
 import { Link } from '../../lib/router';
 import { compactTime } from '../../lib/format';
-import { STATUS_LABEL, STATUS_TONE, requestPath } from '../approvals';
+import { FLOW_LABEL, STATUS_LABEL, STATUS_TONE, requestPath } from '../approvals';
 import { formatCount, plural } from '../../lib/format';
 import { useLatestRead } from '../../lib/latest-read';
 import { pamPolicyApi } from './api';
@@ -17,12 +17,6 @@ const DEBOUNCE_MS = 400;
 const WINDOWS = [7, 30, 90] as const;
 /** Newest matches listed; the server sends up to 20, the panel must fit beside the form. */
 const SAMPLE_SHOWN = 8;
-
-export const FLOW_LABEL: Record<ElevationFlowType, string> = {
-  uac_intercept: 'UAC prompt',
-  tech_jit_admin: 'Technician admin',
-  ai_tool_action: 'AI tool action',
-};
 
 const FLOW_SHORT: Record<ElevationFlowType, string> = {
   uac_intercept: 'UAC',

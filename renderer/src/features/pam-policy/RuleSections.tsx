@@ -23,7 +23,6 @@ export function NameSection({ form, autoFocus }: { form: RuleFormState; autoFocu
         id="rule-name"
         label="Name"
         error={msg('name')}
-        type="text"
         value={draft.name}
         maxLength={NAME_MAX + 20}
         onChange={(v) => {

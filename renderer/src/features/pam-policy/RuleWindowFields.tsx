@@ -1,5 +1,4 @@
-import { useMemo } from 'react';
-import { timeZones } from '../../lib/dates';
+import { TimeZoneOptions } from '../../ui';
 import { DAY_SHORT, WEEK_ORDER, type FieldKey, type RuleDraft } from './model';
 
 // The rule's time window: from and to (a window that ends before it starts runs over midnight), the days, and the
@@ -19,10 +18,6 @@ export function WindowFields({
   set: (next: Partial<RuleDraft>, field?: FieldKey) => void;
   error?: string;
 }) {
-  const zones = useMemo(() => {
-    const list = timeZones();
-    return list.includes(draft.windowTimezone) ? list : [draft.windowTimezone, ...list];
-  }, [draft.windowTimezone]);
   const overnight = draft.windowEnd < draft.windowStart;
   return (
     <div className={`ep-window${error ? ' has-error' : ''}`} data-testid="rule-window-fields">
@@ -46,11 +41,7 @@ export function WindowFields({
             aria-label="Time zone"
             data-testid="rule-window-timezone"
           >
-            {zones.map((z) => (
-              <option key={z} value={z}>
-                {z}
-              </option>
-            ))}
+            <TimeZoneOptions current={draft.windowTimezone} />
           </select>
         </label>
       </div>

@@ -16,7 +16,7 @@ import { VERDICT_LABEL, criteriaParts, listTiers, windowLabel, type SummaryPart 
 import type { PolicyOrg } from './org';
 import { ListCount, ListToolbar, NoMatchRow, RowSwitch } from '../../ui';
 import { RULES_FORBIDDEN, VerdictPill } from './parts';
-import { searchRows } from '../../lib/forms';
+import { useRowSearch } from '../../lib/row-search';
 import { writeTarget } from '../../lib/hooks';
 
 // /pam/rules: the organization's rules in the order they run. The first enabled rule that matches decides; the
@@ -28,7 +28,6 @@ export function RulesView({ org }: { org: PolicyOrg }) {
   const config = usePamConfig(org);
   const search = useRouter((s) => s.search);
   const savedId = new URLSearchParams(search).get('saved');
-  const [query, setQuery] = useState('');
   const toggle = useAsyncAction();
   const [toggleFor, setToggleFor] = useState<string | null>(null);
   const [pending, setPending] = useState<Record<string, boolean>>({});
@@ -46,7 +45,10 @@ export function RulesView({ org }: { org: PolicyOrg }) {
     () => new Map(all.map((r) => [r.id, criteriaParts(r, groupName)])),
     [all, groupName],
   );
-  const rows = searchRows(all, query, (r) => [r.name, ...(summaries.get(r.id) ?? []).map((p) => p.text)]);
+  const { rows, search: rowSearch } = useRowSearch(all, (r) => [
+    r.name,
+    ...(summaries.get(r.id) ?? []).map((p) => p.text),
+  ]);
   const defaultMinutes = config.data?.config.defaultApprovalDurationMinutes ?? null;
   const disabledCount = all.filter((r) => !r.enabled).length;
   const suspended = all.filter((r) => r.suspendedVerdict !== null);
@@ -89,8 +91,7 @@ export function RulesView({ org }: { org: PolicyOrg }) {
   return (
     <div className="ep-stack">
       <ListToolbar
-        query={query}
-        onQuery={setQuery}
+        {...rowSearch}
         placeholder="Search name or criteria"
         searchTestId="pam-rules-search"
         count={
@@ -189,7 +190,9 @@ export function RulesView({ org }: { org: PolicyOrg }) {
               onCopy={() => navigate(org.link('/pam/rules/new', { copyOf: r.id }))}
             />
           ))}
-          {rows.length === 0 ? <NoMatchRow colSpan={9}>No rule matches “{query.trim()}”.</NoMatchRow> : null}
+          {rows.length === 0 ? (
+            <NoMatchRow colSpan={9}>No rule matches “{rowSearch.query.trim()}”.</NoMatchRow>
+          ) : null}
         </AdminTable>
       )}
 

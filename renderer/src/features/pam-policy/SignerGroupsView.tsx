@@ -14,7 +14,8 @@ import { plural } from '../../lib/format';
 import { pamPolicyApi, useRules, useSignerGroups } from './api';
 import type { PolicyOrg } from './org';
 import { ListCount, ListToolbar, NoMatchRow } from '../../ui';
-import { searchRows } from '../../lib/forms';
+import { useRowSearch } from '../../lib/row-search';
+import { lengthProblem, nameProblem } from '../../lib/text-limits';
 import { writeTarget } from '../../lib/hooks';
 
 // /pam/signer-groups: named lists of code signers a rule can match as one ("Trusted vendors"). A group a rule
@@ -60,7 +61,6 @@ export function parseSigners(text: string): ParsedSigners {
 export function SignerGroupsView({ org }: { org: PolicyOrg }) {
   const list = useSignerGroups(org);
   const rules = useRules(org);
-  const [query, setQuery] = useState('');
   const editing = useDialog<SignerGroup | 'new'>();
   const deleting = useTarget<SignerGroup>();
 
@@ -72,7 +72,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
   }, [rules.data]);
 
   const all = list.data?.signerGroups ?? [];
-  const rows = searchRows(all, query, (g) => [g.name, g.description, ...g.signers]);
+  const { rows, search: rowSearch } = useRowSearch(all, (g) => [g.name, g.description, ...g.signers]);
 
   const remove = writeTarget(deleting, (g) => pamPolicyApi.deleteSignerGroup(g.id), list.reload);
 
@@ -89,8 +89,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
   return (
     <div className="ep-stack">
       <ListToolbar
-        query={query}
-        onQuery={setQuery}
+        {...rowSearch}
         placeholder="Search name or signer"
         searchTestId="signer-groups-search"
         count={<ListCount>{plural(all.length, 'group')}</ListCount>}
@@ -153,7 +152,9 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
               </tr>
             );
           })}
-          {rows.length === 0 ? <NoMatchRow colSpan={5}>No group matches “{query.trim()}”.</NoMatchRow> : null}
+          {rows.length === 0 ? (
+            <NoMatchRow colSpan={5}>No group matches “{rowSearch.query.trim()}”.</NoMatchRow>
+          ) : null}
         </AdminTable>
       )}
 
@@ -210,15 +211,8 @@ function SignerGroupDialog({
   const server = fieldErrors(action.error);
 
   const nameError =
-    server.name ??
-    (tried && !name.trim()
-      ? 'Give the group a name.'
-      : name.trim().length > NAME_MAX
-        ? `At most ${NAME_MAX} characters.`
-        : null);
-  const descError =
-    server.description ??
-    (description.trim().length > DESCRIPTION_MAX ? `At most ${DESCRIPTION_MAX} characters.` : null);
+    server.name ?? nameProblem(name, { tried, max: NAME_MAX, empty: 'Give the group a name.' });
+  const descError = server.description ?? lengthProblem(description.trim(), DESCRIPTION_MAX);
   const signersError =
     server.signers ??
     (parsed.tooLong.length

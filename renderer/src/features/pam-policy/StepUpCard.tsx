@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import type { Partner } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
-import { Alert, CardHead, LabelOptions, LoadState, SelectField } from '../../ui';
+import { CardHead, LabelOptions, LoadState, SelectField } from '../../ui';
 import { pamPolicyApi, usePolicyPartner, type StepUpPolicy } from './api';
 import type { PolicyOrg } from './org';
-import { SaveBar } from './parts';
+import { SaveBar, SavedNotice } from './parts';
 
 // The partner's approval step-up policy (partner settings `security.approvalStepUp`, DESIGN §5): how strongly a
 // technician proves presence before an approval counts, by the risk of the request. Shown to partner and system
@@ -136,11 +136,9 @@ function StepUpForm({
         How strongly a technician proves presence before an approval counts, by the risk of the request.
         Applies to every organization of {partner.name}.
       </p>
-      {saved && !dirty ? (
-        <Alert tone="success" testId="step-up-saved">
-          Saved. The next approval is checked against this policy.
-        </Alert>
-      ) : null}
+      <SavedNotice shown={saved && !dirty} testId="step-up-saved">
+        The next approval is checked against this policy.
+      </SavedNotice>
       <div className="adm-form-grid">
         <SelectField
           id="step-up-mode"

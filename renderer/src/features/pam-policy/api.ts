@@ -12,7 +12,7 @@ import type {
   SignerGroupList,
   SignerGroupResponse,
 } from '../../../../server/contract';
-import { api, ApiError } from '../../lib/api/client';
+import { api, apiResponse, ApiError } from '../../lib/api/client';
 import { apiKey, useApiQuery, type QueryState } from '../../lib/query';
 import type { RuleBody } from './model';
 import type { PolicyOrg } from './org';
@@ -67,6 +67,10 @@ export const pamPolicyApi = {
     }),
 
   aiTools: () => api<AiToolsResponse>('/pam/ai-tools').then((r) => r.tools),
+
+  /** One page of the elevation audit export, unread: its body is CSV or JSONL, its paging in the headers. */
+  exportPage: (query: URLSearchParams, signal: AbortSignal) =>
+    apiResponse(`/pam/elevation-audit/export?${query.toString()}`, { headers: { accept: '*/*' }, signal }),
 };
 
 function useGet<T>(path: string | null): QueryState<T> {

@@ -1,6 +1,7 @@
 import type { PamVerdict } from '../../../../server/contract';
 import type { AsyncAction } from '../../lib/action';
-import { ActionError, Button, StatusPill } from '../../ui';
+import type { ReactNode } from 'react';
+import { ActionError, Alert, Button, StatusPill } from '../../ui';
 import { VERDICT_LABEL, VERDICT_TONE } from './model';
 
 // Small pieces the policy screens share.
@@ -15,6 +16,24 @@ export function VerdictPill({ verdict, testId }: { verdict: PamVerdict; testId?:
     <StatusPill tone={VERDICT_TONE[verdict]} testId={testId}>
       {VERDICT_LABEL[verdict]}
     </StatusPill>
+  );
+}
+
+/** After a save, "Saved." and what it means from now on, until the form changes again. */
+export function SavedNotice({
+  shown,
+  testId,
+  children,
+}: {
+  shown: boolean;
+  testId: string;
+  children: ReactNode;
+}) {
+  if (!shown) return null;
+  return (
+    <Alert tone="success" testId={testId}>
+      Saved. {children}
+    </Alert>
   );
 }
 

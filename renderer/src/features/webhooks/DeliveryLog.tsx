@@ -3,6 +3,7 @@ import type { Webhook, WebhookDelivery, WebhookDeliveryStatus } from '../../../.
 import { useAsyncAction } from '../../lib/action';
 import { compactTime, formatDateTime, relativeTo } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
+import { loadStateOf } from '../../lib/query';
 import {
   ActionError,
   AdminTable,
@@ -17,13 +18,13 @@ import {
 import { useDeliveries, webhooksApi } from './api';
 import { DeliveryDetail } from './DeliveryDetail';
 import { DeliveryStatusPill } from './parts';
+import { useStatusPage } from './status-page';
 
 // The delivery log of one webhook: newest first, filtered by status, paged; a row opens the request and the
 // response. Rows change in place as pushes arrive (live.ts patches this query), and a failed delivery can be
 // sent again by hand (a new delivery of the same event appears on top).
 
-type Filter = 'all' | WebhookDeliveryStatus;
-const PAGE_SIZE = 25;
+const STATUSES: WebhookDeliveryStatus[] = ['delivered', 'retrying', 'pending', 'failed'];
 const FORBIDDEN = {
   title: 'These deliveries are not available to you',
   text: 'They belong to an organization outside your access.',
@@ -38,13 +39,11 @@ function outcomeText(d: WebhookDelivery, now: number): string {
 }
 
 export function DeliveryLog({ hook, canWrite }: { hook: Webhook; canWrite: boolean }) {
-  const [filter, setFilter] = useState<Filter>('all');
-  const [page, setPage] = useState(1);
+  const { filter, setFilter, setPage, query, control } = useStatusPage(STATUSES);
   const [open, setOpen] = useState<string | null>(null);
   const retry = useAsyncAction();
   const now = useNow(1000);
-  const q = { page, limit: PAGE_SIZE, ...(filter === 'all' ? {} : { status: filter }) };
-  const log = useDeliveries(hook.id, q);
+  const log = useDeliveries(hook.id, query);
   const rows = log.data?.data;
 
   const retryOne = (d: WebhookDelivery) =>
@@ -61,33 +60,11 @@ export function DeliveryLog({ hook, canWrite }: { hook: Webhook; canWrite: boole
       icon="activity"
       testId="delivery-log"
       className="wh-log"
-      actions={
-        <Segmented<Filter>
-          label="Delivery status"
-          value={filter}
-          small
-          onChange={(next) => {
-            setFilter(next);
-            setPage(1);
-          }}
-          testId="delivery-filter"
-          options={[
-            { value: 'all', label: 'All' },
-            { value: 'delivered', label: 'Delivered' },
-            { value: 'retrying', label: 'Retrying' },
-            { value: 'pending', label: 'Pending' },
-            { value: 'failed', label: 'Failed' },
-          ]}
-        />
-      }
+      actions={<Segmented {...control} label="Delivery status" small testId="delivery-filter" />}
     >
       <ActionError error={retry.error} />
       {!rows ? (
-        <LoadState
-          of={{ error: log.error, reload: () => void log.refetch() }}
-          loading="Loading deliveries…"
-          forbidden={FORBIDDEN}
-        />
+        <LoadState of={loadStateOf(log)} loading="Loading deliveries…" forbidden={FORBIDDEN} />
       ) : rows.length === 0 ? (
         <EmptyState icon="activity" title="No deliveries here" testId="deliveries-empty" compact>
           {filter === 'all'

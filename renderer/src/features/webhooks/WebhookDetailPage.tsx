@@ -3,7 +3,15 @@ import { useOrganizations } from '../../lib/directory';
 import { useDocumentTitle, useModal } from '../../lib/hooks';
 import { queryClient } from '../../lib/query';
 import { navigate } from '../../lib/router';
-import { ConfirmAction, DetailPlaceholder, PageHeader, RowMenu, rowAction, SmallButton } from '../../ui';
+import {
+  ConfirmAction,
+  RecordFrame,
+  RecordPlaceholder,
+  RowMenu,
+  rowAction,
+  SmallButton,
+  type RecordPage,
+} from '../../ui';
 import { useWebhook, webhooksApi, webhooksKeys } from './api';
 import { DeliveryLog } from './DeliveryLog';
 import { newSigningSecret, useCanWriteWebhooks } from './model';
@@ -25,10 +33,18 @@ type Modal =
   | { kind: 'delete' }
   | { kind: 'secret'; secret: string };
 
-const FORBIDDEN = {
-  title: 'This webhook is not available to you',
-  text: 'It belongs to an organization outside your access.',
+const PAGE: RecordPage = {
+  noun: 'webhook',
+  icon: 'webhooks',
+  className: 'wh-page adm',
+  back: { to: '/webhooks', label: 'Webhooks' },
 };
+
+/** The dialogs the header opens with a button of their own (the rest are in its menu). */
+const HEADER_ACTIONS = [
+  { kind: 'test', label: 'Send test', icon: 'activity', tone: 'primary', testId: 'webhook-send-test' },
+  { kind: 'edit', label: 'Edit', icon: 'edit', tone: 'secondary', testId: 'webhook-edit' },
+] as const;
 
 const refresh = () => queryClient.invalidateQueries({ queryKey: webhooksKeys.all });
 
@@ -38,19 +54,10 @@ export function WebhookDetailPage({ webhookId }: { webhookId: string }) {
   useDocumentTitle(hook ? `${hook.name} · Webhooks` : 'Webhook');
   if (!hook)
     return (
-      <DetailPlaceholder
-        className="wh-page adm"
-        title="Webhook"
-        back={{ to: '/webhooks', label: 'Webhooks' }}
+      <RecordPlaceholder
+        page={PAGE}
         of={detail}
-        loading="Loading the webhook…"
-        forbidden={FORBIDDEN}
-        notFound={{
-          icon: 'webhooks',
-          title: 'No such webhook',
-          testId: 'webhook-not-found',
-          text: 'It may have been deleted, or it belongs to an organization outside your access.',
-        }}
+        notFound="It may have been deleted, or it belongs to an organization outside your access."
       />
     );
   return <WebhookView hook={hook} />;
@@ -62,55 +69,48 @@ function WebhookView({ hook }: { hook: WebhookDetail }) {
   const { modal, setModal, close, closeFor } = useModal<Modal>();
 
   return (
-    <div className="page wh-page adm" data-testid="webhook-detail">
-      <PageHeader
-        back={{ to: '/webhooks', label: 'Webhooks' }}
-        title={
-          <span className="wh-title">
-            {hook.name} <WebhookStatusPill status={hook.status} />
-          </span>
-        }
-        sub={<span className="mono wh-url">{hook.url}</span>}
-        actions={
-          canWrite ? (
-            <>
+    <RecordFrame
+      page={PAGE}
+      title={
+        <span className="wh-title">
+          {hook.name} <WebhookStatusPill status={hook.status} />
+        </span>
+      }
+      sub={<span className="mono wh-url">{hook.url}</span>}
+      actions={
+        canWrite ? (
+          <>
+            {HEADER_ACTIONS.map((a) => (
               <SmallButton
-                tone="primary"
-                icon="activity"
+                key={a.kind}
+                tone={a.tone}
+                icon={a.icon}
                 iconSize={16}
-                onClick={() => setModal({ kind: 'test' })}
-                testId="webhook-send-test"
+                onClick={() => setModal({ kind: a.kind })}
+                testId={a.testId}
               >
-                Send test
+                {a.label}
               </SmallButton>
-              <SmallButton
-                tone="secondary"
-                icon="edit"
-                iconSize={16}
-                onClick={() => setModal({ kind: 'edit' })}
-                testId="webhook-edit"
-              >
-                Edit
-              </SmallButton>
-              <RowMenu
-                label="More actions"
-                testId="webhook-more"
-                items={[
-                  {
-                    label: 'Rotate secret',
-                    icon: 'keys',
-                    onSelect: () => setModal({ kind: 'rotate' }),
-                    testId: 'webhook-rotate',
-                  },
-                  rowAction.remove('webhook-delete', () => setModal({ kind: 'delete' }), {
-                    label: 'Delete webhook',
-                  }),
-                ]}
-              />
-            </>
-          ) : null
-        }
-      />
+            ))}
+            <RowMenu
+              label="More actions"
+              testId="webhook-more"
+              items={[
+                {
+                  label: 'Rotate secret',
+                  icon: 'keys',
+                  onSelect: () => setModal({ kind: 'rotate' }),
+                  testId: 'webhook-rotate',
+                },
+                rowAction.remove('webhook-delete', () => setModal({ kind: 'delete' }), {
+                  label: 'Delete webhook',
+                }),
+              ]}
+            />
+          </>
+        ) : null
+      }
+    >
       <WriteHint canWrite={canWrite} />
 
       <WebhookStats hook={hook} canWrite={canWrite} />
@@ -180,6 +180,6 @@ function WebhookView({ hook }: { hook: WebhookDetail }) {
           </p>
         </ConfirmAction>
       ) : null}
-    </div>
+    </RecordFrame>
   );
 }

@@ -4,7 +4,7 @@ import { useAsyncAction } from '../../lib/action';
 import { orgName, useOrganizations } from '../../lib/directory';
 import { formatDateTime } from '../../lib/format';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
-import { queryClient } from '../../lib/query';
+import { loadStateOf, queryClient } from '../../lib/query';
 import { navigate } from '../../lib/router';
 import {
   ActionError,
@@ -24,13 +24,13 @@ import { ago, useCanWriteWebhooks, useSpansOrganizations } from './model';
 import { HealthCells, WebhookStatusPill } from './parts';
 import { SecretRevealDialog } from './SecretRevealDialog';
 import { WebhookFormDialog } from './WebhookFormDialog';
+import { useStatusPage } from './status-page';
 import { WriteHint } from './WriteHint';
 
 // /webhooks: every webhook in scope with its health at a glance (success rate, the latest deliveries as a
 // sparkline, last delivery), pause and resume in the row, and the create dialog.
 
-type Filter = 'all' | WebhookStatus;
-const PAGE_SIZE = 25;
+const STATUSES: WebhookStatus[] = ['active', 'paused', 'failed'];
 const FORBIDDEN = {
   title: 'Webhooks are not available to you',
   text: 'Reading webhooks needs the organizations:read permission and access to whole organizations.',
@@ -38,8 +38,7 @@ const FORBIDDEN = {
 
 export function WebhooksPage() {
   useDocumentTitle('Webhooks');
-  const [filter, setFilter] = useState<Filter>('all');
-  const [page, setPage] = useState(1);
+  const { filter, setPage, query, control } = useStatusPage(STATUSES);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ hook: Webhook; secret: string } | null>(null);
   const canWrite = useCanWriteWebhooks();
@@ -47,8 +46,7 @@ export function WebhooksPage() {
   const { orgs } = useOrganizations();
   const now = useNow(15_000);
   const toggle = useAsyncAction();
-  const q = { page, limit: PAGE_SIZE, ...(filter === 'all' ? {} : { status: filter }) };
-  const list = useWebhookList(q);
+  const list = useWebhookList(query);
   const rows = list.data?.data;
 
   const setStatus = (hook: Webhook, active: boolean) =>
@@ -78,22 +76,7 @@ export function WebhooksPage() {
       />
       <WriteHint canWrite={canWrite} />
       <div className="adm-toolbar wh-toolbar">
-        <Segmented<Filter>
-          label="Status"
-          value={filter}
-          onChange={(next) => {
-            setFilter(next);
-            setPage(1);
-          }}
-          testId="webhook-filter"
-          small
-          options={[
-            { value: 'all', label: 'All' },
-            { value: 'active', label: 'Active' },
-            { value: 'paused', label: 'Paused' },
-            { value: 'failed', label: 'Failed' },
-          ]}
-        />
+        <Segmented {...control} label="Status" testId="webhook-filter" small />
         {list.data ? (
           <span className="muted small" data-testid="webhook-count">
             {list.data.pagination.total} webhook{list.data.pagination.total === 1 ? '' : 's'}
@@ -103,11 +86,7 @@ export function WebhooksPage() {
       <ActionError error={toggle.error} />
 
       {!rows ? (
-        <LoadState
-          of={{ error: list.error, reload: () => void list.refetch() }}
-          loading="Loading webhooks…"
-          forbidden={FORBIDDEN}
-        />
+        <LoadState of={loadStateOf(list)} loading="Loading webhooks…" forbidden={FORBIDDEN} />
       ) : rows.length === 0 ? (
         <EmptyState
           icon="webhooks"
