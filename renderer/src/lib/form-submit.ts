@@ -29,6 +29,14 @@ export function useFormSubmit<K extends string>(
     if (key in serverFields) setServerFields(({ [key]: _drop, ...rest }) => rest);
   };
 
+  /** What an input bound to one field takes: its value and edits, and the blur and message of the field. */
+  const bound = (key: K, value: string, onChange: (value: string) => void) => ({
+    value,
+    onChange,
+    onBlur: () => blur(key),
+    error: show(key),
+  });
+
   const submit = (write: () => Promise<void>) => async (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
@@ -47,5 +55,5 @@ export function useFormSubmit<K extends string>(
     }
   };
 
-  return { show, blur, clearRefusal, busy, error, serverFields, submit };
+  return { show, blur, bound, clearRefusal, busy, error, serverFields, submit };
 }

@@ -12,6 +12,7 @@ export * from './Dialog';
 export * from './DialogActions';
 export * from './DialogButtons';
 export * from './Drawer';
+export * from './EditorDialog';
 export * from './fields';
 export * from './FormDialog';
 export * from './filters';
