@@ -29,10 +29,14 @@ export function useFormSubmit<K extends string>(
     if (key in serverFields) setServerFields(({ [key]: _drop, ...rest }) => rest);
   };
 
-  /** What an input bound to one field takes: its value and edits, and the blur and message of the field. */
+  /** What an input bound to one field takes: its value, its edits (each answers a refusal of the field), its blur
+   *  and the message to show under it. */
   const bound = (key: K, value: string, onChange: (value: string) => void) => ({
     value,
-    onChange,
+    onChange: (next: string) => {
+      onChange(next);
+      clearRefusal(key);
+    },
     onBlur: () => blur(key),
     error: show(key),
   });
