@@ -29,5 +29,6 @@ export * from './RemovableChip';
 export * from './ShownOnceSecret';
 export * from './SmallButton';
 export * from './states';
+export * from './SubPages';
 export * from './table';
 export * from './VirtualTable';
