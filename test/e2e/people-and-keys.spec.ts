@@ -155,5 +155,32 @@ test('an administrator invites a technician, who sets a password and TOTP; an AP
   const revoked = await callWithKey('/api-keys/current', rotated);
   expect(revoked).toEqual({ status: 401, body: { error: 'API key is revoked' } });
   await screen(page, '24-api-key-revoked');
+
+  // Tenants: a new organization (its slug follows the name; a cap must be a whole number), then a site in it.
+  // The create-or-edit dialogs are titled and labelled for what they do.
+  await page.goto(`${ts.url}/tenants`);
+  await page.getByTestId('org-create').click();
+  const orgDialog = page.getByTestId('org-dialog');
+  await expect(orgDialog.getByRole('heading', { name: 'New organization' })).toBeVisible();
+  await orgDialog.getByTestId('org-name').fill('Harbor Clinic');
+  await expect(orgDialog.getByTestId('org-slug')).toHaveValue('harbor-clinic');
+  await orgDialog.getByTestId('org-max-devices').fill('2.5');
+  await orgDialog.getByTestId('org-save').click();
+  await expect(orgDialog).toContainText('A whole number, or empty for no cap');
+  await screen(page, '25-new-organization');
+  await orgDialog.getByTestId('org-max-devices').fill('25');
+  await expect(orgDialog.getByTestId('org-save')).toHaveText('Create organization');
+  await orgDialog.getByTestId('org-save').click();
+  await expect(page.getByTestId('org-title')).toHaveText('Harbor Clinic');
+  await page.getByTestId('site-create').click();
+  const siteDialog = page.getByTestId('site-dialog');
+  await expect(siteDialog.getByRole('heading', { name: 'Add site' })).toBeVisible();
+  await siteDialog.getByTestId('site-name').fill('Front desk');
+  await siteDialog.getByTestId('site-save').click();
+  await expect(page.getByTestId('site-row')).toContainText('Front desk');
+  await page.getByTestId('org-edit').click();
+  await expect(orgDialog.getByRole('heading', { name: 'Edit Harbor Clinic' })).toBeVisible();
+  await expect(orgDialog.getByTestId('org-save')).toHaveText('Save changes');
+  await screen(page, '26-edit-organization');
   expect(errors).toEqual([]);
 });

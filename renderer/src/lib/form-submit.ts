@@ -29,6 +29,18 @@ export function useFormSubmit<K extends string>(
     if (key in serverFields) setServerFields(({ [key]: _drop, ...rest }) => rest);
   };
 
+  /** What an input bound to one field takes: its value, its edits (each answers a refusal of the field), its blur
+   *  and the message to show under it. */
+  const bound = (key: K, value: string, onChange: (value: string) => void) => ({
+    value,
+    onChange: (next: string) => {
+      onChange(next);
+      clearRefusal(key);
+    },
+    onBlur: () => blur(key),
+    error: show(key),
+  });
+
   const submit = (write: () => Promise<void>) => async (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
@@ -47,5 +59,5 @@ export function useFormSubmit<K extends string>(
     }
   };
 
-  return { show, blur, clearRefusal, busy, error, serverFields, submit };
+  return { show, blur, bound, clearRefusal, busy, error, serverFields, submit };
 }

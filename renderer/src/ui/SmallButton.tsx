@@ -22,3 +22,12 @@ export function SmallButton({
     />
   );
 }
+
+/** The "Delete" of an editor page's header: small, red, with the bin; the page asks to confirm before deleting. */
+export function DeleteButton({ onClick, testId }: { onClick: () => void; testId: string }) {
+  return (
+    <SmallButton tone="danger" icon="trash" onClick={onClick} testId={testId}>
+      Delete
+    </SmallButton>
+  );
+}

@@ -141,6 +141,25 @@ export function StatusPill({ tone, children, testId }: { tone: Tone; children: R
   );
 }
 
+/** The pill of one value of a closed set (a status, a decision): its tone and its words from the feature's tables. */
+export function LabelPill<V extends string>({
+  value,
+  tones,
+  labels,
+  testId,
+}: {
+  value: V;
+  tones: Record<V, Tone>;
+  labels: Record<V, ReactNode>;
+  testId?: string;
+}) {
+  return (
+    <StatusPill tone={tones[value]} testId={testId}>
+      {labels[value]}
+    </StatusPill>
+  );
+}
+
 /** A button that briefly confirms it did its job ("Copied"). */
 export function CopyButton({
   onCopy,

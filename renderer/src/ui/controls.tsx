@@ -228,6 +228,7 @@ export function SelectField({
   label,
   value,
   onChange,
+  onBlur,
   hint,
   error,
   disabled,
@@ -237,6 +238,7 @@ export function SelectField({
   label: string;
   value: string | number;
   onChange: (value: string) => void;
+  onBlur?: () => void;
   hint?: ReactNode;
   error?: string;
   disabled?: boolean;
@@ -248,6 +250,7 @@ export function SelectField({
         id={id}
         value={value}
         onChange={(e) => onChange(e.target.value)}
+        onBlur={onBlur}
         disabled={disabled}
         data-testid={id}
       >

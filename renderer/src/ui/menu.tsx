@@ -19,26 +19,30 @@ export interface MenuItem {
 
 type MenuItemOptions = Partial<Pick<MenuItem, 'label' | 'hidden'>>;
 
+/** What the common row actions look like; the call site adds the test id and what it does. */
+const ROW_ACTION_LOOKS = {
+  open: { label: 'Open', icon: 'chevron' },
+  edit: { label: 'Edit', icon: 'edit' },
+  remove: { label: 'Delete', icon: 'trash', danger: true },
+} satisfies Record<string, Pick<MenuItem, 'label' | 'icon' | 'danger'>>;
+
+function rowActionOf(look: Pick<MenuItem, 'label' | 'icon' | 'danger'>) {
+  return (testId: string, onSelect: () => void, more?: MenuItemOptions): MenuItem => ({
+    ...look,
+    testId,
+    onSelect,
+    ...more,
+  });
+}
+
 /**
- * The actions nearly every list has, so they read and look the same everywhere: Edit (pencil) and Delete (bin, in
- * the danger tone). `more` renames one ("Delete webhook") or hides it for this row.
+ * The actions nearly every list has, so they read and look the same everywhere: Open (chevron), Edit (pencil) and
+ * Delete (bin, in the danger tone). `more` renames one ("Delete webhook") or hides it for this row.
  */
 export const rowAction = {
-  edit: (testId: string, onSelect: () => void, more?: MenuItemOptions): MenuItem => ({
-    label: 'Edit',
-    icon: 'edit',
-    testId,
-    onSelect,
-    ...more,
-  }),
-  remove: (testId: string, onSelect: () => void, more?: MenuItemOptions): MenuItem => ({
-    label: 'Delete',
-    icon: 'trash',
-    danger: true,
-    testId,
-    onSelect,
-    ...more,
-  }),
+  open: rowActionOf(ROW_ACTION_LOOKS.open),
+  edit: rowActionOf(ROW_ACTION_LOOKS.edit),
+  remove: rowActionOf(ROW_ACTION_LOOKS.remove),
 };
 
 /** A row's actions behind one button: keeps dense tables calm. Opens below the button, right-aligned. */

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ComponentPropsWithoutRef } from 'react';
 import { TextField } from './fields';
 import './password.css';
 
@@ -86,35 +86,23 @@ export function isEmail(value: string): boolean {
 
 /** A new-password field with the strength meter; its problem shows once submitted or once long enough to judge. */
 export function NewPasswordField({
-  id,
-  label,
-  value,
-  onChange,
   email,
   touched,
-  autoFocus,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
+  ...field
+}: Omit<ComponentPropsWithoutRef<typeof TextField>, 'type' | 'autoComplete' | 'error' | 'hint' | 'aside'> & {
   email?: string;
   touched: boolean;
-  autoFocus?: boolean;
 }) {
-  const strength = passwordStrength(value, email);
+  const strength = passwordStrength(field.value, email);
+  const meter = <StrengthMeter strength={strength} testId={field.id.replace(/-password$/, '-strength')} />;
   return (
     <TextField
-      id={id}
-      label={label}
       type="password"
       autoComplete="new-password"
-      autoFocus={autoFocus}
-      value={value}
-      onChange={onChange}
-      error={touched || value.length >= MIN_PASSWORD ? strength.problem : null}
+      error={touched || field.value.length >= MIN_PASSWORD ? strength.problem : null}
       hint={`At least ${MIN_PASSWORD} characters. A passphrase of a few words works well.`}
-      aside={<StrengthMeter strength={strength} testId={id.replace(/-password$/, '-strength')} />}
+      aside={meter}
+      {...field}
     />
   );
 }

@@ -5,7 +5,7 @@ import type {
   AccessReviewSummary,
 } from '../../../../server/contract';
 import { formatDate, formatDateTime } from '../../lib/format';
-import { ProgressTrack, StatusPill, type Tone } from '../../ui';
+import { LabelPill, ProgressTrack, type Tone } from '../../ui';
 import { DECISION_LABEL, groupLabel, groupPermissions, progressPercent, STATUS_LABEL } from './model';
 
 // Small pieces the review screens share: status and decision pills, the progress bar, the due date, and the
@@ -24,19 +24,11 @@ const DECISION_TONE: Record<AccessReviewDecision, Tone> = {
 };
 
 export function ReviewStatusPill({ status }: { status: AccessReviewStatus }) {
-  return (
-    <StatusPill tone={STATUS_TONE[status]} testId="ar-status">
-      {STATUS_LABEL[status]}
-    </StatusPill>
-  );
+  return <LabelPill value={status} tones={STATUS_TONE} labels={STATUS_LABEL} testId="ar-status" />;
 }
 
 export function DecisionPill({ decision }: { decision: AccessReviewDecision }) {
-  return (
-    <StatusPill tone={DECISION_TONE[decision]} testId="ar-decision">
-      {DECISION_LABEL[decision]}
-    </StatusPill>
-  );
+  return <LabelPill value={decision} tones={DECISION_TONE} labels={DECISION_LABEL} testId="ar-decision" />;
 }
 
 /** Decided of all, as a bar and in words. */

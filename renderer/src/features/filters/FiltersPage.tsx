@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmTarget } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
-import { SmallButton } from '../../ui/SmallButton';
+import { DeleteButton, SmallButton } from '../../ui/SmallButton';
 import { useAsyncAction } from '../../lib/action';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate, usePathname } from '../../lib/router';
@@ -288,16 +288,7 @@ function EditorForm({ filter, lookups }: { filter: SavedFilter | null; lookups: 
           )
         }
         actions={
-          savedAt ? (
-            <SmallButton
-              tone="danger"
-              icon="trash"
-              onClick={() => confirmDelete.open(true)}
-              testId="filter-delete"
-            >
-              Delete
-            </SmallButton>
-          ) : null
+          savedAt ? <DeleteButton onClick={() => confirmDelete.open(true)} testId="filter-delete" /> : null
         }
       />
       <form className="sf-card sf-meta" onSubmit={submit} noValidate id="filter-edit-form">

@@ -12,6 +12,12 @@ import { CreateApiKeyForm, EditApiKeyDialog, RotateApiKeyDialog, RevokeApiKeyDia
 
 type StatusFilter = 'all' | ApiKeyStatus;
 const PAGE_SIZE = 50;
+const STATUS_FILTERS: Array<{ value: StatusFilter; label: string }> = [
+  { value: 'all', label: 'All' },
+  { value: 'active', label: 'Active' },
+  { value: 'expired', label: 'Expired' },
+  { value: 'revoked', label: 'Revoked' },
+];
 
 const STATUS_TONE: Record<ApiKeyStatus, 'ok' | 'warn' | 'muted'> = {
   active: 'ok',
@@ -47,12 +53,7 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
           value={status}
           onChange={choose}
           testId="api-key-filter"
-          options={[
-            { value: 'all', label: 'All' },
-            { value: 'active', label: 'Active' },
-            { value: 'expired', label: 'Expired' },
-            { value: 'revoked', label: 'Revoked' },
-          ]}
+          options={STATUS_FILTERS}
         />
       }
       createLabel="New API key"

@@ -16,6 +16,11 @@ import {
 
 type ExpiredFilter = 'all' | 'usable' | 'expired';
 const PAGE_SIZE = 50;
+const EXPIRY_FILTERS: Array<{ value: ExpiredFilter; label: string }> = [
+  { value: 'all', label: 'All' },
+  { value: 'usable', label: 'Not expired' },
+  { value: 'expired', label: 'Expired' },
+];
 
 /** Sites of the organizations in view, for names in the table and the site picker. */
 function useSiteNames(orgId: string): Map<string, Site> {
@@ -55,11 +60,7 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
           value={filter}
           onChange={choose}
           testId="enrollment-key-filter"
-          options={[
-            { value: 'all', label: 'All' },
-            { value: 'usable', label: 'Not expired' },
-            { value: 'expired', label: 'Expired' },
-          ]}
+          options={EXPIRY_FILTERS}
         />
       }
       createLabel="New enrollment key"

@@ -100,7 +100,7 @@ export function InviteDialog({
     errors.orgIds = 'Tick at least one organization';
   if (target?.kind === 'organization' && restrictSites && siteIds.length === 0)
     errors.siteIds = 'Tick at least one site, or lift the restriction';
-  const { show, blur, clearRefusal, busy, error, submit } = useFormSubmit(errors, inviteRefusals);
+  const { show, blur, bound, busy, error, submit } = useFormSubmit(errors, inviteRefusals);
 
   const chooseTarget = (value: string) => {
     setTargetValue(value);
@@ -184,28 +184,19 @@ export function InviteDialog({
         <TextField
           id="invite-email"
           label="Email"
-          error={show('email')}
           type="email"
           autoComplete="off"
           autoFocus
           maxLength={255}
-          value={email}
-          onChange={(v) => {
-            setEmail(v);
-            clearRefusal('email');
-          }}
-          onBlur={() => blur('email')}
+          {...bound('email', email, setEmail)}
         />
         <TextField
           id="invite-name"
           label="Name"
-          error={show('name')}
           type="text"
           autoComplete="off"
           maxLength={255}
-          value={name}
-          onChange={setName}
-          onBlur={() => blur('name')}
+          {...bound('name', name, setName)}
         />
         <div className="full">
           <Field

@@ -1,6 +1,6 @@
 import { usePathname } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
-import { PageNotFound, Tabs } from '../../ui';
+import { SubPages, Tabs, type TabSpec } from '../../ui';
 import { UsersView } from './UsersView';
 import { RolesView } from './RolesView';
 import { RoleEditor } from './RoleEditor';
@@ -11,32 +11,27 @@ import './people.css';
 // /users/roles/new       a new custom role
 // /users/roles/:id       one role: details, permission matrix, its users
 
+const TABS: TabSpec[] = [
+  { to: '/users', label: 'Users', testId: 'tab-users' },
+  { to: '/users/roles', label: 'Roles', testId: 'tab-roles' },
+];
+
 export function PeoplePage() {
   const pathname = usePathname();
-  const roleMatch = /^\/users\/roles\/([^/]+)$/.exec(pathname);
   useDocumentTitle(pathname.startsWith('/users/roles') ? 'Roles' : 'Users');
-
-  const tabs = (
-    <Tabs
-      label="Users and roles"
-      current={pathname}
-      tabs={[
-        { to: '/users', label: 'Users', testId: 'tab-users' },
-        { to: '/users/roles', label: 'Roles', testId: 'tab-roles' },
+  const tabs = <Tabs label="Users and roles" current={pathname} tabs={TABS} />;
+  return (
+    <SubPages
+      pathname={pathname}
+      testId="people-page"
+      pages={[
+        {
+          path: /^\/users\/roles\/([^/]+)$/,
+          render: (id) => <RoleEditor roleId={id === 'new' ? null : id} />,
+        },
+        { path: '/users/roles', render: () => <RolesView tabs={tabs} /> },
+        { path: '/users', render: () => <UsersView tabs={tabs} /> },
       ]}
     />
-  );
-
-  let body;
-  if (roleMatch?.[1])
-    body = <RoleEditor roleId={roleMatch[1] === 'new' ? null : decodeURIComponent(roleMatch[1])} />;
-  else if (pathname === '/users/roles') body = <RolesView tabs={tabs} />;
-  else if (pathname === '/users') body = <UsersView tabs={tabs} />;
-  else body = <PageNotFound pathname={pathname} />;
-
-  return (
-    <div className="page adm" data-testid="people-page">
-      {body}
-    </div>
   );
 }

@@ -99,7 +99,7 @@ export function HoursSection({ draft, baseline, update, errorFor }: SectionProps
         <div className="st-week" data-testid="hours-custom">
           <table className="st-week-table">
             <thead>
-              <tr>
+              <tr className="ui-col-heads">
                 <th>Day</th>
                 <th>Open</th>
                 <th>Start</th>

@@ -33,6 +33,23 @@ function sampleTime(format: string): string {
   });
 }
 
+/** A settings field's input id: `settings-<field in kebab case>`. */
+function settingsId(field: string): string {
+  return `settings-${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** The partner's own text fields on the General card, saved as top-level partner fields. */
+const PARTNER_FIELDS: Array<{ field: 'name' | 'billingEmail'; label: string; type: string; hint?: string }> =
+  [
+    { field: 'name', label: 'Name', type: 'text' },
+    {
+      field: 'billingEmail',
+      label: 'Billing email',
+      type: 'email',
+      hint: 'Where invoices and plan notices go',
+    },
+  ];
+
 /**
  * A regional choice (`settings-<kebab field>`, saved as `settings.<field>`); "Not set" heads it while the partner
  * never made it. `checkedHere`: the form's own check of this field shows its problem once it changed.
@@ -54,7 +71,7 @@ function RegionalSelect({
 }) {
   return (
     <SelectField
-      id={`settings-${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`}
+      id={settingsId(field)}
       label={label}
       error={errorFor(`settings.${field}`, checkedHere && draft[field] !== baseline[field])}
       hint={hint}
@@ -74,25 +91,19 @@ export function GeneralSection({ partner, ...section }: SectionProps & { partner
     <div className="st-columns">
       <Card title="Partner" icon="tenants" testId="settings-general">
         <div className="adm-form-grid">
-          <TextField
-            id="settings-name"
-            label="Name"
-            type="text"
-            maxLength={255}
-            value={draft.name}
-            onChange={(name) => update({ name }, ['name'])}
-            error={errorFor('name', draft.name !== baseline.name)}
-          />
-          <TextField
-            id="settings-billing-email"
-            label="Billing email"
-            type="email"
-            maxLength={255}
-            value={draft.billingEmail}
-            onChange={(billingEmail) => update({ billingEmail }, ['billingEmail'])}
-            error={errorFor('billingEmail', draft.billingEmail !== baseline.billingEmail)}
-            hint="Where invoices and plan notices go"
-          />
+          {PARTNER_FIELDS.map(({ field, label, type, hint }) => (
+            <TextField
+              key={field}
+              id={settingsId(field)}
+              label={label}
+              type={type}
+              maxLength={255}
+              value={draft[field]}
+              onChange={(value) => update({ [field]: value }, [field])}
+              error={errorFor(field, draft[field] !== baseline[field])}
+              hint={hint}
+            />
+          ))}
         </div>
         <div className="adm-facts st-facts">
           <Facts

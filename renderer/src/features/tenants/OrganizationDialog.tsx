@@ -7,21 +7,13 @@ import type {
 } from '../../../../server/contract';
 import type { AsyncAction } from '../../lib/action';
 import { dateInputToIso, isoToDateInput } from '../../lib/dates';
-import { SLUG_PATTERN } from '../../lib/forms';
 import { writeBody } from '../../lib/write-body';
 import { useScope } from '../../lib/session';
-import { ConfirmAction, Field, TextField, Toggle } from '../../ui';
+import { ConfirmAction, EditorDialog, type EditorTexts, Field, TextField, Toggle } from '../../ui';
 import { tenantsApi } from './api';
 import { ORG_STATUSES, ORG_TYPES } from './labels';
-import {
-  CapField,
-  ChoiceField,
-  NameSlugFields,
-  TenantFormDialog,
-  capError,
-  capValue,
-  useTenantForm,
-} from './tenant-form';
+import { CapField, ChoiceField, NameSlugFields, useTenantForm } from './tenant-form';
+import { capError, capValue, nameSlugBody } from './tenant-rules';
 
 interface Form {
   name: string;
@@ -35,6 +27,22 @@ interface Form {
   smsAllowed: boolean;
   partnerId: string;
 }
+
+/** The sign-in policy switches, in the order the dialog shows them. */
+const POLICY_TOGGLES: Array<{ key: 'requireMfa' | 'smsAllowed'; id: string; label: string; hint: string }> = [
+  {
+    key: 'requireMfa',
+    id: 'org-require-mfa',
+    label: 'Require multi-factor authentication',
+    hint: 'Users of this organization cannot turn off MFA on their account.',
+  },
+  {
+    key: 'smsAllowed',
+    id: 'org-allow-sms',
+    label: 'Allow SMS codes as a second factor',
+    hint: 'When off, users must use an authenticator app; SMS MFA is refused.',
+  },
+];
 
 function initial(org: Organization | null): Form {
   const security = org?.settings.security;
@@ -54,11 +62,6 @@ function initial(org: Organization | null): Form {
 
 function validate(form: Form, needsPartner: boolean): Partial<Record<keyof Form, string>> {
   const errors: Partial<Record<keyof Form, string>> = {};
-  if (!form.name.trim()) errors.name = 'Name is required';
-  else if (form.name.trim().length > 255) errors.name = 'At most 255 characters';
-  if (!form.slug) errors.slug = 'Slug is required';
-  else if (form.slug.length > 100) errors.slug = 'At most 100 characters';
-  else if (!SLUG_PATTERN.test(form.slug)) errors.slug = 'Lowercase letters, digits and single hyphens only';
   errors.maxDevices = capError(form.maxDevices);
   if (form.contractStart && form.contractEnd && form.contractEnd < form.contractStart)
     errors.contractEnd = 'Ends before it starts';
@@ -69,8 +72,7 @@ function validate(form: Form, needsPartner: boolean): Partial<Record<keyof Form,
 /** What the form writes of the organization's own fields (the partner and the sign-in policy aside). */
 function organizationBody(form: Form) {
   return {
-    name: form.name.trim(),
-    slug: form.slug,
+    ...nameSlugBody(form),
     type: form.type,
     status: form.status,
     maxDevices: capValue(form.maxDevices),
@@ -99,6 +101,12 @@ function securityMatches(org: Organization, form: Form): boolean {
   );
 }
 
+const ORG_DIALOG: EditorTexts = {
+  idPrefix: 'org',
+  createTitle: 'New organization',
+  createLabel: 'Create organization',
+};
+
 export function OrganizationDialog({
   org,
   partners,
@@ -118,7 +126,7 @@ export function OrganizationDialog({
     creating,
     (f) => validate(f, needsPartner),
   );
-  const { form, set, blur, show, serverFields } = tenant;
+  const { form, set, field, blur, show, serverFields } = tenant;
 
   const submit = tenant.submit(async () => {
     let saved: Organization;
@@ -146,14 +154,7 @@ export function OrganizationDialog({
   });
 
   return (
-    <TenantFormDialog
-      idPrefix="org"
-      noun="organization"
-      editing={org?.name ?? null}
-      tenant={tenant}
-      onSubmit={submit}
-      onClose={onClose}
-    >
+    <EditorDialog texts={ORG_DIALOG} editing={org} state={tenant} onSubmit={submit} onClose={onClose}>
       {needsPartner ? (
         <Field label="Partner" htmlFor="org-partner" error={show('partnerId')}>
           <select
@@ -176,55 +177,40 @@ export function OrganizationDialog({
       ) : null}
       <div className="adm-form-grid">
         <NameSlugFields idPrefix="org" tenant={tenant} slugHint="URL-safe identifier" canDerive={creating} />
-        <ChoiceField tenant={tenant} field="type" id="org-type" label="Type" options={ORG_TYPES} />
-        <ChoiceField tenant={tenant} field="status" id="org-status" label="Status" options={ORG_STATUSES} />
+        <ChoiceField id="org-type" label="Type" options={ORG_TYPES} {...field('type')} />
+        <ChoiceField id="org-status" label="Status" options={ORG_STATUSES} {...field('status')} />
         <CapField
-          tenant={tenant}
-          field="maxDevices"
           id="org-max-devices"
           label="Device cap"
           hint="Leave empty for no cap"
+          {...field('maxDevices')}
         />
         <div />
-        <TextField
-          id="org-contract-start"
-          label="Contract start"
-          error={show('contractStart')}
-          type="date"
-          value={form.contractStart}
-          onChange={(v) => set('contractStart', v)}
-        />
+        <TextField id="org-contract-start" label="Contract start" type="date" {...field('contractStart')} />
         <TextField
           id="org-contract-end"
           label="Contract end"
-          error={show('contractEnd')}
           type="date"
-          value={form.contractEnd}
           min={form.contractStart || undefined}
-          onChange={(v) => set('contractEnd', v)}
-          onBlur={() => blur('contractEnd')}
+          {...field('contractEnd')}
         />
       </div>
 
       <div className="adm-form-section">
         <h3>Sign-in policy</h3>
-        <Toggle
-          id="org-require-mfa"
-          checked={form.requireMfa}
-          onChange={(v) => set('requireMfa', v)}
-          label="Require multi-factor authentication"
-          hint="Users of this organization cannot turn off MFA on their account."
-        />
-        <Toggle
-          id="org-allow-sms"
-          checked={form.smsAllowed}
-          onChange={(v) => set('smsAllowed', v)}
-          label="Allow SMS codes as a second factor"
-          hint="When off, users must use an authenticator app; SMS MFA is refused."
-        />
+        {POLICY_TOGGLES.map(({ key, id, label, hint }) => (
+          <Toggle
+            key={key}
+            id={id}
+            checked={form[key]}
+            onChange={(v) => set(key, v)}
+            label={label}
+            hint={hint}
+          />
+        ))}
         {serverFields.settings ? <div className="field-error">{serverFields.settings}</div> : null}
       </div>
-    </TenantFormDialog>
+    </EditorDialog>
   );
 }
 

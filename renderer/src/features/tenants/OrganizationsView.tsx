@@ -192,12 +192,7 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
                   name={o.name}
                   testId="org-menu"
                   items={[
-                    {
-                      label: 'Open',
-                      icon: 'chevron',
-                      testId: 'org-menu-open',
-                      onSelect: () => navigate(`/tenants/orgs/${o.id}`),
-                    },
+                    rowAction.open('org-menu-open', () => navigate(`/tenants/orgs/${o.id}`)),
                     rowAction.edit('org-menu-edit', () => editing.open(o), { hidden: !canManage }),
                     rowAction.remove('org-menu-delete', () => deleting.open(o), { hidden: !canManage }),
                   ]}

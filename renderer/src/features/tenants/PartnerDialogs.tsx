@@ -1,20 +1,22 @@
 import { useState } from 'react';
 import type { Partner, PartnerPlan, PartnerStatus, PartnerType } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
-import { SLUG_PATTERN } from '../../lib/forms';
 import { writeBody } from '../../lib/write-body';
-import { ActionError, Alert, Check, Dialog, DialogButtons, RadioCards, TextField } from '../../ui';
+import {
+  ActionError,
+  Alert,
+  Check,
+  Dialog,
+  DialogButtons,
+  EditorDialog,
+  type EditorTexts,
+  RadioCards,
+  TextField,
+} from '../../ui';
 import { tenantsApi } from './api';
 import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, partnerStatusOf } from './labels';
-import {
-  CapField,
-  ChoiceField,
-  NameSlugFields,
-  TenantFormDialog,
-  capError,
-  capValue,
-  useTenantForm,
-} from './tenant-form';
+import { CapField, ChoiceField, NameSlugFields, useTenantForm } from './tenant-form';
+import { capError, capValue, nameSlugBody } from './tenant-rules';
 
 // The partner dialogs: create/edit a partner, and change its status.
 
@@ -52,8 +54,7 @@ export function partnerForm(p: Partner | null): PartnerForm {
 /** What the form writes: trimmed text, caps as numbers, an empty billing email as none. */
 function partnerBody(form: PartnerForm) {
   return {
-    name: form.name.trim(),
-    slug: form.slug,
+    ...nameSlugBody(form),
     type: form.type,
     plan: form.plan,
     maxOrganizations: capValue(form.maxOrganizations),
@@ -64,15 +65,18 @@ function partnerBody(form: PartnerForm) {
 
 function validatePartner(form: PartnerForm): Partial<Record<keyof PartnerForm, string>> {
   const errors: Partial<Record<keyof PartnerForm, string>> = {};
-  if (!form.name.trim()) errors.name = 'Name is required';
-  if (!form.slug) errors.slug = 'Slug is required';
-  else if (!SLUG_PATTERN.test(form.slug)) errors.slug = 'Lowercase letters, digits and single hyphens only';
   errors.maxOrganizations = capError(form.maxOrganizations);
   errors.maxDevices = capError(form.maxDevices);
   if (form.billingEmail.trim() && !EMAIL.test(form.billingEmail.trim()))
     errors.billingEmail = 'Not an email address';
   return errors;
 }
+
+const PARTNER_DIALOG: EditorTexts = {
+  idPrefix: 'partner',
+  createTitle: 'New partner',
+  createLabel: 'Create partner',
+};
 
 export function PartnerDialog({
   partner,
@@ -85,7 +89,7 @@ export function PartnerDialog({
 }) {
   const creating = partner === null;
   const tenant = useTenantForm(() => partnerForm(partner), creating, validatePartner);
-  const { form, set, blur, show } = tenant;
+  const { form } = tenant;
 
   const submit = tenant.submit(async () => {
     const body = writeBody(partnerBody(form), creating ? null : partnerBody(partnerForm(partner)));
@@ -99,50 +103,38 @@ export function PartnerDialog({
   });
 
   return (
-    <TenantFormDialog
-      idPrefix="partner"
-      noun="partner"
-      editing={partner?.name ?? null}
-      tenant={tenant}
-      onSubmit={submit}
-      onClose={onClose}
-    >
+    <EditorDialog texts={PARTNER_DIALOG} editing={partner} state={tenant} onSubmit={submit} onClose={onClose}>
       <div className="adm-form-grid">
         <NameSlugFields
           idPrefix="partner"
           tenant={tenant}
           slugHint="URL-safe identifier, unique across partners"
         />
-        <ChoiceField tenant={tenant} field="type" id="partner-type" label="Type" options={PARTNER_TYPES} />
-        <ChoiceField tenant={tenant} field="plan" id="partner-plan" label="Plan" options={PARTNER_PLANS} />
+        <ChoiceField id="partner-type" label="Type" options={PARTNER_TYPES} {...tenant.field('type')} />
+        <ChoiceField id="partner-plan" label="Plan" options={PARTNER_PLANS} {...tenant.field('plan')} />
         <CapField
-          tenant={tenant}
-          field="maxOrganizations"
           id="partner-max-orgs"
           label="Organization cap"
           hint="Empty: no cap"
+          {...tenant.field('maxOrganizations')}
         />
         <CapField
-          tenant={tenant}
-          field="maxDevices"
           id="partner-max-devices"
           label="Device cap"
           hint="Across all organizations. Empty: no cap"
+          {...tenant.field('maxDevices')}
         />
         <div className="full">
           <TextField
             id="partner-billing-email"
             label="Billing email"
-            error={show('billingEmail')}
             type="email"
             maxLength={255}
-            value={form.billingEmail}
-            onChange={(v) => set('billingEmail', v)}
-            onBlur={() => blur('billingEmail')}
+            {...tenant.field('billingEmail')}
           />
         </div>
       </div>
-    </TenantFormDialog>
+    </EditorDialog>
   );
 }
 

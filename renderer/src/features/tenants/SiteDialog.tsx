@@ -3,7 +3,7 @@ import type { Site } from '../../../../server/contract';
 
 import { useFormSubmit } from '../../lib/form-submit';
 import { tenantsApi } from './api';
-import { FormDialog, SelectField, TextField, TimeZoneOptions } from '../../ui';
+import { EditorDialog, type EditorTexts, SelectField, TextField, TimeZoneOptions } from '../../ui';
 
 // A site's address and contact are free-form objects in the API; the console keeps to a few plain keys and leaves
 // any other keys it finds untouched.
@@ -62,6 +62,8 @@ function merged(base: Record<string, unknown>, values: Record<string, string>): 
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+const SITE_DIALOG: EditorTexts = { idPrefix: 'site', createTitle: 'Add site', createLabel: 'Add site' };
+
 export function SiteDialog({
   orgId,
   site,
@@ -88,13 +90,15 @@ export function SiteDialog({
     email: text(site?.contact.email),
     phone: text(site?.contact.phone),
   }));
-  const { show, blur, busy, error, serverFields, submit } = useFormSubmit({
+  const check = useFormSubmit({
     name: !name.trim() ? 'Name is required' : name.trim().length > 255 ? 'At most 255 characters' : undefined,
     contactEmail:
       contact.email.trim() && !EMAIL.test(contact.email.trim()) ? 'Not an email address' : undefined,
   });
 
-  const save = submit(async () => {
+  const { show, serverFields } = check;
+
+  const save = check.submit(async () => {
     const nextAddress = merged(site?.address ?? {}, address);
     if (site && 'line1' in nextAddress && nextAddress.street) delete nextAddress.line1;
     const nextContact = merged(site?.contact ?? {}, contact);
@@ -123,30 +127,15 @@ export function SiteDialog({
   });
 
   return (
-    <FormDialog
-      wide
-      title={creating ? 'Add site' : `Edit ${site.name}`}
-      onClose={onClose}
-      testId="site-dialog"
-      formId="site-form"
-      noValidate
-      onSubmit={(e) => void save(e)}
-      busy={busy}
-      error={error}
-      submitLabel={creating ? 'Add site' : 'Save changes'}
-      submitTestId="site-save"
-    >
+    <EditorDialog texts={SITE_DIALOG} editing={site} state={check} onSubmit={save} onClose={onClose}>
       <div className="adm-form-grid">
         <TextField
           id="site-name"
           label="Name"
-          error={show('name')}
           type="text"
-          value={name}
           maxLength={255}
           autoFocus
-          onChange={setName}
-          onBlur={() => blur('name')}
+          {...check.bound('name', name, setName)}
         />
         <SelectField
           id="site-timezone"
@@ -197,6 +186,6 @@ export function SiteDialog({
       {serverFields.address || serverFields.contact ? (
         <div className="field-error">{serverFields.address ?? serverFields.contact}</div>
       ) : null}
-    </FormDialog>
+    </EditorDialog>
   );
 }
