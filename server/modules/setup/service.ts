@@ -52,6 +52,11 @@ export class FirstRun {
     return this.token;
   }
 
+  /** Forgets the setup token: users were created another way (the demo seed), so first run is over. */
+  withdraw(): void {
+    this.token = null;
+  }
+
   /** Constant-time check; the token is single use. */
   consumeToken(candidate: string): boolean {
     if (!this.token || !safeEqual(candidate, this.token)) return false;
