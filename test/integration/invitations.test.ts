@@ -120,10 +120,10 @@ describe('organization invitation', () => {
 
     const weak = await server.api.post('/auth/accept-invite', { token: inviteToken, password: 'short' });
     expect(weak.status).toBe(400);
-    expect(weak.body.error).toBe('Password must be at least 8 characters');
+    expect(weak.body.error).toBe('Password must be at least 12 characters');
     const common = await server.api.post('/auth/accept-invite', {
       token: inviteToken,
-      password: 'password123',
+      password: 'administrator',
     });
     expect(common.status).toBe(400);
     expect(common.body.error).toBe('Password is too weak');
