@@ -1,3 +1,5 @@
+import type { OsType } from './devices';
+
 // Privileged access (spec 2 "Elevation request", "PAM rule", "Signer group", "PAM organization configuration",
 // Privileged access endpoints; DESIGN §5 step-up). Field names are the spec's.
 
@@ -30,6 +32,8 @@ export interface ElevationRequest {
   orgId: string;
   deviceId: string;
   deviceHostname: string;
+  /** Gatehouse extension: the device's platform, so a prompt reads as it does there (UAC, sudo, admin prompt). */
+  deviceOsType: OsType;
   siteId: string | null;
   siteName: string | null;
   flowType: ElevationFlowType;

@@ -44,6 +44,12 @@ export function platformAdminExists(db: Db): boolean {
   return Boolean(statement(db, 'SELECT 1 FROM platform_admins LIMIT 1').get());
 }
 
+export function organizationName(db: Db, orgId: string): string | null {
+  const row = statement(db, 'SELECT name FROM organizations WHERE id = ?').get(orgId) as
+    { name: string } | undefined;
+  return row?.name ?? null;
+}
+
 export function siteIdsOf(db: Db, orgId: string): string[] {
   return (
     statement(db, 'SELECT id FROM sites WHERE org_id = ? ORDER BY created_at, id').all(orgId) as Array<{

@@ -9,6 +9,7 @@ import type {
   ElevationRequest,
   ElevationStatus,
   EnforcementStatus,
+  OsType,
   RiskLevel,
 } from '../../contract';
 import { statement, type Db } from '../../db/connection';
@@ -68,11 +69,13 @@ export interface ElevationRow {
   updated_at: string;
   /** Joined display fields. */
   device_hostname: string;
+  device_os_type: OsType;
   site_name: string | null;
 }
 
 /** The select every read uses: display fields joined, so a row maps to the contract without another query. */
-const REQUEST_COLUMNS = 'r.*, d.hostname AS device_hostname, s.name AS site_name';
+const REQUEST_COLUMNS =
+  'r.*, d.hostname AS device_hostname, d.os_type AS device_os_type, s.name AS site_name';
 const REQUEST_FROM =
   'elevation_requests r JOIN devices d ON d.id = r.device_id LEFT JOIN sites s ON s.id = r.site_id';
 const SELECT_REQUEST = `SELECT ${REQUEST_COLUMNS} FROM ${REQUEST_FROM}`;
@@ -124,6 +127,7 @@ export function toElevationRequest(row: ElevationRow): ElevationRequest {
     orgId: row.org_id,
     deviceId: row.device_id,
     deviceHostname: row.device_hostname,
+    deviceOsType: row.device_os_type,
     siteId: row.site_id,
     siteName: row.site_name,
     flowType: row.flow_type,
@@ -181,7 +185,10 @@ export function linkCommand(
 
 /** The columns a state change may set; `updated_at` is always set. */
 export type RequestPatch = Partial<
-  Omit<ElevationRow, 'id' | 'org_id' | 'device_id' | 'device_hostname' | 'site_name' | 'updated_at'>
+  Omit<
+    ElevationRow,
+    'id' | 'org_id' | 'device_id' | 'device_hostname' | 'device_os_type' | 'site_name' | 'updated_at'
+  >
 >;
 
 /**
