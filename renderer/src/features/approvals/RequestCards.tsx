@@ -12,10 +12,10 @@ import { dispatch } from './actions';
 import type { Notice } from './decision-parts';
 import {
   DECISION_SOURCE_LABEL,
-  FLOW_LABEL,
   assuranceText,
   awaitsDispatch,
   elapsedText,
+  flowLabel,
   minutesText,
   msUntil,
 } from './format';
@@ -214,7 +214,7 @@ export function HowCard({ r }: { r: ElevationRequest }) {
     <Card title="Classification" icon="audit" testId="request-how">
       <KV
         rows={[
-          ['Flow', FLOW_LABEL[r.flowType], 'request-flow'],
+          ['Flow', flowLabel(r), 'request-flow'],
           ['Risk', <RiskPill risk={r.riskLevel} testId="request-risk" />],
           [
             'Decided by',
@@ -357,7 +357,11 @@ export function Outcome({
             onChanged({
               tone: 'info',
               testId: 'revoke-done',
-              text: 'Revoked. Cleanup was sent to the device.',
+              // The device's report replaces "sent" once it has removed the grant.
+              text: (request) =>
+                request.enforcementStatus === 'cleaned_up'
+                  ? 'Revoked. The device reports the elevation removed.'
+                  : 'Revoked. Cleanup was sent to the device; waiting for it to confirm.',
             }),
           )}
         />
