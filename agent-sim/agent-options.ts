@@ -52,6 +52,8 @@ export interface AgentOptions {
   http: AgentHttp;
   seed: number;
   index: number;
+  /** The fleet's Windows domain (identity.ts DEFAULT_DOMAIN when absent). */
+  domain?: string | undefined;
   scenario: Scenario;
   credentials: CredentialStore;
   counters: FleetCounters;

@@ -70,7 +70,7 @@ export class SimulatedAgent {
   constructor(private readonly opts: AgentOptions) {
     this.index = opts.index;
     this.seed = opts.seed;
-    this.identity = agentIdentity(opts.seed, opts.index);
+    this.identity = agentIdentity(opts.seed, opts.index, opts.domain);
     this.machine = new Machine(this.identity, opts.seed, opts.index, {
       metricVolatility: opts.scenario.metricVolatility,
     });

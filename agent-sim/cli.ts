@@ -21,6 +21,8 @@ const USAGE = `Usage: npm run agent-sim -- --server URL --enrollment-key KEY [op
 ${scenarioHelp}
   --heartbeat-seconds S     heartbeat interval (default: what the server says)
   --seed N                  which machines: the same seed gives the same fleet (default 1)
+  --domain NAME             the organization's Windows domain the machines' users and groups belong to
+                            (default CONTOSO)
   --state FILE              keep credentials in FILE so a restart brings back the same devices
   --agent-version V         version a freshly enrolled agent runs (default ${DEFAULT_AGENT_VERSION})
   --reenroll                enroll again when the server refuses saved credentials (default: stop that agent)
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
         scenario: { type: 'string' },
         'heartbeat-seconds': { type: 'string' },
         seed: { type: 'string' },
+        domain: { type: 'string' },
         state: { type: 'string' },
         'agent-version': { type: 'string' },
         reenroll: { type: 'boolean' },
@@ -82,6 +85,9 @@ async function main(): Promise<void> {
   }
   const count = positiveInt('count', values.count, 1);
   const seed = positiveInt('seed', values.seed, 1);
+  const domain = values.domain;
+  if (domain !== undefined && !/^[A-Za-z0-9][A-Za-z0-9-]{0,14}$/.test(domain))
+    fail(`--domain must be 1 to 15 letters, digits or dashes (got "${domain}")`);
   const statusSeconds = positiveInt('status-seconds', values['status-seconds'], 10);
   const heartbeatSeconds =
     values['heartbeat-seconds'] === undefined
@@ -105,6 +111,7 @@ async function main(): Promise<void> {
     enrollmentSecret: values['enrollment-secret'],
     count,
     seed,
+    domain: domain?.toUpperCase(),
     scenario,
     heartbeatSeconds,
     agentVersion: values['agent-version'],

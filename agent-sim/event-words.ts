@@ -26,13 +26,7 @@ export const WIN_SERVICES = [
   ['GatehouseAgent', 'Gatehouse Agent'],
 ] as const;
 export const KBS = ['KB5055523', 'KB5055627', 'KB5056579', 'KB5058411', 'KB5060842', 'KB5062553'];
-export const HOSTS = [
-  'fileserver01',
-  'print.corp.local',
-  'login.microsoftonline.com',
-  'backup-nas',
-  'erp.contoso.local',
-];
+export const HOSTS = ['fileserver01', 'print.corp.local', 'login.microsoftonline.com', 'backup-nas', 'erp01'];
 export const LINUX_UNITS = [
   'cron.service',
   'ssh.service',

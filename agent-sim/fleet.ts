@@ -19,6 +19,8 @@ export interface FleetOptions {
   enrollmentSecret?: string | undefined;
   count: number;
   seed?: number | undefined;
+  /** The organization's Windows domain: every machine's users, groups and logs name it (default CONTOSO). */
+  domain?: string | undefined;
   /** First agent index (a second fleet with the same seed can add machines after the first one's). */
   firstIndex?: number | undefined;
   scenario?: string | Scenario | undefined;
@@ -131,6 +133,7 @@ export class Fleet {
           http: this.http,
           seed: this.seed,
           index: first + i,
+          domain: options.domain,
           scenario,
           credentials: this.credentials,
           counters: this.counters,

@@ -28,9 +28,15 @@ export interface AgentIdentity {
   network: { ipAddress: string; macAddress: string };
   /** Who usually signs in here (servers: an administrator account). */
   primaryUser: string;
-  /** Windows-style domain the machine belongs to (its event logs name it). */
+  /** Windows-style domain the machine belongs to (its event logs, users and groups name it). */
   domain: string;
 }
+
+/**
+ * The fleet's domain when none is given (`--domain`). One per fleet, like a customer's Active Directory: every
+ * machine of an organization names the same domain in its users, groups and logs.
+ */
+export const DEFAULT_DOMAIN = 'CONTOSO';
 
 /** Deterministic pseudo-random numbers from (seed, index, salt). */
 function pick(seed: number, index: number, salt: string, modulo: number): number {
@@ -91,9 +97,7 @@ const FLEET = [
 
 const FIRST = ['alex', 'blair', 'casey', 'dana', 'eli', 'fran', 'gale', 'hana', 'ivan', 'jo', 'kai', 'lee'];
 const LAST = ['morgan', 'nguyen', 'okafor', 'patel', 'quinn', 'rossi', 'silva', 'tanaka', 'ueda', 'vance'];
-const DOMAINS = ['CONTOSO', 'FABRIKAM', 'TAILSPIN', 'NORTHWIND'];
-
-export function agentIdentity(seed: number, index: number): AgentIdentity {
+export function agentIdentity(seed: number, index: number, domain = DEFAULT_DOMAIN): AgentIdentity {
   const kind = FLEET[pick(seed, index, 'kind', FLEET.length)]!;
   const serial = pick(seed, index, 'serial', 36 ** 6)
     .toString(36)
@@ -126,6 +130,6 @@ export function agentIdentity(seed: number, index: number): AgentIdentity {
       macAddress: mac,
     },
     primaryUser: kind.role === 'server' ? 'Administrator' : user,
-    domain: rng.pick(DOMAINS),
+    domain,
   };
 }

@@ -90,6 +90,7 @@ function launch(plan: DemoFleetPlan): DemoFleet {
     enrollmentKey: (index) => keyFor.get(index),
     count: plan.count,
     seed: plan.seed,
+    domain: plan.domain,
     credentials,
     scenario: plan.scenario,
     onEvent: (agent, event) => {

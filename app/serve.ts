@@ -28,8 +28,14 @@ function printDemo(url: string, demo: DemoSeedResponse): void {
   console.log(
     demo.created ? 'Demo tenant created: Northwind IT Services' : 'Demo tenant: Northwind IT Services',
   );
-  for (const t of demo.technicians) console.log(`  technician ${t.name} <${t.email}>`);
-  if (demo.password) console.log(`  technicians' password: ${demo.password} (shown once)`);
+  const admin = demo.platformAdmin;
+  if (admin) {
+    console.log(`  platform administrator ${admin.email}`);
+    console.log(`    password: ${admin.password} (shown once; sign in at ${url}/ and set up a second factor)`);
+  }
+  const width = Math.max(...demo.technicians.map((t) => t.email.length));
+  for (const t of demo.technicians) console.log(`  ${t.email.padEnd(width)}  ${t.name}: ${t.role}`);
+  if (demo.password) console.log(`  their shared password: ${demo.password} (shown once)`);
   console.log(`  fleet enrollment key (Contoso Dental, until ${demo.enrollmentKey.expiresAt}):`);
   console.log(
     `    npm run agent-sim -- --server ${url} --enrollment-key ${demo.enrollmentKey.key} --count 25`,

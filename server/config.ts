@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from './contract';
 
 // The runtime contract of DESIGN §2, parsed once at start. A bad value stops the server with a clear message
 // instead of surfacing later as a confusing failure.
@@ -26,7 +27,7 @@ const envSchema = z.object({
   BOOTSTRAP_ADMIN_EMAIL: z.email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z
     .string()
-    .min(12, 'BOOTSTRAP_ADMIN_PASSWORD must be at least 12 characters')
+    .min(PASSWORD_MIN_LENGTH, `BOOTSTRAP_ADMIN_PASSWORD must be at least ${PASSWORD_MIN_LENGTH} characters`)
     .optional(),
   SEED_DEMO: bool(false),
   MAIL_OUTBOX_DIR: z.string().min(1).optional(),

@@ -202,6 +202,11 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     await prepareAgentVersions(ctx);
     warnStaleTierRules(ctx);
     if (config.seedDemo) demo = await seedDemoAtStart(ctx);
+    // The demo's people (and its platform administrator) close first run: a setup link now would be dead.
+    if (setupToken && !firstRun.required) {
+      firstRun.withdraw();
+      setupToken = null;
+    }
   } catch (err) {
     undo();
     throw err;

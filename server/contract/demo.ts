@@ -3,9 +3,15 @@ export interface DemoSeedResponse {
   /** False when the demo tenant already existed (only the fleet key was reissued). */
   created: boolean;
   partnerId: string;
-  technicians: Array<{ name: string; email: string }>;
+  /** Each demo account with its role in words ("Partner administrator, all organizations"). */
+  technicians: Array<{ name: string; email: string; role: string }>;
   /** The technicians' shared password, shown when the tenant is created; null afterwards (it is not stored). */
   password: string | null;
+  /**
+   * The platform administrator the demo creates when the install has none (so `serve --demo` never leaves a first-run
+   * setup page nobody can use); its password is shown this once. Null when a platform administrator already existed.
+   */
+  platformAdmin: { name: string; email: string; password: string } | null;
   enrollmentKey: { id: string; orgId: string; key: string; expiresAt: string };
 }
 

@@ -1,3 +1,5 @@
+import type { OsType } from './devices';
+
 // Privileged access (spec 2 "Elevation request", "PAM rule", "Signer group", "PAM organization configuration",
 // Privileged access endpoints; DESIGN §5 step-up). Field names are the spec's.
 
@@ -32,6 +34,8 @@ export interface ElevationRequest {
   deviceHostname: string;
   /** Gatehouse extension: the organization's name, so a list names it without another read. */
   orgName: string;
+  /** Gatehouse extension: the device's platform, so a prompt reads as it does there (UAC, sudo, admin prompt). */
+  deviceOsType: OsType;
   siteId: string | null;
   siteName: string | null;
   flowType: ElevationFlowType;

@@ -89,6 +89,8 @@ export class AgentHub implements AgentHubPort {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES });
   private readonly connections = new Map<string, Connection>();
   private readonly live = new Map<string, LiveQuery>();
+  /** Devices whose socket closed, waiting out the reconnect grace before they read offline. */
+  private readonly closing = new Map<string, NodeJS.Timeout>();
   private readonly pingTimer: NodeJS.Timeout;
   private readonly liveQueryTimeoutMs: number;
   private closed = false;
@@ -154,6 +156,7 @@ export class AgentHub implements AgentHubPort {
       missedPongs: 0,
     };
     this.connections.set(deviceId, conn);
+    this.cancelOffline(deviceId);
     // The old socket leaves the map first, so its close does not mark the device offline.
     if (previous) previous.socket.close(4000, 'replaced by a newer connection');
     socket.on('pong', () => (conn.missedPongs = 0));
@@ -214,21 +217,43 @@ export class AgentHub implements AgentHubPort {
   private onClose(conn: Connection): void {
     if (this.connections.get(conn.deviceId) !== conn) return;
     this.forget(conn, dropped);
-    this.settlePresence(conn.deviceId);
+    this.offlineAfterGrace(conn.deviceId);
   }
 
   /**
-   * After a socket ends: the device goes offline at once unless it also heartbeats over HTTP recently enough;
-   * then the presence job decides when it turns stale.
+   * After a socket ends: unless the agent reconnects or heartbeats within the grace, its device goes offline (with
+   * the push that turns the console's row), however recent its last heartbeat before the close. A later heartbeat
+   * brings it back online.
    */
-  private settlePresence(deviceId: string): void {
+  private offlineAfterGrace(deviceId: string): void {
     if (this.closed) return;
+    this.cancelOffline(deviceId);
+    const { socketGraceMs } = presenceThresholds(this.ctx.config.agentHeartbeatSeconds);
+    const closedAt = Date.now();
+    const timer = setTimeout(() => {
+      this.closing.delete(deviceId);
+      this.settleOffline(deviceId, closedAt);
+    }, socketGraceMs);
+    timer.unref();
+    this.closing.set(deviceId, timer);
+  }
+
+  private cancelOffline(deviceId: string): void {
+    const timer = this.closing.get(deviceId);
+    if (!timer) return;
+    clearTimeout(timer);
+    this.closing.delete(deviceId);
+  }
+
+  /** Offline, unless the agent came back meanwhile: a new socket, or an HTTP heartbeat after the close. */
+  private settleOffline(deviceId: string, closedAt: number): void {
+    if (this.closed || this.connections.has(deviceId)) return;
     try {
       const device = agentDeviceById(this.ctx.db, deviceId);
-      if (!device || device.status !== 'online') return;
-      const { socketCloseMs } = presenceThresholds(this.ctx.config.agentHeartbeatSeconds);
+      if (device?.status !== 'online') return;
       const lastSeen = device.last_seen_at ? Date.parse(device.last_seen_at) : 0;
-      if (Date.now() - lastSeen > socketCloseMs) markOffline(this.ctx, device);
+      // A heartbeat since the close says the agent lives on over HTTP: the staleness sweep decides from here.
+      if (lastSeen <= closedAt) markOffline(this.ctx, device);
     } catch (err) {
       this.ctx.log.error({ err, deviceId }, 'agent socket presence bookkeeping failed');
     }
@@ -302,7 +327,7 @@ export class AgentHub implements AgentHubPort {
     this.forget(conn, dropped);
     // Close reasons are limited to 123 bytes by the protocol.
     conn.socket.close(4001, reason.slice(0, 120));
-    this.settlePresence(deviceId);
+    this.offlineAfterGrace(deviceId);
   }
 
   /** Closes every socket of a partner's devices (offboarding narrows agents to HTTP; churn severs them). */
@@ -351,7 +376,7 @@ export class AgentHub implements AgentHubPort {
       if (conn.missedPongs >= MISSED_PONGS_ALLOWED) {
         this.forget(conn, dropped);
         conn.socket.terminate();
-        this.settlePresence(conn.deviceId);
+        this.offlineAfterGrace(conn.deviceId);
         continue;
       }
       conn.missedPongs++;
@@ -362,6 +387,8 @@ export class AgentHub implements AgentHubPort {
   close(): void {
     this.closed = true;
     clearInterval(this.pingTimer);
+    for (const timer of this.closing.values()) clearTimeout(timer);
+    this.closing.clear();
     for (const conn of [...this.connections.values()]) {
       this.forget(conn, () => new HttpError(503, 'Server is shutting down'));
       conn.socket.close(1001, 'server shutting down');

@@ -101,6 +101,9 @@ test('a technician approves an elevation with the platform authenticator, then r
   await expect(page.getByTestId('request-enforcement')).toHaveAttribute('data-value', 'active', {
     timeout: 20_000,
   });
+  // The status follows the device's report: the grant is active there, no longer "Actuating".
+  await expect(page.getByTestId('request-status')).toHaveText('Active on the device');
+  await expect(page.getByTestId('approve-done')).toContainText('active on');
   await expect(page.getByTestId('assurance')).toContainText('(L2)');
   const approved = requestRow(id);
   expect(approved).toMatchObject({
@@ -121,6 +124,10 @@ test('a technician approves an elevation with the platform authenticator, then r
   await expect(page.getByTestId('request-enforcement')).toHaveAttribute('data-value', 'cleaned_up', {
     timeout: 20_000,
   });
+  // The banner follows the device's report too: no longer "Cleanup was sent" once it says it cleaned up.
+  await expect(page.getByTestId('revoke-done')).toHaveText(
+    'Revoked. The device reports the elevation removed.',
+  );
   expect(requestRow(id)).toMatchObject({ status: 'revoked', enforcement_status: 'cleaned_up' });
   expect(simulator().status().elevation?.grantsActive).toBe(0);
   await screen(page, '54-request-revoked');

@@ -72,6 +72,8 @@ test('the technician filters the fleet, opens a device and reads its live event 
   await page.getByTestId('nav-devices').click();
   await expect(page.getByTestId('device-count')).toHaveText(`${AGENTS} devices`);
   await expect(page.getByTestId('device-row')).toHaveCount(AGENTS);
+  // The fleet is all in Contoso Dental: the count names the organizations that hold devices, not all four.
+  await expect(page.getByText(`${AGENTS} devices across 1 organization.`)).toBeVisible();
   await screen(page, '40-devices');
 
   // Build "OS type is one of [Windows] and device role is not server"; the preview counts as the conditions change.

@@ -346,13 +346,4 @@ describe('presence', () => {
     inScope.socket.close();
     outOfScope.socket.close();
   });
-
-  it('a closing socket leaves a device that heartbeats over HTTP online', async () => {
-    const agent = await TestAgent.enroll(server, key);
-    const socket = await agent.connect();
-    await agent.heartbeat();
-    await socket.close();
-    await eventually(() => !hub().isConnected(agent.creds.deviceId));
-    expect(status(agent.creds.deviceId)).toBe('online');
-  });
 });

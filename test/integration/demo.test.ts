@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { redeemEnrollmentKey } from '../../server/modules/enrollment-keys/service';
-import { startServer, type TestServer } from '../support/server';
+import { auditSettled, startServer, type TestServer } from '../support/server';
 import { mfaToken } from '../support/seed';
 
 // Demo data (SEED_DEMO / `serve --demo`): a real tenant tree that technicians can sign in to, created once, and a
@@ -58,6 +58,45 @@ describe('demo seed', () => {
     expect(partners).toEqual({ n: 1 });
   });
 
+  it('leaves a usable platform administrator instead of a dead setup link, and names each account with its role', async () => {
+    const first = await startServer({ bootstrap: false, env: { SEED_DEMO: 'true' } });
+    servers.push(first);
+    const demo = first.demo!;
+    // The demo's people close first run, so no setup link is handed out...
+    expect(first.setupToken).toBeNull();
+    expect((await first.api.get('/setup/status')).body).toEqual({ setupRequired: false });
+    // ...and the platform administrator it created signs in, once, with the password shown now.
+    const admin = demo.platformAdmin!;
+    expect(admin.email).toBe('platform.admin@gatehouse.demo');
+    expect(admin.password.length).toBeGreaterThanOrEqual(12);
+    const signedIn = await first.api.login(admin.email, admin.password);
+    expect(signedIn.status).toBe(200);
+    const me = await first.api.get('/auth/me', signedIn.body.accessToken);
+    expect(me.body.user).toMatchObject({ email: admin.email, scope: 'system' });
+    expect(demo.technicians.map((t) => [t.email, t.role])).toEqual([
+      ['riley.chen@northwind.demo', 'Partner administrator, all organizations'],
+      ['sam.ortiz@northwind.demo', 'Partner technician, all organizations'],
+      ['jordan.lee@northwind.demo', 'Helpdesk Tier 1, Contoso Dental and Fabrikam Legal'],
+      ['priya.natarajan@contoso.demo', 'Organization administrator, Contoso Dental'],
+      ['morgan.blake@fabrikam.demo', 'Read-only organization user, Fabrikam Legal'],
+    ]);
+    await auditSettled(first);
+    const created = first.context.db
+      .prepare("SELECT resource_name FROM audit_logs WHERE action = 'demo.platform_admin.create'")
+      .all();
+    expect(created).toEqual([{ resource_name: admin.email }]);
+    const dataDir = first.dataDir;
+    await first.close();
+
+    // The next start neither prints the credentials again nor adds a second administrator nor a setup link.
+    const second = await startServer({ dataDir, bootstrap: false, env: { SEED_DEMO: 'true' } });
+    servers.push(second);
+    expect(second.demo!.platformAdmin).toBeNull();
+    expect(second.setupToken).toBeNull();
+    expect(second.context.db.prepare('SELECT COUNT(*) AS n FROM platform_admins').get()).toEqual({ n: 1 });
+    expect((await second.api.login(admin.email, admin.password)).status).toBe(200);
+  });
+
   it('POST /demo/seed is for platform administrators with an MFA session', async () => {
     const server = await startServer();
     servers.push(server);
@@ -67,6 +106,8 @@ describe('demo seed', () => {
     const seeded = await server.api.post('/demo/seed', {}, token);
     expect(seeded.status).toBe(201);
     expect(seeded.body.created).toBe(true);
+    // The caller is the install's administrator: the demo adds none.
+    expect(seeded.body.platformAdmin).toBeNull();
     const riley = await server.api.login('riley.chen@northwind.demo', seeded.body.password);
     expect(riley.status).toBe(200);
     // A partner user may not seed platform-wide demo data, even with full rights in their own partner.

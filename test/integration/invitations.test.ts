@@ -120,10 +120,10 @@ describe('organization invitation', () => {
 
     const weak = await server.api.post('/auth/accept-invite', { token: inviteToken, password: 'short' });
     expect(weak.status).toBe(400);
-    expect(weak.body.error).toBe('Password must be at least 8 characters');
+    expect(weak.body.error).toBe('Password must be at least 12 characters');
     const common = await server.api.post('/auth/accept-invite', {
       token: inviteToken,
-      password: 'password123',
+      password: 'administrator',
     });
     expect(common.status).toBe(400);
     expect(common.body.error).toBe('Password is too weak');
@@ -246,6 +246,19 @@ describe('organization invitation', () => {
 
     await auditSettled(server);
     expect(auditRows('user.invite.resend', invite.body.id)).toHaveLength(1);
+
+    // Five resends an hour; the sixth is refused in one sentence, the wait said once, by Retry-After.
+    for (let i = 0; i < 4; i++)
+      expect((await server.api.post('/users/resend-invite', { userId: invite.body.id }, token)).status).toBe(
+        200,
+      );
+    const limited = await server.api.post('/users/resend-invite', { userId: invite.body.id }, token);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({
+      error: 'Too many invitations sent to this user',
+      code: 'RATE_LIMITED',
+    });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('answers 409 for an email that already belongs to a tenant, here or elsewhere', async () => {

@@ -121,11 +121,11 @@ describe('reset-password', () => {
     expect(session.status).toBe(200);
     const token = await requestReset(email);
 
-    const weak = await post('/auth/reset-password', { token, password: 'aaaaaaaa' });
+    const weak = await post('/auth/reset-password', { token, password: 'aaaaaaaaaaaa' });
     expect(weak.status).toBe(400);
     expect(weak.body).toEqual({ error: 'Password is too weak', code: 'WEAK_PASSWORD' });
     const short = await post('/auth/reset-password', { token, password: 'Ab1!' });
-    expect(short.body.error).toBe('password: Password must be at least 8 characters');
+    expect(short.body.error).toBe('password: Password must be at least 12 characters');
 
     // The refused attempts did not spend the link.
     const ok = await post('/auth/reset-password', { token, password: NEW_PASSWORD });
@@ -225,7 +225,7 @@ describe('change-password', () => {
     expect(wrong.body).toEqual({ error: 'Current password is incorrect', code: 'INVALID_CURRENT_PASSWORD' });
     const weak = await post(
       '/auth/change-password',
-      { currentPassword: PASSWORD, newPassword: 'qwerty123' },
+      { currentPassword: PASSWORD, newPassword: 'qwertyuiopas' },
       { token },
     );
     expect(weak.status).toBe(400);

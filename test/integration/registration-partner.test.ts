@@ -288,11 +288,11 @@ describe('partner registration', () => {
       { ...partnerBody('t@t.test'), password: 'Ab1!' },
       ip,
     );
-    expect(short.body.error).toBe('password: Password must be at least 8 characters');
+    expect(short.body.error).toBe('password: Password must be at least 12 characters');
     const weak = await post(
       server,
       '/auth/register-partner',
-      { ...partnerBody('t@t.test'), password: 'password123' },
+      { ...partnerBody('t@t.test'), password: 'aaaaaaaaaaaa' },
       ip,
     );
     expect(weak.status).toBe(400);

@@ -37,7 +37,9 @@ export function errorMessage(err: unknown): string {
         wait === undefined
           ? 'Wait a moment before trying again.'
           : `Try again in ${wait >= 90 ? `${Math.ceil(wait / 60)} minutes` : `${wait} second${wait === 1 ? '' : 's'}`}.`;
-      return `${err.message.replace(/\.?$/, '.')} ${hint}`;
+      // The wait is said once, here: a server sentence of its own ("Try again later.") would say it twice.
+      const said = err.message.replace(/\s*Try again later\.?$/i, '').replace(/\.?$/, '.');
+      return `${said} ${hint}`;
     }
     return err.message;
   }

@@ -1,4 +1,5 @@
 import { useState, type ComponentPropsWithoutRef } from 'react';
+import type { PasswordMinLength } from '../../../server/contract';
 import { TextField } from './fields';
 import './password.css';
 
@@ -6,7 +7,8 @@ import './password.css';
 // so the form can say "too weak" before the round trip. The server stays the authority: its 400 message is
 // shown verbatim when the two ever disagree.
 
-export const MIN_PASSWORD = 8;
+/** The contract's one minimum (PASSWORD_MIN_LENGTH), held here as a value of its literal type. */
+export const MIN_PASSWORD: PasswordMinLength = 12;
 
 const COMMON = new Set([
   'password',

@@ -31,13 +31,24 @@ export function emitDeviceEvent(
   ctx.bus.emit(event, device.org_id, data);
 }
 
-/** Heartbeat staleness thresholds, derived from the interval handed to agents. */
+/**
+ * How long a closed agent socket may take to come back before its device reads offline: long enough for a reconnect
+ * after a network blip (no offline/online flap, no webhook pair), short enough that a stopped agent is seen
+ * stopped within seconds.
+ */
+const SOCKET_RECONNECT_GRACE_MS = 3000;
+
+/** Presence thresholds, derived from the heartbeat interval handed to agents. */
 export function presenceThresholds(heartbeatSeconds: number) {
   return {
     /** Without a socket, a device is offline once its last heartbeat is older than this. */
     staleMs: 3 * heartbeatSeconds * 1000,
-    /** When its socket closes, a device whose last heartbeat is older than this goes offline at once. */
-    socketCloseMs: 1.5 * heartbeatSeconds * 1000,
+    /**
+     * After its socket closes, a device that neither reconnects nor heartbeats within this goes offline, however
+     * recent its last heartbeat before the close: the socket was the live channel, and a stopped agent sends
+     * nothing more. The next heartbeat brings the device back online anyway.
+     */
+    socketGraceMs: Math.min(SOCKET_RECONNECT_GRACE_MS, heartbeatSeconds * 1000),
   };
 }
 

@@ -1,4 +1,5 @@
 import argon2 from 'argon2';
+import { PASSWORD_MIN_LENGTH } from '../../contract';
 
 // argon2id with the library's defaults (OWASP-recommended memory and time cost).
 
@@ -41,13 +42,10 @@ const COMMON = new Set([
   'p@ssw0rd',
 ]);
 
-/** Returns why a password is refused, or null when it is acceptable. */
-export function passwordProblem(
-  password: string,
-  context: { email?: string; minLength?: number } = {},
-): string | null {
-  const min = context.minLength ?? 8;
-  if (password.length < min) return `Password must be at least ${min} characters`;
+/** Returns why a password is refused, or null when it is acceptable (one policy for every account). */
+export function passwordProblem(password: string, context: { email?: string } = {}): string | null {
+  if (password.length < PASSWORD_MIN_LENGTH)
+    return `Password must be at least ${PASSWORD_MIN_LENGTH} characters`;
   if (password.length > 256) return 'Password must be at most 256 characters';
   const lower = password.toLowerCase();
   const local = context.email?.split('@')[0]?.toLowerCase();

@@ -20,6 +20,8 @@ export interface DemoFleetPlan {
   count: number;
   /** Stable per organization: the same organization always gets the same machines. */
   seed: number;
+  /** The organization's Windows domain (every machine's users, groups and logs name it). */
+  domain: string;
   /** The simulator scenario (DEMO_SCENARIO). */
   scenario: string;
   /** Where the agents' credentials survive a restart, so the same devices come back instead of new ones. */

@@ -5,6 +5,7 @@ import { transaction } from '../../db/after-commit';
 import { randomToken } from '../../crypto';
 import { conflict } from '../../http/errors';
 import { hashPassword } from '../auth';
+import { insertPlatformAdmin } from '../users';
 import { insertEnrollmentKey } from '../enrollment-keys';
 import { insertOrganization, insertPartner, insertSite } from '../tenancy';
 import { seedExampleWebhook } from '../webhooks';
@@ -16,12 +17,15 @@ import {
   insertPartnerRole,
   orgIdOfPartner,
   partnerBySlug,
+  platformAdminExists,
 } from './store';
 
 // Demo data for demos, training rooms and UI tests (DESIGN §2 SEED_DEMO / `serve --demo`): one MSP with four
 // customers, their sites, technicians at every level of access, a custom role, and an enrollment key for the
 // simulated fleet. The tenant tree is created once; every call mints a fresh fleet enrollment key (the raw key
-// cannot be read back) and replaces the previous one.
+// cannot be read back) and replaces the previous one. An install without a platform administrator gets one too:
+// the demo's people make the first-run setup page close (it is for empty installs only), so without it nobody
+// could reach the platform screens.
 
 const DEMO_SLUG = 'northwind-demo';
 const FLEET_KEY_NAME = 'Demo fleet';
@@ -70,9 +74,13 @@ const ORGANIZATIONS = [
   },
 ] as const;
 
+const PLATFORM_ADMIN = { name: 'Platform Administrator', email: 'platform.admin@gatehouse.demo' };
+
 interface DemoPerson {
   name: string;
   email: string;
+  /** What the account may do, in the words the console's roles use (printed beside the account). */
+  role: string;
   /** Partner users: their org access (`selected` lists organization slugs). Organization users: their org. */
   link:
     | { kind: 'partner'; role: 'admin' | 'technician' | 'helpdesk'; access: 'all' | { selected: string[] } }
@@ -83,26 +91,31 @@ const PEOPLE: DemoPerson[] = [
   {
     name: 'Riley Chen',
     email: 'riley.chen@northwind.demo',
+    role: 'Partner administrator, all organizations',
     link: { kind: 'partner', role: 'admin', access: 'all' },
   },
   {
     name: 'Sam Ortiz',
     email: 'sam.ortiz@northwind.demo',
+    role: 'Partner technician, all organizations',
     link: { kind: 'partner', role: 'technician', access: 'all' },
   },
   {
     name: 'Jordan Lee',
     email: 'jordan.lee@northwind.demo',
+    role: 'Helpdesk Tier 1, Contoso Dental and Fabrikam Legal',
     link: { kind: 'partner', role: 'helpdesk', access: { selected: ['contoso-dental', 'fabrikam-legal'] } },
   },
   {
     name: 'Priya Natarajan',
     email: 'priya.natarajan@contoso.demo',
+    role: 'Organization administrator, Contoso Dental',
     link: { kind: 'organization', org: 'contoso-dental', roleId: ROLE.orgAdmin },
   },
   {
     name: 'Morgan Blake',
     email: 'morgan.blake@fabrikam.demo',
+    role: 'Read-only organization user, Fabrikam Legal',
     link: { kind: 'organization', org: 'fabrikam-legal', roleId: ROLE.orgReadOnly },
   },
 ];
@@ -117,6 +130,8 @@ export async function seedDemo(
   // Passwords are hashed before the transaction: argon2 is asynchronous and a transaction must not await.
   const password = before ? null : `Demo-${randomToken(9)}`;
   const passwordHash = password ? await hashPassword(password) : null;
+  const adminPassword = platformAdminExists(db) ? null : `Admin-${randomToken(12)}`;
+  const adminHash = adminPassword ? await hashPassword(adminPassword) : null;
   const createdBy = actor?.id ?? 'system';
 
   const result = transaction(db, () => {
@@ -126,6 +141,10 @@ export async function seedDemo(
     if (existing?.deleted_at)
       throw conflict('The demo tenant was deleted; its slug stays reserved', 'DEMO_DELETED');
     const at = new Date().toISOString();
+    // Checked again for the same reason; an administrator created meanwhile wins and none is added.
+    const adminId = adminHash && !platformAdminExists(db) ? randomUUID() : null;
+    if (adminId && adminHash)
+      insertPlatformAdmin(db, { id: adminId, ...PLATFORM_ADMIN, passwordHash: adminHash }, at);
     let partnerId = existing?.id;
     if (!partnerId) {
       partnerId = randomUUID();
@@ -233,7 +252,7 @@ export async function seedDemo(
     });
     // A paused example webhook, so a training room sees the webhook screens filled in without sending anything.
     seedExampleWebhook(ctx, fleetOrg.id);
-    return { partnerId, fleetOrgId: fleetOrg.id, fleetKey, created: !existing };
+    return { partnerId, fleetOrgId: fleetOrg.id, fleetKey, created: !existing, adminId };
   });
 
   ctx.audit.record({
@@ -247,12 +266,25 @@ export async function seedDemo(
     resourceName: 'Northwind IT Services',
     details: { organizations: ORGANIZATIONS.length, technicians: PEOPLE.length },
   });
+  if (result.adminId) {
+    ctx.audit.record({
+      orgId: null,
+      actorType: actor ? 'user' : 'system',
+      actorId: createdBy,
+      actorEmail: actor?.email ?? null,
+      action: 'demo.platform_admin.create',
+      resourceType: 'user',
+      resourceId: result.adminId,
+      resourceName: PLATFORM_ADMIN.email,
+    });
+  }
 
   return {
     created: result.created,
     partnerId: result.partnerId,
-    technicians: PEOPLE.map((p) => ({ name: p.name, email: p.email })),
+    technicians: PEOPLE.map((p) => ({ name: p.name, email: p.email, role: p.role })),
     password: result.created ? password : null,
+    platformAdmin: result.adminId && adminPassword ? { ...PLATFORM_ADMIN, password: adminPassword } : null,
     enrollmentKey: {
       id: result.fleetKey.row.id,
       orgId: result.fleetOrgId,

@@ -10,6 +10,7 @@ import {
   deleteEnrollmentKeysNamed,
   liveOrgIdBySlugs,
   orgBelongsToPartnerSlug,
+  organizationName,
   partnerBySlug,
   siteIdsOf,
 } from './store';
@@ -41,6 +42,21 @@ interface Running {
   fleet: DemoFleet;
   orgId: string;
   startedAt: Date;
+}
+
+/**
+ * The organization's Windows domain, as its machines name it in users, groups and logs: the first word of its name,
+ * NetBIOS-style ("Contoso Dental" -> CONTOSO, at most 15 letters and digits). One per organization, so a demo
+ * tenant's devices never show another tenant's accounts.
+ */
+export function domainForOrg(name: string): string {
+  const word = name.split(/\s+/).find((w) => /[a-z0-9]/i.test(w)) ?? '';
+  return (
+    word
+      .replace(/[^a-z0-9]/gi, '')
+      .toUpperCase()
+      .slice(0, 15) || 'CORP'
+  );
 }
 
 /** A stable seed per organization: the same organization always gets the same machines. */
@@ -168,6 +184,7 @@ export class DemoSimulator {
         serverUrl: this.url,
         count,
         seed: seedForOrg(orgId),
+        domain: domainForOrg(organizationName(this.ctx.db, orgId) ?? ''),
         scenario: this.ctx.config.demoScenario,
         stateFile: join(this.ctx.config.dataDir, 'demo-simulator', `${orgId}.json`),
         enrollmentKeys: (indexes) => this.mintKeys(orgId, indexes, input.startedBy ?? 'system'),

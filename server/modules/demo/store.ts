@@ -39,6 +39,17 @@ export function orgIdOfPartner(db: Db, partnerId: string, orgSlug: string): stri
   return row?.id;
 }
 
+/** Whether the install has a platform administrator (the demo creates one when it has none). */
+export function platformAdminExists(db: Db): boolean {
+  return Boolean(statement(db, 'SELECT 1 FROM platform_admins LIMIT 1').get());
+}
+
+export function organizationName(db: Db, orgId: string): string | null {
+  const row = statement(db, 'SELECT name FROM organizations WHERE id = ?').get(orgId) as
+    { name: string } | undefined;
+  return row?.name ?? null;
+}
+
 export function siteIdsOf(db: Db, orgId: string): string[] {
   return (
     statement(db, 'SELECT id FROM sites WHERE org_id = ? ORDER BY created_at, id').all(orgId) as Array<{

@@ -9,6 +9,7 @@ import type {
   ElevationRequest,
   ElevationStatus,
   EnforcementStatus,
+  OsType,
   RiskLevel,
 } from '../../contract';
 import { statement, type Db } from '../../db/connection';
@@ -70,11 +71,13 @@ export interface ElevationRow {
   /** Joined display fields. */
   device_hostname: string;
   org_name: string;
+  device_os_type: OsType;
   site_name: string | null;
 }
 
 /** The select every read uses: display fields joined, so a row maps to the contract without another query. */
-const REQUEST_COLUMNS = 'r.*, d.hostname AS device_hostname, o.name AS org_name, s.name AS site_name';
+const REQUEST_COLUMNS =
+  'r.*, d.hostname AS device_hostname, d.os_type AS device_os_type, o.name AS org_name, s.name AS site_name';
 const REQUEST_FROM =
   'elevation_requests r JOIN devices d ON d.id = r.device_id JOIN organizations o ON o.id = r.org_id ' +
   'LEFT JOIN sites s ON s.id = r.site_id';
@@ -200,6 +203,7 @@ export function toElevationRequest(row: ElevationRow): ElevationRequest {
     deviceId: row.device_id,
     deviceHostname: row.device_hostname,
     orgName: row.org_name,
+    deviceOsType: row.device_os_type,
     siteId: row.site_id,
     siteName: row.site_name,
     flowType: row.flow_type,
@@ -259,7 +263,7 @@ export function linkCommand(
 export type RequestPatch = Partial<
   Omit<
     ElevationRow,
-    'id' | 'org_id' | 'device_id' | 'device_hostname' | 'org_name' | 'site_name' | 'updated_at'
+    'id' | 'org_id' | 'device_id' | 'device_hostname' | 'device_os_type' | 'org_name' | 'site_name' | 'updated_at'
   >
 >;
 

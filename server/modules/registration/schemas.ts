@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from '../../contract';
 
 export const emailField = z.email('Invalid email address').max(255, 'Email must be at most 255 characters');
 
 /** Length only: strength (passwordProblem) is checked in the service, where the email is known. */
 export const newPasswordField = z
   .string()
-  .min(8, 'Password must be at least 8 characters')
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(256, 'Password must be at most 256 characters');
 
 const personName = z

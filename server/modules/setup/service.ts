@@ -10,8 +10,6 @@ import { countUsers, insertPlatformAdmin, userById, type UserRow } from '../user
 // BOOTSTRAP_ADMIN_PASSWORD, or waits for the setup page, which must present the one-time token printed at start.
 // The token lives only in memory: a restart prints a new one, and it dies the moment an administrator exists.
 
-export const ADMIN_PASSWORD_MIN_LENGTH = 12;
-
 export class FirstRun {
   private token: string | null = null;
 
@@ -26,10 +24,7 @@ export class FirstRun {
     if (!this.required) return null;
     const bootstrap = this.ctx.config.bootstrapAdmin;
     if (bootstrap) {
-      const problem = passwordProblem(bootstrap.password, {
-        email: bootstrap.email,
-        minLength: ADMIN_PASSWORD_MIN_LENGTH,
-      });
+      const problem = passwordProblem(bootstrap.password, { email: bootstrap.email });
       if (problem) throw new ConfigError(`Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD: ${problem}`);
       const user = await this.createAdministrator({
         email: bootstrap.email,
@@ -52,6 +47,11 @@ export class FirstRun {
     return this.token;
   }
 
+  /** Forgets the setup token: users were created another way (the demo seed), so first run is over. */
+  withdraw(): void {
+    this.token = null;
+  }
+
   /** Constant-time check; the token is single use. */
   consumeToken(candidate: string): boolean {
     if (!this.token || !safeEqual(candidate, this.token)) return false;
@@ -61,10 +61,7 @@ export class FirstRun {
 
   /** Refuses a weak administrator password before the setup token is spent on it. */
   assertPasswordAcceptable(input: { email: string; password: string }): void {
-    const problem = passwordProblem(input.password, {
-      email: input.email,
-      minLength: ADMIN_PASSWORD_MIN_LENGTH,
-    });
+    const problem = passwordProblem(input.password, { email: input.email });
     if (problem) throw badRequest(problem, 'WEAK_PASSWORD');
   }
 

@@ -189,10 +189,8 @@ export function resendInvite(
   const entry = managedUser(ctx, auth, userId);
   if (entry.user.status !== 'invited')
     throw badRequest('Only invited users can be sent a new invitation', 'NOT_INVITED');
-  ctx.limiter.enforce(
-    [[RESEND_LIMIT, entry.user.id]],
-    'Too many invitations sent to this user. Try again later.',
-  );
+  // One sentence: the console adds the wait from Retry-After ("Try again in 40 minutes.").
+  ctx.limiter.enforce([[RESEND_LIMIT, entry.user.id]], 'Too many invitations sent to this user');
   const tenant = tenantOfAssociation(entry.association);
   const invitation = newInvitation(ctx, auth, entry.user);
   mailInvitation(ctx, auth, entry.user.email, tenant, entry.association.roleName, invitation);

@@ -10,7 +10,7 @@ import { LabelOptions } from '../../ui';
 import { useSession } from '../../lib/session';
 import { ceremonyCancelled, webAuthnMessage } from './actions';
 import { approvalsApi } from './api';
-import { StepUpSummary, afterApprove, type Notice } from './decision-parts';
+import { StepUpSummary, afterApprove, noticeText, type Notice } from './decision-parts';
 import { LEVEL_MEANING, RISK_LABEL } from './format';
 
 // Approve or deny a pending request. Approving proves presence on an approver device when the technician has
@@ -346,7 +346,7 @@ export function DecisionPanel({
 
       {problem ? (
         <Alert tone={problem.tone} testId={problem.testId}>
-          {problem.text}
+          {noticeText(problem, detail.request)}
         </Alert>
       ) : null}
       {failure ? (

@@ -13,10 +13,10 @@ import { dispatch } from './actions';
 import type { Notice } from './decision-parts';
 import {
   DECISION_SOURCE_LABEL,
-  FLOW_LABEL,
   assuranceText,
   awaitsDispatch,
   elapsedText,
+  flowLabel,
   minutesText,
   msUntil,
 } from './format';
@@ -194,7 +194,7 @@ export function WhoCard({ r }: { r: ElevationRequest }) {
 
 export function HowCard({ r }: { r: ElevationRequest }) {
   const rows: Array<FactRow | false> = [
-    ['Flow', FLOW_LABEL[r.flowType], 'request-flow'],
+    ['Flow', flowLabel(r), 'request-flow'],
     ['Risk', <RiskPill risk={r.riskLevel} testId="request-risk" />],
     [
       'Decided by',
@@ -335,7 +335,11 @@ export function Outcome({
             onChanged({
               tone: 'info',
               testId: 'revoke-done',
-              text: 'Revoked. Cleanup was sent to the device.',
+              // The device's report replaces "sent" once it has removed the grant.
+              text: (request) =>
+                request.enforcementStatus === 'cleaned_up'
+                  ? 'Revoked. The device reports the elevation removed.'
+                  : 'Revoked. Cleanup was sent to the device; waiting for it to confirm.',
             }),
           )}
         />

@@ -9,8 +9,8 @@ import { useApiQuery } from '../../lib/query';
 import { approvalsApi } from './api';
 import { useCanApprove, useCanManagePolicy } from './capability';
 import { DecisionPanel } from './DecisionPanel';
-import type { Notice } from './decision-parts';
-import { FLOW_LABEL, elapsedText, msSince, subjectOf, waitingTone } from './format';
+import { noticeText, type Notice } from './decision-parts';
+import { elapsedText, flowLabel, msSince, subjectOf, waitingTone } from './format';
 import { useElevationEvents } from './live';
 import { useDebouncedCallback } from '../../lib/hooks';
 import { RequestStatus, RiskPill } from './parts';
@@ -80,7 +80,7 @@ export function RequestPage({ requestId }: { requestId: string }) {
       title={
         <span className="ap-title">
           <span data-testid="request-title">{subjectOf(r)}</span>
-          <RequestStatus status={r.status} testId="request-status" />
+          <RequestStatus status={r.status} enforcement={r.enforcementStatus} testId="request-status" />
           <RiskPill risk={r.riskLevel} />
         </span>
       }
@@ -98,7 +98,7 @@ export function RequestPage({ requestId }: { requestId: string }) {
               for <span className="mono">{r.subjectUsername}</span>
             </span>
           ) : null}
-          <span>{FLOW_LABEL[r.flowType]}</span>
+          <span data-testid="request-flow-label">{flowLabel(r)}</span>
           {pending ? (
             <span className={`tone-${waitingTone(waited)}`} data-testid="request-waiting">
               waiting {elapsedText(waited)}
@@ -126,7 +126,7 @@ export function RequestPage({ requestId }: { requestId: string }) {
     >
       {notice ? (
         <Alert tone={notice.tone} testId={notice.testId}>
-          {notice.text}
+          {noticeText(notice, r)}
         </Alert>
       ) : null}
 

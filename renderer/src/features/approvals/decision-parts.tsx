@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ElevationRequestDetail, RespondResponse } from '../../../../server/contract';
+import type { ElevationRequest, ElevationRequestDetail, RespondResponse } from '../../../../server/contract';
 import { Link } from '../../lib/router';
 import { Icon } from '../../ui/Icon';
 import { dispatch } from './actions';
@@ -11,8 +11,14 @@ import { LEVEL_MEANING, RISK_LABEL, minutesText } from './format';
 /** A line for the technician after a decision (shown above the request). */
 export interface Notice {
   tone: 'success' | 'info' | 'warning' | 'danger';
-  text: ReactNode;
+  /** Words, or words that follow the request as the device reports on it (re-read on every live update). */
+  text: ReactNode | ((request: ElevationRequest) => ReactNode);
   testId: string;
+}
+
+/** A notice's words for the request as it stands now. */
+export function noticeText(notice: Notice, request: ElevationRequest): ReactNode {
+  return typeof notice.text === 'function' ? notice.text(request) : notice.text;
 }
 
 /** The outcome of an approve, in words for the technician. */
@@ -40,7 +46,8 @@ export async function afterApprove(
       return {
         tone: 'success',
         testId: 'approve-done',
-        text: `Approved for ${minutesText(duration)} and sent to ${detail.request.deviceHostname}.${flagged}`,
+        text: (r) =>
+          `Approved for ${minutesText(duration)} and ${r.enforcementStatus === 'active' ? 'active on' : 'sent to'} ${r.deviceHostname}.${flagged}`,
       };
     if (outcome.kind === 'actuator_off')
       return {

@@ -7,6 +7,7 @@ import type {
   ElevationRequest,
   ElevationStatus,
   EnforcementStatus,
+  OsType,
   RiskLevel,
 } from '../../../../server/contract';
 
@@ -22,11 +23,24 @@ export const REQUESTS_FORBIDDEN = {
   text: 'Your account cannot read elevation requests.',
 };
 
+/** What each flow is, across platforms (filters, lists of flows); one request reads as flowLabel() says. */
 export const FLOW_LABEL: Record<ElevationFlowType, string> = {
-  uac_intercept: 'UAC prompt',
+  uac_intercept: 'UAC or sudo prompt',
   tech_jit_admin: 'Technician admin (JIT)',
   ai_tool_action: 'AI tool action',
 };
+
+/** An intercepted elevation prompt as the device's platform shows it. */
+const PROMPT_LABEL: Record<OsType, string> = {
+  windows: 'UAC prompt',
+  macos: 'Admin prompt',
+  linux: 'sudo prompt',
+};
+
+/** One request's flow in the words of its device's platform: a `.deb` on Linux is a sudo prompt, not UAC. */
+export function flowLabel(r: Pick<ElevationRequest, 'flowType' | 'deviceOsType'>): string {
+  return r.flowType === 'uac_intercept' ? PROMPT_LABEL[r.deviceOsType] : FLOW_LABEL[r.flowType];
+}
 
 export const FLOW_TYPES = Object.keys(FLOW_LABEL) as ElevationFlowType[];
 
@@ -63,6 +77,24 @@ const ENFORCEMENT = split<EnforcementStatus>({
 });
 export const ENFORCEMENT_LABEL = ENFORCEMENT.label;
 export const ENFORCEMENT_TONE = ENFORCEMENT.tone;
+
+/**
+ * A live request's state as the device last reported it: spec 2 keeps `status` at `actuating` (or approved) while
+ * the grant is in force, so "Actuating" would go on saying the command is under way long after the agent said the
+ * grant is active, or that it failed. Ended requests (revoked, expired) keep their status: how the clean-up went
+ * is the enforcement's own line.
+ */
+export function requestState(r: Pick<ElevationRequest, 'status' | 'enforcementStatus'>): {
+  label: string;
+  tone: Tone;
+} {
+  const live = r.status === 'actuating' || r.status === 'approved' || r.status === 'auto_approved';
+  if (live && r.enforcementStatus === 'active') return { label: 'Active on the device', tone: 'ok' };
+  if (live && r.enforcementStatus === 'failed') return { label: 'Failed on the device', tone: 'bad' };
+  if (r.status === 'actuating' && r.enforcementStatus === 'dispatched')
+    return { label: 'Sent to the device', tone: 'ok' };
+  return { label: STATUS_LABEL[r.status], tone: STATUS_TONE[r.status] };
+}
 
 export const RISK_LABEL: Record<RiskLevel, string> = {
   low: 'Low',

@@ -3,7 +3,7 @@ import type { ElevationRequest } from '../../../../server/contract';
 import { onLiveEvent } from '../../lib/live/socket';
 import { navigate } from '../../lib/router';
 import { canApproveNow } from './capability';
-import { FLOW_LABEL, RISK_LABEL, requestPath, subjectOf } from './format';
+import { RISK_LABEL, flowLabel, requestPath, subjectOf } from './format';
 
 // Desktop notifications for new elevation requests (a native notification inside Electron). The notifier runs
 // for the whole signed-in session, whatever page is open: it starts when this module is first imported (the
@@ -31,7 +31,7 @@ function describe(r: ElevationRequest): { title: string; body: string } {
         : `${subjectOf(r)}${r.targetExecutablePath && !r.targetExecutableSigner ? ' (unsigned)' : ''}`;
   return {
     title: `Elevation request on ${r.deviceHostname}`,
-    body: `${who} asks for ${what}. ${RISK_LABEL[r.riskLevel]} risk · ${FLOW_LABEL[r.flowType]}`,
+    body: `${who} asks for ${what}. ${RISK_LABEL[r.riskLevel]} risk · ${flowLabel(r)}`,
   };
 }
 

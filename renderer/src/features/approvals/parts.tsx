@@ -19,6 +19,7 @@ import {
   elapsedText,
   fileName,
   requestPath,
+  requestState,
   subjectOf,
   type Tone,
 } from './format';
@@ -34,10 +35,23 @@ export function RiskPill({ risk, testId }: { risk: RiskLevel; testId?: string })
   );
 }
 
-export function RequestStatus({ status, testId }: { status: ElevationStatus; testId?: string }) {
+/** The status pill; given the enforcement too, it follows what the device reported (format.ts requestState). */
+export function RequestStatus({
+  status,
+  enforcement,
+  testId,
+}: {
+  status: ElevationStatus;
+  enforcement?: EnforcementStatus | null;
+  testId?: string;
+}) {
+  const state =
+    enforcement === undefined
+      ? { label: STATUS_LABEL[status], tone: STATUS_TONE[status] }
+      : requestState({ status, enforcementStatus: enforcement });
   return (
-    <StatusPill tone={STATUS_TONE[status]} testId={testId}>
-      {STATUS_LABEL[status]}
+    <StatusPill tone={state.tone} testId={testId}>
+      {state.label}
     </StatusPill>
   );
 }

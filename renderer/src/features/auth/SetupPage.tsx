@@ -6,12 +6,10 @@ import { AuthLayout } from '../../ui/basics';
 import { AccountEmailField, CodeField, TextField } from '../../ui/fields';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
-import { isEmail } from '../../ui/password';
+import { NewPasswordFields, isEmail, passwordStrength } from '../../ui/password';
 import { authApi } from './api';
 import { useAuthForm } from './form';
 import { AuthSteps } from './notice';
-
-const MIN_PASSWORD = 12;
 
 function tokenFromFragment(): string {
   const hash = window.location.hash.replace(/^#/, '');
@@ -36,10 +34,8 @@ export function SetupPage() {
     setupToken: setupToken.trim() ? null : 'Paste the setup token printed in the server log.',
     name: name.trim() ? null : 'Enter your name.',
     email: isEmail(email) ? null : 'Enter a valid email address.',
-    password:
-      password.length >= MIN_PASSWORD
-        ? null
-        : `Use at least ${MIN_PASSWORD} characters (${password.length} so far).`,
+    // The one password policy (ui/password, the server's passwordProblem), as on every other password form.
+    password: passwordStrength(password, email).problem,
     confirm: confirm === password ? null : 'The passwords do not match.',
   };
   const valid = Object.values(problems).every((p) => p === null);
@@ -116,24 +112,15 @@ export function SetupPage() {
           <AccountEmailField id="setup-email" value={email} onChange={setEmail} error={show('email')} />
         </div>
         <div className="form-row">
-          <TextField
-            id="setup-password"
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={setPassword}
-            error={show('password')}
-            hint={`At least ${MIN_PASSWORD} characters. A passphrase works well.`}
-          />
-          <TextField
-            id="setup-password-confirm"
-            label="Confirm password"
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={setConfirm}
-            error={show('confirm')}
+          <NewPasswordFields
+            idPrefix="setup"
+            password={password}
+            confirm={confirm}
+            onPassword={setPassword}
+            onConfirm={setConfirm}
+            email={email}
+            touched={touched}
+            labels={['Password', 'Confirm password']}
           />
         </div>
         <AuthFormSubmit testIdPrefix="setup" error={error} busy={busy} busyLabel="Creating administrator…">

@@ -16,8 +16,8 @@ import { DeviceTable, SORT_LABELS, type SortKey } from './DeviceTable';
 import { listQuery, parseConditions, readUrl, writeUrl, type UrlState } from './list-url';
 import { SimulatorPanel, useSimulatorStatus } from './SimulatorPanel';
 import { useDebounced } from '../../lib/hooks';
-import { useDeviceList, useStatusCounts } from './api';
-import { formatCount } from '../../lib/format';
+import { useDeviceList, useOrgsWithDevices, useStatusCounts } from './api';
+import { formatCount, plural } from '../../lib/format';
 import './devices.css';
 import { useSavedFilter } from '../filters';
 
@@ -52,6 +52,13 @@ export function DevicesPage() {
     listQuery({ ...url, sort: 'hostname', order: 'asc' }, { status: '' }),
     STATUS_CHIPS.map((c) => c.value),
   );
+
+  // Organizations that hold a device, not every organization in scope: "40 devices across 1 organization".
+  const orgIds = useMemo(
+    () => (url.orgId ? [url.orgId] : lookups.orgs.map((o) => o.id)),
+    [url.orgId, lookups.orgs],
+  );
+  const spread = useOrgsWithDevices(listQuery({ ...url, sort: 'hostname', order: 'asc' }), orgIds);
 
   const savedFilter = useSavedFilter(url.filterId || null);
   const applied = parseConditions(url.conditions);
@@ -116,8 +123,8 @@ export function DevicesPage() {
         sub={
           list.loading
             ? 'Enrolled devices across your organizations.'
-            : `${formatCount(counts[''] ?? list.total)} ${filtered ? 'matching ' : ''}devices across ${
-                lookups.orgs.length === 1 ? '1 organization' : `${lookups.orgs.length} organizations`
+            : `${formatCount(counts[''] ?? list.total)} ${filtered ? 'matching ' : ''}devices${
+                spread === null ? '' : ` across ${plural(spread, 'organization')}`
               }.`
         }
         actions={

@@ -91,6 +91,7 @@ export const devicesKeys = {
   lists: ['devices', 'list'] as const,
   list: (query: string) => ['devices', 'list', query] as const,
   counts: (query: string) => ['devices', 'counts', query] as const,
+  orgSpread: (query: string, orgIds: readonly string[]) => ['devices', 'org-spread', query, orgIds] as const,
   detail: (id: string) => ['devices', 'detail', id] as const,
   commands: (id: string) => ['devices', 'commands', id] as const,
   agentVersions: ['agent-versions'] as const,
@@ -194,6 +195,34 @@ export function useStatusCounts(query: string, statuses: string[]): Record<strin
     placeholderData: keepPreviousData,
   });
   return q.data ?? {};
+}
+
+/** Past this many organizations the page does not ask one count per organization. */
+const ORG_SPREAD_MAX = 50;
+
+/**
+ * How many of the caller's organizations hold a device matching `query` ("40 devices across 1 organization"), from
+ * one one-row page per organization; null while unknown, or when there are too many organizations to ask.
+ */
+export function useOrgsWithDevices(query: string, orgIds: readonly string[]): number | null {
+  const q = useQuery({
+    queryKey: devicesKeys.orgSpread(query, orgIds),
+    enabled: orgIds.length > 0 && orgIds.length <= ORG_SPREAD_MAX,
+    queryFn: async () => {
+      const base = new URLSearchParams(query.replace(/^\?/, ''));
+      const totals = await Promise.all(
+        orgIds.map((orgId) => {
+          const p = new URLSearchParams(base);
+          p.set('orgId', orgId);
+          p.set('limit', '1');
+          return api<Paginated<DeviceSummary>>(`/devices?${p.toString()}`).then((r) => r.pagination.total);
+        }),
+      );
+      return totals.filter((n) => n > 0).length;
+    },
+    placeholderData: keepPreviousData,
+  });
+  return q.data ?? null;
 }
 
 export function useDevice(id: string) {

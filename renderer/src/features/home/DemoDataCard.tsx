@@ -47,7 +47,16 @@ export function DemoDataCard() {
           </p>
           <Facts
             rows={[
-              ['Technicians', result.technicians.map((t) => t.email).join(', ')],
+              [
+                'Technicians',
+                <ul className="demo-people" data-testid="demo-technicians">
+                  {result.technicians.map((t) => (
+                    <li key={t.email}>
+                      <span className="mono">{t.email}</span> <span className="muted">{t.role}</span>
+                    </li>
+                  ))}
+                </ul>,
+              ],
               [
                 'Their password',
                 result.password ? (

@@ -3,7 +3,7 @@ import type { Partner } from '../../../../server/contract';
 
 import { ConfirmTarget } from '../../ui/DialogActions';
 import { Alert, StatusPill } from '../../ui/basics';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, plural } from '../../lib/format';
 import {
   AdminTable,
   Button,
@@ -83,7 +83,9 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
           onQuery={setSearch}
           placeholder="Search this page by name or slug"
           searchTestId="partner-search"
-          count={<ListCount>{paginationOf(partners.data)?.total ?? list.length} partners</ListCount>}
+          count={
+            <ListCount>{plural(paginationOf(partners.data)?.total ?? list.length, 'partner')}</ListCount>
+          }
         />
         <AdminTable
           testId="partner-table"
