@@ -165,7 +165,7 @@ export function HistoryTab() {
                 <Time iso={r.requestedAt}>{compactTime(r.requestedAt)}</Time>
               </span>
               <span>
-                <RequestStatus status={r.status} />
+                <RequestStatus status={r.status} enforcement={r.enforcementStatus} />
               </span>
               <RiskCell request={r} />
               <SubjectCell request={r} />

@@ -3,7 +3,7 @@ import { Icon } from '../../ui/Icon';
 import { VirtualTable } from '../../ui';
 import { Link } from '../../lib/router';
 import { useNow } from '../../lib/hooks';
-import { FLOW_LABEL, msSince, requestPath, waitingTone } from './format';
+import { flowLabel, msSince, requestPath, waitingTone } from './format';
 import { DeviceCell, Elapsed, RiskCell, SubjectCell, UserCell } from './parts';
 
 // The pending inbox on the kit's virtualized table: thousands of requests scroll smoothly, the next page is read
@@ -106,7 +106,7 @@ export function InboxTable({
               </span>
               <DeviceCell request={r} />
               <UserCell request={r} />
-              <span className="ap-cell ap-muted">{FLOW_LABEL[r.flowType]}</span>
+              <span className="ap-cell ap-muted">{flowLabel(r)}</span>
               <Icon name="chevron" size={14} className="ap-chev" />
             </Link>
           </div>

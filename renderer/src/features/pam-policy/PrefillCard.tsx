@@ -2,7 +2,7 @@ import { compactTime } from '../../lib/format';
 import { Link } from '../../lib/router';
 import { CardHead } from '../../ui';
 import type { ElevationRequest } from '../../../../server/contract';
-import { FLOW_LABEL, requestPath } from '../approvals';
+import { flowLabel, requestPath } from '../approvals';
 import { prefillItems, type PrefillKey } from './prefill';
 
 // A rule made from a request: the checklist of the request's values the new rule starts from.
@@ -21,7 +21,7 @@ export function PrefillCard({
     <section className="card ep-card ep-prefill" data-testid="rule-prefill">
       <CardHead title="From request">
         <Link to={requestPath(request.id)} className="small">
-          {request.deviceHostname} · {FLOW_LABEL[request.flowType]} · {compactTime(request.requestedAt)}
+          {request.deviceHostname} · {flowLabel(request)} · {compactTime(request.requestedAt)}
         </Link>
       </CardHead>
       <p className="muted small ep-card-lead">
