@@ -17,6 +17,7 @@ import {
 } from '../../ui';
 import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';
+import { useCan } from '../../lib/can';
 import { useTarget, writeTarget, useDialog } from '../../lib/hooks';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
 import { CloneRoleDialog, DeleteRoleDialog } from './RoleDialogs';
@@ -29,6 +30,8 @@ const ROLES_FORBIDDEN = {
 
 export function RolesView({ tabs }: { tabs: ReactNode }) {
   const scope = useScope();
+  // Creating, cloning and deleting roles are users:write; a viewer only opens them.
+  const canWrite = useCan('users:write');
   const dir = useDirectory();
   const roles = useRoles();
   const [search, setSearch] = useState('');
@@ -58,10 +61,12 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
         title="Users & roles"
         sub="Roles bundle permissions. Built-in roles are fixed; clone one to customize it."
         actions={
-          <Link to="/users/roles/new" className="btn btn-primary" data-testid="role-create">
-            <Icon name="plus" />
-            New role
-          </Link>
+          canWrite ? (
+            <Link to="/users/roles/new" className="btn btn-primary" data-testid="role-create">
+              <Icon name="plus" />
+              New role
+            </Link>
+          ) : null
         }
       />
       {tabs}
@@ -133,8 +138,8 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
                 testId="role-menu"
                 items={[
                   {
-                    label: r.isSystem ? 'View' : 'Edit',
-                    icon: r.isSystem ? 'chevron' : 'edit',
+                    label: r.isSystem || !canWrite ? 'View' : 'Edit',
+                    icon: r.isSystem || !canWrite ? 'chevron' : 'edit',
                     testId: 'role-menu-open',
                     onSelect: () => navigate(`/users/roles/${r.id}`),
                   },
@@ -143,8 +148,11 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
                     icon: 'copy',
                     testId: 'role-menu-clone',
                     onSelect: () => cloning.open(r),
+                    hidden: !canWrite,
                   },
-                  rowAction.remove('role-menu-delete', () => deleting.open(r), { hidden: r.isSystem }),
+                  rowAction.remove('role-menu-delete', () => deleting.open(r), {
+                    hidden: r.isSystem || !canWrite,
+                  }),
                 ]}
               />
             </tr>
