@@ -30,23 +30,25 @@ function Sidebar() {
         {groups.map((group) => (
           <div className="nav-group" key={group}>
             <div className="ui-eyebrow nav-group-label">{group}</div>
-            {sections.filter((s) => s.group === group).map((s) => (
-              <Link
-                key={s.id}
-                to={s.path}
-                className={`nav-item${active?.id === s.id ? ' active' : ''}`}
-                aria-current={active?.id === s.id ? 'page' : undefined}
-                data-testid={`nav-${s.id}`}
-              >
-                <Icon name={s.icon} />
-                <span className="nav-label">{s.label}</span>
-                {s.component ? null : (
-                  <span className="nav-soon" title="Arrives in a later release">
-                    soon
-                  </span>
-                )}
-              </Link>
-            ))}
+            {sections
+              .filter((s) => s.group === group)
+              .map((s) => (
+                <Link
+                  key={s.id}
+                  to={s.path}
+                  className={`nav-item${active?.id === s.id ? ' active' : ''}`}
+                  aria-current={active?.id === s.id ? 'page' : undefined}
+                  data-testid={`nav-${s.id}`}
+                >
+                  <Icon name={s.icon} />
+                  <span className="nav-label">{s.label}</span>
+                  {s.component ? null : (
+                    <span className="nav-soon" title="Arrives in a later release">
+                      soon
+                    </span>
+                  )}
+                </Link>
+              ))}
           </div>
         ))}
       </nav>

@@ -18,7 +18,8 @@ export interface ConsolePage {
   scope?: AuthContext['scope'];
 }
 
-const { DEVICES_READ, USERS_READ, ORGANIZATIONS_READ, AUDIT_READ, PAM_MANAGE_POLICY, PAM_APPROVE } = PERMISSIONS;
+const { DEVICES_READ, USERS_READ, ORGANIZATIONS_READ, AUDIT_READ, PAM_MANAGE_POLICY, PAM_APPROVE } =
+  PERMISSIONS;
 
 export const CONSOLE_PAGES: readonly ConsolePage[] = [
   {
@@ -33,7 +34,16 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
     title: 'Approvals',
     description: 'Pending elevation requests waiting for a decision',
     href: '/approvals',
-    keywords: ['approve', 'elevation', 'requests', 'pending', 'inbox', 'privileged access', 'admin rights', 'uac'],
+    keywords: [
+      'approve',
+      'elevation',
+      'requests',
+      'pending',
+      'inbox',
+      'privileged access',
+      'admin rights',
+      'uac',
+    ],
     permission: DEVICES_READ,
   },
   {

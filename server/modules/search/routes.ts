@@ -29,7 +29,7 @@ export function searchRoutes(ctx: AppContext): AnyRoute[] {
       path: '/search',
       tag: 'search',
       summary:
-        'Global search within the caller\'s scope: console pages by title and synonyms, devices by hostname, display name or last user, elevation requests, elevation rules, organizations and users, each kind with the permission of its list',
+        "Global search within the caller's scope: console pages by title and synonyms, devices by hostname, display name or last user, elevation requests, elevation rules, organizations and users, each kind with the permission of its list",
       auth: 'user_or_key',
       query: searchQuery,
       handler: ({ auth, query }) => search(ctx, auth, query.q, query.limit),

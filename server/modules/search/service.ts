@@ -51,7 +51,12 @@ const deviceResults: Finder = (ctx, auth, q, limit) => {
   }));
 };
 
-const RISK_WORD: Record<string, string> = { low: 'Low', medium: 'Medium', high: 'High', critical: 'Critical' };
+const RISK_WORD: Record<string, string> = {
+  low: 'Low',
+  medium: 'Medium',
+  high: 'High',
+  critical: 'Critical',
+};
 
 /** The executable's file name (either slash), or the AI tool, or what kind of request it was. */
 function requestTitle(path: string | null, tool: string | null, flow: string): string {

@@ -88,7 +88,12 @@ export function KeyListFrame({
             <Icon name="refresh" />
           </button>
           {mayWrite ? (
-            <CreateButton label={createLabel} onClick={onCreate} disabled={!canCreate} testId={createTestId} />
+            <CreateButton
+              label={createLabel}
+              onClick={onCreate}
+              disabled={!canCreate}
+              testId={createTestId}
+            />
           ) : null}
         </div>
       </div>

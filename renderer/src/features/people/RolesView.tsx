@@ -22,6 +22,7 @@ import { useTarget, writeTarget, useDialog } from '../../lib/hooks';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
 import { CloneRoleDialog, DeleteRoleDialog } from './RoleDialogs';
 import { peopleApi, useRoles } from './api';
+import { plural } from '../../lib/format';
 
 const ROLES_FORBIDDEN = {
   title: 'Roles are not available to your account',
@@ -90,7 +91,7 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
               testId="role-kind-filter"
             />
           }
-          count={<ListCount>{list.length} roles</ListCount>}
+          count={<ListCount>{plural(list.length, 'role')}</ListCount>}
         />
         <AdminTable
           testId="role-table"

@@ -7,7 +7,7 @@ import { Dialog } from '../../ui/Dialog';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, plural } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import {
   AdminTable,
@@ -180,7 +180,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
           count={
             users.data ? (
               <ListCount testId="user-count">
-                {paginationOf(users.data)?.total ?? list.length} {filtered ? 'matching' : ''} users
+                {plural(paginationOf(users.data)?.total ?? list.length, filtered ? 'matching user' : 'user')}
               </ListCount>
             ) : null
           }

@@ -3,7 +3,7 @@ import type { Partner } from '../../../../server/contract';
 
 import { ConfirmTarget } from '../../ui/DialogActions';
 import { Alert, StatusPill } from '../../ui/basics';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, plural } from '../../lib/format';
 import {
   AdminTable,
   Button,
@@ -83,7 +83,9 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
           onQuery={setSearch}
           placeholder="Search this page by name or slug"
           searchTestId="partner-search"
-          count={<ListCount>{paginationOf(partners.data)?.total ?? list.length} partners</ListCount>}
+          count={
+            <ListCount>{plural(paginationOf(partners.data)?.total ?? list.length, 'partner')}</ListCount>
+          }
         />
         <AdminTable
           testId="partner-table"
@@ -174,9 +176,8 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
         </p>
         {deletingOrgs > 0 ? (
           <Alert tone="warning">
-            This partner still owns {deletingOrgs} organization
-            {deletingOrgs === 1 ? '' : 's'}. To cut its people off in an orderly way, set the status to
-            offboarding instead.
+            This partner still owns {plural(deletingOrgs, 'organization')}. To cut its people off in an
+            orderly way, set the status to offboarding instead.
           </Alert>
         ) : null}
       </ConfirmTarget>
