@@ -148,6 +148,31 @@ describe('GET /search: elevation requests', () => {
   });
 });
 
+describe('GET /search: words that name the requests', () => {
+  it('"elevation" or "request" lists the pending requests the caller may see', async () => {
+    for (const text of ['elevation', 'Elevations', 'request', 'pending']) {
+      expect(idsOf(await search(text, tok.partnerAll), 'elevation_requests'), text).toEqual(
+        sorted(requestOf.get(ids.a1), requestOf.get(ids.a2)),
+      );
+      expect(idsOf(await search(text, tok.orgAdminB), 'elevation_requests'), text).toEqual([
+        requestOf.get(ids.b1),
+      ]);
+      expect(idsOf(await search(text, siteTech), 'elevation_requests'), text).toEqual([]);
+    }
+    // A decided request is found by what it asked for, not by the word.
+    server.context.db
+      .prepare("UPDATE elevation_requests SET status = 'denied' WHERE id = ?")
+      .run(requestOf.get(ids.b1));
+    expect(idsOf(await search('elevation', tok.orgAdminB), 'elevation_requests')).toEqual([]);
+    expect(idsOf(await search('zapwidget', tok.orgAdminB), 'elevation_requests')).toEqual([
+      requestOf.get(ids.b1),
+    ]);
+    server.context.db
+      .prepare("UPDATE elevation_requests SET status = 'pending' WHERE id = ?")
+      .run(requestOf.get(ids.b1));
+  });
+});
+
 function requestHost(orgId: string): string {
   const row = server.context.db
     .prepare('SELECT device_id FROM elevation_requests WHERE id = ?')

@@ -65,11 +65,18 @@ function requestTitle(path: string | null, tool: string | null, flow: string): s
   return flow === 'tech_jit_admin' ? 'Technician admin session' : 'Elevation request';
 }
 
+/** Words that name the requests themselves: "elevation" or "request" lists the ones waiting for a decision. */
+const REQUEST_WORDS = ['elevation', 'elevations', 'elevation request', 'request', 'requests', 'pending'];
+const namesRequests = (q: string) => {
+  const needle = q.toLowerCase();
+  return needle.length >= 4 && REQUEST_WORDS.some((word) => word.startsWith(needle));
+};
+
 /** Elevation requests on devices the caller sees, as the approvals inbox reads them (devices:read). */
 const requestResults: Finder = (ctx, auth, q, limit) => {
   if (!callerHolds(ctx.db, auth, PERMISSIONS.DEVICES_READ)) return [];
   const clauses = visibilityClauses(deviceVisibility(ctx, auth), onDeviceRows('r'));
-  return matchingRequests(ctx.db, clauses, q, limit).map((r) => ({
+  return matchingRequests(ctx.db, clauses, q, limit, namesRequests(q)).map((r) => ({
     id: r.id,
     type: 'elevation_requests' as const,
     title: requestTitle(r.target_executable_path, r.tool_name, r.flow_type),

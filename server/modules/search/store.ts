@@ -72,9 +72,16 @@ export interface RequestHit {
 
 /**
  * Elevation requests passing `visible` (the device visibility, on `r`) whose executable path, signer, user, AI tool
- * or device hostname contains `q`: pending ones first (they wait for someone), then newest first.
+ * or device hostname contains `q`, and with `pending` every pending one too: pending ones first (they wait for
+ * someone), then newest first.
  */
-export function matchingRequests(db: Db, visible: Clause[], q: string, limit: number): RequestHit[] {
+export function matchingRequests(
+  db: Db,
+  visible: Clause[],
+  q: string,
+  limit: number,
+  pending: boolean,
+): RequestHit[] {
   const contains = likeContains(q);
   return statement(
     db,
@@ -82,12 +89,22 @@ export function matchingRequests(db: Db, visible: Clause[], q: string, limit: nu
             d.hostname, r.requested_at
      FROM elevation_requests r JOIN devices d ON d.id = r.device_id
      WHERE ${where(visible)}
-       AND (r.target_executable_path LIKE ? ESCAPE '\\' OR r.target_executable_signer LIKE ? ESCAPE '\\'
+       AND ((? = 1 AND r.status = 'pending')
+            OR r.target_executable_path LIKE ? ESCAPE '\\' OR r.target_executable_signer LIKE ? ESCAPE '\\'
             OR r.subject_username LIKE ? ESCAPE '\\' OR r.tool_name LIKE ? ESCAPE '\\'
             OR d.hostname LIKE ? ESCAPE '\\')
      ORDER BY r.status <> 'pending', r.requested_at DESC, r.id
      LIMIT ?`,
-  ).all(...paramsOf(visible), contains, contains, contains, contains, contains, limit) as RequestHit[];
+  ).all(
+    ...paramsOf(visible),
+    pending ? 1 : 0,
+    contains,
+    contains,
+    contains,
+    contains,
+    contains,
+    limit,
+  ) as RequestHit[];
 }
 
 export interface RuleHit {
