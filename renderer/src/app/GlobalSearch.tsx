@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchResult } from '../../../server/contract';
 import { useSearch } from '../lib/search';
 import { navigate } from '../lib/router';
+import { sectionFor } from './routes';
 import { Icon, type IconName } from '../ui/Icon';
 import './global-search.css';
 
@@ -24,6 +25,12 @@ const KINDS: Record<SearchResult['type'], { label: string; icon: IconName }> = {
   scripts: { label: 'Scripts', icon: 'activity' },
   alerts: { label: 'Alerts', icon: 'activity' },
 };
+
+/** A page shows its section's icon (as in the sidebar); other results their kind's. */
+function iconOf(r: SearchResult): IconName {
+  const section = r.type === 'settings' && r.href ? sectionFor(r.href.split('?')[0] ?? r.href) : undefined;
+  return section?.icon ?? KINDS[r.type].icon;
+}
 
 function targetOf(r: SearchResult): string | null {
   if (r.href) return r.href;
@@ -162,7 +169,7 @@ export function SearchBox() {
                       onClick={() => choose(r)}
                       data-testid="global-search-result"
                     >
-                      <Icon name={KINDS[r.type].icon} size={14} />
+                      <Icon name={iconOf(r)} size={14} />
                       <span className="gs-title">{r.title}</span>
                       {r.description ? <span className="gs-desc">{r.description}</span> : null}
                     </div>
