@@ -95,10 +95,23 @@ export interface FilterPreview {
   data: { totalCount: number; devices: FilterPreviewDevice[]; evaluatedAt: string };
 }
 
-/** `GET /search`. Devices carry `description` `<osVersion> · <orgName> · <lastUser>`; settings carry `href`. */
+/**
+ * `GET /search`. Devices carry `description` `<osVersion> · <orgName> · <lastUser>`; settings (console pages) carry
+ * `href`. The spec names users and organizations as searched kinds without their shape; Gatehouse adds those and
+ * elevation requests and rules, each with `href`, its console path. Scripts and alerts are the spec's kinds for
+ * features Gatehouse does not have: never returned.
+ */
 export interface SearchResult {
   id: string;
-  type: 'devices' | 'scripts' | 'alerts' | 'settings';
+  type:
+    | 'devices'
+    | 'scripts'
+    | 'alerts'
+    | 'settings'
+    | 'users'
+    | 'organizations'
+    | 'elevation_requests'
+    | 'elevation_rules';
   title: string;
   description?: string;
   href?: string;

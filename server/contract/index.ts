@@ -67,6 +67,11 @@ export interface MeResponse {
   mfaRequiredByPolicy: boolean;
   /** False when the user's organization refuses SMS as a second factor (`allowedMfaMethods.sms: false`). */
   smsMfaAllowed: boolean;
+  /**
+   * When the user signed in before this session began (`user.lastLoginAt` is this sign-in or a later one); null
+   * when no earlier sign-in of the last 7 days is on record.
+   */
+  previousSignInAt: string | null;
 }
 
 export interface MfaSetupResponse {

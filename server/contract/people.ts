@@ -83,6 +83,23 @@ export interface EffectivePermissionsResponse {
   permissions: EffectivePermission[];
 }
 
+/**
+ * The permission resources Gatehouse has features for: each is checked by at least one route, and every route
+ * checks only these (test/integration/permission-catalog.test.ts holds both sides to it). Spec 1's role vocabulary
+ * and API-key scope strings also name scripts, alerts, automations, reports, remote and settings, for features
+ * Gatehouse does not have: the API still accepts them (the spec's catalog is the contract), the console's role and
+ * scope pickers offer only these.
+ */
+export const GATEHOUSE_PERMISSION_RESOURCES = [
+  'devices',
+  'users',
+  'organizations',
+  'sites',
+  'audit',
+  'pam',
+] as const;
+export type GatehousePermissionResource = (typeof GATEHOUSE_PERMISSION_RESOURCES)[number];
+
 export interface AvailablePermissionsResponse {
   resources: string[];
   actions: string[];

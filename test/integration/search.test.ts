@@ -7,7 +7,7 @@ import { insertOrgUser, mfaToken, PASSWORD } from '../support/seed';
 import { startServer, type ApiResponse, type TestServer } from '../support/server';
 
 // GET /search (spec 2): devices by hostname, display name or last user (case-insensitive substring, within the
-// caller's scope, devices:read), and console pages by title. P1 owns A1 and A2, P2 owns B1
+// caller's scope, devices:read), and console pages by title. The other kinds: search-kinds.test.ts. P1 owns A1 and A2, P2 owns B1
 // (test/support/key-callers.ts).
 
 let server: TestServer;
@@ -128,7 +128,10 @@ describe('GET /search: devices', () => {
     for (const [token, orgIds] of scoped) {
       const res = await search(q(text, '&limit=50'), token);
       expect(res.status).toBe(200);
-      expect(devicesOf(res)).toEqual(expectedDevices(text, orgIds, 50));
+      // Other kinds share the limit (search-kinds.test.ts): the devices are the head of the in-scope list.
+      const expected = expectedDevices(text, orgIds, 50);
+      expect(devicesOf(res)).toEqual(expected.slice(0, devicesOf(res).length));
+      expect(devicesOf(res).length).toBeGreaterThanOrEqual(Math.min(expected.length, 8));
     }
     const viaKey = (await server.api.request('GET', `/search?${q(text, '&limit=50')}`, {
       headers: { 'x-api-key': apiKey },
@@ -147,7 +150,11 @@ describe('GET /search: devices', () => {
     const all = expectedDevices('e', [ids.a1, ids.a2, ids.b1], 50);
     expect(all.length).toBeGreaterThan(20);
     expect((await search(q('e'))).body.results).toHaveLength(20);
-    expect((await search(q('e', '&limit=3'))).body.results).toEqual(all.slice(0, 3));
+    // A device-only caller (the API key) gets the devices alone, in order.
+    const viaKey = (await server.api.request('GET', `/search?${q('e', '&limit=3')}`, {
+      headers: { 'x-api-key': apiKey },
+    })) as Search;
+    expect(viaKey.body.results).toEqual(expectedDevices('e', [ids.a2], 3));
   });
 });
 
@@ -170,7 +177,8 @@ describe('GET /search: console pages', () => {
     expect(settingsOf(await search(q('settings'), tok.partnerAll))).toEqual(['Partner settings']);
     expect(settingsOf(await search(q('settings'), tok.orgAdmin))).toEqual([]);
     expect(settingsOf(await search(q('filters'), tok.orgTech))).toEqual(['Saved filters']);
-    expect(settingsOf(await search(q('o'), noDevices))).toEqual(['Profile']);
+    // The auditor holds audit:read only: the pages anyone may open, and the audit log.
+    expect(settingsOf(await search(q('o'), noDevices))).toEqual(['Overview', 'Audit log', 'Profile']);
     const roles = await search(q('role'), tok.system);
     expect(roles.body.results.find((r) => r.type === 'settings')).toMatchObject({
       title: 'Roles',
@@ -182,15 +190,20 @@ describe('GET /search: console pages', () => {
     expect(devicesPage.body.results.find((r) => r.type === 'settings')).toMatchObject({ href: '/devices' });
   });
 
-  it('keeps a quarter of a full list for matching pages and gives API keys none', async () => {
-    // Plenty of devices and pages contain "e": 8 results are 6 devices and 2 pages.
+  it('lists pages first, shares a full list among the kinds and gives API keys no pages', async () => {
+    // Plenty of pages, devices, organizations and users contain "e": 8 results are 2 of each, pages first.
     const res = await search(q('e', '&limit=8'), tok.system);
     expect(res.body.results.map((r) => r.type)).toEqual([
-      ...Array(6).fill('devices'),
       'settings',
       'settings',
+      'devices',
+      'devices',
+      'organizations',
+      'organizations',
+      'users',
+      'users',
     ]);
-    expect(devicesOf(res)).toEqual(expectedDevices('e', [ids.a1, ids.a2, ids.b1], 6));
+    expect(devicesOf(res)).toEqual(expectedDevices('e', [ids.a1, ids.a2, ids.b1], 2));
     const viaKey = (await server.api.request('GET', `/search?${q('keys')}`, {
       headers: { 'x-api-key': apiKey },
     })) as Search;

@@ -2,22 +2,35 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchResult } from '../../../server/contract';
 import { useSearch } from '../lib/search';
 import { navigate } from '../lib/router';
-import { Icon } from '../ui/Icon';
+import { sectionFor } from './routes';
+import { Icon, type IconName } from '../ui/Icon';
 import './global-search.css';
 
 // The global search in the top bar (spec 2, GET /search): Ctrl/Cmd-K focuses it, typing searches after a short
-// pause, arrow keys move through the results, Enter opens one. Devices open their detail; settings their href.
+// pause, arrow keys move through the results, Enter opens one. Devices open their detail; every other kind its
+// href (pages, requests, rules, organizations, people). The server offers only what the caller may open.
 
 const DEBOUNCE_MS = 200;
 const MAX_Q = 100;
 const LIMIT = 12;
 
-const TYPE_LABEL: Record<SearchResult['type'], string> = {
-  devices: 'Devices',
-  settings: 'Settings',
-  scripts: 'Scripts',
-  alerts: 'Alerts',
+/** Each kind's group heading and icon; scripts and alerts are the spec's kinds the server never returns. */
+const KINDS: Record<SearchResult['type'], { label: string; icon: IconName }> = {
+  settings: { label: 'Pages', icon: 'settings' },
+  devices: { label: 'Devices', icon: 'devices' },
+  elevation_requests: { label: 'Elevation requests', icon: 'approvals' },
+  elevation_rules: { label: 'Elevation rules', icon: 'lock' },
+  organizations: { label: 'Organizations', icon: 'tenants' },
+  users: { label: 'Users', icon: 'users' },
+  scripts: { label: 'Scripts', icon: 'activity' },
+  alerts: { label: 'Alerts', icon: 'activity' },
 };
+
+/** A page shows its section's icon (as in the sidebar); other results their kind's. */
+function iconOf(r: SearchResult): IconName {
+  const section = r.type === 'settings' && r.href ? sectionFor(r.href.split('?')[0] ?? r.href) : undefined;
+  return section?.icon ?? KINDS[r.type].icon;
+}
 
 function targetOf(r: SearchResult): string | null {
   if (r.href) return r.href;
@@ -107,8 +120,8 @@ export function SearchBox() {
         aria-controls={listId}
         aria-activedescendant={activeId}
         aria-autocomplete="list"
-        aria-label="Search devices and settings"
-        placeholder="Search devices, settings…"
+        aria-label="Search pages, devices, requests, rules, organizations and people"
+        placeholder="Search pages, devices, requests…"
         value={text}
         maxLength={MAX_Q}
         onChange={(e) => {
@@ -140,8 +153,8 @@ export function SearchBox() {
             </div>
           ) : (
             kinds.map((kind) => (
-              <div key={kind} role="group" aria-label={TYPE_LABEL[kind]}>
-                <div className="ui-eyebrow gs-kind">{TYPE_LABEL[kind]}</div>
+              <div key={kind} role="group" aria-label={KINDS[kind].label}>
+                <div className="ui-eyebrow gs-kind">{KINDS[kind].label}</div>
                 {ordered.map((r, i) =>
                   r.type !== kind ? null : (
                     <div
@@ -156,12 +169,7 @@ export function SearchBox() {
                       onClick={() => choose(r)}
                       data-testid="global-search-result"
                     >
-                      <Icon
-                        name={
-                          r.type === 'devices' ? 'devices' : r.type === 'settings' ? 'settings' : 'activity'
-                        }
-                        size={14}
-                      />
+                      <Icon name={iconOf(r)} size={14} />
                       <span className="gs-title">{r.title}</span>
                       {r.description ? <span className="gs-desc">{r.description}</span> : null}
                     </div>

@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link, navigate, usePathname } from '../lib/router';
 import { useSession } from '../lib/session';
 import { useMeta } from '../lib/meta';
-import { SECTIONS, sectionFor } from './routes';
+import { sectionFor, sectionsFor } from './routes';
 import { desktopBridge } from '../lib/bridge';
 import { initials, scopeLabel } from '../lib/format';
 import { ConnectionIndicator } from './ConnectionIndicator';
@@ -15,7 +15,10 @@ function Sidebar() {
   const health = useMeta((s) => s.health);
   const bridge = desktopBridge();
   const active = sectionFor(pathname);
-  const groups = [...new Set(SECTIONS.map((s) => s.group))];
+  // Only the sections the user may use: a technician never meets a page that is all permission wall.
+  const permissions = useSession((s) => s.user?.permissions);
+  const sections = sectionsFor(permissions);
+  const groups = [...new Set(sections.map((s) => s.group))];
 
   return (
     <aside className="sidebar">
@@ -27,23 +30,25 @@ function Sidebar() {
         {groups.map((group) => (
           <div className="nav-group" key={group}>
             <div className="ui-eyebrow nav-group-label">{group}</div>
-            {SECTIONS.filter((s) => s.group === group).map((s) => (
-              <Link
-                key={s.id}
-                to={s.path}
-                className={`nav-item${active?.id === s.id ? ' active' : ''}`}
-                aria-current={active?.id === s.id ? 'page' : undefined}
-                data-testid={`nav-${s.id}`}
-              >
-                <Icon name={s.icon} />
-                <span className="nav-label">{s.label}</span>
-                {s.component ? null : (
-                  <span className="nav-soon" title="Arrives in a later release">
-                    soon
-                  </span>
-                )}
-              </Link>
-            ))}
+            {sections
+              .filter((s) => s.group === group)
+              .map((s) => (
+                <Link
+                  key={s.id}
+                  to={s.path}
+                  className={`nav-item${active?.id === s.id ? ' active' : ''}`}
+                  aria-current={active?.id === s.id ? 'page' : undefined}
+                  data-testid={`nav-${s.id}`}
+                >
+                  <Icon name={s.icon} />
+                  <span className="nav-label">{s.label}</span>
+                  {s.component ? null : (
+                    <span className="nav-soon" title="Arrives in a later release">
+                      soon
+                    </span>
+                  )}
+                </Link>
+              ))}
           </div>
         ))}
       </nav>

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { IconName } from '../ui';
+import { holds } from '../lib/can';
 import { AccessReviewsSection } from '../features/access-reviews';
 import { ApprovalsSection } from '../features/approvals';
 import { AuditSection } from '../features/audit';
@@ -28,8 +29,9 @@ import { WebhooksSection } from '../features/webhooks';
 
 // The one route table: every page is declared here once. The sidebar draws its groups from it, the top bar its
 // title, and App renders the page whose path matches. A section without a component is announced ("arrives in
-// a later release") until it ships. `permission` is what the section's main list asks of the caller; the nav
-// still shows the section (the page explains a refusal itself).
+// a later release") until it ships. `permission` is what the section's main list asks of the caller: the nav and
+// the global search offer the section only to callers who hold it, and a deep link still opens the page, which
+// explains the refusal itself.
 
 export interface Section {
   id: string;
@@ -187,6 +189,7 @@ export const SECTIONS: Section[] = [
     group: 'Administration',
     summary: 'API keys and agent enrollment keys: create, rotate and revoke.',
     component: KeysPage,
+    permission: 'organizations:read',
   },
   {
     id: 'settings',
@@ -225,6 +228,11 @@ export const PUBLIC_PATHS: ReadonlySet<string> = new Set(
 
 export function bareRouteFor(pathname: string): BareRoute | undefined {
   return BARE_ROUTES.find((r) => r.path === pathname);
+}
+
+/** The sections `permissions` may use, in the table's order: what the nav and the page search offer. */
+export function sectionsFor(permissions: readonly string[] | undefined): Section[] {
+  return SECTIONS.filter((s) => holds(permissions, s.permission));
 }
 
 export function sectionFor(pathname: string): Section | undefined {

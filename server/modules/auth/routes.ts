@@ -5,6 +5,7 @@ import { unauthorized } from '../../http/errors';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { mfaPolicyFor, enable } from '../mfa';
 import { heldPermissions } from '../../http/permissions';
+import { previousSessionStart } from '../sessions';
 import { membershipOf, toAuthUser, userById } from '../users';
 import { login, logout, refresh, verifyLoginChallenge } from './service';
 
@@ -84,6 +85,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
           mfa: auth.mfa,
           mfaRequiredByPolicy: policy.requireMfa,
           smsMfaAllowed: policy.smsAllowed,
+          previousSignInAt: previousSessionStart(ctx.db, user.id, auth.sessionId),
         };
       },
     }),

@@ -3,8 +3,8 @@ import type { AppContext } from '../../context';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { search } from './service';
 
-// GET /search (spec 2): JWT or API key. No route permission: device results need devices:read and settings pages
-// the permission of the page, both checked per kind, so a caller without devices:read still finds pages.
+// GET /search (spec 2): JWT or API key. No route permission: each kind needs the permission of the list it comes
+// from (service.ts), checked per kind, so a caller without devices:read still finds pages and people.
 
 const LIMIT_MESSAGE = 'limit must be an integer between 1 and 50';
 
@@ -29,7 +29,7 @@ export function searchRoutes(ctx: AppContext): AnyRoute[] {
       path: '/search',
       tag: 'search',
       summary:
-        'Global search: devices by hostname, display name or last user (devices:read), and console pages by title',
+        "Global search within the caller's scope: console pages by title and synonyms, devices by hostname, display name or last user, elevation requests, elevation rules, organizations and users, each kind with the permission of its list",
       auth: 'user_or_key',
       query: searchQuery,
       handler: ({ auth, query }) => search(ctx, auth, query.q, query.limit),

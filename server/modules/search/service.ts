@@ -1,128 +1,181 @@
 import type { AppContext } from '../../context';
 import type { SearchResponse, SearchResult } from '../../contract/filters';
 import type { AuthContext } from '../../http/auth-context';
-import { callerHolds, PERMISSIONS, type Permission } from '../../http/permissions';
-import { deviceVisibility, visibilityClauses } from '../devices';
-import { matchingDevices } from './store';
+import { HttpError } from '../../http/errors';
+import { callerHolds, PERMISSIONS } from '../../http/permissions';
+import { resolveOrgScope, scopeFilter } from '../../http/scope';
+import { deviceVisibility, onDeviceRows, visibilityClauses } from '../devices';
+import { listUsers, requireAdminContext, userVisibility } from '../users';
+import { CONSOLE_PAGES, pageRank } from './pages';
+import { matchingDevices, matchingOrganizations, matchingRequests, matchingRules } from './store';
 
-// GET /search (spec 2, Search): a case-insensitive substring match over the kinds that exist in this release:
-// devices (hostname, displayName, lastUser) and the console's settings pages (by title). Scripts and alerts do
-// not exist yet, so they are never returned; users and organizations have no result shape in the spec.
+// GET /search (spec 2, Search): a case-insensitive substring match over what exists in Gatehouse: console pages
+// (the spec's `settings` kind, by title and synonyms), devices (hostname, displayName, lastUser), and the kinds the
+// endpoint catalog names without a shape (users, organizations) plus elevation requests and rules. Every kind is
+// read within the caller's scope and only with the permission of the list it comes from; scripts and alerts do
+// not exist in Gatehouse, so they are never returned. Kinds outside the spec's four carry `href`, their console
+// path, as pages do.
 
-interface SettingsPage {
-  id: string;
-  title: string;
-  description: string;
-  href: string;
-  /** Shown only to callers who could use the page. */
-  permission?: Permission;
-  scope?: AuthContext['scope'];
-}
+type Finder = (ctx: AppContext, auth: AuthContext, q: string, limit: number) => SearchResult[];
 
-/** The console pages a search can jump to, with their paths in renderer/src (sections and tab routes). */
-const SETTINGS_PAGES: readonly SettingsPage[] = [
-  {
-    id: 'devices',
-    title: 'Devices',
-    description: 'Enrolled devices, their status, inventory and logs',
-    href: '/devices',
-    permission: PERMISSIONS.DEVICES_READ,
-  },
-  {
-    id: 'saved-filters',
-    title: 'Saved filters',
-    description: 'Reusable device filters',
-    href: '/filters',
-    permission: PERMISSIONS.DEVICES_READ,
-  },
-  {
-    id: 'users',
-    title: 'Users',
-    description: 'Invite technicians and manage account status',
-    href: '/users',
-    permission: PERMISSIONS.USERS_READ,
-  },
-  {
-    id: 'roles',
-    title: 'Roles',
-    description: 'Roles and their permissions',
-    href: '/users/roles',
-    permission: PERMISSIONS.USERS_READ,
-  },
-  {
-    id: 'api-keys',
-    title: 'API keys',
-    description: 'Keys that let integrations call Gatehouse',
-    href: '/keys',
-    permission: PERMISSIONS.ORGANIZATIONS_READ,
-  },
-  {
-    id: 'enrollment-keys',
-    title: 'Enrollment keys',
-    description: 'Keys that let agents join an organization',
-    href: '/keys/enrollment',
-    permission: PERMISSIONS.ORGANIZATIONS_READ,
-  },
-  {
-    id: 'organizations',
-    title: 'Organizations',
-    description: 'Organizations and their sites',
-    href: '/tenants',
-    permission: PERMISSIONS.ORGANIZATIONS_READ,
-  },
-  {
-    id: 'partner-settings',
-    title: 'Partner settings',
-    description: 'Security policy, business hours, contact and service management',
-    href: '/settings',
-    permission: PERMISSIONS.ORGANIZATIONS_READ,
-    scope: 'partner',
-  },
-  { id: 'profile', title: 'Profile', description: 'Your name, password and MFA', href: '/profile' },
-];
-
-function settingsResults(ctx: AppContext, auth: AuthContext, q: string): SearchResult[] {
+function pageResults(ctx: AppContext, auth: AuthContext, q: string): SearchResult[] {
   // A console page means nothing to an integration calling with an API key.
   if (auth.kind !== 'user') return [];
   const needle = q.toLowerCase();
-  return SETTINGS_PAGES.filter(
-    (p) =>
-      p.title.toLowerCase().includes(needle) &&
-      (!p.scope || p.scope === auth.scope) &&
-      (!p.permission || callerHolds(ctx.db, auth, p.permission)),
-  ).map((p) => ({
-    id: p.id,
-    type: 'settings' as const,
-    title: p.title,
-    description: p.description,
-    href: p.href,
-  }));
+  return CONSOLE_PAGES.flatMap((page) => {
+    const rank = pageRank(page, needle);
+    if (rank === null) return [];
+    if (page.scope && page.scope !== auth.scope) return [];
+    if (page.permission && !callerHolds(ctx.db, auth, page.permission)) return [];
+    return [{ page, rank }];
+  })
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ page }) => ({
+      id: page.id,
+      type: 'settings' as const,
+      title: page.title,
+      description: page.description,
+      href: page.href,
+    }));
 }
 
-/**
- * Devices the caller can see (not decommissioned) whose hostname, display name or last user contains `q`;
- * those where one of the three starts with `q` first (hostname prefix before the others), then by hostname.
- */
-function deviceResults(ctx: AppContext, auth: AuthContext, q: string, limit: number): SearchResult[] {
-  if (limit <= 0 || !callerHolds(ctx.db, auth, PERMISSIONS.DEVICES_READ)) return [];
+/** Devices first where one of the three fields starts with `q` (hostname prefix before the others), then by hostname. */
+const deviceResults: Finder = (ctx, auth, q, limit) => {
+  if (!callerHolds(ctx.db, auth, PERMISSIONS.DEVICES_READ)) return [];
   const clauses = visibilityClauses(deviceVisibility(ctx, auth));
-  const rows = matchingDevices(ctx.db, clauses, q, limit);
-  return rows.map((r) => ({
+  return matchingDevices(ctx.db, clauses, q, limit).map((r) => ({
     id: r.id,
     type: 'devices' as const,
     title: r.hostname,
     description: [r.os_version, r.org_name, r.last_user].filter((part) => part).join(' · '),
   }));
+};
+
+const RISK_WORD: Record<string, string> = {
+  low: 'Low',
+  medium: 'Medium',
+  high: 'High',
+  critical: 'Critical',
+};
+
+/** The executable's file name (either slash), or the AI tool, or what kind of request it was. */
+function requestTitle(path: string | null, tool: string | null, flow: string): string {
+  if (path) return path.split(/[\\/]/).pop() || path;
+  if (tool) return tool;
+  return flow === 'tech_jit_admin' ? 'Technician admin session' : 'Elevation request';
 }
 
+/** Words that name the requests themselves: "elevation" or "request" lists the ones waiting for a decision. */
+const REQUEST_WORDS = ['elevation', 'elevations', 'elevation request', 'request', 'requests', 'pending'];
+const namesRequests = (q: string) => {
+  const needle = q.toLowerCase();
+  return needle.length >= 4 && REQUEST_WORDS.some((word) => word.startsWith(needle));
+};
+
+/** Elevation requests on devices the caller sees, as the approvals inbox reads them (devices:read). */
+const requestResults: Finder = (ctx, auth, q, limit) => {
+  if (!callerHolds(ctx.db, auth, PERMISSIONS.DEVICES_READ)) return [];
+  const clauses = visibilityClauses(deviceVisibility(ctx, auth), onDeviceRows('r'));
+  return matchingRequests(ctx.db, clauses, q, limit, namesRequests(q)).map((r) => ({
+    id: r.id,
+    type: 'elevation_requests' as const,
+    title: requestTitle(r.target_executable_path, r.tool_name, r.flow_type),
+    description: [r.hostname, r.subject_username, `${RISK_WORD[r.risk_level] ?? r.risk_level} risk`, r.status]
+      .filter((part) => part)
+      .join(' · '),
+    href: `/approvals/${encodeURIComponent(r.id)}`,
+  }));
+};
+
+const VERDICT_WORD: Record<string, string> = {
+  auto_approve: 'Auto-approve',
+  require_approval: 'Require approval',
+  auto_deny: 'Auto-deny',
+  ignore: 'Ignore',
+};
+
+/** Elevation rules, for callers who manage elevation policy (the page a rule opens in). */
+const ruleResults: Finder = (ctx, auth, q, limit) => {
+  if (!callerHolds(ctx.db, auth, PERMISSIONS.PAM_MANAGE_POLICY)) return [];
+  const scoped = scopeFilter(resolveOrgScope(ctx.db, auth), 'r.org_id');
+  return matchingRules(ctx.db, { sql: scoped.clause, params: scoped.params }, q, limit).map((r) => ({
+    id: r.id,
+    type: 'elevation_rules' as const,
+    title: r.name,
+    description: [VERDICT_WORD[r.verdict] ?? r.verdict, r.enabled ? null : 'disabled', r.org_name]
+      .filter((part) => part)
+      .join(' · '),
+    href: `/pam/rules/${encodeURIComponent(r.id)}?orgId=${encodeURIComponent(r.org_id)}`,
+  }));
+};
+
+const organizationResults: Finder = (ctx, auth, q, limit) => {
+  if (!callerHolds(ctx.db, auth, PERMISSIONS.ORGANIZATIONS_READ)) return [];
+  const scoped = scopeFilter(resolveOrgScope(ctx.db, auth), 'o.id');
+  return matchingOrganizations(ctx.db, { sql: scoped.clause, params: scoped.params }, q, limit).map((o) => ({
+    id: o.id,
+    type: 'organizations' as const,
+    title: o.name,
+    description: o.status === 'active' ? o.partner_name : `${o.partner_name} · ${o.status}`,
+    href: `/tenants/orgs/${encodeURIComponent(o.id)}`,
+  }));
+};
+
+/** People by name or email, as the Users page lists them (console users only, users:read, an admin context). */
+const userResults: Finder = (ctx, auth, q, limit) => {
+  if (auth.kind !== 'user' || !callerHolds(ctx.db, auth, PERMISSIONS.USERS_READ)) return [];
+  try {
+    requireAdminContext(ctx.db, auth, { fullPartnerAccess: true });
+  } catch (err) {
+    // The Users page refuses this caller (a partner user limited to some organizations): so does its search.
+    if (err instanceof HttpError) return [];
+    throw err;
+  }
+  const { rows } = listUsers(ctx.db, userVisibility(ctx.db, auth), { q }, { page: 1, limit });
+  return rows.map(({ user, association }) => ({
+    id: user.id,
+    type: 'users' as const,
+    title: user.name,
+    description: [user.email, association.roleName, user.status === 'active' ? null : user.status]
+      .filter((part) => part)
+      .join(' · '),
+    href: `/users?q=${encodeURIComponent(user.email)}`,
+  }));
+};
+
+/** The kinds after pages, in the order results list them. */
+const FINDERS: readonly Finder[] = [
+  deviceResults,
+  requestResults,
+  ruleResults,
+  organizationResults,
+  userResults,
+];
+
 /**
- * Devices first, then settings pages, never more than `limit` in all. A quarter of the list is kept for matching
- * pages (a handful at most) so that "users" still finds the Users page when many devices match too; slots that
- * devices leave empty go to further pages.
+ * Shares `limit` among the lists in turns, one result each per round, so that no kind crowds out the others
+ * ("users" finds the Users page and people even when many devices match); what a short list leaves goes to the
+ * longer ones.
  */
+export function shareLimit<T>(lists: readonly T[][], limit: number): T[][] {
+  const taken = lists.map(() => 0);
+  let left = limit;
+  while (left > 0) {
+    let progressed = false;
+    lists.forEach((list, i) => {
+      if (left > 0 && (taken[i] ?? 0) < list.length) {
+        taken[i] = (taken[i] ?? 0) + 1;
+        left -= 1;
+        progressed = true;
+      }
+    });
+    if (!progressed) break;
+  }
+  return lists.map((list, i) => list.slice(0, taken[i]));
+}
+
+/** Pages first (a handful at most), then devices, requests, rules, organizations and people; `limit` in all. */
 export function search(ctx: AppContext, auth: AuthContext, q: string, limit: number): SearchResponse {
-  const pages = settingsResults(ctx, auth, q);
-  const reserved = Math.min(pages.length, Math.floor(limit / 4));
-  const devices = deviceResults(ctx, auth, q, limit - reserved);
-  return { results: [...devices, ...pages.slice(0, limit - devices.length)] };
+  const lists = [pageResults(ctx, auth, q), ...FINDERS.map((find) => find(ctx, auth, q, limit))];
+  return { results: shareLimit(lists, limit).flat() };
 }

@@ -12,3 +12,4 @@ export {
 } from './session';
 export { challengeExpired, challengeUser, liveChallenge, openLoginChallenge } from './challenge';
 export { consumeLoginChallenge, deleteLoginChallengesOf, recordChallengeFailure } from './store';
+export { previousSessionStart } from './refresh-token-store';

@@ -90,3 +90,18 @@ export function revokeUserTokens(db: Db, userId: string, reason: string, at: str
     'UPDATE refresh_tokens SET revoked_at = ?, revoked_reason = ? WHERE user_id = ? AND revoked_at IS NULL',
   ).run(at, reason, userId);
 }
+
+/**
+ * When the user's sign-in before session `familyId` began: the start of the newest other session (a family's
+ * first token) that began earlier, or null when none is on record. Expired tokens are pruned after 7 days, so an
+ * older sign-in is no longer known.
+ */
+export function previousSessionStart(db: Db, userId: string, familyId: string): string | null {
+  const row = statement(
+    db,
+    `WITH starts AS (SELECT family_id, MIN(created_at) AS started FROM refresh_tokens WHERE user_id = ? GROUP BY family_id)
+     SELECT MAX(s.started) AS at FROM starts s
+     WHERE s.family_id <> ? AND s.started < (SELECT started FROM starts WHERE family_id = ?)`,
+  ).get(userId, familyId, familyId) as { at: string | null } | undefined;
+  return row?.at ?? null;
+}

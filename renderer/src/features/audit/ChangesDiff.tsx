@@ -1,5 +1,6 @@
 import type { AuditChanges } from '../../../../server/contract';
 import { diffFields } from './model';
+import { plural } from '../../lib/format';
 
 // The before/after of an entry's `changes`, one row per field: added fields green, removed ones red, changed
 // ones with the old value struck through beside the new; fields that did not change are counted, not listed.
@@ -38,9 +39,7 @@ export function ChangesDiff({ changes }: { changes: AuditChanges }) {
       ))}
       {rows.length === 0 ? <div className="muted small au-diff-note">No field changed value.</div> : null}
       {unchanged > 0 ? (
-        <div className="muted small au-diff-note">
-          {unchanged} other field{unchanged === 1 ? '' : 's'} recorded unchanged.
-        </div>
+        <div className="muted small au-diff-note">{plural(unchanged, 'other field')} recorded unchanged.</div>
       ) : null}
     </div>
   );

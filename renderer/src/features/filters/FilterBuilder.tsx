@@ -6,6 +6,7 @@ import {
   FIELDS,
   OPERATOR_LABELS,
   fieldDef,
+  isOffered,
   operatorsFor,
   valueShape,
   type CustomType,
@@ -84,6 +85,9 @@ function ConditionRow({ node, ctx, index }: { node: CondNode; ctx: Ctx; index: n
           data-testid="filter-field"
         >
           {!known ? <option value={node.field}>{node.field} (unknown)</option> : null}
+          {known && !isCustom && !isOffered(node.field) ? (
+            <option value={node.field}>{def.label}</option>
+          ) : null}
           {FIELD_GROUPS.map((group) => (
             <optgroup key={group} label={group}>
               {FIELDS.filter((f) => f.group === group).map((f) => (

@@ -21,7 +21,7 @@ import {
   rowAction,
   RowActions,
 } from '../../ui';
-import { formatDate } from '../../lib/format';
+import { formatDate, plural } from '../../lib/format';
 
 import { useTarget } from '../../lib/hooks';
 import { FilterPanel, useFilterState } from './FilterPanel';
@@ -92,11 +92,7 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
         placeholder="Search name or description"
         searchTestId="filters-search"
         count={
-          list.data ? (
-            <ListCount testId="filters-count">
-              {list.data.total} {list.data.total === 1 ? 'filter' : 'filters'}
-            </ListCount>
-          ) : null
+          list.data ? <ListCount testId="filters-count">{plural(list.data.total, 'filter')}</ListCount> : null
         }
       />
       {list.error && !list.data ? (

@@ -70,8 +70,6 @@ export const FIELDS: FieldDef[] = [
   { key: 'lastSeenAt', label: 'Last seen at', group: 'Core', type: 'datetime' },
   { key: 'quarantinedAt', label: 'Quarantined at', group: 'Core', type: 'datetime' },
 
-  { key: 'patches.pending', label: 'Has a pending patch', group: 'Capability checks', type: 'capability' },
-  { key: 'alerts.critical', label: 'Has a critical alert', group: 'Capability checks', type: 'capability' },
   { key: 'system.rebootRequired', label: 'Reboot required', group: 'Capability checks', type: 'capability' },
 
   { key: 'osType', label: 'OS type', group: 'OS', type: 'enum', options: OS_OPTIONS },
@@ -119,14 +117,26 @@ export const FIELDS: FieldDef[] = [
   { key: 'daysSinceEnrolled', label: 'Days since enrolled', group: 'Computed', type: 'number', unit: 'days' },
 ];
 
+/**
+ * Spec fields for data Gatehouse does not collect (it has no patching and no alerting): the server still accepts
+ * them, so a saved filter that uses one still reads and edits, but the builder does not offer them.
+ */
+const NOT_OFFERED: FieldDef[] = [
+  { key: 'patches.pending', label: 'Has a pending patch', group: 'Capability checks', type: 'capability' },
+  { key: 'alerts.critical', label: 'Has a critical alert', group: 'Capability checks', type: 'capability' },
+];
+
 export const FIELD_GROUPS = [...new Set(FIELDS.map((f) => f.group))];
+
+/** Whether the builder's field list offers `key` (custom fields are offered through "Custom field…"). */
+export const isOffered = (key: string): boolean => FIELDS.some((f) => f.key === key);
 
 /** Custom fields (`custom.<key>`): string operators unless the technician says otherwise. */
 export type CustomType = 'string' | 'number' | 'boolean' | 'datetime';
 export const CUSTOM_PREFIX = 'custom.';
 
 export function fieldDef(key: string, customType: CustomType = 'string'): FieldDef | null {
-  const known = FIELDS.find((f) => f.key === key);
+  const known = FIELDS.find((f) => f.key === key) ?? NOT_OFFERED.find((f) => f.key === key);
   if (known) return known;
   if (key.startsWith(CUSTOM_PREFIX))
     return {

@@ -9,6 +9,7 @@ import {
   Pager,
   SmallButton,
 } from '../../ui';
+import { useCan } from '../../lib/can';
 import type { KeyList } from './api';
 
 // The list both key tabs share: the toolbar, the load states, the table with its row actions, and the pager.
@@ -76,6 +77,8 @@ export function KeyListFrame({
 }) {
   const { rows, pagination, error: loadError, reload: onReload } = list;
   const count = rows?.length ?? 0;
+  // Creating a key is organizations:write (both routes): a reader is not offered a button the server refuses.
+  const mayWrite = useCan('organizations:write');
   return (
     <div className="kx-tab" data-testid={`${noun}-tab`}>
       <div className="kx-toolbar">
@@ -84,7 +87,14 @@ export function KeyListFrame({
           <button type="button" className="btn btn-ghost btn-sm" onClick={onReload} title="Reload">
             <Icon name="refresh" />
           </button>
-          <CreateButton label={createLabel} onClick={onCreate} disabled={!canCreate} testId={createTestId} />
+          {mayWrite ? (
+            <CreateButton
+              label={createLabel}
+              onClick={onCreate}
+              disabled={!canCreate}
+              testId={createTestId}
+            />
+          ) : null}
         </div>
       </div>
 
@@ -97,7 +107,9 @@ export function KeyListFrame({
           icon={empty.icon}
           title={empty.title}
           testId={`${noun}-empty`}
-          action={empty.offerCreate ? <CreateButton label={createLabel} onClick={onCreate} /> : null}
+          action={
+            empty.offerCreate && mayWrite ? <CreateButton label={createLabel} onClick={onCreate} /> : null
+          }
         >
           {empty.text}
         </EmptyState>
@@ -124,7 +136,10 @@ export function useFilteredPages<F extends string>(initial: F) {
   return { filter, choose, page, setPage };
 }
 
-/** An icon-only row action; the label is its tooltip and, with the key's name, its accessible name. */
+/**
+ * An icon-only row action; the label is its tooltip and, with the key's name, its accessible name. Every key row
+ * action is a write (edit, rotate, revoke, delete: organizations:write), so a reader sees none.
+ */
 export function RowAction({
   icon,
   label,
@@ -140,6 +155,8 @@ export function RowAction({
   testId: string;
   danger?: boolean;
 }) {
+  const mayWrite = useCan('organizations:write');
+  if (!mayWrite) return null;
   return (
     <button
       type="button"

@@ -2,21 +2,20 @@ import { useState, type KeyboardEvent } from 'react';
 import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { RemovableChip } from '../../ui';
+import type { GatehousePermissionResource } from '../../../../server/contract';
 
-/** Route-check vocabulary (spec 1): what an API key's scopes are compared against. */
+/**
+ * The scopes offered as one-click suggestions: the route-check vocabulary (spec 1) of what Gatehouse has, every
+ * permission some route checks (the contract's GATEHOUSE_PERMISSION_RESOURCES; scripts, alerts, automations and
+ * remote are the spec's features Gatehouse lacks). pam:approve is left to be typed by name on purpose: a key that
+ * decides elevations is granted deliberately (EXPLICIT_API_KEY_SCOPES). Any other `resource:action` can still be
+ * typed: the API accepts the spec's whole vocabulary.
+ */
 export const SUGGESTED_SCOPES = [
   'devices:read',
   'devices:write',
   'devices:delete',
   'devices:execute',
-  'scripts:read',
-  'scripts:write',
-  'scripts:delete',
-  'scripts:execute',
-  'alerts:read',
-  'alerts:write',
-  'alerts:delete',
-  'alerts:acknowledge',
   'users:read',
   'users:write',
   'users:delete',
@@ -27,13 +26,10 @@ export const SUGGESTED_SCOPES = [
   'sites:read',
   'sites:write',
   'sites:delete',
-  'automations:read',
-  'automations:write',
-  'automations:delete',
-  'remote:access',
   'audit:read',
   'audit:export',
-] as const;
+  'pam:manage_policy',
+] as const satisfies ReadonlyArray<`${GatehousePermissionResource}:${string}`>;
 
 export const WILDCARD = '*';
 

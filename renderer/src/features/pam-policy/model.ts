@@ -51,16 +51,17 @@ export interface RuleDraft {
   duration: string;
 }
 
+/** The verdict picker's choices, the safe one first: it is also a new rule's verdict. */
 export const VERDICTS: Array<{ value: PamVerdict; label: string; desc: string }> = [
-  {
-    value: 'auto_approve',
-    label: 'Auto-approve',
-    desc: 'Approved at once; the agent elevates without asking a technician.',
-  },
   {
     value: 'require_approval',
     label: 'Require approval',
     desc: 'Waits in the approvals inbox for a technician to decide.',
+  },
+  {
+    value: 'auto_approve',
+    label: 'Auto-approve',
+    desc: 'Approved at once; the agent elevates without asking a technician.',
   },
   { value: 'auto_deny', label: 'Auto-deny', desc: 'Denied at once; the user sees the elevation refused.' },
   {
@@ -102,7 +103,9 @@ const crit = (value: string | null | undefined, negate = false): Crit => ({ valu
 export function emptyDraft(): RuleDraft {
   return {
     name: '',
-    verdict: 'auto_approve',
+    // A new rule (blank or made from a request) only routes requests to a technician until someone explicitly
+    // chooses Auto-approve: a half-finished rule must never hand out administrator rights.
+    verdict: 'require_approval',
     priority: String(DEFAULT_PRIORITY),
     enabled: true,
     siteId: '',

@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Role, RoleDetail } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { Alert, Card, StatusPill } from '../../ui/basics';
-import { initials } from '../../lib/format';
+import { initials, plural } from '../../lib/format';
 import { ActionError, ConfirmDialog, FormDialog, LoadingBlock, Pager, TextField } from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 import { fieldErrors } from '../../lib/forms';
@@ -113,23 +113,23 @@ export function CloneRoleDialog({
       submitDisabled={Boolean(localError)}
       submitTestId="role-clone-save"
     >
-        <p className="muted">
-          The copy is a custom role with every permission {role.name} grants today, its own and inherited, and
-          no parent. Users keep their current roles.
-        </p>
-        <TextField
-          id="role-clone-name"
-          label="Name of the copy"
-          error={localError ?? nameError}
-          type="text"
-          maxLength={100}
-          autoFocus
-          value={name}
-          onChange={(v) => {
-            setName(v);
-            setNameError(null);
-          }}
-        />
+      <p className="muted">
+        The copy is a custom role with every permission {role.name} grants today, its own and inherited, and
+        no parent. Users keep their current roles.
+      </p>
+      <TextField
+        id="role-clone-name"
+        label="Name of the copy"
+        error={localError ?? nameError}
+        type="text"
+        maxLength={100}
+        autoFocus
+        value={name}
+        onChange={(v) => {
+          setName(v);
+          setNameError(null);
+        }}
+      />
     </FormDialog>
   );
 }
@@ -167,8 +167,8 @@ export function DeleteRoleDialog({
           </p>
           {role.userCount > 0 ? (
             <p className="muted">
-              {role.userCount} user{role.userCount === 1 ? ' holds' : 's hold'} this role: give them another
-              role first, or the server refuses.
+              {plural(role.userCount, 'user holds', 'users hold')} this role: give them another role first, or
+              the server refuses.
             </p>
           ) : null}
           {error ? deleteProblem(error) : null}
@@ -184,8 +184,8 @@ export function deleteProblem(err: unknown): ReactNode {
     const users = typeof err.body?.userCount === 'number' ? err.body.userCount : null;
     const children = typeof err.body?.childRoleCount === 'number' ? err.body.childRoleCount : null;
     const parts: string[] = [];
-    if (users) parts.push(`${users} user${users === 1 ? ' still holds' : 's still hold'} it`);
-    if (children) parts.push(`${children} role${children === 1 ? ' inherits' : 's inherit'} from it`);
+    if (users) parts.push(`${plural(users, 'user still holds', 'users still hold')} it`);
+    if (children) parts.push(`${plural(children, 'role inherits', 'roles inherit')} from it`);
     return (
       <Alert testId="role-delete-error">
         {err.message}

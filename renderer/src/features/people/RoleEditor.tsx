@@ -9,8 +9,9 @@ import { useAvailablePermissions, useRole, useRoles } from './api';
 import { SCOPE_LABEL, roleTenantLabel } from './directory';
 import { CloneRoleDialog, DeleteRoleDialog, RoleUsersCard } from './RoleDialogs';
 import { RoleDetailsCard, RolePermissionsCard, RoleSaveBar } from './RoleSections';
-import { FALLBACK } from './role-model';
+import { FALLBACK, offeredVocabulary } from './role-model';
 import { useRoleForm } from './useRoleForm';
+import { plural } from '../../lib/format';
 
 // The role editor: details, a permission matrix over the role vocabulary (resources x actions), the named special
 // permissions and full administration. What the parent chain grants is shown checked and locked, with the role it
@@ -50,7 +51,7 @@ export function RoleEditor({ roleId }: { roleId: string | null }) {
       key={role.data ? `${role.data.id}:${role.data.updatedAt}` : 'new'}
       role={role.data ?? null}
       roles={asList(roles.data)}
-      vocabulary={available.data ?? FALLBACK}
+      vocabulary={available.data ? offeredVocabulary(available.data) : FALLBACK}
       onSaved={(saved) => {
         roles.reload();
         if (!roleId) navigate(`/users/roles/${saved.id}`, { replace: true });
@@ -89,8 +90,8 @@ function RoleForm({
 
   const sub = role ? (
     <>
-      {SCOPE_LABEL[role.scope] ?? role.scope} role · {roleTenantLabel(role, dir)} · {role.userCount} user
-      {role.userCount === 1 ? '' : 's'}
+      {SCOPE_LABEL[role.scope] ?? role.scope} role · {roleTenantLabel(role, dir)} ·{' '}
+      {plural(role.userCount, 'user')}
     </>
   ) : (
     'Choose a name, an optional parent to inherit from, and the permissions this role adds.'

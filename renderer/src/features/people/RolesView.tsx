@@ -17,10 +17,12 @@ import {
 } from '../../ui';
 import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';
+import { useCan } from '../../lib/can';
 import { useTarget, writeTarget, useDialog } from '../../lib/hooks';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
 import { CloneRoleDialog, DeleteRoleDialog } from './RoleDialogs';
 import { peopleApi, useRoles } from './api';
+import { plural } from '../../lib/format';
 
 const ROLES_FORBIDDEN = {
   title: 'Roles are not available to your account',
@@ -29,6 +31,8 @@ const ROLES_FORBIDDEN = {
 
 export function RolesView({ tabs }: { tabs: ReactNode }) {
   const scope = useScope();
+  // Creating, cloning and deleting roles are users:write; a viewer only opens them.
+  const canWrite = useCan('users:write');
   const dir = useDirectory();
   const roles = useRoles();
   const [search, setSearch] = useState('');
@@ -58,10 +62,12 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
         title="Users & roles"
         sub="Roles bundle permissions. Built-in roles are fixed; clone one to customize it."
         actions={
-          <Link to="/users/roles/new" className="btn btn-primary" data-testid="role-create">
-            <Icon name="plus" />
-            New role
-          </Link>
+          canWrite ? (
+            <Link to="/users/roles/new" className="btn btn-primary" data-testid="role-create">
+              <Icon name="plus" />
+              New role
+            </Link>
+          ) : null
         }
       />
       {tabs}
@@ -85,7 +91,7 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
               testId="role-kind-filter"
             />
           }
-          count={<ListCount>{list.length} roles</ListCount>}
+          count={<ListCount>{plural(list.length, 'role')}</ListCount>}
         />
         <AdminTable
           testId="role-table"
@@ -133,8 +139,8 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
                 testId="role-menu"
                 items={[
                   {
-                    label: r.isSystem ? 'View' : 'Edit',
-                    icon: r.isSystem ? 'chevron' : 'edit',
+                    label: r.isSystem || !canWrite ? 'View' : 'Edit',
+                    icon: r.isSystem || !canWrite ? 'chevron' : 'edit',
                     testId: 'role-menu-open',
                     onSelect: () => navigate(`/users/roles/${r.id}`),
                   },
@@ -143,8 +149,11 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
                     icon: 'copy',
                     testId: 'role-menu-clone',
                     onSelect: () => cloning.open(r),
+                    hidden: !canWrite,
                   },
-                  rowAction.remove('role-menu-delete', () => deleting.open(r), { hidden: r.isSystem }),
+                  rowAction.remove('role-menu-delete', () => deleting.open(r), {
+                    hidden: r.isSystem || !canWrite,
+                  }),
                 ]}
               />
             </tr>

@@ -7,7 +7,7 @@ import { Dialog } from '../../ui/Dialog';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, plural } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import {
   AdminTable,
@@ -25,6 +25,8 @@ import {
 import { asList, paginationOf } from '../../lib/query';
 
 import { useScope } from '../../lib/session';
+import { useCan } from '../../lib/can';
+import { useRouter } from '../../lib/router';
 import { useDirectory, type Directory } from './directory';
 import { InviteDialog } from './InviteDialog';
 import { ChangeRoleDialog } from './ChangeRoleDialog';
@@ -49,11 +51,21 @@ function tenantOf(u: UserSummary, dir: Directory): string {
 
 export function UsersView({ tabs }: { tabs: ReactNode }) {
   const scope = useScope();
+  // A read-only viewer is not offered an invitation the server would refuse.
+  const canInvite = useCan('users:invite');
   const me = useSession((s) => s.user?.id);
   const dir = useDirectory();
   const now = useNow(60_000);
-  const [search, setSearch] = useState('');
-  const [q, setQ] = useState('');
+  // `?q=` is where the global search sends a person it found: the list opens searched for them.
+  const linkedQ = useRouter((s) => new URLSearchParams(s.search).get('q') ?? '');
+  const [search, setSearch] = useState(linkedQ);
+  const [q, setQ] = useState(linkedQ.trim());
+  // A new link while the page is open (another search result) replaces what was typed.
+  const [seenQ, setSeenQ] = useState(linkedQ);
+  if (seenQ !== linkedQ) {
+    setSeenQ(linkedQ);
+    setSearch(linkedQ);
+  }
   const [status, setStatus] = useState<UserStatus | ''>('');
   const [page, setPage] = useState(1);
   const [inviting, setInviting] = useState(false);
@@ -116,9 +128,11 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
               : 'People of your organization: invitations, account status and roles.'
         }
         actions={
-          <Button tone="primary" icon="mail" onClick={() => setInviting(true)} testId="invite-user">
-            Invite user
-          </Button>
+          canInvite ? (
+            <Button tone="primary" icon="mail" onClick={() => setInviting(true)} testId="invite-user">
+              Invite user
+            </Button>
+          ) : null
         }
       />
       {tabs}
@@ -166,7 +180,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
           count={
             users.data ? (
               <ListCount testId="user-count">
-                {paginationOf(users.data)?.total ?? list.length} {filtered ? 'matching' : ''} users
+                {plural(paginationOf(users.data)?.total ?? list.length, filtered ? 'matching user' : 'user')}
               </ListCount>
             ) : null
           }
@@ -189,9 +203,11 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
               title="No users yet"
               testId="users-empty"
               action={
-                <SmallButton tone="secondary" icon="mail" iconSize={16} onClick={() => setInviting(true)}>
-                  Invite the first user
-                </SmallButton>
+                canInvite ? (
+                  <SmallButton tone="secondary" icon="mail" iconSize={16} onClick={() => setInviting(true)}>
+                    Invite the first user
+                  </SmallButton>
+                ) : null
               }
             >
               Invite technicians by email: they set their own password and two-step verification.

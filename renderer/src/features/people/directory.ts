@@ -2,6 +2,7 @@ import type { Organization, Partner, Role, UserAssociation } from '../../../../s
 import { asList } from '../../lib/query';
 import { useScope } from '../../lib/session';
 import { useOrganizationList, useOwnPartner, usePartnerList } from '../../lib/directory';
+import { plural } from '../../lib/format';
 
 // Names for the ids that users and roles carry (partner, organization), loaded once per screen from the lists the
 // caller can read. A caller who cannot read them still gets a working screen, with fewer names.
@@ -37,12 +38,12 @@ export function accessSummary(a: UserAssociation, dir: Directory, callerScope: s
       a.orgAccess === 'all'
         ? 'all organizations'
         : a.orgAccess === 'selected'
-          ? `${a.orgIds?.length ?? 0} organization${a.orgIds?.length === 1 ? '' : 's'}`
+          ? plural(a.orgIds?.length ?? 0, 'organization')
           : 'no organizations';
     return `${who} · ${reach}`;
   }
   const org = dir.orgName(a.orgId) ?? 'Organization';
-  const sites = a.siteIds?.length ? ` · ${a.siteIds.length} site${a.siteIds.length === 1 ? '' : 's'}` : '';
+  const sites = a.siteIds?.length ? ` · ${plural(a.siteIds.length, 'site')}` : '';
   return `${org}${sites}`;
 }
 

@@ -1,21 +1,42 @@
-import type { AvailablePermissionsResponse, Role } from '../../../../server/contract';
+import type {
+  AvailablePermissionsResponse,
+  GATEHOUSE_PERMISSION_RESOURCES,
+  Role,
+} from '../../../../server/contract';
 
 // What a role may inherit and grant, as the server decides it: the permission vocabulary shown when the server
 // cannot say, full administration, which roles a tenant may hold, and where a new role lives.
 
+/**
+ * The resources Gatehouse has features for: the contract's list, written out here (the renderer imports only its
+ * types); its type is the contract's, so a difference from it fails the typecheck.
+ */
+const IN_GATEHOUSE: typeof GATEHOUSE_PERMISSION_RESOURCES = [
+  'devices',
+  'users',
+  'organizations',
+  'sites',
+  'audit',
+  'pam',
+];
+
+/**
+ * The vocabulary the role editor offers: the server's (spec 1's whole catalog) without the resources of features
+ * Gatehouse does not have (scripts, alerts, automations, reports, remote, settings), which no check reads. A role
+ * that already holds one keeps it: the form sends back every permission it was given.
+ */
+export function offeredVocabulary(all: AvailablePermissionsResponse): AvailablePermissionsResponse {
+  const offered = new Set<string>(IN_GATEHOUSE);
+  return {
+    ...all,
+    resources: all.resources.filter((r) => offered.has(r)),
+    special: all.special.filter((p) => offered.has(p.resource)),
+  };
+}
+
+/** Shown while the server's vocabulary loads or when it cannot say. */
 export const FALLBACK: AvailablePermissionsResponse = {
-  resources: [
-    'devices',
-    'scripts',
-    'alerts',
-    'automations',
-    'reports',
-    'users',
-    'settings',
-    'organizations',
-    'sites',
-    'remote',
-  ],
+  resources: ['devices', 'users', 'organizations', 'sites'],
   actions: ['view', 'create', 'update', 'delete', 'execute'],
   special: [
     { resource: 'audit', action: 'read', description: 'Read the audit log' },

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useSession } from '../../lib/session';
 import { Alert, Card, Facts, Spinner } from '../../ui/basics';
 import { desktopBridge } from '../../lib/bridge';
@@ -45,7 +45,8 @@ export function ProfilePage() {
                 ['Scope', scopeLabel(user.scope)],
                 ['Role', user.roleName ?? (user.scope === 'system' ? 'System administrator' : '—')],
                 ['Status', <span className="cap">{user.status}</span>],
-                ['Previous sign-in', formatDateTime(user.lastLoginAt)],
+                // The sign-in before this session: user.lastLoginAt is this one (or a later one elsewhere).
+                ...(account.previousSignInAt ? [previousSignIn(account.previousSignInAt)] : []),
                 ['Member since', formatDateTime(profile?.createdAt)],
               ]}
             />
@@ -109,4 +110,9 @@ function Avatar({ name, email, url }: { name: string; email: string; url: string
       {initials(name, email)}
     </span>
   );
+}
+
+/** The Account card's row for the sign-in before this session. */
+function previousSignIn(at: string): [string, ReactNode, string] {
+  return ['Previous sign-in', formatDateTime(at), 'profile-previous-sign-in'];
 }

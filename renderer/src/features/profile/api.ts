@@ -42,6 +42,8 @@ export interface AccountState {
   mfaRequiredByPolicy: boolean;
   /** False when the organization refuses SMS as a second factor (from /auth/me, or learned from a 403). */
   smsAllowed: boolean;
+  /** The sign-in before this session (from /auth/me); null when none is on record. */
+  previousSignInAt: string | null;
   error: string | null;
   /** Re-read /auth/me and /users/me (after any change to MFA, phone or profile). */
   reload: () => Promise<void>;
@@ -73,6 +75,7 @@ export function useAccount(): AccountState {
     profile: me.data && profile.data ? profile.data : null,
     mfaRequiredByPolicy: me.data?.mfaRequiredByPolicy === true,
     smsAllowed: !smsRefused && me.data?.smsMfaAllowed !== false,
+    previousSignInAt: me.data?.previousSignInAt ?? null,
     error: error ? errorMessage(error) : null,
     reload,
     markSmsRefused,

@@ -5,6 +5,7 @@ import { Alert, Card, StatusPill } from '../../ui/basics';
 import { checkEntry } from './ip-allowlist';
 import { cleanAllowlist } from './model';
 import type { SectionProps } from './sections';
+import { plural } from '../../lib/format';
 
 // Settings: the security policy section (MFA, sessions, IP allow-list, approval step-up).
 
@@ -61,9 +62,7 @@ export function SecuritySection({
           {stored.length === 0 ? (
             <StatusPill tone="muted">Currently off</StatusPill>
           ) : (
-            <StatusPill tone="ok">
-              Enforced · {stored.length} entr{stored.length === 1 ? 'y' : 'ies'}
-            </StatusPill>
+            <StatusPill tone="ok">Enforced · {plural(stored.length, 'entry', 'entries')}</StatusPill>
           )}
         </span>
       }
@@ -184,7 +183,7 @@ export function SecuritySection({
         <span className="muted small st-allow-count">
           {active.length === 0
             ? 'Allowlist off after saving'
-            : `${active.length} entr${active.length === 1 ? 'y' : 'ies'} after saving`}
+            : `${plural(active.length, 'entry', 'entries')} after saving`}
         </span>
       </div>
     </Card>

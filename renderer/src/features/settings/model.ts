@@ -70,7 +70,9 @@ export function draftOf(p: Partner): Draft {
     contactPhone: str(s.contact?.phone),
     contactWebsite: str(s.contact?.website),
     allowlist: Array.isArray(s.security?.ipAllowlist) ? [...s.security.ipAllowlist] : [],
-    mode: p.serviceManagementMode ?? 'native',
+    // Gatehouse has no service desk of its own, so the spec's default `native` means what `off` means here: no
+    // tickets. The page shows both as "None" and writes `off` only when someone chooses it.
+    mode: p.serviceManagementMode === 'external' ? 'external' : 'off',
     psa: p.serviceManagementPsaConnectionId ?? '',
   };
 }

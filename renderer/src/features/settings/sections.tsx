@@ -160,14 +160,19 @@ export function GeneralSection({ partner, ...section }: SectionProps & { partner
 
 // ---- Service management -----------------------------------------------------------------------------------------
 
+// Gatehouse has no built-in service desk (the spec's `native` mode), so it is not offered: tickets either live in
+// the partner's PSA or nowhere.
 const MODES: Array<{ value: ServiceManagementMode; title: string; desc: string }> = [
-  { value: 'native', title: 'Built-in', desc: 'Tickets and billing live in Gatehouse’s own service desk.' },
+  {
+    value: 'off',
+    title: 'None',
+    desc: 'Gatehouse keeps no tickets of its own and sends none anywhere.',
+  },
   {
     value: 'external',
     title: 'External PSA',
     desc: 'Tickets live in your professional services automation tool.',
   },
-  { value: 'off', title: 'Off', desc: 'No service desk or billing surfaces; new tickets are refused.' },
 ];
 
 export function ServiceSection({ draft, baseline, update, errorFor }: SectionProps) {
@@ -206,12 +211,6 @@ export function ServiceSection({ draft, baseline, update, errorFor }: SectionPro
         </div>
       ) : errorFor(psaField, false) ? (
         <div className="field-error">{errorFor(psaField, false)}</div>
-      ) : null}
-      {draft.mode === 'off' && baseline.mode !== 'off' ? (
-        <Alert tone="warning" testId="service-off-warning">
-          Turning service management off refuses new tickets everywhere: the console, the customer portal,
-          inbound email, the AI assistant and vulnerability-driven creation. Existing tickets stay readable.
-        </Alert>
       ) : null}
       {draft.mode !== 'external' && baseline.mode === 'external' ? (
         <Alert tone="info">The PSA connection is unlinked when you save.</Alert>

@@ -21,7 +21,7 @@ import {
   TitleCell,
 } from '../../ui';
 import { asList } from '../../lib/query';
-import { formatDate } from '../../lib/format';
+import { formatDate, plural } from '../../lib/format';
 import { useScope } from '../../lib/session';
 import { useTarget, useDialog } from '../../lib/hooks';
 import { ORG_STATUSES, ORG_TYPES, labelOf, orgStatusOf } from './labels';
@@ -150,7 +150,7 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
           count={
             <ListCount testId="org-count">
               {shown.length === all.length
-                ? `${all.length} organization${all.length === 1 ? '' : 's'}`
+                ? plural(all.length, 'organization')
                 : `${shown.length} of ${all.length}`}
             </ListCount>
           }

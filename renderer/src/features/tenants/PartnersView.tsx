@@ -176,9 +176,8 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
         </p>
         {deletingOrgs > 0 ? (
           <Alert tone="warning">
-            This partner still owns {deletingOrgs} organization
-            {deletingOrgs === 1 ? '' : 's'}. To cut its people off in an orderly way, set the status to
-            offboarding instead.
+            This partner still owns {plural(deletingOrgs, 'organization')}. To cut its people off in an
+            orderly way, set the status to offboarding instead.
           </Alert>
         ) : null}
       </ConfirmTarget>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Webhook, WebhookStatus } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { orgName, useOrganizations } from '../../lib/directory';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, plural } from '../../lib/format';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
 import { loadStateOf, queryClient } from '../../lib/query';
 import { navigate } from '../../lib/router';
@@ -79,7 +79,7 @@ export function WebhooksPage() {
         <Segmented {...control} label="Status" testId="webhook-filter" small />
         {list.data ? (
           <span className="muted small" data-testid="webhook-count">
-            {list.data.pagination.total} webhook{list.data.pagination.total === 1 ? '' : 's'}
+            {plural(list.data.pagination.total, 'webhook')}
           </span>
         ) : null}
       </div>
@@ -154,7 +154,7 @@ export function WebhooksPage() {
                 {hook.lastDeliveryAt ? ago(hook.lastDeliveryAt, now) : <span className="muted">Never</span>}
               </td>
               <td className="nowrap muted" title={hook.events.join(', ')}>
-                {hook.events.length} event{hook.events.length === 1 ? '' : 's'}
+                {plural(hook.events.length, 'event')}
               </td>
               <td className="actions">
                 <Icon name="chevron" className="wh-row-chevron" />
