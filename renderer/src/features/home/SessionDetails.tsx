@@ -1,5 +1,5 @@
 import { desktopBridge } from '../../lib/bridge';
-import { formatDateTime, formatDuration, formatTime, relativeTime, scopeLabel } from '../../lib/format';
+import { formatDuration, formatTime, relativeTime, scopeLabel } from '../../lib/format';
 import { useMeta } from '../../lib/meta';
 import { useSession } from '../../lib/session';
 import { Facts, StatusPill } from '../../ui/basics';
@@ -46,7 +46,6 @@ export function SessionDetails({
               ['Role', user.roleName ?? (user.scope === 'system' ? 'System administrator' : '—')],
               ...(partnerName ? [['Partner', partnerName] as [string, string]] : []),
               ...(orgName ? [['Organization', orgName] as [string, string]] : []),
-              ['Previous sign-in', formatDateTime(user.lastLoginAt)],
             ]}
           />
         </div>
