@@ -30,3 +30,6 @@ export * from './SmallButton';
 export * from './states';
 export * from './table';
 export * from './VirtualTable';
+export * from './TimeSeriesChart';
+export * from './BarChart';
+export { CHART_COLORS } from './chart-frame';
