@@ -43,6 +43,7 @@ import { simulatorRoutes } from './modules/demo/simulator-routes';
 import { deviceRoutes } from './modules/devices/routes';
 import { deviceMetricRoutes } from './modules/device-metrics/routes';
 import { flushMetricSamples } from './modules/device-metrics';
+import { softwareInventoryRoutes } from './modules/software-inventory/routes';
 import { filterRoutes } from './modules/filters/routes';
 import { logRoutes } from './modules/logs/routes';
 import { pamAuditExportRoutes } from './modules/pam/audit-export/routes';
@@ -239,6 +240,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...postureRoutes(ctx),
     ...deviceRoutes(ctx),
     ...deviceMetricRoutes(ctx),
+    ...softwareInventoryRoutes(ctx),
     ...logRoutes(ctx),
     ...filterRoutes(ctx),
     ...searchRoutes(ctx),

@@ -1,6 +1,7 @@
 import type { DeviceMetrics } from './devices';
 
-// GET /devices/:id/metrics (issue 16 item 3): a device's heartbeat metrics over time.
+// A device's history (issue 16 item 3): GET /devices/:id/metrics, its heartbeat metrics over time, and GET
+// /software/inventory/:deviceId, its stored software.
 
 export const METRICS_RANGES = ['24h', '7d', '30d'] as const;
 export type MetricsRange = (typeof METRICS_RANGES)[number];
@@ -17,4 +18,11 @@ export interface DeviceMetricsHistory {
   resolution: 'minute' | 'hour';
   /** Oldest first; buckets without a heartbeat are absent (a gap in the chart, not a zero). */
   points: DeviceMetricPoint[];
+}
+
+/** A row of GET /software/inventory/:deviceId: one installed program as the agent reported it. */
+export interface SoftwareItem {
+  name: string;
+  version: string | null;
+  publisher: string | null;
 }

@@ -1,0 +1,2 @@
+// The device page's history tabs (issue 16 item 3), mounted by features/devices/DeviceDetailPage.tsx.
+export { PerformanceTab } from './PerformanceTab';
