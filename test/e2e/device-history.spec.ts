@@ -101,3 +101,30 @@ test('a device page charts its metrics, lists its software and its elevation req
   await screen(page, '82-device-elevations');
   expect(errors).toEqual([]);
 });
+
+test('the management posture screen counts products per organization and opens the devices behind a count', async ({
+  page,
+}) => {
+  const errors = watchErrors(page);
+  await expect
+    .poll(() => count('SELECT COUNT(*) AS n FROM devices WHERE management_posture IS NOT NULL'), {
+      timeout: 30_000,
+      message: 'the simulated agents report their management posture',
+    })
+    .toBeGreaterThan(0);
+  await signIn(page);
+  await page.getByTestId('nav-posture').click();
+  await expect(page.getByTestId('posture-page')).toBeVisible();
+  await expect(page.getByTestId('posture-totals')).toContainText('never reported');
+  await expect(page.getByTestId('posture-org').first()).toBeVisible();
+  const firstCount = page.getByTestId('posture-count').first();
+  await expect(firstCount).toBeVisible();
+  const shown = Number((await firstCount.innerText()).split(/\s/)[0]?.replace(/,/g, ''));
+  await screen(page, '83-posture');
+  await firstCount.click();
+  await expect(page.getByTestId('posture-device-row')).toHaveCount(Math.min(shown, 100));
+  await screen(page, '84-posture-drill');
+  await page.getByTestId('posture-device-row').first().getByRole('link').click();
+  await expect(page.getByTestId('device-detail')).toBeVisible();
+  expect(errors).toEqual([]);
+});

@@ -19,6 +19,7 @@ import { HomePage } from '../features/home';
 import { KeysPage } from '../features/keys';
 import { PamPolicySection } from '../features/pam-policy';
 import { PeoplePage } from '../features/people';
+import { PosturePage } from '../features/posture';
 import { ProfilePage } from '../features/profile';
 import { SettingsPage } from '../features/settings';
 import { TenantsPage } from '../features/tenants';
@@ -94,6 +95,17 @@ export const SECTIONS: Section[] = [
     summary:
       'Enrolled devices across organizations and sites: heartbeat, health, posture and live event logs.',
     component: DevicesSection,
+    permission: 'devices:read',
+  },
+  {
+    id: 'posture',
+    label: 'Management posture',
+    path: '/posture',
+    icon: 'activity',
+    group: 'Operations',
+    summary:
+      'Third-party management products the agents report, per organization, with the devices behind each count.',
+    component: PosturePage,
     permission: 'devices:read',
   },
   {
