@@ -128,3 +128,36 @@ test('the management posture screen counts products per organization and opens t
   await expect(page.getByTestId('device-detail')).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test('the agent versions screen lists the builds and counts the devices on each version', async ({
+  page,
+}) => {
+  const errors = watchErrors(page);
+  // The build the simulated agents run, registered as an administrator would (no upgrade is offered: not newer).
+  const running = (db().prepare('SELECT agent_version AS v FROM devices LIMIT 1').get() as { v: string }).v;
+  db()
+    .prepare(
+      `INSERT OR IGNORE INTO agent_versions (id, version, platform, architecture, download_url, checksum, size_bytes,
+         source, is_latest, created_at)
+       VALUES ('e2e-build', ?, 'linux', 'amd64', 'https://downloads.example.test/agent', ?, 12582912, 'manual', 1, ?)`,
+    )
+    .run(running, 'a'.repeat(64), new Date().toISOString());
+  await signIn(page);
+  await page.getByTestId('nav-agent-versions').click();
+  await expect(page.getByTestId('agent-versions-page')).toBeVisible();
+  const devices = count("SELECT COUNT(*) AS n FROM devices WHERE status <> 'decommissioned'");
+  await expect(page.getByTestId('agent-versions-summary')).toContainText(`${devices} devices in your scope`);
+  const builds = count('SELECT COUNT(*) AS n FROM agent_versions');
+  await expect(page.getByTestId('agent-version-row')).toHaveCount(builds);
+  const onRunning = count('SELECT COUNT(*) AS n FROM devices WHERE agent_version = ?', running);
+  await expect(
+    page
+      .getByTestId('agent-version-row')
+      .filter({ hasText: running })
+      .first()
+      .getByTestId('agent-version-devices'),
+  ).toHaveText(String(onRunning));
+  await expect(page.getByTestId('agent-version-latest').first()).toBeVisible();
+  await screen(page, '85-agent-versions');
+  expect(errors).toEqual([]);
+});

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { IconName } from '../ui';
 import { AccessReviewsSection } from '../features/access-reviews';
+import { AgentVersionsPage } from '../features/agent-versions';
 import { ApprovalsSection } from '../features/approvals';
 import { AuditSection } from '../features/audit';
 import {
@@ -106,6 +107,17 @@ export const SECTIONS: Section[] = [
     summary:
       'Third-party management products the agents report, per organization, with the devices behind each count.',
     component: PosturePage,
+    permission: 'devices:read',
+  },
+  {
+    id: 'agent-versions',
+    label: 'Agent versions',
+    path: '/agent-versions',
+    icon: 'server',
+    group: 'Operations',
+    summary:
+      'Registered agent builds per platform, the latest one agents update to, and who runs which version.',
+    component: AgentVersionsPage,
     permission: 'devices:read',
   },
   {
