@@ -24,6 +24,7 @@ import { consoleSocketRoutes } from './hub/console-routes';
 import { startAccessReviewReminders } from './jobs/access-review-reminders';
 import { startAuditRetention } from './jobs/audit-retention';
 import { BackupScheduler } from './jobs/backup';
+import { startDeviceMetrics } from './jobs/device-metrics';
 import { startDevicePresence } from './jobs/device-presence';
 import { startHousekeeping } from './jobs/housekeeping';
 import { startOffboardingReaper } from './jobs/offboarding-reaper';
@@ -43,6 +44,9 @@ import { subscribePresenceHistory } from './modules/dashboard';
 import { demoRoutes } from './modules/demo/routes';
 import { simulatorRoutes } from './modules/demo/simulator-routes';
 import { deviceRoutes } from './modules/devices/routes';
+import { deviceMetricRoutes } from './modules/device-metrics/routes';
+import { flushMetricSamples } from './modules/device-metrics';
+import { softwareInventoryRoutes } from './modules/software-inventory/routes';
 import { filterRoutes } from './modules/filters/routes';
 import { logRoutes } from './modules/logs/routes';
 import { pamAuditExportRoutes } from './modules/pam/audit-export/routes';
@@ -244,6 +248,8 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     ...agentRoutes(ctx),
     ...postureRoutes(ctx),
     ...deviceRoutes(ctx),
+    ...deviceMetricRoutes(ctx),
+    ...softwareInventoryRoutes(ctx),
     ...logRoutes(ctx),
     ...filterRoutes(ctx),
     ...searchRoutes(ctx),
@@ -305,6 +311,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
     startAccessReviewReminders(ctx),
     startAuditRetention(ctx),
     startPresenceHistoryPruning(ctx),
+    startDeviceMetrics(ctx),
   ];
   const stopAllJobs = () => stopJobs.forEach((stop) => stop());
   teardown.push(stopAllJobs);
@@ -338,6 +345,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
       });
       ctx.apiKeys.flush();
       ctx.audit.flush();
+      flushMetricSamples(db); // heartbeats answered after the jobs stopped
       await backups.idle(); // a scheduled backup reads the database until it is done
       db.close();
       releaseDataDir();

@@ -118,6 +118,7 @@ export * from './keys';
 export * from './registration';
 export * from './demo';
 export * from './devices';
+export * from './device-metrics';
 export * from './filters';
 export * from './agent-versions';
 export * from './pam';

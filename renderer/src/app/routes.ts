@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import type { IconName } from '../ui';
 import { holds } from '../lib/can';
 import { AccessReviewsSection } from '../features/access-reviews';
+import { AgentVersionsPage } from '../features/agent-versions';
 import { ApprovalsSection } from '../features/approvals';
 import { AuditSection } from '../features/audit';
 import {
@@ -21,6 +22,7 @@ import { ImportSection } from '../features/imports';
 import { KeysPage } from '../features/keys';
 import { PamPolicySection } from '../features/pam-policy';
 import { PeoplePage } from '../features/people';
+import { PosturePage } from '../features/posture';
 import { ProfilePage } from '../features/profile';
 import { SettingsPage } from '../features/settings';
 import { SsoSection } from '../features/sso';
@@ -98,6 +100,28 @@ export const SECTIONS: Section[] = [
     summary:
       'Enrolled devices across organizations and sites: heartbeat, health, posture and live event logs.',
     component: DevicesSection,
+    permission: 'devices:read',
+  },
+  {
+    id: 'posture',
+    label: 'Management posture',
+    path: '/posture',
+    icon: 'activity',
+    group: 'Operations',
+    summary:
+      'Third-party management products the agents report, per organization, with the devices behind each count.',
+    component: PosturePage,
+    permission: 'devices:read',
+  },
+  {
+    id: 'agent-versions',
+    label: 'Agent versions',
+    path: '/agent-versions',
+    icon: 'server',
+    group: 'Operations',
+    summary:
+      'Registered agent builds per platform, the latest one agents update to, and who runs which version.',
+    component: AgentVersionsPage,
     permission: 'devices:read',
   },
   {

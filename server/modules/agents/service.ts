@@ -7,6 +7,7 @@ import { HttpError } from '../../http/errors';
 import { clientInfo } from '../../http/client-info';
 import type { LimitRule } from '../../http/rate-limit';
 import { agentDownloadUrl, archOf, compareVersions, platformOf } from '../agent-versions';
+import { bufferMetricSample } from '../device-metrics';
 import { redeemEnrollmentKey } from '../enrollment-keys';
 import type { AgentCaller } from './auth';
 import { claimCommands, toWireCommands, type WireCommand } from './commands';
@@ -263,6 +264,14 @@ export function heartbeat(
       },
       caller.narrowed,
     );
+    // The latest values above are the device's current state; the history is written in batches.
+    bufferMetricSample(ctx.db, {
+      deviceId: device.id,
+      atMs: Date.parse(at),
+      cpu: metrics?.cpuPercent ?? null,
+      ram: metrics?.ramPercent ?? null,
+      disk: metrics?.diskPercent ?? null,
+    });
     commands = claimed.length ? toWireCommands(claimed) : [];
     if (device.status === 'offline') emitDeviceEvent(ctx, 'device.online', device, 'online');
     if (body.agentVersion !== device.agent_version) {

@@ -11,6 +11,7 @@ import { DiagnosticLogsTab } from './DiagnosticLogsTab';
 import { LiveEventLogTab } from './LiveEventLogTab';
 import { CommandsTab } from './CommandsTab';
 import { DecommissionTab } from './DecommissionTab';
+import { ElevationsTab, PerformanceTab, SoftwareTab } from '../device-history';
 import './devices.css';
 
 // /devices/:id — one device: header with its state, then tabs (?tab=) for inventory, stored logs, the live
@@ -18,6 +19,9 @@ import './devices.css';
 
 const TABS = [
   { id: 'overview', label: 'Overview' },
+  { id: 'performance', label: 'Performance' },
+  { id: 'software', label: 'Software' },
+  { id: 'elevations', label: 'Elevations' },
   { id: 'events', label: 'Event logs' },
   { id: 'diagnostics', label: 'Diagnostic logs' },
   { id: 'live', label: 'Live event log' },
@@ -120,6 +124,9 @@ export function DeviceDetailPage({ deviceId }: { deviceId: string }) {
         </div>
       ) : null}
       {tab === 'overview' ? <OverviewTab device={d} onSaved={device.reload} /> : null}
+      {tab === 'performance' ? <PerformanceTab deviceId={deviceId} /> : null}
+      {tab === 'software' ? <SoftwareTab deviceId={deviceId} /> : null}
+      {tab === 'elevations' ? <ElevationsTab deviceId={deviceId} /> : null}
       {tab === 'events' ? <EventLogsTab deviceId={deviceId} /> : null}
       {tab === 'diagnostics' ? <DiagnosticLogsTab deviceId={deviceId} /> : null}
       {tab === 'live' ? <LiveEventLogTab device={d} onRecheck={device.reload} /> : null}
