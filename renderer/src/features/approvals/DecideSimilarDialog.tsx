@@ -3,7 +3,7 @@ import { Field, FormDialog, LabelOptions } from '../../ui';
 import { TotpCodeInput } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { decideMany, type BulkPhase, type BulkSummary, type BulkTarget } from './bulk-decide';
-import { RISK_LABEL, subjectOf } from './format';
+import { BulkRequestList } from './BulkRequestList';
 
 // Approve or deny a request and its look-alikes in one step. Each is still its own decision on the server; here
 // each approve is confirmed on the approver device one by one when the technician has one, and the password (or
@@ -104,17 +104,7 @@ export function DecideSimilarDialog({
       submitTestId="decide-similar-submit"
       noValidate
     >
-      <ul className="ap-bulk-list" data-testid="decide-similar-list">
-        {targets.map(({ request: r }) => (
-          <li key={r.id}>
-            <span className="ap-strong">{subjectOf(r)}</span>
-            <span className="muted">
-              {' '}
-              on {r.deviceHostname} · {r.orgName} · {RISK_LABEL[r.riskLevel]} risk
-            </span>
-          </li>
-        ))}
-      </ul>
+      <BulkRequestList requests={targets.map((t) => t.request)} withRisk testId="decide-similar-list" />
       <p className="muted small">
         Each request is decided on its own and audited separately.
         {approving && targets.some((t) => t.stepUp?.hasApproverDevice)

@@ -3,7 +3,7 @@ import type { ElevationRequest } from '../../../../server/contract';
 import { Field, FormDialog } from '../../ui';
 import { useAsyncAction } from '../../lib/action';
 import { decideMany, type BulkSummary } from './bulk-decide';
-import { subjectOf } from './format';
+import { BulkRequestList } from './BulkRequestList';
 
 // "Deny selected": one reason for every selected request. Each is still denied on its own by the server (its own
 // audit entry and push); one decided meanwhile is skipped and the summary says so.
@@ -56,18 +56,7 @@ export function DenySelectedDialog({
       submitTestId="deny-selected-submit"
       noValidate
     >
-      <ul className="ap-bulk-list" data-testid="deny-selected-list">
-        {requests.slice(0, LISTED).map((r) => (
-          <li key={r.id}>
-            <span className="ap-strong">{subjectOf(r)}</span>
-            <span className="muted">
-              {' '}
-              on {r.deviceHostname} · {r.orgName}
-            </span>
-          </li>
-        ))}
-        {n > LISTED ? <li className="muted">and {n - LISTED} more</li> : null}
-      </ul>
+      <BulkRequestList requests={requests} limit={LISTED} testId="deny-selected-list" />
       <Field
         label="Reason"
         htmlFor={`${uid}-reason`}

@@ -9,6 +9,12 @@ import { RISKS, riskList } from './inbox-filters';
 
 type Typed = Pick<InboxFilters, 'q' | 'device' | 'user'>;
 
+/** The narrow typed filters beside the selects, each labelled by what it matches. */
+const TEXT_FILTERS: ReadonlyArray<{ key: 'device' | 'user'; label: string }> = [
+  { key: 'device', label: 'Device' },
+  { key: 'user', label: 'User' },
+];
+
 export function InboxToolbar({
   filters,
   typed,
@@ -69,22 +75,17 @@ export function InboxToolbar({
               testId="inbox-org-filter"
             />
           ) : null}
-          <TextFilter
-            value={typed.device}
-            onChange={(device) => onType({ device })}
-            label="Device"
-            placeholder="Device"
-            size="narrow"
-            testId="inbox-device"
-          />
-          <TextFilter
-            value={typed.user}
-            onChange={(user) => onType({ user })}
-            label="User"
-            placeholder="User"
-            size="narrow"
-            testId="inbox-user"
-          />
+          {TEXT_FILTERS.map(({ key, label }) => (
+            <TextFilter
+              key={key}
+              value={typed[key]}
+              onChange={(value) => onType({ [key]: value })}
+              label={label}
+              placeholder={label}
+              size="narrow"
+              testId={`inbox-${key}`}
+            />
+          ))}
         </>
       }
     />

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type ComponentProps, type ReactNode } from 'react';
 import type {
   AuditEntry,
   DashboardDevices,
@@ -22,12 +22,19 @@ const OUTCOMES: Array<{ key: ElevationOutcome; label: string; color: string }> =
   { key: 'pending', label: 'Pending', color: CHART_COLORS.warn },
 ];
 
-function CardLink({ to, testId, children }: { to: string; testId: string; children: React.ReactNode }) {
-  return (
-    <Link to={to} className="link small" data-testid={testId}>
-      {children}
+/** A Card whose header links to the full list it summarises; `link` null where there is nothing more to see. */
+function LinkedCard({
+  link,
+  ...card
+}: Omit<ComponentProps<typeof Card>, 'actions'> & {
+  link: { to: string; label: ReactNode; testId: string } | null;
+}) {
+  const actions = link ? (
+    <Link to={link.to} className="link small" data-testid={link.testId}>
+      {link.label}
     </Link>
-  );
+  ) : null;
+  return <Card {...card} actions={actions} />;
 }
 
 export function PresenceCard({ devices }: { devices: DashboardDevices }) {
@@ -47,15 +54,11 @@ export function PresenceCard({ devices }: { devices: DashboardDevices }) {
     [devices.presence],
   );
   return (
-    <Card
+    <LinkedCard
       title="Devices · last 24 hours"
       icon="devices"
       testId="ov-presence"
-      actions={
-        <CardLink to={links.devices()} testId="ov-presence-link">
-          All devices
-        </CardLink>
-      }
+      link={{ to: links.devices(), label: 'All devices', testId: 'ov-presence-link' }}
     >
       <TimeSeriesChart
         series={series}
@@ -63,7 +66,7 @@ export function PresenceCard({ devices }: { devices: DashboardDevices }) {
         ariaLabel="Devices online and offline over the last 24 hours"
         testId="ov-presence-chart"
       />
-    </Card>
+    </LinkedCard>
   );
 }
 
@@ -87,15 +90,11 @@ export function ElevationsCard({ elevations }: { elevations: DashboardElevations
   );
   const total = OUTCOMES.reduce((sum, o) => sum + elevations.mix[o.key], 0);
   return (
-    <Card
+    <LinkedCard
       title="Elevations · last 7 days"
       icon="approvals"
       testId="ov-elevations"
-      actions={
-        <CardLink to={links.history()} testId="ov-elevations-link">
-          History
-        </CardLink>
-      }
+      link={{ to: links.history(), label: 'History', testId: 'ov-elevations-link' }}
     >
       <BarChart
         categories={categories}
@@ -134,23 +133,21 @@ export function ElevationsCard({ elevations }: { elevations: DashboardElevations
           ))}
         </div>
       </div>
-    </Card>
+    </LinkedCard>
   );
 }
 
 export function GrantsCard({ elevations, now }: { elevations: DashboardElevations; now: number }) {
   const { total, endingSoonest } = elevations.activeGrants;
   return (
-    <Card
+    <LinkedCard
       title="Grants ending soonest"
       icon="clock"
       testId="ov-grant-list"
-      actions={
-        total > endingSoonest.length ? (
-          <CardLink to={links.activeGrants} testId="ov-grant-all">
-            All {formatCount(total)}
-          </CardLink>
-        ) : null
+      link={
+        total > endingSoonest.length
+          ? { to: links.activeGrants, label: `All ${formatCount(total)}`, testId: 'ov-grant-all' }
+          : null
       }
     >
       {endingSoonest.length === 0 ? (
@@ -176,7 +173,7 @@ export function GrantsCard({ elevations, now }: { elevations: DashboardElevation
           ))}
         </ul>
       )}
-    </Card>
+    </LinkedCard>
   );
 }
 
@@ -185,15 +182,11 @@ const actorOf = (e: AuditEntry) =>
 
 export function AuditCard({ entries }: { entries: AuditEntry[] }) {
   return (
-    <Card
+    <LinkedCard
       title="Recent activity"
       icon="audit"
       testId="ov-audit"
-      actions={
-        <CardLink to={links.audit} testId="ov-audit-link">
-          Audit log
-        </CardLink>
-      }
+      link={{ to: links.audit, label: 'Audit log', testId: 'ov-audit-link' }}
     >
       {entries.length === 0 ? (
         <div className="empty-inline">Nothing recorded yet.</div>
@@ -216,6 +209,6 @@ export function AuditCard({ entries }: { entries: AuditEntry[] }) {
           ))}
         </ul>
       )}
-    </Card>
+    </LinkedCard>
   );
 }

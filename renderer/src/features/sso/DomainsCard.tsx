@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { SsoDomain } from '../../../../server/contract';
-import { useAsyncAction } from '../../lib/action';
+import { useAsyncAction, type AsyncAction } from '../../lib/action';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../../lib/format';
 import { queryClient } from '../../lib/query';
@@ -90,7 +90,12 @@ export function DomainsCard({ orgId, canWrite }: { orgId: string; canWrite: bool
 function DomainRow({ domain, orgId, canWrite }: { domain: SsoDomain; orgId: string; canWrite: boolean }) {
   const check = useAsyncAction();
   const remove = useAsyncAction();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ssoKeys.domains(orgId) });
+  // Both buttons call the server about this domain, then reload the list so the row shows the outcome.
+  const thenRefresh = (action: AsyncAction, call: (domainId: string) => Promise<unknown>) => () =>
+    void action.run(async () => {
+      await call(domain.id);
+      await queryClient.invalidateQueries({ queryKey: ssoKeys.domains(orgId) });
+    });
   const verified = domain.verifiedAt !== null;
   return (
     <div className="sso-domain" data-testid="sso-domain" data-domain={domain.domain}>
@@ -111,12 +116,7 @@ function DomainRow({ domain, orgId, canWrite }: { domain: SsoDomain; orgId: stri
             tone="primary"
             icon="refresh"
             disabled={check.busy}
-            onClick={() =>
-              void check.run(async () => {
-                await ssoApi.verifyDomain(domain.id);
-                await refresh();
-              })
-            }
+            onClick={thenRefresh(check, ssoApi.verifyDomain)}
             testId="sso-domain-check"
           >
             {check.busy ? 'Checking…' : 'Check'}
@@ -128,12 +128,7 @@ function DomainRow({ domain, orgId, canWrite }: { domain: SsoDomain; orgId: stri
             icon="trash"
             aria-label={`Remove ${domain.domain}`}
             disabled={remove.busy}
-            onClick={() =>
-              void remove.run(async () => {
-                await ssoApi.removeDomain(domain.id);
-                await refresh();
-              })
-            }
+            onClick={thenRefresh(remove, ssoApi.removeDomain)}
             testId="sso-domain-remove"
           />
         ) : null}
@@ -143,26 +138,28 @@ function DomainRow({ domain, orgId, canWrite }: { domain: SsoDomain; orgId: stri
           <span className="muted small">Publish this TXT record at your DNS host, then press Check:</span>
           <dl className="sso-txt-record">
             <dt>Name</dt>
-            <dd className="sso-copy-line">
-              <code className="mono" data-testid="sso-txt-name">
-                {domain.txtName}
-              </code>
-              <CopyButton onCopy={() => copyText(domain.txtName)} className="btn btn-ghost btn-sm" />
-            </dd>
+            <CopyableValue value={domain.txtName} testId="sso-txt-name" />
             <dt>Type</dt>
             <dd className="mono">TXT</dd>
             <dt>Value</dt>
-            <dd className="sso-copy-line">
-              <code className="mono" data-testid="sso-txt-value">
-                {domain.txtValue}
-              </code>
-              <CopyButton onCopy={() => copyText(domain.txtValue)} className="btn btn-ghost btn-sm" />
-            </dd>
+            <CopyableValue value={domain.txtValue} testId="sso-txt-value" />
           </dl>
         </div>
       ) : null}
       <ActionError error={check.error} testId="sso-domain-error" />
       <ActionError error={remove.error} />
     </div>
+  );
+}
+
+/** A value the administrator pastes into the DNS host, with its copy button. */
+function CopyableValue({ value, testId }: { value: string; testId: string }) {
+  return (
+    <dd className="sso-copy-line">
+      <code className="mono" data-testid={testId}>
+        {value}
+      </code>
+      <CopyButton onCopy={() => copyText(value)} className="btn btn-ghost btn-sm" />
+    </dd>
   );
 }

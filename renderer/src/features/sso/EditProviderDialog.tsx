@@ -6,7 +6,7 @@ import { FormDialog } from '../../ui';
 import { ssoApi, ssoKeys, useOwnerRoles } from './api';
 import { draftFromProvider, updateBody, validateDraft } from './model';
 import type { OwnerChoice } from './owner';
-import { ConnectionFields, RulesFields } from './ProviderFields';
+import { ConnectionFields, RulesFields, type FieldsProps } from './ProviderFields';
 
 // Changing a provider: the same fields as the setup, on one form. Only the changed fields are sent; a new issuer is
 // discovered by the server before it is accepted (rule 12), and its refusal shows under the form.
@@ -27,6 +27,8 @@ export function EditProviderDialog({
   const roles = useOwnerRoles(owner);
   const save = useAsyncAction();
   const errors = submitted ? validateDraft(draft, provider.hasClientSecret) : {};
+  // What both field groups edit, passed to each as one.
+  const fields: FieldsProps = { draft: draft, onChange: setDraft, errors };
   const body = updateBody(draft, provider);
   const unchanged = Object.keys(body).length === 0;
 
@@ -59,21 +61,13 @@ export function EditProviderDialog({
       <div className="sso-edit-columns">
         <div className="form">
           <ConnectionFields
-            draft={draft}
-            onChange={setDraft}
-            errors={errors}
+            {...fields}
             hasSecret={provider.hasClientSecret}
             issuerTemplate={issuerTemplate}
           />
         </div>
         <div className="form">
-          <RulesFields
-            draft={draft}
-            onChange={setDraft}
-            errors={errors}
-            owner={owner}
-            roles={roles.data?.data ?? []}
-          />
+          <RulesFields {...fields} owner={owner} roles={roles.data?.data ?? []} />
         </div>
       </div>
     </FormDialog>

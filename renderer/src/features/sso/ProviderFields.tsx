@@ -13,34 +13,53 @@ export interface FieldsProps {
   errors: DraftErrors;
 }
 
-export function ConnectionFields({
-  draft,
-  onChange,
-  errors,
-  hasSecret,
-  issuerTemplate,
-}: FieldsProps & { hasSecret: boolean; issuerTemplate: string | null }) {
+type TextKey = { [K in keyof ProviderDraft]: ProviderDraft[K] extends string ? K : never }[keyof ProviderDraft];
+type SwitchKey = { [K in keyof ProviderDraft]: ProviderDraft[K] extends boolean ? K : never }[keyof ProviderDraft];
+
+/**
+ * What ties a control to one field of the draft, written once rather than at every control: its id (also its test
+ * id), its value, the change that replaces just that field, and the field's error once the form was submitted.
+ */
+function draftBindings({ draft, onChange, errors }: FieldsProps) {
   const set = <K extends keyof ProviderDraft>(key: K, value: ProviderDraft[K]) =>
     onChange({ ...draft, [key]: value });
+  return {
+    set,
+    text: (id: string, key: TextKey) => ({
+      id,
+      value: draft[key],
+      onChange: (v: string) => set(key, v),
+      // Only some text fields can be wrong (DraftErrors); the others simply have no entry.
+      error: errors[key as keyof DraftErrors],
+    }),
+    toggle: (id: string, key: SwitchKey) => ({
+      id,
+      checked: draft[key],
+      onChange: (v: boolean) => set(key, v),
+    }),
+  };
+}
+
+export function ConnectionFields({
+  hasSecret,
+  issuerTemplate,
+  ...fields
+}: FieldsProps & { hasSecret: boolean; issuerTemplate: string | null }) {
+  const { draft } = fields;
+  const bind = draftBindings(fields);
   // A stored secret is never shown (write-only); "Replace" opens an empty field for a new one.
   const [replacing, setReplacing] = useState(!hasSecret);
   return (
     <>
       <TextField
-        id="sso-name"
+        {...bind.text('sso-name', 'name')}
         label="Name shown on the sign-in button"
-        value={draft.name}
-        onChange={(v) => set('name', v)}
-        error={errors.name}
         hint={`Technicians will see “Continue with ${draft.name.trim() || '…'}”.`}
         maxLength={255}
       />
       <TextField
-        id="sso-issuer"
+        {...bind.text('sso-issuer', 'issuer')}
         label="Issuer URL"
-        value={draft.issuer}
-        onChange={(v) => set('issuer', v)}
-        error={errors.issuer}
         placeholder={issuerTemplate ?? 'https://login.example.com'}
         hint={
           issuerTemplate
@@ -50,23 +69,17 @@ export function ConnectionFields({
         spellCheck={false}
       />
       <TextField
-        id="sso-client-id"
+        {...bind.text('sso-client-id', 'clientId')}
         label="Client ID"
-        value={draft.clientId}
-        onChange={(v) => set('clientId', v)}
-        error={errors.clientId}
         hint="Also called the application ID."
         spellCheck={false}
       />
       {replacing ? (
         <TextField
-          id="sso-client-secret"
+          {...bind.text('sso-client-secret', 'clientSecret')}
           label="Client secret"
           type="password"
           autoComplete="new-password"
-          value={draft.clientSecret}
-          onChange={(v) => set('clientSecret', v)}
-          error={errors.clientSecret}
           hint="Stored encrypted. Nobody can read it back, not even you."
         />
       ) : (
@@ -95,23 +108,15 @@ const MAPPING_FIELDS = [
   ['groups', 'Groups'],
 ] as const;
 
-export function RulesFields({
-  draft,
-  onChange,
-  errors,
-  owner,
-  roles,
-}: FieldsProps & { owner: SsoOwner; roles: Role[] }) {
-  const set = <K extends keyof ProviderDraft>(key: K, value: ProviderDraft[K]) =>
-    onChange({ ...draft, [key]: value });
+export function RulesFields({ owner, roles, ...fields }: FieldsProps & { owner: SsoOwner; roles: Role[] }) {
+  const { draft } = fields;
+  const bind = draftBindings(fields);
   const organization = owner.kind === 'organization';
   return (
     <>
       <TextField
-        id="sso-allowed-domains"
+        {...bind.text('sso-allowed-domains', 'allowedDomains')}
         label="Allowed email domains"
-        value={draft.allowedDomains}
-        onChange={(v) => set('allowedDomains', v)}
         placeholder="Any domain"
         hint="Comma-separated, such as contoso.com, contoso.co.uk. Empty lets every account of this IdP in."
         spellCheck={false}
@@ -119,19 +124,14 @@ export function RulesFields({
       {organization ? (
         <>
           <Toggle
-            id="sso-auto-provision"
-            checked={draft.autoProvision}
-            onChange={(v) => set('autoProvision', v)}
+            {...bind.toggle('sso-auto-provision', 'autoProvision')}
             label="Create accounts on first sign-in"
             hint="Off: only people already invited to Gatehouse can sign in with this provider."
           />
           {draft.autoProvision ? (
             <SelectField
-              id="sso-default-role"
+              {...bind.text('sso-default-role', 'defaultRoleId')}
               label="Role of new accounts"
-              value={draft.defaultRoleId}
-              onChange={(v) => set('defaultRoleId', v)}
-              error={errors.defaultRoleId}
               hint="Give the least that lets a new person work; you can change anyone's role later."
             >
               <option value="">Choose a role…</option>
@@ -149,19 +149,15 @@ export function RulesFields({
         </p>
       )}
       <Toggle
-        id="sso-trusts-idp-mfa"
-        checked={draft.trustsIdpMfa}
-        onChange={(v) => set('trustsIdpMfa', v)}
+        {...bind.toggle('sso-trusts-idp-mfa', 'trustsIdpMfa')}
         label="Trust the identity provider's MFA"
         hint="When the IdP says the person used a second factor, Gatehouse does not ask for its own code."
       />
       <details className="sso-advanced">
         <summary>Scopes and claim names</summary>
         <TextField
-          id="sso-scopes"
+          {...bind.text('sso-scopes', 'scopes')}
           label="Scopes"
-          value={draft.scopes}
-          onChange={(v) => set('scopes', v)}
           hint="Space-separated; openid is always needed."
           spellCheck={false}
         />
@@ -172,7 +168,7 @@ export function RulesFields({
               id={`sso-map-${key}`}
               label={`${label} claim`}
               value={draft.mapping[key]}
-              onChange={(v) => set('mapping', { ...draft.mapping, [key]: v })}
+              onChange={(v) => bind.set('mapping', { ...draft.mapping, [key]: v })}
               placeholder={key === 'email' || key === 'name' ? key : 'not used'}
               spellCheck={false}
             />

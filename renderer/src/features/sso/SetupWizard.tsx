@@ -7,7 +7,7 @@ import { ActionError, Alert, Button, CopyButton, Dialog, Icon } from '../../ui';
 import { ssoApi, ssoKeys, useOwnerRoles } from './api';
 import { createBody, draftFromPreset, validateDraft, type ProviderDraft } from './model';
 import type { OwnerChoice } from './owner';
-import { ConnectionFields, RulesFields } from './ProviderFields';
+import { ConnectionFields, RulesFields, type FieldsProps } from './ProviderFields';
 import { ProviderChecks } from './ProviderChecks';
 
 // The guided setup: choose the IdP product, paste Gatehouse's redirect URI into it, bring back issuer, client ID
@@ -50,6 +50,8 @@ export function SetupWizard({
   const preset = presets.find((p) => p.id === presetId) ?? null;
   const current = draft ?? draftFromPreset(preset, owner);
   const errors = submitted ? validateDraft(current, false) : {};
+  // What both field groups edit, passed to each as one.
+  const fields: FieldsProps = { draft: current, onChange: setDraft, errors };
 
   const next = () => {
     if (step === 0) setDraft(draftFromPreset(preset, owner));
@@ -121,23 +123,11 @@ export function SetupWizard({
         <RedirectStep productName={preset?.name ?? 'your identity provider'} />
       ) : step === 2 ? (
         <div className="form">
-          <ConnectionFields
-            draft={current}
-            onChange={setDraft}
-            errors={errors}
-            hasSecret={false}
-            issuerTemplate={preset?.issuerTemplate ?? null}
-          />
+          <ConnectionFields {...fields} hasSecret={false} issuerTemplate={preset?.issuerTemplate ?? null} />
         </div>
       ) : step === 3 ? (
         <div className="form">
-          <RulesFields
-            draft={current}
-            onChange={setDraft}
-            errors={errors}
-            owner={owner}
-            roles={roles.data?.data ?? []}
-          />
+          <RulesFields {...fields} owner={owner} roles={roles.data?.data ?? []} />
           <ActionError error={create.error} testId="sso-create-error" />
         </div>
       ) : created ? (

@@ -4,6 +4,7 @@ import { Link, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { Alert, Button, EmptyState, LoadState, LoadingBlock, PageHeader } from '../../ui';
 import { usePresets, useProviders } from './api';
+import type { SsoOwner } from './model';
 import { ownerKey, useSsoOwner, type OwnerPick } from './owner';
 import { DomainsCard } from './DomainsCard';
 import { ProviderCard } from './ProviderCard';
@@ -99,6 +100,12 @@ export function SsoSection() {
   );
 }
 
+/** The picker's groups in order: partner technicians first, and only where there are any to pick. */
+const OWNER_GROUPS: ReadonlyArray<{ kind: SsoOwner['kind']; label: string; hiddenWhenEmpty: boolean }> = [
+  { kind: 'partner', label: 'Partner technicians', hiddenWhenEmpty: true },
+  { kind: 'organization', label: 'Organizations', hiddenWhenEmpty: false },
+];
+
 function OwnerPicker({ pick }: { pick: OwnerPick }) {
   const { owner, choices } = pick;
   if (!owner || choices.length < 2)
@@ -115,26 +122,19 @@ function OwnerPicker({ pick }: { pick: OwnerPick }) {
         data-testid="sso-owner"
         aria-label="Whose single sign-on"
       >
-        {choices.some((c) => c.kind === 'partner') ? (
-          <optgroup label="Partner technicians">
-            {choices
-              .filter((c) => c.kind === 'partner')
-              .map((c) => (
+        {OWNER_GROUPS.map((group) => {
+          const members = choices.filter((c) => c.kind === group.kind);
+          if (group.hiddenWhenEmpty && members.length === 0) return null;
+          return (
+            <optgroup key={group.kind} label={group.label}>
+              {members.map((c) => (
                 <option key={ownerKey(c)} value={ownerKey(c)}>
                   {c.label}
                 </option>
               ))}
-          </optgroup>
-        ) : null}
-        <optgroup label="Organizations">
-          {choices
-            .filter((c) => c.kind === 'organization')
-            .map((c) => (
-              <option key={ownerKey(c)} value={ownerKey(c)}>
-                {c.label}
-              </option>
-            ))}
-        </optgroup>
+            </optgroup>
+          );
+        })}
       </select>
     </label>
   );
