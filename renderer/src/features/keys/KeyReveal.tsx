@@ -73,3 +73,34 @@ export function RevealDialog<K extends { name: string; key: string }>({
     </Dialog>
   );
 }
+
+/**
+ * The reveal dialog of a key that is sent as it is (API key, partner key): after a rotation a note that the old
+ * key is dead, then one snippet that puts the new key to use (`<testIdPrefix>-snippet`).
+ */
+export function SnippetRevealDialog<K extends { name: string; key: string }>({
+  reveal,
+  noun,
+  testIdPrefix,
+  onClose,
+  snippet,
+}: {
+  reveal: { key: K; rotated: boolean } | null;
+  noun: string;
+  testIdPrefix: string;
+  onClose: () => void;
+  snippet: (key: K) => { label: string; text: string; copyLabel: string };
+}) {
+  return (
+    <RevealDialog reveal={reveal} noun={noun} testIdPrefix={testIdPrefix} onClose={onClose}>
+      {(key, rotated) => (
+        <>
+          {rotated ? (
+            <p className="small muted">The previous key stopped working the moment this one was issued.</p>
+          ) : null}
+          <CopySnippet {...snippet(key)} testId={`${testIdPrefix}-snippet`} />
+        </>
+      )}
+    </RevealDialog>
+  );
+}
