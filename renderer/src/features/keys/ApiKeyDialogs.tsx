@@ -8,7 +8,8 @@ import { ApiKeyExpiryPicker, useApiKeyExpiry } from './expiry';
 import { ScopeEditor } from './ScopeEditor';
 import {
   CreateKeyForm,
-  KeyConfirm,
+  RevokeKeyConfirm,
+  RotateKeyConfirm,
   KeyFormFoot,
   KeyNameField,
   KeyOrgField,
@@ -154,41 +155,17 @@ export function EditApiKeyDialog({ k: apiKey, onClose, onDone }: OnKey<ApiKey>) 
 }
 
 export function RotateApiKeyDialog(on: OnKey<ApiKey, ApiKeyCreated>) {
-  const apiKey = on.k;
   return (
-    <KeyConfirm
+    <RotateKeyConfirm
       on={on}
-      title={`Rotate “${apiKey.name}”?`}
-      confirmLabel="Rotate key"
-      testId="api-key-rotate"
-      write={() => keysApi.rotateApiKey(apiKey.id)}
-    >
-      <p>
-        A new key is issued and the current key (<span className="mono">{apiKey.keyPrefix}…</span>) stops
-        working <strong>immediately</strong>. Update every integration that uses it.
-      </p>
-      <p className="muted small">
-        Name, scopes, rate limit and expiry stay the same. Usage count and last-used time start over.
-      </p>
-    </KeyConfirm>
+      testIdPrefix="api-key"
+      write={keysApi.rotateApiKey}
+      usedBy="every integration"
+      keeps="Name, scopes, rate limit and expiry stay the same. Usage count and last-used time start over."
+    />
   );
 }
 
 export function RevokeApiKeyDialog(on: OnKey<ApiKey>) {
-  const apiKey = on.k;
-  return (
-    <KeyConfirm
-      on={on}
-      title={`Revoke “${apiKey.name}”?`}
-      confirmLabel="Revoke key"
-      testId="api-key-revoke"
-      write={() => keysApi.deleteApiKey(apiKey.id)}
-    >
-      <p>
-        Requests with <span className="mono">{apiKey.keyPrefix}…</span> are refused from now on. Revoking is
-        permanent: the key cannot be restored or rotated, only replaced by a new one.
-      </p>
-      <p className="muted small">The record stays in the list as revoked, for the audit trail.</p>
-    </KeyConfirm>
-  );
+  return <RevokeKeyConfirm on={on} testIdPrefix="api-key" write={keysApi.deleteApiKey} refused="Requests" />;
 }

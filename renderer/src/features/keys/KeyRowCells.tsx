@@ -78,23 +78,23 @@ export function RotateRevokeActions({
   onRevoke: () => void;
 }) {
   if (!active) return null;
+  const actions = [
+    { icon: 'refresh', label: 'Rotate', onClick: onRotate, danger: false },
+    { icon: 'trash', label: 'Revoke', onClick: onRevoke, danger: true },
+  ] as const;
   return (
     <>
-      <RowAction
-        icon="refresh"
-        label="Rotate"
-        name={name}
-        onClick={onRotate}
-        testId={`${testIdPrefix}-rotate`}
-      />
-      <RowAction
-        icon="trash"
-        label="Revoke"
-        name={name}
-        onClick={onRevoke}
-        testId={`${testIdPrefix}-revoke`}
-        danger
-      />
+      {actions.map((a) => (
+        <RowAction
+          key={a.label}
+          icon={a.icon}
+          label={a.label}
+          name={name}
+          onClick={a.onClick}
+          testId={`${testIdPrefix}-${a.label.toLowerCase()}`}
+          danger={a.danger}
+        />
+      ))}
     </>
   );
 }

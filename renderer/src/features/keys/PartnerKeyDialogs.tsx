@@ -6,7 +6,7 @@ import { Checklist, Field, TextField } from '../../ui';
 import { keysApi } from './api';
 import { ApiKeyExpiryPicker, useApiKeyExpiry } from './expiry';
 import { PARTNER_SCOPE_LABELS, PARTNER_SCOPES, PARTNER_WRITE_CAP } from './partner-scopes';
-import { CreateKeyForm, KeyConfirm, KeyNameField, useCreateSubmit, type OnKey } from './shared';
+import { CreateKeyForm, KeyNameField, RevokeKeyConfirm, RotateKeyConfirm, useCreateSubmit, type OnKey } from './shared';
 
 // The partner provisioning key dialogs: create (name, scopes from the five, write limit, expiry), rotate and
 // revoke. The raw key is shown once by the tab's reveal dialog.
@@ -83,40 +83,28 @@ export function CreatePartnerKeyForm({
 }
 
 export function RotatePartnerKeyDialog(on: OnKey<PartnerKey, PartnerKeyCreated>) {
-  const key = on.k;
   return (
-    <KeyConfirm
+    <RotateKeyConfirm
       on={on}
-      title={`Rotate “${key.name}”?`}
-      confirmLabel="Rotate key"
-      testId="partner-key-rotate"
-      write={() => keysApi.rotatePartnerKey(key.id)}
-    >
-      <p>
-        A new key is issued and the current one (<span className="mono">{key.keyPrefix}…</span>) stops working{' '}
-        <strong>immediately</strong>. Update the automation that uses it.
-      </p>
-      <p className="muted small">Name, scopes, write limit and expiry stay the same.</p>
-    </KeyConfirm>
+      testIdPrefix="partner-key"
+      write={keysApi.rotatePartnerKey}
+      usedBy="the automation"
+      keeps="Name, scopes, write limit and expiry stay the same."
+    />
   );
 }
 
 export function RevokePartnerKeyDialog(on: OnKey<PartnerKey>) {
-  const key = on.k;
   return (
-    <KeyConfirm
+    <RevokeKeyConfirm
       on={on}
-      title={`Revoke “${key.name}”?`}
-      confirmLabel="Revoke key"
-      testId="partner-key-revoke"
-      write={() => keysApi.revokePartnerKey(key.id).then(() => undefined)}
-    >
-      <p>
-        Calls to <span className="mono">/partner-api</span> with{' '}
-        <span className="mono">{key.keyPrefix}…</span> are refused from now on. Revoking is permanent: the key
-        cannot be restored or rotated.
-      </p>
-      <p className="muted small">The record stays in the list as revoked, for the audit trail.</p>
-    </KeyConfirm>
+      testIdPrefix="partner-key"
+      write={keysApi.revokePartnerKey}
+      refused={
+        <>
+          Calls to <span className="mono">/partner-api</span>
+        </>
+      }
+    />
   );
 }
