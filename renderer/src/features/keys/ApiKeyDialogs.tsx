@@ -5,11 +5,10 @@ import { parseWhole } from '../../lib/forms';
 import { Dialog, Field, TextField } from '../../ui';
 import { keysApi } from './api';
 import { ApiKeyExpiryPicker, useApiKeyExpiry } from './expiry';
+import type { IssuedKeyKind } from './IssuedKeyDialogs';
 import { ScopeEditor } from './ScopeEditor';
 import {
   CreateKeyForm,
-  RevokeKeyConfirm,
-  RotateKeyConfirm,
   KeyFormFoot,
   KeyNameField,
   KeyOrgField,
@@ -154,18 +153,18 @@ export function EditApiKeyDialog({ k: apiKey, onClose, onDone }: OnKey<ApiKey>) 
   );
 }
 
-export function RotateApiKeyDialog(on: OnKey<ApiKey, ApiKeyCreated>) {
-  return (
-    <RotateKeyConfirm
-      on={on}
-      testIdPrefix="api-key"
-      write={keysApi.rotateApiKey}
-      usedBy="every integration"
-      keeps="Name, scopes, rate limit and expiry stay the same. Usage count and last-used time start over."
-    />
-  );
-}
-
-export function RevokeApiKeyDialog(on: OnKey<ApiKey>) {
-  return <RevokeKeyConfirm on={on} testIdPrefix="api-key" write={keysApi.deleteApiKey} refused="Requests" />;
-}
+/** The API key in the shared rotate, revoke and reveal dialogs. */
+export const API_KEY_KIND: IssuedKeyKind<ApiKeyCreated> = {
+  noun: 'API key',
+  testIdPrefix: 'api-key',
+  rotate: keysApi.rotateApiKey,
+  revoke: keysApi.deleteApiKey,
+  usedBy: 'every integration',
+  keeps: 'Name, scopes, rate limit and expiry stay the same. Usage count and last-used time start over.',
+  refused: 'Requests',
+  snippet: (key) => ({
+    label: 'Send it as a request header',
+    text: `X-API-Key: ${key.key}`,
+    copyLabel: 'Copy header',
+  }),
+};

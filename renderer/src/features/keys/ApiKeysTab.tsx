@@ -5,11 +5,11 @@ import { useNow } from '../../lib/hooks';
 import { Segmented } from '../../ui';
 import { useApiKeys } from './api';
 import { KeyListFrame, KeyNameCell, RowAction, useFilteredPages } from './KeyListFrame';
-import { SnippetRevealDialog } from './KeyReveal';
 import { KeyPrefixCell, KeyStatusCell, KeyUseAndExpiryCells, RotateRevokeActions } from './KeyRowCells';
 import { WILDCARD } from './ScopeEditor';
 import { CreateKeyDialog, defaultOrgOf, useKeyModals } from './shared';
-import { CreateApiKeyForm, EditApiKeyDialog, RotateApiKeyDialog, RevokeApiKeyDialog } from './ApiKeyDialogs';
+import { API_KEY_KIND, CreateApiKeyForm, EditApiKeyDialog } from './ApiKeyDialogs';
+import { IssuedKeyDialogs } from './IssuedKeyDialogs';
 
 type StatusFilter = 'all' | ApiKeyStatus;
 const PAGE_SIZE = 50;
@@ -31,11 +31,8 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
     status: status === 'all' ? undefined : status,
   });
 
-  const { modal, setModal, closeFor, reveal, done } = useKeyModals<
-    ApiKey,
-    ApiKeyCreated,
-    'edit' | 'rotate' | 'revoke'
-  >(list.reload);
+  const modals = useKeyModals<ApiKey, ApiKeyCreated, 'edit' | 'rotate' | 'revoke'>(list.reload);
+  const { modal, setModal, closeFor, reveal, done } = modals;
   const showOrg = !orgFilter && orgs.length > 1;
   const create = () => setModal({ kind: 'create' });
 
@@ -98,27 +95,7 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
           {modal?.kind === 'edit' ? (
             <EditApiKeyDialog k={modal.key} onClose={closeFor('edit')} onDone={done} />
           ) : null}
-          {modal?.kind === 'rotate' ? (
-            <RotateApiKeyDialog
-              k={modal.key}
-              onClose={closeFor('rotate')}
-              onDone={(key) => reveal(key, true)}
-            />
-          ) : null}
-          {modal?.kind === 'revoke' ? (
-            <RevokeApiKeyDialog k={modal.key} onClose={closeFor('revoke')} onDone={done} />
-          ) : null}
-          <SnippetRevealDialog
-            reveal={modal?.kind === 'reveal' ? modal : null}
-            noun="API key"
-            testIdPrefix="api-key"
-            onClose={closeFor('reveal')}
-            snippet={(key) => ({
-              label: 'Send it as a request header',
-              text: `X-API-Key: ${key.key}`,
-              copyLabel: 'Copy header',
-            })}
-          />
+          <IssuedKeyDialogs kind={API_KEY_KIND} modals={modals} />
         </>
       }
     >

@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import type { PartnerKey, PartnerKeyCreated, PartnerKeyScope } from '../../../../server/contract';
+import type { PartnerKeyCreated, PartnerKeyScope } from '../../../../server/contract';
 import { formatCount } from '../../lib/format';
 import { parseWhole } from '../../lib/forms';
 import { Checklist, Field, TextField } from '../../ui';
 import { keysApi } from './api';
 import { ApiKeyExpiryPicker, useApiKeyExpiry } from './expiry';
+import type { IssuedKeyKind } from './IssuedKeyDialogs';
 import { PARTNER_SCOPE_LABELS, PARTNER_SCOPES, PARTNER_WRITE_CAP } from './partner-scopes';
-import { CreateKeyForm, KeyNameField, RevokeKeyConfirm, RotateKeyConfirm, useCreateSubmit, type OnKey } from './shared';
+import { CreateKeyForm, KeyNameField, useCreateSubmit } from './shared';
 
 // The partner provisioning key dialogs: create (name, scopes from the five, write limit, expiry), rotate and
 // revoke. The raw key is shown once by the tab's reveal dialog.
@@ -82,29 +83,22 @@ export function CreatePartnerKeyForm({
   );
 }
 
-export function RotatePartnerKeyDialog(on: OnKey<PartnerKey, PartnerKeyCreated>) {
-  return (
-    <RotateKeyConfirm
-      on={on}
-      testIdPrefix="partner-key"
-      write={keysApi.rotatePartnerKey}
-      usedBy="the automation"
-      keeps="Name, scopes, write limit and expiry stay the same."
-    />
-  );
-}
-
-export function RevokePartnerKeyDialog(on: OnKey<PartnerKey>) {
-  return (
-    <RevokeKeyConfirm
-      on={on}
-      testIdPrefix="partner-key"
-      write={keysApi.revokePartnerKey}
-      refused={
-        <>
-          Calls to <span className="mono">/partner-api</span>
-        </>
-      }
-    />
-  );
-}
+/** The partner key in the shared rotate, revoke and reveal dialogs. */
+export const PARTNER_KEY_KIND: IssuedKeyKind<PartnerKeyCreated> = {
+  noun: 'Partner key',
+  testIdPrefix: 'partner-key',
+  rotate: keysApi.rotatePartnerKey,
+  revoke: keysApi.revokePartnerKey,
+  usedBy: 'the automation',
+  keeps: 'Name, scopes, write limit and expiry stay the same.',
+  refused: (
+    <>
+      Calls to <span className="mono">/partner-api</span>
+    </>
+  ),
+  snippet: (key) => ({
+    label: 'Try it: list your organizations',
+    text: `curl -H "X-API-Key: ${key.key}" ${window.location.origin}/api/v1/partner-api/organizations`,
+    copyLabel: 'Copy command',
+  }),
+};

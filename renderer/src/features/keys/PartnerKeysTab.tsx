@@ -3,9 +3,9 @@ import { formatCount } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import { usePartnerKeys } from './api';
 import { KeyListFrame, KeyNameCell } from './KeyListFrame';
-import { SnippetRevealDialog } from './KeyReveal';
 import { KeyPrefixCell, KeyStatusCell, KeyUseAndExpiryCells, RotateRevokeActions } from './KeyRowCells';
-import { CreatePartnerKeyForm, RevokePartnerKeyDialog, RotatePartnerKeyDialog } from './PartnerKeyDialogs';
+import { CreatePartnerKeyForm, PARTNER_KEY_KIND } from './PartnerKeyDialogs';
+import { IssuedKeyDialogs } from './IssuedKeyDialogs';
 import { PARTNER_SCOPE_LABELS, PARTNER_WRITE_CAP } from './partner-scopes';
 import { CreateKeyDialog, useKeyModals } from './shared';
 
@@ -16,11 +16,8 @@ import { CreateKeyDialog, useKeyModals } from './shared';
 export function PartnerKeysTab() {
   const list = usePartnerKeys();
   const now = useNow(30_000);
-  const { modal, setModal, closeFor, reveal, done } = useKeyModals<
-    PartnerKey,
-    PartnerKeyCreated,
-    'rotate' | 'revoke'
-  >(list.reload);
+  const modals = useKeyModals<PartnerKey, PartnerKeyCreated, 'rotate' | 'revoke'>(list.reload);
+  const { modal, setModal, closeFor, reveal } = modals;
   const create = () => setModal({ kind: 'create' });
 
   return (
@@ -70,27 +67,7 @@ export function PartnerKeysTab() {
           >
             <CreatePartnerKeyForm onCancel={closeFor('create')} onCreated={(key) => reveal(key, false)} />
           </CreateKeyDialog>
-          {modal?.kind === 'rotate' ? (
-            <RotatePartnerKeyDialog
-              k={modal.key}
-              onClose={closeFor('rotate')}
-              onDone={(key) => reveal(key, true)}
-            />
-          ) : null}
-          {modal?.kind === 'revoke' ? (
-            <RevokePartnerKeyDialog k={modal.key} onClose={closeFor('revoke')} onDone={done} />
-          ) : null}
-          <SnippetRevealDialog
-            reveal={modal?.kind === 'reveal' ? modal : null}
-            noun="Partner key"
-            testIdPrefix="partner-key"
-            onClose={closeFor('reveal')}
-            snippet={(key) => ({
-              label: 'Try it: list your organizations',
-              text: `curl -H "X-API-Key: ${key.key}" ${window.location.origin}/api/v1/partner-api/organizations`,
-              copyLabel: 'Copy command',
-            })}
-          />
+          <IssuedKeyDialogs kind={PARTNER_KEY_KIND} modals={modals} />
         </>
       }
     >

@@ -278,8 +278,8 @@ export function RotateKeyConfirm<K extends IssuedKey, R>({
       write={() => write(on.k.id)}
     >
       <p>
-        A new key is issued and the current key (<span className="mono">{on.k.keyPrefix}…</span>) stops working{' '}
-        <strong>immediately</strong>. Update {usedBy} that uses it.
+        A new key is issued and the current key (<span className="mono">{on.k.keyPrefix}…</span>) stops
+        working <strong>immediately</strong>. Update {usedBy} that uses it.
       </p>
       <p className="muted small">{keeps}</p>
     </KeyConfirm>
