@@ -5,7 +5,7 @@ import type {
 } from '../../../../server/contract';
 import { importsApi } from './api';
 import { buildContactRow, CONTACT_FIELDS } from './contact-fields';
-import type { AnnotationInfo, ImportModel, RowOutcome } from './model';
+import { skippedAndFailed, type AnnotationInfo, type ImportModel, type RowOutcome } from './model';
 
 // The contact import (spec 3, Contact import row): one row is one person of an organization (by name or id),
 // optionally of one of its sites. A row matched only by email or name is applied to that contact when the
@@ -99,18 +99,7 @@ export const contactImportModel: ImportModel<ContactImportRow> = {
         code: null,
         message: 'Contact updated',
       })),
-      ...result.skipped.map((r): RowOutcome => ({
-        index: r.row,
-        outcome: 'skipped',
-        code: null,
-        message: r.reason,
-      })),
-      ...result.errors.map((r): RowOutcome => ({
-        index: r.row,
-        outcome: 'failed',
-        code: r.code,
-        message: r.message,
-      })),
+      ...skippedAndFailed(result),
     ];
   },
   modeHelp: {

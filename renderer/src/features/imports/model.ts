@@ -56,6 +56,27 @@ export interface RowOutcome {
   message: string;
 }
 
+/** The skipped and failed rows of a commit, whatever was imported: both import kinds report them alike. */
+export function skippedAndFailed(result: {
+  skipped: Array<{ row: number; reason: string }>;
+  errors: Array<{ row: number; code: string; message: string }>;
+}): RowOutcome[] {
+  return [
+    ...result.skipped.map((r): RowOutcome => ({
+      index: r.row,
+      outcome: 'skipped',
+      code: null,
+      message: r.reason,
+    })),
+    ...result.errors.map((r): RowOutcome => ({
+      index: r.row,
+      outcome: 'failed',
+      code: r.code,
+      message: r.message,
+    })),
+  ];
+}
+
 export type BuiltRow<R> = { ok: true; row: R; group: string } | { ok: false; problem: string };
 
 /** One row sent to commit: the row, what the preview said of it, and the decision taken on it. */

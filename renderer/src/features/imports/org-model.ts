@@ -1,6 +1,6 @@
 import type { OrgImportAnnotation, OrgImportCommitRow, OrgImportRow } from '../../../../server/contract';
 import { importsApi } from './api';
-import type { AnnotationInfo, ImportModel, RowOutcome } from './model';
+import { skippedAndFailed, type AnnotationInfo, type ImportModel, type RowOutcome } from './model';
 import { buildOrgRow, ORG_FIELDS } from './org-fields';
 
 // The organization and site import (spec 3, Import row for organizations and sites): one row is one site of one
@@ -97,18 +97,7 @@ export const orgImportModel: ImportModel<OrgImportRow> = {
         code: null,
         message: `${r.reactivated ? 'Restored and updated' : 'Updated'} ${where(r.organization, r.site)}`,
       })),
-      ...result.skipped.map((r): RowOutcome => ({
-        index: r.row,
-        outcome: 'skipped',
-        code: null,
-        message: r.reason,
-      })),
-      ...result.errors.map((r): RowOutcome => ({
-        index: r.row,
-        outcome: 'failed',
-        code: r.code,
-        message: r.message,
-      })),
+      ...skippedAndFailed(result),
     ];
   },
   modeHelp: {

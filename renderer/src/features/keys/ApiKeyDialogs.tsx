@@ -5,10 +5,10 @@ import { parseWhole } from '../../lib/forms';
 import { Dialog, Field, TextField } from '../../ui';
 import { keysApi } from './api';
 import { ApiKeyExpiryPicker, useApiKeyExpiry } from './expiry';
+import type { IssuedKeyKind } from './IssuedKeyDialogs';
 import { ScopeEditor } from './ScopeEditor';
 import {
   CreateKeyForm,
-  KeyConfirm,
   KeyFormFoot,
   KeyNameField,
   KeyOrgField,
@@ -153,42 +153,18 @@ export function EditApiKeyDialog({ k: apiKey, onClose, onDone }: OnKey<ApiKey>) 
   );
 }
 
-export function RotateApiKeyDialog(on: OnKey<ApiKey, ApiKeyCreated>) {
-  const apiKey = on.k;
-  return (
-    <KeyConfirm
-      on={on}
-      title={`Rotate “${apiKey.name}”?`}
-      confirmLabel="Rotate key"
-      testId="api-key-rotate"
-      write={() => keysApi.rotateApiKey(apiKey.id)}
-    >
-      <p>
-        A new key is issued and the current key (<span className="mono">{apiKey.keyPrefix}…</span>) stops
-        working <strong>immediately</strong>. Update every integration that uses it.
-      </p>
-      <p className="muted small">
-        Name, scopes, rate limit and expiry stay the same. Usage count and last-used time start over.
-      </p>
-    </KeyConfirm>
-  );
-}
-
-export function RevokeApiKeyDialog(on: OnKey<ApiKey>) {
-  const apiKey = on.k;
-  return (
-    <KeyConfirm
-      on={on}
-      title={`Revoke “${apiKey.name}”?`}
-      confirmLabel="Revoke key"
-      testId="api-key-revoke"
-      write={() => keysApi.deleteApiKey(apiKey.id)}
-    >
-      <p>
-        Requests with <span className="mono">{apiKey.keyPrefix}…</span> are refused from now on. Revoking is
-        permanent: the key cannot be restored or rotated, only replaced by a new one.
-      </p>
-      <p className="muted small">The record stays in the list as revoked, for the audit trail.</p>
-    </KeyConfirm>
-  );
-}
+/** The API key in the shared rotate, revoke and reveal dialogs. */
+export const API_KEY_KIND: IssuedKeyKind<ApiKeyCreated> = {
+  noun: 'API key',
+  testIdPrefix: 'api-key',
+  rotate: keysApi.rotateApiKey,
+  revoke: keysApi.deleteApiKey,
+  usedBy: 'every integration',
+  keeps: 'Name, scopes, rate limit and expiry stay the same. Usage count and last-used time start over.',
+  refused: 'Requests',
+  snippet: (key) => ({
+    label: 'Send it as a request header',
+    text: `X-API-Key: ${key.key}`,
+    copyLabel: 'Copy header',
+  }),
+};

@@ -1,14 +1,15 @@
 import type { ApiKey, ApiKeyCreated, ApiKeyStatus, Organization } from '../../../../server/contract';
 import { orgName } from '../../lib/directory';
-import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
+import { formatCount } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
-import { Segmented, StatusPill } from '../../ui';
+import { Segmented } from '../../ui';
 import { useApiKeys } from './api';
 import { KeyListFrame, KeyNameCell, RowAction, useFilteredPages } from './KeyListFrame';
-import { CopySnippet, RevealDialog } from './KeyReveal';
+import { KeyPrefixCell, KeyStatusCell, KeyUseAndExpiryCells, RotateRevokeActions } from './KeyRowCells';
 import { WILDCARD } from './ScopeEditor';
 import { CreateKeyDialog, defaultOrgOf, useKeyModals } from './shared';
-import { CreateApiKeyForm, EditApiKeyDialog, RotateApiKeyDialog, RevokeApiKeyDialog } from './ApiKeyDialogs';
+import { API_KEY_KIND, CreateApiKeyForm, EditApiKeyDialog } from './ApiKeyDialogs';
+import { IssuedKeyDialogs } from './IssuedKeyDialogs';
 
 type StatusFilter = 'all' | ApiKeyStatus;
 const PAGE_SIZE = 50;
@@ -18,12 +19,6 @@ const STATUS_FILTERS: Array<{ value: StatusFilter; label: string }> = [
   { value: 'expired', label: 'Expired' },
   { value: 'revoked', label: 'Revoked' },
 ];
-
-const STATUS_TONE: Record<ApiKeyStatus, 'ok' | 'warn' | 'muted'> = {
-  active: 'ok',
-  expired: 'warn',
-  revoked: 'muted',
-};
 
 export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilter: string }) {
   const { filter: status, choose, page, setPage } = useFilteredPages<StatusFilter>('all');
@@ -36,11 +31,8 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
     status: status === 'all' ? undefined : status,
   });
 
-  const { modal, setModal, closeFor, reveal, done } = useKeyModals<
-    ApiKey,
-    ApiKeyCreated,
-    'edit' | 'rotate' | 'revoke'
-  >(list.reload);
+  const modals = useKeyModals<ApiKey, ApiKeyCreated, 'edit' | 'rotate' | 'revoke'>(list.reload);
+  const { modal, setModal, closeFor, reveal, done } = modals;
   const showOrg = !orgFilter && orgs.length > 1;
   const create = () => setModal({ kind: 'create' });
 
@@ -103,38 +95,7 @@ export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilte
           {modal?.kind === 'edit' ? (
             <EditApiKeyDialog k={modal.key} onClose={closeFor('edit')} onDone={done} />
           ) : null}
-          {modal?.kind === 'rotate' ? (
-            <RotateApiKeyDialog
-              k={modal.key}
-              onClose={closeFor('rotate')}
-              onDone={(key) => reveal(key, true)}
-            />
-          ) : null}
-          {modal?.kind === 'revoke' ? (
-            <RevokeApiKeyDialog k={modal.key} onClose={closeFor('revoke')} onDone={done} />
-          ) : null}
-          <RevealDialog
-            reveal={modal?.kind === 'reveal' ? modal : null}
-            noun="API key"
-            testIdPrefix="api-key"
-            onClose={closeFor('reveal')}
-          >
-            {(key, rotated) => (
-              <>
-                {rotated ? (
-                  <p className="small muted">
-                    The previous key stopped working the moment this one was issued.
-                  </p>
-                ) : null}
-                <CopySnippet
-                  label="Send it as a request header"
-                  text={`X-API-Key: ${key.key}`}
-                  copyLabel="Copy header"
-                  testId="api-key-snippet"
-                />
-              </>
-            )}
-          </RevealDialog>
+          <IssuedKeyDialogs kind={API_KEY_KIND} modals={modals} />
         </>
       }
     >
@@ -171,7 +132,6 @@ function ApiKeyRow({
   const active = k.status === 'active';
   const shown = k.scopes.slice(0, 2);
   const more = k.scopes.length - shown.length;
-  const expires = k.expiresAt ? Date.parse(k.expiresAt) : null;
   return (
     <tr
       className={active ? undefined : 'kx-dim'}
@@ -180,11 +140,7 @@ function ApiKeyRow({
       data-name={k.name}
     >
       <KeyNameCell name={k.name} org={org} />
-      <td>
-        <span className="mono kx-prefix" data-testid="api-key-prefix">
-          {k.keyPrefix}…
-        </span>
-      </td>
+      <KeyPrefixCell prefix={k.keyPrefix} testIdPrefix="api-key" />
       <td>
         {k.scopes.length === 0 ? (
           <span className="muted small">none</span>
@@ -202,46 +158,23 @@ function ApiKeyRow({
           </div>
         )}
       </td>
-      <td>
-        <StatusPill tone={STATUS_TONE[k.status]} testId="api-key-status">
-          <span className="cap">{k.status}</span>
-        </StatusPill>
-      </td>
+      <KeyStatusCell status={k.status} testIdPrefix="api-key" />
       <td className="num">{formatCount(k.rateLimit)}/h</td>
       <td className="num" data-testid="api-key-usage">
         {formatCount(k.usageCount)}
       </td>
-      <td title={k.lastUsedAt ? formatDateTime(k.lastUsedAt, { seconds: false }) : undefined}>
-        {k.lastUsedAt ? relativeTo(Date.parse(k.lastUsedAt), now) : <span className="muted">Never</span>}
-      </td>
-      <td title={k.expiresAt ? formatDateTime(k.expiresAt, { seconds: false }) : undefined}>
-        {expires === null ? (
-          <span className="muted">Never</span>
-        ) : (
-          <span className={expires < now ? 'tone-warn' : undefined}>{relativeTo(expires, now)}</span>
-        )}
-      </td>
+      <KeyUseAndExpiryCells lastUsedAt={k.lastUsedAt} expiresAt={k.expiresAt} now={now} />
       <td className="actions kx-actions">
         {active ? (
-          <>
-            <RowAction icon="edit" label="Edit" name={k.name} onClick={onEdit} testId="api-key-edit" />
-            <RowAction
-              icon="refresh"
-              label="Rotate"
-              name={k.name}
-              onClick={onRotate}
-              testId="api-key-rotate"
-            />
-            <RowAction
-              icon="trash"
-              label="Revoke"
-              name={k.name}
-              onClick={onRevoke}
-              testId="api-key-revoke"
-              danger
-            />
-          </>
+          <RowAction icon="edit" label="Edit" name={k.name} onClick={onEdit} testId="api-key-edit" />
         ) : null}
+        <RotateRevokeActions
+          name={k.name}
+          active={active}
+          testIdPrefix="api-key"
+          onRotate={onRotate}
+          onRevoke={onRevoke}
+        />
       </td>
     </tr>
   );

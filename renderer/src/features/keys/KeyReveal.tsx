@@ -29,6 +29,15 @@ export function CopySnippet({
   );
 }
 
+/** Which key a reveal dialog shows once, and how it is named. */
+interface RevealProps<K> {
+  reveal: { key: K; rotated: boolean } | null;
+  /** "API key", "Enrollment key": the dialog title and the secret's label. */
+  noun: string;
+  testIdPrefix: string;
+  onClose: () => void;
+}
+
 /** The dialog that shows a created or rotated key once; `children` adds what is particular to the key kind. */
 export function RevealDialog<K extends { name: string; key: string }>({
   reveal,
@@ -36,14 +45,7 @@ export function RevealDialog<K extends { name: string; key: string }>({
   testIdPrefix,
   onClose,
   children,
-}: {
-  reveal: { key: K; rotated: boolean } | null;
-  /** "API key", "Enrollment key": the dialog title and the secret's label. */
-  noun: string;
-  testIdPrefix: string;
-  onClose: () => void;
-  children: (key: K, rotated: boolean) => ReactNode;
-}) {
+}: RevealProps<K> & { children: (key: K, rotated: boolean) => ReactNode }) {
   return (
     <Dialog
       open={reveal !== null}
@@ -71,5 +73,27 @@ export function RevealDialog<K extends { name: string; key: string }>({
         </ShownOnceSecret>
       ) : null}
     </Dialog>
+  );
+}
+
+/**
+ * The reveal dialog of a key that is sent as it is (API key, partner key): after a rotation a note that the old
+ * key is dead, then one snippet that puts the new key to use (`<testIdPrefix>-snippet`).
+ */
+export function SnippetRevealDialog<K extends { name: string; key: string }>({
+  snippet,
+  ...dialog
+}: RevealProps<K> & { snippet: (key: K) => { label: string; text: string; copyLabel: string } }) {
+  return (
+    <RevealDialog {...dialog}>
+      {(key, rotated) => (
+        <>
+          {rotated ? (
+            <p className="small muted">The previous key stopped working the moment this one was issued.</p>
+          ) : null}
+          <CopySnippet {...snippet(key)} testId={`${dialog.testIdPrefix}-snippet`} />
+        </>
+      )}
+    </RevealDialog>
   );
 }

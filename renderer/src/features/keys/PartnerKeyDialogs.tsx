@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import type { PartnerKey, PartnerKeyCreated, PartnerKeyScope } from '../../../../server/contract';
+import type { PartnerKeyCreated, PartnerKeyScope } from '../../../../server/contract';
 import { formatCount } from '../../lib/format';
 import { parseWhole } from '../../lib/forms';
 import { Checklist, Field, TextField } from '../../ui';
 import { keysApi } from './api';
 import { ApiKeyExpiryPicker, useApiKeyExpiry } from './expiry';
+import type { IssuedKeyKind } from './IssuedKeyDialogs';
 import { PARTNER_SCOPE_LABELS, PARTNER_SCOPES, PARTNER_WRITE_CAP } from './partner-scopes';
-import { CreateKeyForm, KeyConfirm, KeyNameField, useCreateSubmit, type OnKey } from './shared';
+import { CreateKeyForm, KeyNameField, useCreateSubmit } from './shared';
 
 // The partner provisioning key dialogs: create (name, scopes from the five, write limit, expiry), rotate and
 // revoke. The raw key is shown once by the tab's reveal dialog.
@@ -82,41 +83,22 @@ export function CreatePartnerKeyForm({
   );
 }
 
-export function RotatePartnerKeyDialog(on: OnKey<PartnerKey, PartnerKeyCreated>) {
-  const key = on.k;
-  return (
-    <KeyConfirm
-      on={on}
-      title={`Rotate “${key.name}”?`}
-      confirmLabel="Rotate key"
-      testId="partner-key-rotate"
-      write={() => keysApi.rotatePartnerKey(key.id)}
-    >
-      <p>
-        A new key is issued and the current one (<span className="mono">{key.keyPrefix}…</span>) stops working{' '}
-        <strong>immediately</strong>. Update the automation that uses it.
-      </p>
-      <p className="muted small">Name, scopes, write limit and expiry stay the same.</p>
-    </KeyConfirm>
-  );
-}
-
-export function RevokePartnerKeyDialog(on: OnKey<PartnerKey>) {
-  const key = on.k;
-  return (
-    <KeyConfirm
-      on={on}
-      title={`Revoke “${key.name}”?`}
-      confirmLabel="Revoke key"
-      testId="partner-key-revoke"
-      write={() => keysApi.revokePartnerKey(key.id).then(() => undefined)}
-    >
-      <p>
-        Calls to <span className="mono">/partner-api</span> with{' '}
-        <span className="mono">{key.keyPrefix}…</span> are refused from now on. Revoking is permanent: the key
-        cannot be restored or rotated.
-      </p>
-      <p className="muted small">The record stays in the list as revoked, for the audit trail.</p>
-    </KeyConfirm>
-  );
-}
+/** The partner key in the shared rotate, revoke and reveal dialogs. */
+export const PARTNER_KEY_KIND: IssuedKeyKind<PartnerKeyCreated> = {
+  noun: 'Partner key',
+  testIdPrefix: 'partner-key',
+  rotate: keysApi.rotatePartnerKey,
+  revoke: keysApi.revokePartnerKey,
+  usedBy: 'the automation',
+  keeps: 'Name, scopes, write limit and expiry stay the same.',
+  refused: (
+    <>
+      Calls to <span className="mono">/partner-api</span>
+    </>
+  ),
+  snippet: (key) => ({
+    label: 'Try it: list your organizations',
+    text: `curl -H "X-API-Key: ${key.key}" ${window.location.origin}/api/v1/partner-api/organizations`,
+    copyLabel: 'Copy command',
+  }),
+};

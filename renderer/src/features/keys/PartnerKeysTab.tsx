@@ -1,11 +1,11 @@
-import type { PartnerKey, PartnerKeyCreated, PartnerKeyStatus } from '../../../../server/contract';
-import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
+import type { PartnerKey, PartnerKeyCreated } from '../../../../server/contract';
+import { formatCount } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
-import { StatusPill } from '../../ui';
 import { usePartnerKeys } from './api';
-import { KeyListFrame, KeyNameCell, RowAction } from './KeyListFrame';
-import { CopySnippet, RevealDialog } from './KeyReveal';
-import { CreatePartnerKeyForm, RevokePartnerKeyDialog, RotatePartnerKeyDialog } from './PartnerKeyDialogs';
+import { KeyListFrame, KeyNameCell } from './KeyListFrame';
+import { KeyPrefixCell, KeyStatusCell, KeyUseAndExpiryCells, RotateRevokeActions } from './KeyRowCells';
+import { CreatePartnerKeyForm, PARTNER_KEY_KIND } from './PartnerKeyDialogs';
+import { IssuedKeyDialogs } from './IssuedKeyDialogs';
 import { PARTNER_SCOPE_LABELS, PARTNER_WRITE_CAP } from './partner-scopes';
 import { CreateKeyDialog, useKeyModals } from './shared';
 
@@ -13,20 +13,11 @@ import { CreateKeyDialog, useKeyModals } from './shared';
 // unattended automation through /partner-api. Created, rotated and revoked by a partner administrator in an
 // MFA session; the list never holds the raw key.
 
-const STATUS_TONE: Record<PartnerKeyStatus, 'ok' | 'warn' | 'muted'> = {
-  active: 'ok',
-  expired: 'warn',
-  revoked: 'muted',
-};
-
 export function PartnerKeysTab() {
   const list = usePartnerKeys();
   const now = useNow(30_000);
-  const { modal, setModal, closeFor, reveal, done } = useKeyModals<
-    PartnerKey,
-    PartnerKeyCreated,
-    'rotate' | 'revoke'
-  >(list.reload);
+  const modals = useKeyModals<PartnerKey, PartnerKeyCreated, 'rotate' | 'revoke'>(list.reload);
+  const { modal, setModal, closeFor, reveal } = modals;
   const create = () => setModal({ kind: 'create' });
 
   return (
@@ -76,38 +67,7 @@ export function PartnerKeysTab() {
           >
             <CreatePartnerKeyForm onCancel={closeFor('create')} onCreated={(key) => reveal(key, false)} />
           </CreateKeyDialog>
-          {modal?.kind === 'rotate' ? (
-            <RotatePartnerKeyDialog
-              k={modal.key}
-              onClose={closeFor('rotate')}
-              onDone={(key) => reveal(key, true)}
-            />
-          ) : null}
-          {modal?.kind === 'revoke' ? (
-            <RevokePartnerKeyDialog k={modal.key} onClose={closeFor('revoke')} onDone={done} />
-          ) : null}
-          <RevealDialog
-            reveal={modal?.kind === 'reveal' ? modal : null}
-            noun="Partner key"
-            testIdPrefix="partner-key"
-            onClose={closeFor('reveal')}
-          >
-            {(key, rotated) => (
-              <>
-                {rotated ? (
-                  <p className="small muted">
-                    The previous key stopped working the moment this one was issued.
-                  </p>
-                ) : null}
-                <CopySnippet
-                  label="Try it: list your organizations"
-                  text={`curl -H "X-API-Key: ${key.key}" ${window.location.origin}/api/v1/partner-api/organizations`}
-                  copyLabel="Copy command"
-                  testId="partner-key-snippet"
-                />
-              </>
-            )}
-          </RevealDialog>
+          <IssuedKeyDialogs kind={PARTNER_KEY_KIND} modals={modals} />
         </>
       }
     >
@@ -136,7 +96,6 @@ function PartnerKeyRow({
   onRevoke: () => void;
 }) {
   const active = k.status === 'active';
-  const expires = k.expiresAt ? Date.parse(k.expiresAt) : null;
   return (
     <tr
       className={active ? undefined : 'kx-dim'}
@@ -145,11 +104,7 @@ function PartnerKeyRow({
       data-name={k.name}
     >
       <KeyNameCell name={k.name} org={null} />
-      <td>
-        <span className="mono kx-prefix" data-testid="partner-key-prefix">
-          {k.keyPrefix}…
-        </span>
-      </td>
+      <KeyPrefixCell prefix={k.keyPrefix} testIdPrefix="partner-key" />
       <td>
         <div className="kx-chips" title={k.scopes.join(', ')}>
           {k.scopes.map((s) => (
@@ -159,44 +114,19 @@ function PartnerKeyRow({
           ))}
         </div>
       </td>
-      <td>
-        <StatusPill tone={STATUS_TONE[k.status]} testId="partner-key-status">
-          <span className="cap">{k.status}</span>
-        </StatusPill>
-      </td>
+      <KeyStatusCell status={k.status} testIdPrefix="partner-key" />
       <td className="num" title={`Writes are capped at ${PARTNER_WRITE_CAP} an hour`}>
         {formatCount(Math.min(k.rateLimit, PARTNER_WRITE_CAP))}/h
       </td>
-      <td title={k.lastUsedAt ? formatDateTime(k.lastUsedAt, { seconds: false }) : undefined}>
-        {k.lastUsedAt ? relativeTo(Date.parse(k.lastUsedAt), now) : <span className="muted">Never</span>}
-      </td>
-      <td title={k.expiresAt ? formatDateTime(k.expiresAt, { seconds: false }) : undefined}>
-        {expires === null ? (
-          <span className="muted">Never</span>
-        ) : (
-          <span className={expires < now ? 'tone-warn' : undefined}>{relativeTo(expires, now)}</span>
-        )}
-      </td>
+      <KeyUseAndExpiryCells lastUsedAt={k.lastUsedAt} expiresAt={k.expiresAt} now={now} />
       <td className="actions kx-actions">
-        {active ? (
-          <>
-            <RowAction
-              icon="refresh"
-              label="Rotate"
-              name={k.name}
-              onClick={onRotate}
-              testId="partner-key-rotate"
-            />
-            <RowAction
-              icon="trash"
-              label="Revoke"
-              name={k.name}
-              onClick={onRevoke}
-              testId="partner-key-revoke"
-              danger
-            />
-          </>
-        ) : null}
+        <RotateRevokeActions
+          name={k.name}
+          active={active}
+          testIdPrefix="partner-key"
+          onRotate={onRotate}
+          onRevoke={onRevoke}
+        />
       </td>
     </tr>
   );

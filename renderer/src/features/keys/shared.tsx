@@ -245,6 +245,79 @@ export function KeyConfirm<K, R>({
   );
 }
 
+/** An issued key (API key, partner key) as its rotate and revoke confirmations name it. */
+interface IssuedKey {
+  id: string;
+  name: string;
+  keyPrefix: string;
+}
+
+/**
+ * Rotating an issued key: "Rotate “name”?", test ids `<testIdPrefix>-rotate-dialog|error`. `usedBy` is what must be
+ * given the new key, `keeps` what the new key carries over.
+ */
+export function RotateKeyConfirm<K extends IssuedKey, R>({
+  on,
+  testIdPrefix,
+  write,
+  usedBy,
+  keeps,
+}: {
+  on: OnKey<K, R>;
+  testIdPrefix: string;
+  write: (id: string) => Promise<R>;
+  usedBy: string;
+  keeps: string;
+}) {
+  return (
+    <KeyConfirm
+      on={on}
+      title={`Rotate “${on.k.name}”?`}
+      confirmLabel="Rotate key"
+      testId={`${testIdPrefix}-rotate`}
+      write={() => write(on.k.id)}
+    >
+      <p>
+        A new key is issued and the current key (<span className="mono">{on.k.keyPrefix}…</span>) stops
+        working <strong>immediately</strong>. Update {usedBy} that uses it.
+      </p>
+      <p className="muted small">{keeps}</p>
+    </KeyConfirm>
+  );
+}
+
+/**
+ * Revoking an issued key for good: "Revoke “name”?", test ids `<testIdPrefix>-revoke-dialog|error`. `refused` names
+ * the calls the key no longer opens.
+ */
+export function RevokeKeyConfirm<K extends IssuedKey>({
+  on,
+  testIdPrefix,
+  write,
+  refused,
+}: {
+  on: OnKey<K>;
+  testIdPrefix: string;
+  write: (id: string) => Promise<unknown>;
+  refused: ReactNode;
+}) {
+  return (
+    <KeyConfirm
+      on={on}
+      title={`Revoke “${on.k.name}”?`}
+      confirmLabel="Revoke key"
+      testId={`${testIdPrefix}-revoke`}
+      write={() => write(on.k.id).then(() => undefined)}
+    >
+      <p>
+        {refused} with <span className="mono">{on.k.keyPrefix}…</span> are refused from now on. Revoking is
+        permanent: the key cannot be restored or rotated, only replaced by a new one.
+      </p>
+      <p className="muted small">The record stays in the list as revoked, for the audit trail.</p>
+    </KeyConfirm>
+  );
+}
+
 /** The dialog a key tab shows: create, one on a row (`Kind`), or the secret of a key just created or rotated. */
 export type KeyModal<Row, Created, Kind extends string> =
   { kind: 'create' } | { kind: Kind; key: Row } | { kind: 'reveal'; key: Created; rotated: boolean };
