@@ -1,3 +1,5 @@
+// Over 400 lines: the device side's security review kept together (regular-expression bounds, push scoping, agent
+// credentials, isolation), every part running against the same seeded tenants.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
