@@ -192,7 +192,9 @@ test('a rule made from a request decides the next one; defaults deny; the audit 
     })
     .toBe('active');
   await page.goto(`${ts.url}/approvals/${approvedId}`);
-  await expect(page.getByTestId('request-status')).toHaveText('Auto-approved');
+  // The status follows what the device reports; who decided it stays on the classification card.
+  await expect(page.getByTestId('request-status')).toHaveText('Active on the device');
+  await expect(page.getByTestId('request-decision-source')).toHaveText('PAM rule');
   await expect(page.getByTestId('request-enforcement')).toHaveAttribute('data-value', 'active');
   await screen(page, '63-request-auto-approved');
 
