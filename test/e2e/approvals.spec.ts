@@ -4,10 +4,18 @@
 // elevation request that appears in the inbox without a reload; the technician approves with the authenticator;
 // the agent receives the grant and reports it active; the technician revokes it and the agent cleans up. A second
 // test shows a critical AI tool action asking for re-authentication before it can be approved.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { demoSimulator } from '../../server/modules/demo/simulator';
 import type { SimulatedElevationKind } from '../../server/contract';
-import { MfaTechnician, screen, startServer, type TestServer, watchErrors } from './fixtures';
+import {
+  addPlatformAuthenticator,
+  MfaTechnician,
+  registerApproverDevice,
+  screen,
+  startServer,
+  type TestServer,
+  watchErrors,
+} from './fixtures';
 
 const AGENTS = 3;
 const TECH = 'sam.ortiz@northwind.demo';
@@ -40,21 +48,6 @@ test.afterAll(async () => {
 });
 
 /** A platform authenticator with user verification, as Windows Hello or Touch ID presents itself. */
-async function addPlatformAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
-
 async function raise(kind: SimulatedElevationKind): Promise<string> {
   const raised = await simulator().raiseElevation({ kind });
   expect(raised.status).toBe('pending');
@@ -139,12 +132,7 @@ test('a critical request asks for re-authentication before it can be approved', 
   await addPlatformAuthenticator(page);
   await person.signIn(page, 'Sam');
   // The authenticator of this browser context is new: register it (the first test's one went with its page).
-  await page.getByTestId('nav-approvals').click();
-  await page.getByTestId('approvals-tab-devices').click();
-  await page.getByTestId('approver-device-name').fill('Sam’s laptop');
-  await page.getByTestId('approver-device-password').fill(password);
-  await page.getByTestId('register-approver-device').click();
-  await expect(page.getByTestId('register-done')).toBeVisible();
+  await registerApproverDevice(page, 'Sam’s laptop', password);
 
   const id = await raise('ai_tool_critical');
   expect(requestRow(id).risk_level).toBe('critical');

@@ -183,3 +183,32 @@ export class MfaTechnician {
     await expect(page.getByTestId('home-greeting')).toContainText(greeting);
   }
 }
+
+/**
+ * A platform authenticator for this page's browser context (a CDP virtual authenticator with user verification,
+ * as Windows Hello or Touch ID would be): WebAuthn step-up works for real in headless Chromium.
+ */
+export async function addPlatformAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
+
+/** Registers this browser's authenticator as the signed-in technician's approver device (asks the password again). */
+export async function registerApproverDevice(page: Page, name: string, password: string): Promise<void> {
+  await page.getByTestId('nav-approvals').click();
+  await page.getByTestId('approvals-tab-devices').click();
+  await page.getByTestId('approver-device-name').fill(name);
+  await page.getByTestId('approver-device-password').fill(password);
+  await page.getByTestId('register-approver-device').click();
+  await expect(page.getByTestId('register-done')).toBeVisible();
+}

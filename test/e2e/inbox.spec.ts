@@ -6,7 +6,15 @@
 // top, highlighted.
 import { expect, test, type Page } from '@playwright/test';
 import { insertEnrollmentKey } from '../../server/modules/enrollment-keys/service';
-import { MfaTechnician, screen, startServer, type TestServer, watchErrors } from './fixtures';
+import {
+  addPlatformAuthenticator,
+  MfaTechnician,
+  registerApproverDevice,
+  screen,
+  startServer,
+  type TestServer,
+  watchErrors,
+} from './fixtures';
 
 const TECH = 'sam.ortiz@northwind.demo';
 const LOOKALIKE_HASH = 'b7'.repeat(32);
@@ -107,21 +115,6 @@ async function report(agent: Agent, kind: Kind, user = 'CONTOSO\\alice'): Promis
 }
 
 /** A platform authenticator with user verification, as Windows Hello or Touch ID presents itself. */
-async function addPlatformAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-}
-
 const lookalikes: string[] = [];
 
 test.beforeAll(async () => {
@@ -244,12 +237,7 @@ test('a technician approves a request and its two look-alikes with "decide simil
   await addPlatformAuthenticator(page);
   await person.signIn(page, 'Sam');
   // Register this computer as an approver device: each approve is then confirmed on it, one request at a time.
-  await page.getByTestId('nav-approvals').click();
-  await page.getByTestId('approvals-tab-devices').click();
-  await page.getByTestId('approver-device-name').fill('Sam’s workstation');
-  await page.getByTestId('approver-device-password').fill(password);
-  await page.getByTestId('register-approver-device').click();
-  await expect(page.getByTestId('register-done')).toBeVisible();
+  await registerApproverDevice(page, 'Sam’s workstation', password);
 
   await page.goto(`${ts.url}/approvals?q=npp.8.6`);
   await expect(rows(page)).toHaveCount(3);
@@ -265,7 +253,9 @@ test('a technician approves a request and its two look-alikes with "decide simil
   await page.getByTestId('similar-reason').fill('Notepad++ is on the approved software list');
   await screen(page, '66-decide-similar-dialog');
   await page.getByTestId('decide-similar-submit').click();
-  await expect(page.getByTestId('bulk-headline')).toHaveText('3 requests approved and sent to their devices.');
+  await expect(page.getByTestId('bulk-headline')).toHaveText(
+    '3 requests approved and sent to their devices.',
+  );
   await expect(page.getByTestId('request-status')).not.toHaveText('Pending');
   await screen(page, '67-decide-similar-done');
 
