@@ -35,7 +35,9 @@ import {
   AUTOMATED_ASSURANCE,
   automationCannotApproveCritical,
   checkReauth,
+  sharedReauthDetails,
   stepUpPolicyFor,
+  type SharedReauth,
 } from './step-up';
 import { approvalOf, linkCommand, requestRow, transition, type ElevationRow } from './store';
 import { verifyApprovalProof } from './webauthn';
@@ -62,6 +64,8 @@ interface Assurance {
   method: AssuranceMethod;
   deviceId: string | null;
   flagged: boolean;
+  /** The re-authentication of a set this decision used (bulk, decide similar); null when its own or none. */
+  shared: SharedReauth | null;
 }
 
 /**
@@ -77,6 +81,7 @@ async function stepUp(
   user: UserRow | null,
   row: ElevationRow,
   body: RespondBody,
+  shared: SharedReauth | null,
 ): Promise<Assurance> {
   const approving = body.decision === 'approve';
   if (approving && user && isSubject(user.email, row.subject_username)) {
@@ -100,8 +105,11 @@ async function stepUp(
   }
   const automated = auth.kind === 'api_key';
   if (approving && automated && row.risk_level === 'critical') throw automationCannotApproveCritical();
-  // A deny is never blocked: re-authentication is only checked (and only counted) when approving.
-  const reauthenticated = approving && user ? await checkReauth(ctx, req, user, body) : false;
+  // A deny is never blocked: re-authentication is only checked (and only counted) when approving. A set's shared
+  // one counts only for the requests it was checked for.
+  const usesShared = approving && shared !== null && shared.requestIds.has(row.id);
+  const reauthenticated =
+    usesShared || (approving && user !== null && (await checkReauth(ctx, req, user, body)));
   if (approving && row.risk_level === 'critical' && !reauthenticated) {
     throw new HttpError(
       401,
@@ -124,7 +132,13 @@ async function stepUp(
       { requiredLevel, level },
     );
   }
-  return { level, method, deviceId: device?.deviceId ?? null, flagged: below };
+  return {
+    level,
+    method,
+    deviceId: device?.deviceId ?? null,
+    flagged: below,
+    shared: usesShared ? shared : null,
+  };
 }
 
 /** Expires a pending request that can no longer be decided, ahead of the expiry sweep, and says why. */
@@ -153,12 +167,14 @@ export async function respond(
   auth: AuthContext,
   id: string,
   body: RespondBody,
+  /** Given by a decision on a set (bulk.ts): the re-authentication already checked for all of it. */
+  shared: SharedReauth | null = null,
 ): Promise<RespondResponse> {
   const row = requireRequest(ctx, auth, id, 'write');
   if (row.status !== 'pending') throw conflict(NOT_PENDING, 'NOT_PENDING');
   assertStillDecidable(ctx, row);
   const user = auth.kind === 'user' ? (userById(ctx.db, auth.userId) ?? null) : null;
-  const proof = await stepUp(ctx, req, auth, user, row, body);
+  const proof = await stepUp(ctx, req, auth, user, row, body, shared);
 
   const approving = body.decision === 'approve';
   const refusal = approving ? refusalOf(row) : null;
@@ -214,6 +230,7 @@ export async function respond(
         assuranceMethod: proof.method,
         ...(proof.deviceId ? { assuranceDeviceId: proof.deviceId } : {}),
         ...(proof.flagged ? { assuranceFlagged: true } : {}),
+        ...(proof.shared ? sharedReauthDetails(proof.shared) : {}),
       },
     );
     publish(ctx, status === 'approved' ? 'elevation.approved' : 'elevation.denied', row.id);
@@ -234,6 +251,7 @@ export async function respond(
       assuranceMethod: proof.method,
       assuranceDeviceId: proof.deviceId,
       assuranceFlagged: proof.flagged,
+      ...(proof.shared ? sharedReauthDetails(proof.shared) : {}),
       ...(duration ? { durationMinutes: duration } : {}),
       ...(refusal ? { refusalReason: refusal } : {}),
       ...automationDetails(auth),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type { AppContext } from '../../context';
 import type {
@@ -102,6 +103,41 @@ export async function checkReauth(
   if (!(await checkSecondFactor(ctx, req, user, input.reauthMfaCode))) throw reauthFailed();
   return true;
 }
+
+/**
+ * One re-authentication that covers a set of decisions (bulk approve, "decide similar"), the way each approver
+ * device assertion is bound to its request. A password could simply be checked again for every request, but an
+ * MFA code is spent by its first check (the TOTP step cannot be replayed), so an account whose only
+ * re-authentication is a code could approve just the first critical request of a set. The set is checked once,
+ * up front, and the result is bound to exactly the ids named in that call; it lives only for the call (nothing
+ * is stored or returned, so nothing can be presented again), and each decision records the ceremony it used.
+ */
+export interface SharedReauth {
+  /** Names the ceremony in every decision's event and audit entry, so the decisions it covered can be found. */
+  ceremonyId: string;
+  requestIds: ReadonlySet<string>;
+}
+
+/**
+ * Checks the re-authentication sent with a set of decisions once for all of them: the shared result, or null
+ * when none was sent. A wrong one is 401 `reauth_failed`, a throttled account 429, as for a single decision.
+ */
+export async function reauthForSet(
+  ctx: AppContext,
+  req: Request,
+  user: UserRow,
+  input: { reauthPassword?: string | undefined; reauthMfaCode?: string | undefined },
+  requestIds: readonly string[],
+): Promise<SharedReauth | null> {
+  if (!(await checkReauth(ctx, req, user, input))) return null;
+  return { ceremonyId: randomUUID(), requestIds: new Set(requestIds) };
+}
+
+/** What a decision's event and audit entry say about a shared re-authentication it used. */
+export const sharedReauthDetails = (shared: SharedReauth) => ({
+  reauthCeremonyId: shared.ceremonyId,
+  reauthCoveredRequests: shared.requestIds.size,
+});
 
 /** What an API key's decision records: level 0, below every floor. */
 export const AUTOMATED_ASSURANCE = { level: 0, method: 'automation' } as const satisfies {
