@@ -72,6 +72,23 @@ export interface MeResponse {
    * when no earlier sign-in of the last 7 days is on record.
    */
   previousSignInAt: string | null;
+  /** How this session was signed in; null when its sign-in is not on record (see SessionSignIn). */
+  signIn: SessionSignIn | null;
+}
+
+/**
+ * How a session was signed in, from the audit entry its sign-in wrote (`user.login` with the session's id). Null
+ * for sessions that began without a sign-in entry: first-run setup, and the new session issued when a second
+ * factor is switched on.
+ */
+export interface SessionSignIn {
+  /** The first step: the account's password, single sign-on, or the link that set the password. */
+  method: 'password' | 'sso' | 'invitation' | 'email_verification';
+  /** The second factor answered at sign-in; `idp_mfa` when the SSO provider's own MFA counted; null for none. */
+  secondFactor: 'totp' | 'sms' | 'recovery_code' | 'idp_mfa' | null;
+  /** For single sign-on: the provider's name at the time of the sign-in. */
+  providerName: string | null;
+  at: string;
 }
 
 export interface MfaSetupResponse {

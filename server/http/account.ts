@@ -47,6 +47,8 @@ export function auditUser(
     details?: Record<string, unknown>;
     result?: 'success' | 'failure' | 'denied';
     errorMessage?: string;
+    /** The session the event began (a sign-in), so the session can later say how it was signed in. */
+    sessionId?: string;
   } = {},
 ): void {
   ctx.audit.record({ ...userSubject(ctx, user), action, ...clientInfo(req), ...extra });

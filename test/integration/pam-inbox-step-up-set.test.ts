@@ -64,7 +64,11 @@ describe('a set of critical approvals with one MFA code', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ decided: 3, skipped: 0, failed: 0 });
     for (const result of res.body.results)
-      expect(result).toMatchObject({ outcome: 'decided', status: 'approved', assuranceMethod: 'session_reauth' });
+      expect(result).toMatchObject({
+        outcome: 'decided',
+        status: 'approved',
+        assuranceMethod: 'session_reauth',
+      });
     for (const id of ids) expect(row(id)).toMatchObject({ status: 'approved', assurance_level: 1 });
 
     // Each request has its own audit entry and event, all naming the same ceremony and the size of its set.
@@ -133,7 +137,11 @@ describe('a set of critical approvals with one MFA code', () => {
     const options = await server.api.post('/pam/approver-devices/registration-options', {}, tech2);
     const registered = await server.api.post(
       '/pam/approver-devices',
-      { name: 'Tech2 laptop', response: authenticator.register(options.body.options), reauthPassword: PASSWORD },
+      {
+        name: 'Tech2 laptop',
+        response: authenticator.register(options.body.options),
+        reauthPassword: PASSWORD,
+      },
       tech2,
     );
     expect(registered.status).toBe(201);

@@ -5,6 +5,7 @@ export { auditCaller } from './caller';
 export { allChainRefs, verifyChain } from './chain';
 export { runAuditRetention } from './retention';
 export { auditEntryVisible } from './store';
+export { signInEntryDetails } from './sign-in-store';
 export { type ActorType, type AuditInput, AuditWriter } from './writer';
 // The Overview's recent activity (server/modules/dashboard): the caller's audit scope and its newest entries.
 export { auditScope } from './access';

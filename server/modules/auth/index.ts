@@ -3,3 +3,4 @@
 // surface never pulls in another module's request handlers.
 export { hashPassword, passwordProblem } from './passwords';
 export { checkPassword, completeLogin } from './service';
+export { sessionSignIn, signInDetails } from './sign-in';

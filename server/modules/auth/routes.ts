@@ -6,6 +6,7 @@ import { defineRoute, type AnyRoute } from '../../http/route';
 import { mfaPolicyFor, enable } from '../mfa';
 import { heldPermissions } from '../../http/permissions';
 import { previousSessionStart } from '../sessions';
+import { sessionSignIn } from './sign-in';
 import { membershipOf, toAuthUser, userById } from '../users';
 import { login, logout, refresh, verifyLoginChallenge } from './service';
 
@@ -86,6 +87,7 @@ export function authRoutes(ctx: AppContext): AnyRoute[] {
           mfaRequiredByPolicy: policy.requireMfa,
           smsMfaAllowed: policy.smsAllowed,
           previousSignInAt: previousSessionStart(ctx.db, user.id, auth.sessionId),
+          signIn: sessionSignIn(ctx, user.id, auth.sessionId),
         };
       },
     }),

@@ -6,7 +6,7 @@ import { HttpError, unauthorized } from '../../http/errors';
 import { auditUser, guardAccount } from '../../http/account';
 import type { GuardAccount } from '../../http/guard';
 import { checkSecondFactor } from '../mfa';
-import { ssoGoverns } from '../sso';
+import { providerById, ssoGoverns } from '../sso';
 import type { UserRow } from '../users';
 import {
   challengeExpired,
@@ -14,7 +14,9 @@ import {
   consumeLoginChallenge,
   CSRF_COOKIE,
   CSRF_HEADER,
+  firstStepOf,
   issueSession,
+  issueSessionWithId,
   liveChallenge,
   openLoginChallenge,
   readCookie,
@@ -24,6 +26,7 @@ import {
   type Rotation,
 } from '../sessions';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
+import { signInDetails, type SignInSteps } from './sign-in';
 import { membershipOf, revokeUserSessions, touchLogin, userByEmail, userById } from '../users';
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -104,22 +107,26 @@ export async function login(
     const tempToken = openLoginChallenge(ctx, req, user);
     return { mfaRequired: true, tempToken, mfaMethod: user.mfa_method ?? 'totp' };
   }
-  return completeLogin(ctx, req, res, user, false, 'password');
+  return completeLogin(ctx, req, res, user, { method: 'password', secondFactor: null });
 }
 
-/** Issues the session of a successful sign-in and records it (login, MFA verification, email verification). */
+/**
+ * Issues the session of a successful sign-in and records it, with the steps it went through, in an audit entry
+ * tied to the session (login, MFA verification, single sign-on, email verification). Any second factor, the
+ * IdP's included, makes it an MFA session.
+ */
 export async function completeLogin(
   ctx: AppContext,
   req: Request,
   res: Response,
   user: UserRow,
-  mfa: boolean,
-  method: string,
+  steps: SignInSteps,
 ): Promise<TokenPair> {
   const at = new Date().toISOString();
   touchLogin(ctx.db, user.id, at);
-  const pair = await issueSession(ctx, req, res, { ...user, last_login_at: at }, mfa);
-  auditUser(ctx, req, user, 'user.login', { details: { method, mfa } });
+  const mfa = steps.secondFactor !== null;
+  const { pair, sessionId } = await issueSessionWithId(ctx, req, res, { ...user, last_login_at: at }, mfa);
+  auditUser(ctx, req, user, 'user.login', { details: signInDetails(steps), sessionId });
   ctx.bus.emit('user.login', auditOrg(ctx, user.id), { userId: user.id, email: user.email });
   return pair;
 }
@@ -148,7 +155,13 @@ export async function verifyLoginChallenge(
   // Single use: a second verify with the same tempToken finds it consumed.
   if (!consumeLoginChallenge(ctx.db, challenge.token_hash, new Date().toISOString()))
     throw challengeExpired();
-  return completeLogin(ctx, req, res, userById(ctx.db, user.id)!, true, method);
+  const first = firstStepOf(tempToken);
+  const provider = first.via === 'sso' ? providerById(ctx.db, first.providerId) : undefined;
+  return completeLogin(ctx, req, res, userById(ctx.db, user.id)!, {
+    method: first.via,
+    secondFactor: method,
+    ...(provider ? { provider: { id: provider.id, name: provider.name } } : {}),
+  });
 }
 
 /** Rotates the refresh token presented in the body, or in the cookie with the CSRF header. */

@@ -194,7 +194,11 @@ export async function assertionOptions(
  * Spends the approval challenges of requests whose decision stopped before their proof was checked (a set whose
  * re-authentication failed), so a proof sent with a wrong password or code is never good for another try.
  */
-export function spendApprovalChallenges(ctx: AppContext, userId: string, requestIds: readonly string[]): void {
+export function spendApprovalChallenges(
+  ctx: AppContext,
+  userId: string,
+  requestIds: readonly string[],
+): void {
   for (const requestId of requestIds) consumeChallenge(ctx, userId, 'approve', requestId);
 }
 

@@ -247,7 +247,10 @@ export async function verifyEmail(
     details: { slug: outcome.slug, type: 'msp', plan: 'free', status: 'active', source: 'self_registration' },
     ...client,
   });
-  const pair = await completeLogin(ctx, req, res, user, false, 'email_verification');
+  const pair = await completeLogin(ctx, req, res, user, {
+    method: 'email_verification',
+    secondFactor: null,
+  });
   return {
     verified: true,
     user: userSummary,

@@ -13,12 +13,33 @@ import { userById } from '../users';
 
 export const MFA_CHALLENGE_TTL_SECONDS = 5 * 60;
 
+/**
+ * What the first step of a half-finished sign-in was: the password, or single sign-on through a provider (whose
+ * MFA did not count, so Gatehouse's own second factor is owed). The session records it once the second factor
+ * answers. It travels in the tempToken itself, `mfa_sso.<providerId>.<random>`: the challenge is only ever
+ * found by the hash of the whole token, so an altered provider finds no challenge at all.
+ */
+export type FirstStep = { via: 'password' } | { via: 'sso'; providerId: string };
+
+const SSO_TOKEN = /^mfa_sso\.([0-9a-f-]{36})\./;
+
+export function firstStepOf(tempToken: string): FirstStep {
+  const providerId = SSO_TOKEN.exec(tempToken)?.[1];
+  return providerId ? { via: 'sso', providerId } : { via: 'password' };
+}
+
 export const challengeExpired = () =>
   unauthorized('MFA session expired. Sign in again.', 'MFA_SESSION_EXPIRED');
 
 /** Opens a challenge for a user whose password was accepted; returns the tempToken (shown once). */
-export function openLoginChallenge(ctx: AppContext, req: Request, user: Pick<UserRow, 'id'>): string {
-  const tempToken = `mfa_${randomToken(32)}`;
+export function openLoginChallenge(
+  ctx: AppContext,
+  req: Request,
+  user: Pick<UserRow, 'id'>,
+  first: FirstStep = { via: 'password' },
+): string {
+  const tempToken =
+    first.via === 'sso' ? `mfa_sso.${first.providerId}.${randomToken(32)}` : `mfa_${randomToken(32)}`;
   const now = new Date();
   const client = clientInfo(req);
   insertLoginChallenge(ctx.db, {

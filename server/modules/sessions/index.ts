@@ -7,9 +7,17 @@ export {
   CSRF_COOKIE,
   CSRF_HEADER,
   issueSession,
+  issueSessionWithId,
   readCookie,
   REFRESH_COOKIE,
 } from './session';
-export { challengeExpired, challengeUser, liveChallenge, openLoginChallenge } from './challenge';
+export {
+  challengeExpired,
+  challengeUser,
+  firstStepOf,
+  liveChallenge,
+  openLoginChallenge,
+  type FirstStep,
+} from './challenge';
 export { consumeLoginChallenge, deleteLoginChallengesOf, recordChallengeFailure } from './store';
-export { previousSessionStart } from './refresh-token-store';
+export { previousSessionStart, sessionStartedAt } from './refresh-token-store';

@@ -91,6 +91,15 @@ export function revokeUserTokens(db: Db, userId: string, reason: string, at: str
   ).run(at, reason, userId);
 }
 
+/** When session `familyId` of the user began (its first token), or null when none of its tokens is on record. */
+export function sessionStartedAt(db: Db, userId: string, familyId: string): string | null {
+  const row = statement(
+    db,
+    'SELECT MIN(created_at) AS at FROM refresh_tokens WHERE family_id = ? AND user_id = ?',
+  ).get(familyId, userId) as { at: string | null } | undefined;
+  return row?.at ?? null;
+}
+
 /**
  * When the user's sign-in before session `familyId` began: the start of the newest other session (a family's
  * first token) that began earlier, or null when none is on record. Expired tokens are pruned after 7 days, so an

@@ -52,6 +52,18 @@ export async function issueSession(
   mfa: boolean,
   rotated?: IssuedRefresh,
 ): Promise<TokenPair> {
+  return (await issueSessionWithId(ctx, req, res, user, mfa, rotated)).pair;
+}
+
+/** issueSession, also naming the session (refresh family), for a sign-in that records how it began. */
+export async function issueSessionWithId(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  user: UserRow,
+  mfa: boolean,
+  rotated?: IssuedRefresh,
+): Promise<{ pair: TokenPair; sessionId: string }> {
   const membership = membershipOf(ctx.db, user.id);
   if (!membership || user.status !== 'active')
     throw unauthorized('Account is not active', 'ACCOUNT_INACTIVE');
@@ -64,13 +76,14 @@ export async function issueSession(
     refresh.sessionId,
   );
   setSessionCookies(req, res, refresh.token);
-  return {
+  const pair = {
     accessToken,
     refreshToken: refresh.token,
     expiresInSeconds: ACCESS_TOKEN_TTL_SECONDS,
     mfa,
     user: toAuthUser(user, membership, heldPermissions(ctx.db, membership.roleId)),
   };
+  return { pair, sessionId: refresh.sessionId };
 }
 
 /** Reads `a=b; c=d` without another dependency; cookie values we set are URL-safe. */

@@ -6,6 +6,7 @@ import { completeLogin } from '../auth';
 import { openLoginChallenge } from '../sessions';
 import { membershipOf, userById } from '../users';
 import type { SsoRuntime } from './runtime';
+import { providerById } from './provider-store';
 import { consumeExchangeCode } from './session-store';
 
 // `POST /sso/exchange` (rule 10 m): the code from the URL fragment, once, within a minute, for the session. The
@@ -35,9 +36,15 @@ export async function exchangeCode(
   if (membership?.partnerId) ctx.tenantGuard.check(membership.partnerId, req, 'login');
   const redirectPath = row.redirect_path;
   if (row.idp_mfa === 0 && ctx.config.enable2fa && user.mfa_enabled === 1) {
-    const tempToken = openLoginChallenge(ctx, req, user);
+    // The challenge carries the provider, so the session still says it began with single sign-on.
+    const tempToken = openLoginChallenge(ctx, req, user, { via: 'sso', providerId: row.provider_id });
     return { mfaRequired: true, tempToken, mfaMethod: user.mfa_method ?? 'totp', redirectPath };
   }
-  const pair = await completeLogin(ctx, req, res, user, row.idp_mfa === 1, 'sso');
+  const provider = providerById(ctx.db, row.provider_id);
+  const pair = await completeLogin(ctx, req, res, user, {
+    method: 'sso',
+    secondFactor: row.idp_mfa === 1 ? 'idp_mfa' : null,
+    ...(provider ? { provider: { id: provider.id, name: provider.name } } : {}),
+  });
   return { ...pair, redirectPath };
 }

@@ -4,8 +4,8 @@ import type { AppContext } from '../../context';
 import { badRequest, type HttpError } from '../../http/errors';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { auditUser } from '../../http/account';
-import { hashPassword, passwordProblem } from '../auth';
-import { issueSession } from '../sessions';
+import { hashPassword, passwordProblem, signInDetails } from '../auth';
+import { issueSessionWithId } from '../sessions';
 import { consumeEmailToken, findUsableEmailToken, retireUserTokens } from '../registration';
 import { acceptInviteBody, invitationQuery } from './schemas';
 import type { Membership, UserRow } from './store';
@@ -89,11 +89,14 @@ async function accept(
   });
   touchLogin(ctx.db, user.id, at);
   const active = userById(ctx.db, user.id)!;
-  const pair = await issueSession(ctx, req, res, active, false);
+  const { pair, sessionId } = await issueSessionWithId(ctx, req, res, active, false);
   auditUser(ctx, req, active, 'user.invite.accept', {
     details: { scope: membership.scope, partnerId: membership.partnerId, orgId: membership.orgId },
   });
-  auditUser(ctx, req, active, 'user.login', { details: { method: 'invitation', mfa: false } });
+  auditUser(ctx, req, active, 'user.login', {
+    details: signInDetails({ method: 'invitation', secondFactor: null }),
+    sessionId,
+  });
   ctx.bus.emit('user.login', membership.orgId, { userId: active.id, email: active.email });
   return pair;
 }

@@ -145,7 +145,11 @@ export function DecideSimilarDialog({
           label={method === 'mfa_code' ? 'Authenticator code' : 'Your password'}
           htmlFor={method === 'mfa_code' ? `${uid}-code` : `${uid}-password`}
           error={errors.secret}
-          hint={`${reauthTargets.length === 1 ? 'One of these needs' : `${reauthTargets.length} of these need`} you to confirm who you are again.`}
+          hint={
+            reauthTargets.length === 1
+              ? 'One of these needs you to confirm who you are again.'
+              : `${reauthTargets.length} of these need you to confirm who you are again: once, for all of them.`
+          }
         >
           {method === 'mfa_code' ? (
             <TotpCodeInput id={`${uid}-code`} value={secret} onChange={setSecret} />

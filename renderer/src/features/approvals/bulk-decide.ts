@@ -8,7 +8,8 @@ import { ceremonyCancelled, webAuthnMessage } from './actions';
 // One decision for several requests (Deny selected in the inbox, "decide similar" on a request page). The server
 // decides each on its own (POST /pam/elevation-requests/bulk-respond); here each approve first gets its own
 // confirmation on the approver device when the technician has one (an assertion is bound to one request), and each
-// approved elevation is then sent to its device, as a single approve does.
+// approved elevation is then sent to its device, as a single approve does. A password or code is checked once by the
+// server for all the requests of a call (an authenticator code can be spent only once).
 
 /** The most requests POST /pam/elevation-requests/bulk-respond takes at once. */
 const BULK_LIMIT = 100;

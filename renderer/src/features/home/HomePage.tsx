@@ -84,6 +84,7 @@ export function HomePage() {
         now={now}
         partnerName={data?.partner?.name ?? null}
         orgName={data?.organization?.name ?? null}
+        signIn={me.data?.signIn}
       />
     </div>
   );

@@ -5,6 +5,7 @@ import { useMeta } from '../../lib/meta';
 import { useSession } from '../../lib/session';
 import { Facts, StatusPill } from '../../ui/basics';
 import { MfaFacts } from '../../ui/MfaFacts';
+import type { SessionSignIn } from '../../../../server/contract';
 
 // Who is signed in, this server, the session's tokens: useful when something is off, not part of a working day.
 // So they sit folded at the foot of the Overview (a technician opens them when support asks) instead of taking
@@ -39,10 +40,13 @@ export function SessionDetails({
   now,
   partnerName,
   orgName,
+  signIn,
 }: {
   now: number;
   partnerName: string | null;
   orgName: string | null;
+  /** How this session was signed in (GET /auth/me). */
+  signIn: SessionSignIn | null | undefined;
 }) {
   const user = useSession((s) => s.user);
   const mfa = useSession((s) => s.mfa);
@@ -75,7 +79,7 @@ export function SessionDetails({
           ]}
         />
         <Panel testId="home-mfa" title="Two-step verification">
-          <MfaFacts user={user} mfa={mfa} testIdPrefix="home" />
+          <MfaFacts user={user} mfa={mfa} signIn={signIn} testIdPrefix="home" />
         </Panel>
         <FactsPanel
           testId="home-server"

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { AuthUser } from '../../../../server/contract';
+import type { AuthUser, SessionSignIn } from '../../../../server/contract';
 import { ApiError, errorMessage } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { Icon } from '../../ui/Icon';
@@ -15,12 +15,14 @@ import { SmallButton } from '../../ui/SmallButton';
 export function MfaCard({
   user,
   mfa,
+  signIn,
   requiredByPolicy,
   smsAllowed,
   onChanged,
 }: {
   user: AuthUser;
   mfa: boolean;
+  signIn: SessionSignIn | null | undefined;
   requiredByPolicy: boolean;
   smsAllowed: boolean;
   onChanged: () => Promise<void>;
@@ -28,7 +30,7 @@ export function MfaCard({
   const [notice, setNotice] = useState<string | null>(null);
   return (
     <Card title="Two-step verification" icon="lock" testId="profile-mfa">
-      <MfaFacts user={user} mfa={mfa} testIdPrefix="profile" />
+      <MfaFacts user={user} mfa={mfa} signIn={signIn} testIdPrefix="profile" />
       {requiredByPolicy ? (
         <div className="pf-policy" data-testid="profile-mfa-policy">
           <Icon name="lock" size={14} />

@@ -65,6 +65,7 @@ export function ProfilePage() {
           <MfaCard
             user={user}
             mfa={mfa}
+            signIn={account.signIn}
             requiredByPolicy={account.mfaRequiredByPolicy}
             smsAllowed={account.smsAllowed}
             onChanged={account.reload}

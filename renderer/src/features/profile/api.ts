@@ -1,6 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import type { MfaEnableResponse, SmsSentResponse, UserProfile } from '../../../../server/contract';
+import type {
+  MfaEnableResponse,
+  SessionSignIn,
+  SmsSentResponse,
+  UserProfile,
+} from '../../../../server/contract';
 import { api } from '../../lib/api/client';
 import { errorMessage } from '../../lib/errors';
 import { queryClient } from '../../lib/query';
@@ -44,6 +49,8 @@ export interface AccountState {
   smsAllowed: boolean;
   /** The sign-in before this session (from /auth/me); null when none is on record. */
   previousSignInAt: string | null;
+  /** How this session was signed in (from /auth/me); null when not on record, undefined while loading. */
+  signIn: SessionSignIn | null | undefined;
   error: string | null;
   /** Re-read /auth/me and /users/me (after any change to MFA, phone or profile). */
   reload: () => Promise<void>;
@@ -76,6 +83,7 @@ export function useAccount(): AccountState {
     mfaRequiredByPolicy: me.data?.mfaRequiredByPolicy === true,
     smsAllowed: !smsRefused && me.data?.smsMfaAllowed !== false,
     previousSignInAt: me.data?.previousSignInAt ?? null,
+    signIn: me.data?.signIn,
     error: error ? errorMessage(error) : null,
     reload,
     markSmsRefused,
