@@ -3,6 +3,7 @@
 // the Software tab lists and searches what the agent reported, the Elevations tab shows its requests. Real
 // server, real agents, real browser; screenshots at 1280x800.
 import { expect, test, type Page } from '@playwright/test';
+import { demoSimulator } from '../../server/modules/demo';
 import { screen, startServer, watchErrors, type TestServer } from './fixtures';
 
 const AGENTS = 4;
@@ -57,7 +58,7 @@ async function signIn(page: Page): Promise<void> {
   await expect(page.getByTestId('home-greeting')).toContainText('Sam');
 }
 
-test('a device page charts its metrics, lists its software and its elevation requests', async ({ page }) => {
+test('a device page charts its metrics and lists its software', async ({ page }) => {
   const errors = watchErrors(page);
   const device = readyDevice();
   if (!device) throw new Error('no device ready');
@@ -91,14 +92,46 @@ test('a device page charts its metrics, lists its software and its elevation req
   await page.getByTestId('software-search').fill('no-such-program-anywhere');
   await expect(page.getByTestId('software-empty')).toContainText('Nothing matches');
 
+  expect(errors).toEqual([]);
+});
+
+/** The status pill's words for the statuses a freshly raised request can be in (approvals/format.ts). */
+const STATUS_WORDS: Record<string, string> = {
+  pending: 'Pending',
+  approved: 'Approved',
+  auto_approved: 'Auto-approved',
+  actuating: 'Actuating',
+  denied: 'Denied',
+  revoked: 'Revoked',
+  expired: 'Expired',
+};
+
+test("a device's Elevations tab lists a request raised on it, with its status, and opens it", async ({
+  page,
+}) => {
+  const errors = watchErrors(page);
+  // A simulated agent asks for elevation, as the demo panel's "Raise elevation request" makes it do.
+  const raised = await demoSimulator(ts.server.context).raiseElevation({ kind: 'unsigned_tool' });
+  if (!raised.id) throw new Error('the demo policy ignored the request');
+  const requestId = raised.id;
+  const statusNow = () =>
+    (db().prepare('SELECT status FROM elevation_requests WHERE id = ?').get(requestId) as { status: string })
+      .status;
+  await signIn(page);
+
+  await page.goto(`${ts.url}/devices/${raised.deviceId}`);
+  await expect(page.getByTestId('device-title')).toContainText(raised.hostname);
   await page.getByTestId('device-tab-elevations').click();
-  const requests = count('SELECT COUNT(*) AS n FROM elevation_requests WHERE device_id = ?', device.id);
-  if (requests > 0) {
-    await expect(page.getByTestId('device-elevation-row').first()).toBeVisible();
-  } else {
-    await expect(page.getByTestId('device-elevations-empty')).toBeVisible();
-  }
+  const row = page.locator(`[data-testid="device-elevation-row"][href*="${requestId}"]`);
+  await expect(row).toBeVisible();
+  await expect(row).toContainText(STATUS_WORDS[statusNow()] ?? statusNow());
+  // Only this device's requests (a page holds 50): as many rows as the server holds for this device.
+  const onDevice = count('SELECT COUNT(*) AS n FROM elevation_requests WHERE device_id = ?', raised.deviceId);
+  await expect(page.getByTestId('device-elevation-row')).toHaveCount(Math.min(onDevice, 50));
   await screen(page, '82-device-elevations');
+
+  await row.click();
+  await expect(page).toHaveURL(new RegExp(requestId));
   expect(errors).toEqual([]);
 });
 
