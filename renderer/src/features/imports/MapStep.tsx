@@ -46,7 +46,7 @@ export function MapStep<R>({
         </Alert>
       ))}
       <div className="im-map-grid" role="table" aria-label="Column mapping">
-        <div className="im-map-row im-map-head" role="row">
+        <div className="im-map-row ui-col-heads" role="row">
           <span role="columnheader">Field</span>
           <span role="columnheader">Column of the file</span>
           <span role="columnheader">First values</span>

@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { saveFile } from '../../lib/clipboard';
 import { formatCount } from '../../lib/format';
 import { Link } from '../../lib/router';
-import { ActionError, Button, Icon, ProgressTrack, Segmented, VirtualTable } from '../../ui';
+import { ActionError, Button, Icon, ProgressTrack, Segmented } from '../../ui';
 import { toCsv } from './csv';
 import type { Outcome, RowOutcome } from './model';
-import { fileLine, TableFrame } from './parts';
+import { fileLine, LineTable } from './parts';
 import type { Progress } from './run';
 import type { Source } from './SourceStep';
 
@@ -99,7 +99,7 @@ function Summary({
         {(['imported', 'updated', 'skipped', 'failed'] as const).map((o) => (
           <div
             key={o}
-            className={`im-tile im-out-${o}`}
+            className={`ui-panel im-tile im-out-${o}`}
             data-testid={`import-result-${o}`}
             data-count={count(o)}
           >
@@ -135,41 +135,37 @@ function Summary({
           <Icon name="check" /> No row failed.
         </p>
       ) : (
-        <TableFrame rows={shown.length} rowHeight={ROW_HEIGHT}>
-          <VirtualTable
-            label="Import result"
-            rows={shown}
-            total={shown.length}
-            rowHeight={ROW_HEIGHT}
-            getKey={(r) => String(r.index)}
-            className="im-out-row"
-            resetKey={filter}
-            head={
-              <>
-                <div role="columnheader">Line</div>
-                <div role="columnheader">Result</div>
-                <div role="columnheader">Code</div>
-                <div role="columnheader">What happened</div>
-              </>
-            }
-            renderRow={(r, row) => (
-              <div {...row} className="im-out-row" data-testid="import-result-row" data-outcome={r.outcome}>
-                <div role="cell" className="muted mono">
-                  {fileLine(r.index)}
-                </div>
-                <div role="cell">
-                  <span className={`im-badge im-out-${r.outcome}`}>{LABELS[r.outcome]}</span>
-                </div>
-                <div role="cell" className="mono small muted">
-                  {r.code ?? ''}
-                </div>
-                <div role="cell" className="im-ellipsis" title={r.message}>
-                  {r.message}
-                </div>
+        <LineTable
+          label="Import result"
+          rows={shown}
+          rowHeight={ROW_HEIGHT}
+          className="im-out-row"
+          resetKey={filter}
+          head={
+            <>
+              <div role="columnheader">Line</div>
+              <div role="columnheader">Result</div>
+              <div role="columnheader">Code</div>
+              <div role="columnheader">What happened</div>
+            </>
+          }
+          renderRow={(r, row) => (
+            <div {...row} className="im-out-row" data-testid="import-result-row" data-outcome={r.outcome}>
+              <div role="cell" className="muted mono">
+                {fileLine(r.index)}
               </div>
-            )}
-          />
-        </TableFrame>
+              <div role="cell">
+                <span className={`im-badge im-out-${r.outcome}`}>{LABELS[r.outcome]}</span>
+              </div>
+              <div role="cell" className="mono small muted">
+                {r.code ?? ''}
+              </div>
+              <div role="cell" className="im-ellipsis" title={r.message}>
+                {r.message}
+              </div>
+            </div>
+          )}
+        />
       )}
       <div className="im-actions">
         <Button tone="secondary" icon="refresh" onClick={onAgain} testId="import-again">

@@ -103,15 +103,14 @@ export function CloneRoleDialog({
       title={`Clone ${role.name}`}
       onClose={onClose}
       testId="role-clone-dialog"
-      formId="role-clone-form"
-      noValidate
       onSubmit={(e) => void submit(e)}
-      busy={busy}
-      error={error}
-      submitLabel="Create copy"
-      busyLabel="Cloning…"
-      submitDisabled={Boolean(localError)}
-      submitTestId="role-clone-save"
+      action={{ busy, error }}
+      submit={{
+        label: 'Create copy',
+        busyLabel: 'Cloning…',
+        testId: 'role-clone-save',
+        disabled: Boolean(localError),
+      }}
     >
       <p className="muted">
         The copy is a custom role with every permission {role.name} grants today, its own and inherited, and
