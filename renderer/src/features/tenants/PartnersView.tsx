@@ -21,7 +21,7 @@ import {
 
 import { asList, paginationOf } from '../../lib/query';
 import { formatDate } from '../../lib/format';
-import { useTarget, useDialog } from '../../lib/hooks';
+import { useTarget, useDialog, writeTarget } from '../../lib/hooks';
 import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from './labels';
 import { capsText, PartnerDialog, PartnerStatusDialog } from './PartnerDialogs';
 import { useOrganizationList } from '../../lib/directory';
@@ -46,12 +46,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
     ? list.filter((p) => p.name.toLowerCase().includes(needle) || p.slug.includes(needle))
     : list;
 
-  const remove = async () => {
-    if (!deleting.target) return;
-    await tenantsApi.deletePartner(deleting.target.id);
-    deleting.close();
-    partners.reload();
-  };
+  const remove = writeTarget(deleting, (row) => tenantsApi.deletePartner(row.id), partners.reload);
   const deletingOrgs = deleting.target ? (orgCount.get(deleting.target.id) ?? 0) : 0;
 
   return (
