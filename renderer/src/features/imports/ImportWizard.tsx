@@ -2,13 +2,13 @@ import { useMemo, useState } from 'react';
 import { useAsyncAction } from '../../lib/action';
 import { formatCount, plural } from '../../lib/format';
 import { ActionError, Button, ProgressTrack } from '../../ui';
-import { autoMap, type BuiltRow, type ImportModel, type PreviewLine, type RowOutcome } from './model';
+import { autoMap, type BuiltRow, type ImportModel, type PreviewLine } from './model';
 import { MapStep, type Mapping } from './MapStep';
 import { StepBar, type StepId } from './parts';
 import { PreviewStep } from './PreviewStep';
 import { ResultStep } from './ResultStep';
 import { useImportChoices } from './choices';
-import { commitAll, previewAll, ROWS_PER_REQUEST, sendableRows, type Progress } from './run';
+import { commitAll, previewAll, ROWS_PER_REQUEST, sendableRows, type CommitRun, type Progress } from './run';
 import { SourceStep, type Source } from './SourceStep';
 
 // The frame both imports share (organizations and sites, contacts): file, column mapping, preview with the
@@ -21,8 +21,8 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
   const [lines, setLines] = useState<PreviewLine[] | null>(null);
   const choices = useImportChoices(model);
   const [progress, setProgress] = useState<Progress>({ done: 0, total: 0 });
-  const [outcomes, setOutcomes] = useState<RowOutcome[] | null>(null);
-  const [stopped, setStopped] = useState<unknown>(null);
+  /** The commit's answer (null until it ends). */
+  const [result, setResult] = useState<CommitRun | null>(null);
   const previewing = useAsyncAction();
 
   const built = useMemo<Array<BuiltRow<R>>>(() => {
@@ -50,8 +50,7 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
     setMapping({});
     setLines(null);
     choices.reset();
-    setOutcomes(null);
-    setStopped(null);
+    setResult(null);
     previewing.reset();
   };
 
@@ -66,8 +65,7 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
   const runCommit = async () => {
     if (!lines) return;
     setStep('commit');
-    setOutcomes(null);
-    setStopped(null);
+    setResult(null);
     const run = await commitAll(
       model,
       {
@@ -79,8 +77,7 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
       },
       setProgress,
     );
-    setOutcomes(run.outcomes);
-    setStopped(run.stopped);
+    setResult(run);
   };
 
   return (
@@ -166,14 +163,7 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
           }
         />
       ) : (
-        <ResultStep
-          source={source}
-          progress={progress}
-          outcomes={outcomes}
-          stopped={stopped}
-          doneLink={model.doneLink}
-          onAgain={restart}
-        />
+        <ResultStep source={source} progress={progress} result={result} onAgain={restart} />
       )}
     </div>
   );

@@ -149,10 +149,10 @@ export function PreviewStep<R>({
               <div role="cell">
                 <AnnotationBadge info={info} annotation={line.annotation} />
               </div>
-              <div role="cell" className="im-ellipsis" title={line.subject}>
+              <div role="cell" className="ellipsis" title={line.subject}>
                 {line.subject}
               </div>
-              <div role="cell" className="im-ellipsis muted" title={line.detail ?? undefined}>
+              <div role="cell" className="ellipsis muted" title={line.detail ?? undefined}>
                 {line.detail ?? '—'}
               </div>
               <div role="cell" className="im-what">
@@ -173,7 +173,7 @@ export function PreviewStep<R>({
                   </select>
                 ) : null}
                 <span
-                  className={`im-ellipsis${line.note ? ' im-note' : ' muted'}`}
+                  className={`ellipsis${line.note ? ' im-note' : ' muted'}`}
                   title={line.note ?? undefined}
                 >
                   {line.note ?? whatHappens(line, info?.tone)}
