@@ -120,8 +120,7 @@ function ReviewScreen({ review }: { review: AccessReviewDetail }) {
         <CompleteDialog
           review={review}
           revoked={revoked}
-          busy={complete.busy}
-          error={complete.error}
+          action={complete}
           onConfirm={finish}
           onCancel={() => setConfirming(false)}
         />

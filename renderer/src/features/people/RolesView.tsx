@@ -182,8 +182,7 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
       <DeleteRoleDialog
         role={deleting.target}
         open={deleting.target !== null}
-        busy={deleting.action.busy}
-        error={deleting.action.error}
+        action={deleting.action}
         onCancel={deleting.close}
         onConfirm={() => void deleting.action.run(remove)}
       />
