@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Organization, Site } from '../../../../server/contract';
 
 import { navigate } from '../../lib/router';
-import { ConfirmTarget } from '../../ui/DialogActions';
+import { DeleteTarget } from '../../ui/DialogActions';
 import { Card, Facts, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
 import { useDialog, useDocumentTitle, useTarget, writeTarget } from '../../lib/hooks';
@@ -140,13 +140,7 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
         />
       ) : null}
 
-      <DeleteOrganizationDialog
-        name={org.name}
-        open={deleting.target !== null}
-        action={deleting.action}
-        onCancel={deleting.close}
-        onConfirm={remove}
-      />
+      <DeleteOrganizationDialog of={deleting} onConfirm={remove} />
     </>
   );
 }
@@ -219,18 +213,12 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
         />
       ) : null}
 
-      <ConfirmTarget
-        of={deleting}
-        title="Delete site"
-        confirmLabel="Delete site"
-        onConfirm={remove}
-        testId="site-delete-dialog"
-      >
+      <DeleteTarget of={deleting} what="site" onConfirm={remove} testId="site-delete-dialog">
         <p>
           Permanently delete <strong>{deleting.target?.name}</strong> from {orgName}? Sites are deleted
           outright, not archived: this cannot be undone.
         </p>
-      </ConfirmTarget>
+      </DeleteTarget>
     </>
   );
 }

@@ -211,13 +211,7 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
         />
       ) : null}
 
-      <DeleteOrganizationDialog
-        name={deleting.target?.name}
-        open={deleting.target !== null}
-        action={deleting.action}
-        onCancel={deleting.close}
-        onConfirm={remove}
-      />
+      <DeleteOrganizationDialog of={deleting} onConfirm={remove} />
     </>
   );
 }

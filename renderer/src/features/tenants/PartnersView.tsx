@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { Partner } from '../../../../server/contract';
 
-import { ConfirmTarget } from '../../ui/DialogActions';
+import { DeleteTarget } from '../../ui/DialogActions';
 import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime, plural } from '../../lib/format';
 import {
@@ -158,13 +158,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
         />
       ) : null}
 
-      <ConfirmTarget
-        of={deleting}
-        title="Delete partner"
-        confirmLabel="Delete partner"
-        onConfirm={remove}
-        testId="partner-delete-dialog"
-      >
+      <DeleteTarget of={deleting} what="partner" onConfirm={remove} testId="partner-delete-dialog">
         <p>
           Delete <strong>{deleting.target?.name}</strong>? The partner disappears from every list and can no
           longer be opened. The record is kept (soft delete) for the audit trail.
@@ -175,7 +169,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
             orderly way, set the status to offboarding instead.
           </Alert>
         ) : null}
-      </ConfirmTarget>
+      </DeleteTarget>
     </>
   );
 }
