@@ -1,7 +1,7 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, navigate, usePathname } from '../lib/router';
 import { useSession } from '../lib/session';
-import { useMeta } from '../lib/meta';
+import { useFreshHealth, useMeta } from '../lib/meta';
 import { sectionFor, sectionsFor } from './routes';
 import { desktopBridge } from '../lib/bridge';
 import { initials, scopeLabel } from '../lib/format';
@@ -127,10 +127,7 @@ function Topbar() {
 }
 
 export function Shell({ children }: { children: ReactNode }) {
-  const loadHealth = useMeta((s) => s.loadHealth);
-  useEffect(() => {
-    void loadHealth();
-  }, [loadHealth]);
+  useFreshHealth();
 
   return (
     <div className="shell">

@@ -1,5 +1,6 @@
 // Server facts the console shows (version), fetched once and on demand.
 
+import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { HealthResponse } from '../../../server/contract';
 import { api, errorMessage } from './api/client';
@@ -24,3 +25,13 @@ export const useMeta = create<MetaState>((set) => ({
     }
   },
 }));
+
+/** The server's health, asked for afresh whenever a frame that shows it (the shell, the sign-in pages) mounts. */
+export function useFreshHealth(): HealthResponse | null {
+  const health = useMeta((s) => s.health);
+  const loadHealth = useMeta((s) => s.loadHealth);
+  useEffect(() => {
+    void loadHealth();
+  }, [loadHealth]);
+  return health;
+}

@@ -50,3 +50,11 @@ export function ConfirmTarget({
 }: Omit<ComponentProps<typeof ConfirmAction>, 'open' | 'action' | 'onCancel'> & { of: ConfirmTargetOf }) {
   return <ConfirmAction {...confirm} open={of.target !== null} action={of.action} onCancel={of.close} />;
 }
+
+/** The question before the row `of` holds is deleted: "Delete <what>" is its title and its button. */
+export function DeleteTarget({
+  what,
+  ...confirm
+}: Omit<ComponentProps<typeof ConfirmTarget>, 'title' | 'confirmLabel'> & { what: string }) {
+  return <ConfirmTarget {...confirm} title={`Delete ${what}`} confirmLabel={`Delete ${what}`} />;
+}

@@ -37,13 +37,9 @@ export function EditorDialog({
       title={editing === null ? createTitle : `Edit ${editing.name}`}
       onClose={onClose}
       testId={`${idPrefix}-dialog`}
-      formId={`${idPrefix}-form`}
-      noValidate
       onSubmit={(e) => void onSubmit(e)}
-      busy={state.busy}
-      error={state.error}
-      submitLabel={editing === null ? createLabel : 'Save changes'}
-      submitTestId={`${idPrefix}-save`}
+      action={state}
+      submit={{ label: editing === null ? createLabel : 'Save changes', testId: `${idPrefix}-save` }}
     >
       {children}
     </FormDialog>

@@ -1,5 +1,5 @@
 import { forwardRef, useEffect, useState, type ReactNode } from 'react';
-import { useMeta } from '../lib/meta';
+import { useFreshHealth } from '../lib/meta';
 import { Icon, Logo } from './Icon';
 
 export function AuthLayout({
@@ -11,11 +11,7 @@ export function AuthLayout({
   wide?: boolean;
   aside?: ReactNode;
 }) {
-  const health = useMeta((s) => s.health);
-  const loadHealth = useMeta((s) => s.loadHealth);
-  useEffect(() => {
-    void loadHealth();
-  }, [loadHealth]);
+  const health = useFreshHealth();
 
   return (
     <div className="auth">

@@ -4,6 +4,7 @@
 export * from './ActionError';
 export * from './AuthFormSubmit';
 export * from './Button';
+export * from './ButtonLink';
 export * from './basics';
 export * from './charts';
 export * from './Checklist';

@@ -1,6 +1,6 @@
 import type { AccessReviewDetail, AccessReviewItem } from '../../../../server/contract';
 import { plural } from '../../lib/format';
-import { ActionError, ConfirmDialog } from '../../ui';
+import { ActionError, ConfirmDialog, type FormAction } from '../../ui';
 
 // Completing asks first and names every person who will lose access: their association goes, their sessions
 // end and their open consoles close at once; nothing of it can be undone from here (they would be invited again).
@@ -8,15 +8,13 @@ import { ActionError, ConfirmDialog } from '../../ui';
 export function CompleteDialog({
   review,
   revoked,
-  busy,
-  error,
+  action,
   onConfirm,
   onCancel,
 }: {
   review: AccessReviewDetail;
   revoked: AccessReviewItem[];
-  busy: boolean;
-  error: unknown;
+  action: FormAction;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -29,7 +27,7 @@ export function CompleteDialog({
           ? `Complete and remove ${plural(revoked.length, 'person', 'people')}`
           : 'Complete review'
       }
-      busy={busy}
+      busy={action.busy}
       onConfirm={onConfirm}
       onCancel={onCancel}
       testId="ar-complete-dialog"
@@ -57,7 +55,7 @@ export function CompleteDialog({
           </p>
         </>
       )}
-      <ActionError error={error} />
+      <ActionError error={action.error} />
     </ConfirmDialog>
   );
 }

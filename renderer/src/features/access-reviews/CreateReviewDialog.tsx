@@ -49,14 +49,9 @@ export function CreateReviewDialog({
       title="New access review"
       onClose={onClose}
       testId="ar-create-dialog"
-      formId="ar-create-form"
       onSubmit={submit}
-      busy={save.busy}
-      error={save.error}
-      submitLabel="Create review"
-      busyLabel="Creating…"
-      submitTestId="ar-create-submit"
-      noValidate
+      action={save}
+      submit={{ label: 'Create review', busyLabel: 'Creating…', testId: 'ar-create-submit' }}
     >
       <TextField
         id="ar-name"

@@ -18,7 +18,13 @@ import { useReviewKeys } from './useReviewKeys';
 
 // The toolbar's buttons that decide every selected row at once (Shift+A / Shift+R do the same).
 const BULK_ACTIONS = [
-  { decision: 'approved', tone: 'secondary', icon: 'check', testId: 'ar-bulk-approve', label: 'Approve selected' },
+  {
+    decision: 'approved',
+    tone: 'secondary',
+    icon: 'check',
+    testId: 'ar-bulk-approve',
+    label: 'Approve selected',
+  },
   { decision: 'revoked', tone: 'danger', icon: 'close', testId: 'ar-bulk-revoke', label: 'Revoke selected' },
 ] as const;
 

@@ -3,7 +3,7 @@ import type { AccessReviewSummary } from '../../../../server/contract';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate } from '../../lib/router';
-import { AdminTable, EmptyState, Icon, LoadState, PageHeader } from '../../ui';
+import { AdminTable, EmptyState, Icon, LoadState, PageHeader, SmallButton } from '../../ui';
 import { useReviewList } from './api';
 import { CreateReviewDialog } from './CreateReviewDialog';
 import { useCanWriteReviews } from './access';
@@ -25,15 +25,9 @@ export function ReviewListPage() {
   const rows = list.data?.data;
 
   const createButton = canWrite ? (
-    <button
-      type="button"
-      className="btn btn-primary btn-sm"
-      onClick={() => setCreating(true)}
-      data-testid="ar-create"
-    >
-      <Icon name="plus" />
+    <SmallButton tone="primary" icon="plus" onClick={() => setCreating(true)} testId="ar-create">
       New review
-    </button>
+    </SmallButton>
   ) : null;
 
   return (
@@ -108,7 +102,7 @@ function ReviewRow({ review }: { review: AccessReviewSummary }) {
         <DueDate review={review} />
       </td>
       <td className="actions">
-        <Icon name="chevron" className="ar-row-chevron" />
+        <Icon name="chevron" className="row-chevron" />
       </td>
     </tr>
   );

@@ -4,7 +4,7 @@ import { useAsyncAction } from '../../lib/action';
 import { formatDateTime, plural } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
 import { queryClient } from '../../lib/query';
-import { ActionError, Alert, DetailPlaceholder, Icon, PageHeader } from '../../ui';
+import { ActionError, Alert, DetailPlaceholder, PageHeader, SmallButton } from '../../ui';
 import { reviewsApi, reviewsKeys, useReview } from './api';
 import { CompleteDialog } from './CompleteDialog';
 import { ItemsTable } from './ItemsTable';
@@ -59,20 +59,19 @@ function ReviewScreen({ review }: { review: AccessReviewDetail }) {
     });
 
   const completeButton = editable ? (
-    <button
-      type="button"
-      className="btn btn-primary btn-sm"
+    <SmallButton
+      tone="primary"
+      icon="check"
       disabled={undecided > 0}
       title={undecided > 0 ? `${plural(undecided, 'person', 'people')} still undecided` : undefined}
       onClick={() => {
         complete.reset();
         setConfirming(true);
       }}
-      data-testid="ar-complete"
+      testId="ar-complete"
     >
-      <Icon name="check" />
       Complete review
-    </button>
+    </SmallButton>
   ) : null;
 
   return (
@@ -121,8 +120,7 @@ function ReviewScreen({ review }: { review: AccessReviewDetail }) {
         <CompleteDialog
           review={review}
           revoked={revoked}
-          busy={complete.busy}
-          error={complete.error}
+          action={complete}
           onConfirm={finish}
           onCancel={() => setConfirming(false)}
         />

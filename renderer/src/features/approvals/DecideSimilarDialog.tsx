@@ -94,15 +94,14 @@ export function DecideSimilarDialog({
     <FormDialog
       title={`${approving ? 'Approve' : 'Deny'} ${n} similar ${n === 1 ? 'request' : 'requests'}`}
       testId="decide-similar-dialog"
-      formId={`${uid}-form`}
       onSubmit={submit}
       onClose={onClose}
-      busy={action.busy}
-      error={action.error}
-      submitLabel={`${approving ? 'Approve' : 'Deny'} ${n}`}
-      busyLabel={phaseText(phase) ?? (approving ? 'Approving…' : 'Denying…')}
-      submitTestId="decide-similar-submit"
-      noValidate
+      action={action}
+      submit={{
+        label: `${approving ? 'Approve' : 'Deny'} ${n}`,
+        busyLabel: phaseText(phase) ?? (approving ? 'Approving…' : 'Denying…'),
+        testId: 'decide-similar-submit',
+      }}
     >
       <BulkRequestList requests={targets.map((t) => t.request)} withRisk testId="decide-similar-list" />
       <p className="muted small">

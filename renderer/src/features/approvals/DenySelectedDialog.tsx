@@ -46,15 +46,10 @@ export function DenySelectedDialog({
     <FormDialog
       title={`Deny ${n} ${n === 1 ? 'request' : 'requests'}`}
       testId="deny-selected-dialog"
-      formId={`${uid}-form`}
       onSubmit={submit}
       onClose={onClose}
-      busy={action.busy}
-      error={action.error}
-      submitLabel={`Deny ${n}`}
-      busyLabel="Denying…"
-      submitTestId="deny-selected-submit"
-      noValidate
+      action={action}
+      submit={{ label: `Deny ${n}`, busyLabel: 'Denying…', testId: 'deny-selected-submit' }}
     >
       <BulkRequestList requests={requests} limit={LISTED} testId="deny-selected-list" />
       <Field

@@ -6,7 +6,7 @@ import { AuthLayout } from '../../ui/basics';
 import { AccountEmailField, CodeField, TextField } from '../../ui/fields';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
-import { NewPasswordFields, isEmail, passwordStrength } from '../../ui/password';
+import { NewPasswordFields, isEmail, useNewPassword } from '../../ui/password';
 import { authApi } from './api';
 import { useAuthForm } from './form';
 import { AuthSteps } from './notice';
@@ -24,8 +24,8 @@ export function SetupPage() {
   const [setupToken, setSetupToken] = useState(tokenFromFragment);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  // The one password policy (ui/password, the server's passwordProblem), as on every other password form.
+  const newPassword = useNewPassword(email);
   const { touched, busy, error, submit } = useAuthForm();
   const [complete, setComplete] = useState(!setupRequired);
   const tokenFromUrl = tokenFromFragment() !== '';
@@ -34,11 +34,8 @@ export function SetupPage() {
     setupToken: setupToken.trim() ? null : 'Paste the setup token printed in the server log.',
     name: name.trim() ? null : 'Enter your name.',
     email: isEmail(email) ? null : 'Enter a valid email address.',
-    // The one password policy (ui/password, the server's passwordProblem), as on every other password form.
-    password: passwordStrength(password, email).problem,
-    confirm: confirm === password ? null : 'The passwords do not match.',
   };
-  const valid = Object.values(problems).every((p) => p === null);
+  const valid = newPassword.ready && Object.values(problems).every((p) => p === null);
   const show = (key: keyof typeof problems) => (touched ? problems[key] : null);
 
   const onSubmit = (e: FormEvent) =>
@@ -49,7 +46,7 @@ export function SetupPage() {
           setupToken: setupToken.trim(),
           name: name.trim(),
           email: email.trim(),
-          password,
+          password: newPassword.password,
         });
         acceptTokens(pair);
         navigate('/mfa/enroll?from=setup', { replace: true });
@@ -114,11 +111,7 @@ export function SetupPage() {
         <div className="form-row">
           <NewPasswordFields
             idPrefix="setup"
-            password={password}
-            confirm={confirm}
-            onPassword={setPassword}
-            onConfirm={setConfirm}
-            email={email}
+            {...newPassword.fields}
             touched={touched}
             labels={['Password', 'Confirm password']}
           />

@@ -91,15 +91,10 @@ function CommandDialog({
       title={command.title}
       onClose={onClose}
       testId={`command-${kind}-dialog`}
-      formId={`cmd-${kind}`}
       formClassName="form adm"
-      noValidate
       onSubmit={onSubmit}
-      busy={action.busy}
-      error={action.error}
-      submitLabel={command.submit}
-      busyLabel="Queueing…"
-      submitTestId={`command-${kind}-confirm`}
+      action={action}
+      submit={{ label: command.submit, busyLabel: 'Queueing…', testId: `command-${kind}-confirm` }}
     >
       {children}
     </FormDialog>

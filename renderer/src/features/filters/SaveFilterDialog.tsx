@@ -46,15 +46,10 @@ export function SaveFilterDialog({
       title="Save as filter"
       onClose={onClose}
       testId="filter-save-dialog"
-      formId="filter-save-form"
       formClassName="form adm"
-      noValidate
       onSubmit={submit}
-      busy={action.busy}
-      error={meta.generalError}
-      submitLabel="Save filter"
-      submitTestId="filter-save-submit"
-      submitDisabled={!conditions}
+      action={{ busy: action.busy, error: meta.generalError }}
+      submit={{ label: 'Save filter', testId: 'filter-save-submit', disabled: !conditions }}
     >
       {!conditions ? <div className="fb-problem">Finish every condition before saving.</div> : null}
       <FilterMetaFields

@@ -1,21 +1,14 @@
 import { useMemo, useState } from 'react';
-import type { ImportMode } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { formatCount, plural } from '../../lib/format';
 import { ActionError, Button, ProgressTrack } from '../../ui';
-import {
-  autoMap,
-  type BuiltRow,
-  type Decision,
-  type ImportModel,
-  type PreviewLine,
-  type RowOutcome,
-} from './model';
+import { autoMap, type BuiltRow, type ImportModel, type PreviewLine } from './model';
 import { MapStep, type Mapping } from './MapStep';
 import { StepBar, type StepId } from './parts';
 import { PreviewStep } from './PreviewStep';
 import { ResultStep } from './ResultStep';
-import { commitAll, decisionKey, previewAll, ROWS_PER_REQUEST, sendableRows, type Progress } from './run';
+import { useImportChoices } from './choices';
+import { commitAll, previewAll, ROWS_PER_REQUEST, sendableRows, type CommitRun, type Progress } from './run';
 import { SourceStep, type Source } from './SourceStep';
 
 // The frame both imports share (organizations and sites, contacts): file, column mapping, preview with the
@@ -26,11 +19,10 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
   const [source, setSource] = useState<Source | null>(null);
   const [mapping, setMapping] = useState<Mapping>({});
   const [lines, setLines] = useState<PreviewLine[] | null>(null);
-  const [decisions, setDecisions] = useState<ReadonlyMap<string, Decision>>(new Map());
-  const [mode, setMode] = useState<ImportMode>('skip');
+  const choices = useImportChoices(model);
   const [progress, setProgress] = useState<Progress>({ done: 0, total: 0 });
-  const [outcomes, setOutcomes] = useState<RowOutcome[] | null>(null);
-  const [stopped, setStopped] = useState<unknown>(null);
+  /** The commit's answer (null until it ends). */
+  const [result, setResult] = useState<CommitRun | null>(null);
   const previewing = useAsyncAction();
 
   const built = useMemo<Array<BuiltRow<R>>>(() => {
@@ -44,7 +36,7 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
   }, [model, source, mapping]);
   const sendable = useMemo(() => sendableRows(built), [built]);
 
-  const decisionOf = (line: PreviewLine) => decisions.get(decisionKey(model, line));
+  const { decisionOf } = choices;
   const undecided = (lines ?? []).filter((l) => l.asks && decisionOf(l) === undefined).length;
   // Rows that cannot go in are still sent, so the server names their exact error; the button counts the rest.
   const cannot = (lines ?? []).filter((l) => model.annotations[l.annotation]?.tone === 'bad').length;
@@ -57,11 +49,8 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
     setSource(null);
     setMapping({});
     setLines(null);
-    setDecisions(new Map());
-    // A new file starts from the safe mode: updating existing records is chosen per file, never inherited.
-    setMode('skip');
-    setOutcomes(null);
-    setStopped(null);
+    choices.reset();
+    setResult(null);
     previewing.reset();
   };
 
@@ -69,15 +58,14 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
     void previewing.run(async () => {
       const answered = await previewAll(model, sendable, setProgress);
       setLines(answered);
-      setDecisions(new Map());
+      choices.clearDecisions();
       setStep('preview');
     });
 
   const runCommit = async () => {
     if (!lines) return;
     setStep('commit');
-    setOutcomes(null);
-    setStopped(null);
+    setResult(null);
     const run = await commitAll(
       model,
       {
@@ -85,23 +73,15 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
         lines: new Map(lines.map((l) => [l.index, l])),
         decisionOf,
         invalid: built.flatMap((b, index) => (b.ok ? [] : [{ index, problem: b.problem }])),
-        mode,
+        mode: choices.mode,
       },
       setProgress,
     );
-    setOutcomes(run.outcomes);
-    setStopped(run.stopped);
+    setResult(run);
   };
 
-  const decide = (targets: PreviewLine[], decision: Decision) =>
-    setDecisions((current) => {
-      const next = new Map(current);
-      for (const line of targets) next.set(decisionKey(model, line), decision);
-      return next;
-    });
-
   return (
-    <div className="im-wizard" data-testid={`import-wizard-${model.id}`}>
+    <div className="ui-panel raised im-wizard" data-testid={`import-wizard-${model.id}`}>
       <div className="im-wizard-head">
         <StepBar current={step} />
         <p className="muted small">{model.about}</p>
@@ -155,10 +135,7 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
         <PreviewStep
           model={model}
           lines={lines}
-          decisionOf={decisionOf}
-          onDecide={decide}
-          mode={mode}
-          onMode={setMode}
+          choices={choices}
           footer={
             <div className="im-actions">
               <Button tone="ghost" icon="arrowLeft" onClick={() => setStep('map')} testId="import-back">
@@ -186,14 +163,7 @@ export function ImportWizard<R>({ model }: { model: ImportModel<R> }) {
           }
         />
       ) : (
-        <ResultStep
-          source={source}
-          progress={progress}
-          outcomes={outcomes}
-          stopped={stopped}
-          doneLink={model.doneLink}
-          onAgain={restart}
-        />
+        <ResultStep source={source} progress={progress} result={result} onAgain={restart} />
       )}
     </div>
   );

@@ -46,7 +46,7 @@ export function MapStep<R>({
         </Alert>
       ))}
       <div className="im-map-grid" role="table" aria-label="Column mapping">
-        <div className="im-map-row im-map-head" role="row">
+        <div className="im-map-row ui-col-heads" role="row">
           <span role="columnheader">Field</span>
           <span role="columnheader">Column of the file</span>
           <span role="columnheader">First values</span>
@@ -97,7 +97,7 @@ export function MapStep<R>({
               </span>
               <span role="cell" className="im-map-sample" title={values.join(' · ')}>
                 {column === undefined ? (
-                  <span className="im-faint">—</span>
+                  <span className="faint">—</span>
                 ) : values.length === 0 ? (
                   <span className="muted">blank in the first rows</span>
                 ) : (
@@ -132,9 +132,7 @@ export function MapStep<R>({
                 <tr key={i} className={built[i]?.ok === false ? 'im-invalid' : undefined}>
                   <td className="muted">{fileLine(i)}</td>
                   {mapped.map((f) => (
-                    <td key={f.key}>
-                      {r[mapping[f.key] ?? -1]?.trim() || <span className="im-faint">—</span>}
-                    </td>
+                    <td key={f.key}>{r[mapping[f.key] ?? -1]?.trim() || <span className="faint">—</span>}</td>
                   ))}
                 </tr>
               ))}

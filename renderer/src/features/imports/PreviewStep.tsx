@@ -1,36 +1,35 @@
 import { useState, type ReactNode } from 'react';
 import type { ImportMode } from '../../../../server/contract';
 import { formatCount, plural } from '../../lib/format';
-import { Alert, SmallButton, VirtualTable } from '../../ui';
+import { Alert, RadioCards, SmallButton } from '../../ui';
+import type { ImportChoices } from './choices';
 import type { Decision, ImportModel, PreviewLine } from './model';
-import { AnnotationBadge, fileLine, TableFrame } from './parts';
+import { AnnotationBadge, fileLine, LineTable } from './parts';
 
 // Step 3: what the server would do with each row (nothing is written yet). Every annotation is coloured and
 // said in words; rows matched by name only, or matched to a deleted organization, wait for a decision taken
 // row by row (or for all of them at once). Then the mode for rows that already exist.
 
 const ROW_HEIGHT = 40;
+const MODES: Array<{ value: ImportMode; title: string }> = [
+  { value: 'skip', title: 'Leave them as they are' },
+  { value: 'update', title: 'Update them from the file' },
+];
 type Filter = 'all' | 'undecided' | string;
 
 export function PreviewStep<R>({
   model,
   lines,
-  decisionOf,
-  onDecide,
-  mode,
-  onMode,
+  choices,
   footer,
 }: {
   model: ImportModel<R>;
   lines: PreviewLine[];
-  decisionOf: (line: PreviewLine) => Decision | undefined;
-  /** Decide `lines` (one row, or every row waiting). */
-  onDecide: (lines: PreviewLine[], decision: Decision) => void;
-  mode: ImportMode;
-  onMode: (mode: ImportMode) => void;
+  choices: ImportChoices;
   footer: ReactNode;
 }) {
   const [filter, setFilter] = useState<Filter>('all');
+  const { decisionOf, decide } = choices;
   const counts = new Map<string, number>();
   for (const l of lines) counts.set(l.annotation, (counts.get(l.annotation) ?? 0) + 1);
   const asking = lines.filter((l) => l.asks);
@@ -105,7 +104,7 @@ export function PreviewStep<R>({
                 <SmallButton
                   key={d}
                   tone="secondary"
-                  onClick={() => onDecide(undecided, d)}
+                  onClick={() => decide(undecided, d)}
                   testId={`import-decide-all-${d}`}
                 >
                   {d === 'attach' ? 'Attach all' : d === 'create' ? 'Create all new' : 'Leave all out'}
@@ -115,99 +114,86 @@ export function PreviewStep<R>({
           </div>
         </Alert>
       ) : null}
-
-      <TableFrame rows={shown.length} rowHeight={ROW_HEIGHT}>
-        <VirtualTable
-          label="Import preview"
-          rows={shown}
-          total={shown.length}
-          rowHeight={ROW_HEIGHT}
-          getKey={(l) => String(l.index)}
-          className="im-row"
-          minWidth={920}
-          resetKey={filter}
-          scrollTestId="import-preview-scroll"
-          head={
-            <>
-              <div role="columnheader">Line</div>
-              <div role="columnheader">Annotation</div>
-              <div role="columnheader">{model.columns.subject}</div>
-              <div role="columnheader">{model.columns.detail}</div>
-              <div role="columnheader">What happens</div>
-            </>
-          }
-          renderRow={(line, row) => {
-            const info = model.annotations[line.annotation];
-            const decision = decisionOf(line);
-            return (
-              <div
-                {...row}
-                className={`im-row${line.asks && decision === undefined ? ' im-waiting' : ''}`}
-                data-testid="import-preview-row"
-                data-line={fileLine(line.index)}
-                data-subject={line.subject}
-                data-annotation={line.annotation}
-              >
-                <div role="cell" className="muted mono">
-                  {fileLine(line.index)}
-                </div>
-                <div role="cell">
-                  <AnnotationBadge info={info} annotation={line.annotation} />
-                </div>
-                <div role="cell" className="im-ellipsis" title={line.subject}>
-                  {line.subject}
-                </div>
-                <div role="cell" className="im-ellipsis muted" title={line.detail ?? undefined}>
-                  {line.detail ?? '—'}
-                </div>
-                <div role="cell" className="im-what">
-                  {line.asks ? (
-                    <select
-                      className={decision === undefined ? 'im-undecided' : undefined}
-                      aria-label={`Decision for line ${fileLine(line.index)}`}
-                      value={decision ?? ''}
-                      onChange={(e) => onDecide([line], e.target.value as Decision)}
-                      data-testid="import-decision"
-                    >
-                      {decision === undefined ? <option value="">Decide…</option> : null}
-                      {line.asks.map((d) => (
-                        <option key={d} value={d}>
-                          {model.choiceLabel(d, line)}
-                        </option>
-                      ))}
-                    </select>
-                  ) : null}
-                  <span
-                    className={`im-ellipsis${line.note ? ' im-note' : ' muted'}`}
-                    title={line.note ?? undefined}
-                  >
-                    {line.note ?? whatHappens(line, info?.tone)}
-                  </span>
-                </div>
+      <LineTable
+        label="Import preview"
+        rows={shown}
+        rowHeight={ROW_HEIGHT}
+        className="im-row"
+        minWidth={920}
+        resetKey={filter}
+        scrollTestId="import-preview-scroll"
+        head={
+          <>
+            <div role="columnheader">Line</div>
+            <div role="columnheader">Annotation</div>
+            <div role="columnheader">{model.columns.subject}</div>
+            <div role="columnheader">{model.columns.detail}</div>
+            <div role="columnheader">What happens</div>
+          </>
+        }
+        renderRow={(line, row) => {
+          const info = model.annotations[line.annotation];
+          const decision = decisionOf(line);
+          return (
+            <div
+              {...row}
+              className={`im-row${line.asks && decision === undefined ? ' im-waiting' : ''}`}
+              data-testid="import-preview-row"
+              data-line={fileLine(line.index)}
+              data-subject={line.subject}
+              data-annotation={line.annotation}
+            >
+              <div role="cell" className="muted mono">
+                {fileLine(line.index)}
               </div>
-            );
-          }}
-        />
-      </TableFrame>
+              <div role="cell">
+                <AnnotationBadge info={info} annotation={line.annotation} />
+              </div>
+              <div role="cell" className="ellipsis" title={line.subject}>
+                {line.subject}
+              </div>
+              <div role="cell" className="ellipsis muted" title={line.detail ?? undefined}>
+                {line.detail ?? '—'}
+              </div>
+              <div role="cell" className="im-what">
+                {line.asks ? (
+                  <select
+                    className={decision === undefined ? 'im-undecided' : undefined}
+                    aria-label={`Decision for line ${fileLine(line.index)}`}
+                    value={decision ?? ''}
+                    onChange={(e) => decide([line], e.target.value as Decision)}
+                    data-testid="import-decision"
+                  >
+                    {decision === undefined ? <option value="">Decide…</option> : null}
+                    {line.asks.map((d) => (
+                      <option key={d} value={d}>
+                        {model.choiceLabel(d, line)}
+                      </option>
+                    ))}
+                  </select>
+                ) : null}
+                <span
+                  className={`ellipsis${line.note ? ' im-note' : ' muted'}`}
+                  title={line.note ?? undefined}
+                >
+                  {line.note ?? whatHappens(line, info?.tone)}
+                </span>
+              </div>
+            </div>
+          );
+        }}
+      />
 
       <div className="im-mode">
         <span className="label">Rows that already exist</span>
         <div className="im-mode-choices">
-          {(['skip', 'update'] as const).map((m) => (
-            <label key={m} className={`im-mode-choice${mode === m ? ' on' : ''}`}>
-              <input
-                type="radio"
-                name="import-mode"
-                checked={mode === m}
-                onChange={() => onMode(m)}
-                data-testid={`import-mode-${m}`}
-              />
-              <span>
-                <strong>{m === 'skip' ? 'Leave them as they are' : 'Update them from the file'}</strong>
-                <span className="muted small">{model.modeHelp[m]}</span>
-              </span>
-            </label>
-          ))}
+          <RadioCards<ImportMode>
+            name="import-mode"
+            options={MODES.map((m) => ({ ...m, desc: model.modeHelp[m.value] }))}
+            value={choices.mode}
+            onChange={choices.setMode}
+            testId={(m) => `import-mode-${m}`}
+          />
         </div>
       </div>
       {footer}

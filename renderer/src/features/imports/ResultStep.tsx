@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { saveFile } from '../../lib/clipboard';
 import { formatCount } from '../../lib/format';
-import { Link } from '../../lib/router';
-import { ActionError, Button, Icon, ProgressTrack, Segmented, VirtualTable } from '../../ui';
+import { ActionError, Button, ButtonLink, Icon, ProgressTrack, Segmented } from '../../ui';
 import { toCsv } from './csv';
 import type { Outcome, RowOutcome } from './model';
-import { fileLine, TableFrame } from './parts';
-import type { Progress } from './run';
+import { fileLine, LineTable } from './parts';
+import type { CommitRun, Progress } from './run';
 import type { Source } from './SourceStep';
 
 // Step 4: the commit, request by request with a progress bar, then what happened to every row: the four
@@ -25,20 +24,16 @@ type Filter = 'failed' | 'all';
 export function ResultStep({
   source,
   progress,
-  outcomes,
-  stopped,
-  doneLink,
+  result,
   onAgain,
 }: {
   source: Source;
   progress: Progress;
   /** Null while the commit runs. */
-  outcomes: RowOutcome[] | null;
-  stopped: unknown;
-  doneLink: { to: string; label: string };
+  result: CommitRun | null;
   onAgain: () => void;
 }) {
-  if (!outcomes)
+  if (!result)
     return (
       <div className="im-running" data-testid="import-running">
         <strong>
@@ -53,22 +48,18 @@ export function ResultStep({
         </span>
       </div>
     );
-  return (
-    <Summary source={source} outcomes={outcomes} stopped={stopped} doneLink={doneLink} onAgain={onAgain} />
-  );
+  return <Summary source={source} {...result} onAgain={onAgain} />;
 }
 
 function Summary({
   source,
   outcomes,
   stopped,
-  doneLink,
   onAgain,
 }: {
   source: Source;
   outcomes: RowOutcome[];
   stopped: unknown;
-  doneLink: { to: string; label: string };
   onAgain: () => void;
 }) {
   const count = (o: Outcome) => outcomes.filter((r) => r.outcome === o).length;
@@ -99,7 +90,7 @@ function Summary({
         {(['imported', 'updated', 'skipped', 'failed'] as const).map((o) => (
           <div
             key={o}
-            className={`im-tile im-out-${o}`}
+            className={`ui-panel im-tile im-out-${o}`}
             data-testid={`import-result-${o}`}
             data-count={count(o)}
           >
@@ -135,49 +126,46 @@ function Summary({
           <Icon name="check" /> No row failed.
         </p>
       ) : (
-        <TableFrame rows={shown.length} rowHeight={ROW_HEIGHT}>
-          <VirtualTable
-            label="Import result"
-            rows={shown}
-            total={shown.length}
-            rowHeight={ROW_HEIGHT}
-            getKey={(r) => String(r.index)}
-            className="im-out-row"
-            resetKey={filter}
-            head={
-              <>
-                <div role="columnheader">Line</div>
-                <div role="columnheader">Result</div>
-                <div role="columnheader">Code</div>
-                <div role="columnheader">What happened</div>
-              </>
-            }
-            renderRow={(r, row) => (
-              <div {...row} className="im-out-row" data-testid="import-result-row" data-outcome={r.outcome}>
-                <div role="cell" className="muted mono">
-                  {fileLine(r.index)}
-                </div>
-                <div role="cell">
-                  <span className={`im-badge im-out-${r.outcome}`}>{LABELS[r.outcome]}</span>
-                </div>
-                <div role="cell" className="mono small muted">
-                  {r.code ?? ''}
-                </div>
-                <div role="cell" className="im-ellipsis" title={r.message}>
-                  {r.message}
-                </div>
+        <LineTable
+          label="Import result"
+          rows={shown}
+          rowHeight={ROW_HEIGHT}
+          className="im-out-row"
+          resetKey={filter}
+          head={
+            <>
+              <div role="columnheader">Line</div>
+              <div role="columnheader">Result</div>
+              <div role="columnheader">Code</div>
+              <div role="columnheader">What happened</div>
+            </>
+          }
+          renderRow={(r, row) => (
+            <div {...row} className="im-out-row" data-testid="import-result-row" data-outcome={r.outcome}>
+              <div role="cell" className="muted mono">
+                {fileLine(r.index)}
               </div>
-            )}
-          />
-        </TableFrame>
+              <div role="cell">
+                <span className={`im-badge im-out-${r.outcome}`}>{LABELS[r.outcome]}</span>
+              </div>
+              <div role="cell" className="mono small muted">
+                {r.code ?? ''}
+              </div>
+              <div role="cell" className="ellipsis" title={r.message}>
+                {r.message}
+              </div>
+            </div>
+          )}
+        />
       )}
       <div className="im-actions">
         <Button tone="secondary" icon="refresh" onClick={onAgain} testId="import-again">
           Import another file
         </Button>
-        <Link to={doneLink.to} className="btn btn-primary" data-testid="import-done-link">
-          {doneLink.label}
-        </Link>
+        {/* Both imports write the tenants' records (organizations, sites, contacts): the result is seen there. */}
+        <ButtonLink to="/tenants" tone="primary" testId="import-done-link">
+          Open Tenants
+        </ButtonLink>
       </div>
     </div>
   );

@@ -86,7 +86,7 @@ export function SourceStep({
 
       {way === 'upload' ? (
         <div
-          className={`im-drop${dragging ? ' over' : ''}`}
+          className={`ui-panel dashed im-drop${dragging ? ' over' : ''}`}
           onDragOver={(e) => {
             e.preventDefault();
             setDragging(true);

@@ -5,7 +5,7 @@ import type {
 } from '../../../../server/contract';
 import { importsApi } from './api';
 import { buildContactRow, CONTACT_FIELDS } from './contact-fields';
-import { skippedAndFailed, type AnnotationInfo, type ImportModel, type RowOutcome } from './model';
+import { commitOutcomes, type AnnotationInfo, type ImportModel } from './model';
 
 // The contact import (spec 3, Contact import row): one row is one person of an organization (by name or id),
 // optionally of one of its sites. A row matched only by email or name is applied to that contact when the
@@ -86,26 +86,11 @@ export const contactImportModel: ImportModel<ContactImportRow> = {
       ...(line.matchedId ? { expectedContactId: line.matchedId } : {}),
     }));
     const result = await importsApi.commitContacts(rows, mode);
-    return [
-      ...result.imported.map((r): RowOutcome => ({
-        index: r.row,
-        outcome: 'imported',
-        code: null,
-        message: 'Contact created',
-      })),
-      ...result.updated.map((r): RowOutcome => ({
-        index: r.row,
-        outcome: 'updated',
-        code: null,
-        message: 'Contact updated',
-      })),
-      ...skippedAndFailed(result),
-    ];
+    return commitOutcomes(result, { imported: () => 'Contact created', updated: () => 'Contact updated' });
   },
   modeHelp: {
     skip: 'Contacts that already exist are left as they are; only new contacts are added.',
     update:
       'Existing contacts take the values the file gives; blank cells never clear anything, and roles are replaced only by a non-empty list.',
   },
-  doneLink: { to: '/tenants', label: 'Open Tenants' },
 };

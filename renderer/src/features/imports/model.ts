@@ -56,24 +56,35 @@ export interface RowOutcome {
   message: string;
 }
 
-/** The skipped and failed rows of a commit, whatever was imported: both import kinds report them alike. */
-export function skippedAndFailed(result: {
-  skipped: Array<{ row: number; reason: string }>;
-  errors: Array<{ row: number; code: string; message: string }>;
-}): RowOutcome[] {
+/**
+ * Every row of a commit's answer as an outcome. The import kinds word a created or updated row their own way
+ * (`say`); skipped and failed rows they report alike.
+ */
+export function commitOutcomes<I extends { row: number }, U extends { row: number }>(
+  result: {
+    imported: I[];
+    updated: U[];
+    skipped: Array<{ row: number; reason: string }>;
+    errors: Array<{ row: number; code: string; message: string }>;
+  },
+  say: { imported: (r: I) => string; updated: (r: U) => string },
+): RowOutcome[] {
+  const outcome = (
+    index: number,
+    kind: Outcome,
+    message: string,
+    code: string | null = null,
+  ): RowOutcome => ({
+    index,
+    outcome: kind,
+    code,
+    message,
+  });
   return [
-    ...result.skipped.map((r): RowOutcome => ({
-      index: r.row,
-      outcome: 'skipped',
-      code: null,
-      message: r.reason,
-    })),
-    ...result.errors.map((r): RowOutcome => ({
-      index: r.row,
-      outcome: 'failed',
-      code: r.code,
-      message: r.message,
-    })),
+    ...result.imported.map((r) => outcome(r.row, 'imported', say.imported(r))),
+    ...result.updated.map((r) => outcome(r.row, 'updated', say.updated(r))),
+    ...result.skipped.map((r) => outcome(r.row, 'skipped', r.reason)),
+    ...result.errors.map((r) => outcome(r.row, 'failed', r.message, r.code)),
   ];
 }
 
@@ -107,8 +118,6 @@ export interface ImportModel<R> {
   commit: (items: Array<CommitItem<R>>, mode: ImportMode) => Promise<RowOutcome[]>;
   /** What "update" does for this kind of row, beside the mode switch. */
   modeHelp: Record<ImportMode, string>;
-  /** Where the technician sees the result. */
-  doneLink: { to: string; label: string };
 }
 
 /** `{[key]: v}` for a filled cell, nothing for a blank one: a blank cell means "not given" (imports never clear). */

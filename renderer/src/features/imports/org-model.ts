@@ -1,6 +1,6 @@
 import type { OrgImportAnnotation, OrgImportCommitRow, OrgImportRow } from '../../../../server/contract';
 import { importsApi } from './api';
-import { skippedAndFailed, type AnnotationInfo, type ImportModel, type RowOutcome } from './model';
+import { commitOutcomes, type AnnotationInfo, type ImportModel } from './model';
 import { buildOrgRow, ORG_FIELDS } from './org-fields';
 
 // The organization and site import (spec 3, Import row for organizations and sites): one row is one site of one
@@ -82,28 +82,18 @@ export const orgImportModel: ImportModel<OrgImportRow> = {
     });
     const result = await importsApi.commitOrganizations(rows, mode);
     const where = (org: string, site: string | null) => (site ? `${site} of ${org}` : org);
-    return [
-      ...result.imported.map((r): RowOutcome => ({
-        index: r.row,
-        outcome: 'imported',
-        code: null,
-        message: r.organizationCreated
+    return commitOutcomes(result, {
+      imported: (r) =>
+        r.organizationCreated
           ? `Created ${r.organization}${r.site ? ` with site ${r.site}` : ''}`
           : `Added ${where(r.organization, r.site)}`,
-      })),
-      ...result.updated.map((r): RowOutcome => ({
-        index: r.row,
-        outcome: 'updated',
-        code: null,
-        message: `${r.reactivated ? 'Restored and updated' : 'Updated'} ${where(r.organization, r.site)}`,
-      })),
-      ...skippedAndFailed(result),
-    ];
+      updated: (r) =>
+        `${r.reactivated ? 'Restored and updated' : 'Updated'} ${where(r.organization, r.site)}`,
+    });
   },
   modeHelp: {
     skip: 'Organizations and sites that already exist are left as they are; only what is new is added.',
     update:
       'Existing sites take the time zone, address and contact the file gives (blank cells never clear anything); a linked organization takes the file’s name.',
   },
-  doneLink: { to: '/tenants', label: 'Open Tenants' },
 };

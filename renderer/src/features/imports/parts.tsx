@@ -1,8 +1,8 @@
-import type { ReactNode } from 'react';
-import { Icon } from '../../ui';
+import { Icon, VirtualTable } from '../../ui';
 import type { AnnotationInfo } from './model';
 
-// Small pieces the wizard's steps share: the coloured annotation badge, the step bar, the file line of a row.
+// Small pieces the wizard's steps share: the coloured annotation badge, the step bar, the file line of a row,
+// the table of rows.
 
 /** The line of the file a data row is on (the header is line 1). */
 export const fileLine = (index: number): number => index + 2;
@@ -56,21 +56,16 @@ export function StepBar({ current }: { current: StepId }) {
 const TABLE_CHROME = 36;
 
 /**
- * The box a virtualized table of rows sits in: as tall as its rows, up to a screenful, so one row does not leave
- * a tall empty frame and thousands scroll inside it.
+ * A virtualized table of the file's rows (all in memory, keyed by their index in the file), in a box as tall as
+ * its rows, up to a screenful, so one row does not leave a tall empty frame and thousands scroll inside it.
  */
-export function TableFrame({
-  rows,
-  rowHeight,
-  children,
-}: {
-  rows: number;
-  rowHeight: number;
-  children: ReactNode;
-}) {
+export function LineTable<T extends { index: number }>(
+  props: Omit<Parameters<typeof VirtualTable<T>>[0], 'total' | 'getKey'>,
+) {
+  const height = TABLE_CHROME + Math.max(props.rows.length, 1) * props.rowHeight;
   return (
-    <div className="im-table-frame" style={{ height: TABLE_CHROME + Math.max(rows, 1) * rowHeight }}>
-      {children}
+    <div className="im-table-frame" style={{ height }}>
+      <VirtualTable {...props} total={props.rows.length} getKey={(r) => String(r.index)} />
     </div>
   );
 }

@@ -93,6 +93,16 @@ export interface CommitRun {
   stopped: unknown;
 }
 
+/** The rows of a chunk that never reached the server, failed with the reason the run stopped. */
+function notSent(chunk: ReadonlyArray<{ index: number }>, reason: unknown): RowOutcome[] {
+  return chunk.map((item) => ({
+    index: item.index,
+    outcome: 'failed',
+    code: 'not-sent',
+    message: `Not sent: ${errorMessage(reason)}`,
+  }));
+}
+
 export async function commitAll<R>(
   model: ImportModel<R>,
   plan: CommitPlan<R>,
@@ -124,13 +134,7 @@ export async function commitAll<R>(
   onProgress({ done, total: items.length });
   for (const chunk of chunks) {
     if (stopped) {
-      for (const item of chunk)
-        outcomes.push({
-          index: item.index,
-          outcome: 'failed',
-          code: 'not-sent',
-          message: `Not sent: ${errorMessage(stopped)}`,
-        });
+      outcomes.push(...notSent(chunk, stopped));
       continue;
     }
     try {
@@ -143,13 +147,7 @@ export async function commitAll<R>(
       // A refused request (the session lost its MFA, the server went away) stops the run; the rows already
       // committed stay committed and are reported as such.
       stopped = err;
-      for (const item of chunk)
-        outcomes.push({
-          index: item.index,
-          outcome: 'failed',
-          code: 'not-sent',
-          message: `Not sent: ${errorMessage(err)}`,
-        });
+      outcomes.push(...notSent(chunk, err));
     }
     done += chunk.length;
     onProgress({ done, total: items.length });

@@ -256,14 +256,10 @@ function SignerGroupDialog({
       title={group ? `Edit ${group.name}` : 'New signer group'}
       onClose={onClose}
       testId="signer-group-dialog"
-      formId="signer-group-form"
       formClassName="form adm"
-      noValidate
       onSubmit={submit}
-      busy={action.busy}
-      error={general}
-      submitLabel={group ? 'Save changes' : 'Create group'}
-      submitTestId="signer-group-save"
+      action={{ busy: action.busy, error: general }}
+      submit={{ label: group ? 'Save changes' : 'Create group', testId: 'signer-group-save' }}
     >
       <TextField
         id="signer-group-name"

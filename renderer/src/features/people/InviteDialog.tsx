@@ -133,15 +133,10 @@ export function InviteDialog({
       title="Invite user"
       onClose={onClose}
       testId="invite-dialog"
-      formId="invite-form"
-      noValidate
       onSubmit={(e) => void send(e)}
-      busy={busy}
-      error={error}
+      action={{ busy, error }}
       errorTestId="invite-error"
-      submitLabel="Send invitation"
-      busyLabel="Sending…"
-      submitTestId="invite-send"
+      submit={{ label: 'Send invitation', busyLabel: 'Sending…', testId: 'invite-send' }}
     >
       <p className="muted">
         The invitee gets an email with a single-use link to set their password and two-step verification.

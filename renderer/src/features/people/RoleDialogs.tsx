@@ -3,7 +3,15 @@ import type { Role, RoleDetail } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { Alert, Card, StatusPill } from '../../ui/basics';
 import { initials, plural } from '../../lib/format';
-import { ActionError, ConfirmDialog, FormDialog, LoadingBlock, Pager, TextField } from '../../ui';
+import {
+  ActionError,
+  ConfirmDialog,
+  FormDialog,
+  LoadingBlock,
+  Pager,
+  TextField,
+  type FormAction,
+} from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
 import { fieldErrors } from '../../lib/forms';
 import { useScope } from '../../lib/session';
@@ -103,15 +111,14 @@ export function CloneRoleDialog({
       title={`Clone ${role.name}`}
       onClose={onClose}
       testId="role-clone-dialog"
-      formId="role-clone-form"
-      noValidate
       onSubmit={(e) => void submit(e)}
-      busy={busy}
-      error={error}
-      submitLabel="Create copy"
-      busyLabel="Cloning…"
-      submitDisabled={Boolean(localError)}
-      submitTestId="role-clone-save"
+      action={{ busy, error }}
+      submit={{
+        label: 'Create copy',
+        busyLabel: 'Cloning…',
+        testId: 'role-clone-save',
+        disabled: Boolean(localError),
+      }}
     >
       <p className="muted">
         The copy is a custom role with every permission {role.name} grants today, its own and inherited, and
@@ -134,19 +141,18 @@ export function CloneRoleDialog({
   );
 }
 
-/** The question before a role is deleted, from the role list and the role page; `error` is the last refusal. */
+/** The question before a role is deleted, from the role list and the role page. */
 export function DeleteRoleDialog({
   role,
   open,
-  busy,
-  error,
+  action,
   onCancel,
   onConfirm,
 }: {
   role: Pick<Role, 'name' | 'userCount'> | null;
   open: boolean;
-  busy: boolean;
-  error: unknown;
+  /** The delete's busy flag and its last refusal. */
+  action: FormAction;
   onCancel: () => void;
   onConfirm: () => void;
 }) {
@@ -155,7 +161,7 @@ export function DeleteRoleDialog({
       open={open}
       title="Delete role"
       confirmLabel="Delete role"
-      busy={busy}
+      busy={action.busy}
       onCancel={onCancel}
       onConfirm={onConfirm}
       testId="role-delete-dialog"
@@ -171,7 +177,7 @@ export function DeleteRoleDialog({
               the server refuses.
             </p>
           ) : null}
-          {error ? deleteProblem(error) : null}
+          {action.error ? deleteProblem(action.error) : null}
         </div>
       ) : null}
     </ConfirmDialog>

@@ -161,8 +161,7 @@ function RoleForm({
       <DeleteRoleDialog
         role={role}
         open={deleting}
-        busy={busy}
-        error={deleteError}
+        action={{ busy, error: deleteError }}
         onCancel={() => setDeleting(false)}
         onConfirm={() => void remove()}
       />

@@ -4,9 +4,9 @@ import type { Role } from '../../../../server/contract';
 import { Link, navigate } from '../../lib/router';
 import {
   AdminTable,
+  ButtonLink,
   ChoiceSelect,
   EmptyState,
-  Icon,
   ListCount,
   ListStates,
   ListToolbar,
@@ -63,10 +63,9 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
         sub="Roles bundle permissions. Built-in roles are fixed; clone one to customize it."
         actions={
           canWrite ? (
-            <Link to="/users/roles/new" className="btn btn-primary" data-testid="role-create">
-              <Icon name="plus" />
+            <ButtonLink to="/users/roles/new" tone="primary" icon="plus" testId="role-create">
               New role
-            </Link>
+            </ButtonLink>
           ) : null
         }
       />
@@ -183,8 +182,7 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
       <DeleteRoleDialog
         role={deleting.target}
         open={deleting.target !== null}
-        busy={deleting.action.busy}
-        error={deleting.action.error}
+        action={deleting.action}
         onCancel={deleting.close}
         onConfirm={() => void deleting.action.run(remove)}
       />

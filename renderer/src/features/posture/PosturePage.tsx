@@ -76,7 +76,7 @@ export function PosturePage() {
           small
         />
         {data ? (
-          <span className="pst-totals" data-testid="posture-totals">
+          <span className="ui-figures pst-totals" data-testid="posture-totals">
             <span>
               <strong>{formatCount(data.totals.neverScanned)}</strong> never reported
             </span>

@@ -167,34 +167,41 @@ export function HoursSection({ draft, baseline, update, errorFor }: SectionProps
 export type ContactKey = 'contactName' | 'contactEmail' | 'contactPhone' | 'contactWebsite';
 
 /** One contact input: `settings-contact-<name>` is its id and test id, `settings.contact.<name>` its server field. */
-export function ContactField({
-  label,
-  name,
-  draftKey,
-  type,
-  placeholder,
-  maxLength,
+interface ContactInput {
+  name: string;
+  draftKey: ContactKey;
+  label: string;
+  type: string;
+  placeholder?: string;
+  maxLength: number;
+}
+
+const CONTACT_INPUTS: ContactInput[] = [
+  { name: 'name', draftKey: 'contactName', label: 'Contact name', type: 'text', maxLength: 255 },
+  { name: 'email', draftKey: 'contactEmail', label: 'Email', type: 'email', maxLength: 255 },
+  { name: 'phone', draftKey: 'contactPhone', label: 'Phone', type: 'tel', maxLength: 50 },
+  {
+    name: 'website',
+    draftKey: 'contactWebsite',
+    label: 'Website',
+    type: 'url',
+    placeholder: 'https://',
+    maxLength: 2048,
+  },
+];
+
+function ContactField({
+  input: { name, draftKey, ...attributes },
   draft,
   baseline,
   update,
   errorFor,
-}: SectionProps & {
-  label: string;
-  name: string;
-  draftKey: ContactKey;
-  type: string;
-  placeholder?: string;
-  maxLength: number;
-}) {
-  const id = `settings-contact-${name}`;
+}: SectionProps & { input: ContactInput }) {
   const field = `settings.contact.${name}`;
   return (
     <TextField
-      id={id}
-      label={label}
-      type={type}
-      placeholder={placeholder}
-      maxLength={maxLength}
+      {...attributes}
+      id={`settings-contact-${name}`}
       value={draft[draftKey]}
       onChange={(value) => update({ [draftKey]: value }, [field])}
       error={errorFor(field, draft[draftKey] !== baseline[draftKey])}
@@ -207,39 +214,9 @@ export function ContactSection(props: SectionProps) {
     <Card title="Contact" icon="mail" testId="settings-contact">
       <p className="muted">The main contact for your partner account. Leave a field empty to clear it.</p>
       <div className="adm-form-grid">
-        <ContactField
-          label="Contact name"
-          name="name"
-          draftKey="contactName"
-          type="text"
-          maxLength={255}
-          {...props}
-        />
-        <ContactField
-          label="Email"
-          name="email"
-          draftKey="contactEmail"
-          type="email"
-          maxLength={255}
-          {...props}
-        />
-        <ContactField
-          label="Phone"
-          name="phone"
-          draftKey="contactPhone"
-          type="tel"
-          maxLength={50}
-          {...props}
-        />
-        <ContactField
-          label="Website"
-          name="website"
-          draftKey="contactWebsite"
-          type="url"
-          placeholder="https://"
-          maxLength={2048}
-          {...props}
-        />
+        {CONTACT_INPUTS.map((input) => (
+          <ContactField key={input.name} input={input} {...props} />
+        ))}
       </div>
     </Card>
   );

@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import type { Partner } from '../../../../server/contract';
-import { Link, navigate, usePathname } from '../../lib/router';
+import { navigate, usePathname } from '../../lib/router';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmDialog } from '../../ui/Dialog';
-import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { useDocumentTitle } from '../../lib/hooks';
-import { EmptyState, LoadFailure, LoadingBlock, PageHeader, sectionTabs, Tabs } from '../../ui';
+import { ButtonLink, EmptyState, LoadFailure, LoadingBlock, PageHeader, sectionTabs, Tabs } from '../../ui';
 
 import { useScope } from '../../lib/session';
 import {
@@ -85,10 +84,9 @@ function NoPartnerSettings({ scope }: { scope: string | null }) {
         title={why.title}
         testId="settings-not-partner"
         action={
-          <Link to={why.link.to} className="btn btn-secondary btn-sm">
-            <Icon name={why.link.icon} />
+          <ButtonLink to={why.link.to} tone="secondary" icon={why.link.icon} small>
             {why.link.label}
-          </Link>
+          </ButtonLink>
         }
       >
         {why.text}

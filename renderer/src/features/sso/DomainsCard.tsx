@@ -61,7 +61,7 @@ export function DomainsCard({ orgId, canWrite }: { orgId: string; canWrite: bool
         </div>
       )}
       {canWrite ? (
-        <form className="sso-domain-add" onSubmit={onAdd} noValidate>
+        <form className="form-inline" onSubmit={onAdd} noValidate>
           <TextField
             id="sso-domain-input"
             label="Add a domain"

@@ -49,14 +49,9 @@ export function EditProviderDialog({
       onClose={onClose}
       wide
       testId="sso-edit-dialog"
-      formId="sso-edit-form"
-      noValidate
       onSubmit={onSubmit}
-      busy={save.busy}
-      error={save.error}
-      submitLabel="Save changes"
-      submitTestId="sso-edit-save"
-      submitDisabled={unchanged}
+      action={save}
+      submit={{ label: 'Save changes', testId: 'sso-edit-save', disabled: unchanged }}
     >
       <div className="sso-edit-columns">
         <div className="form">

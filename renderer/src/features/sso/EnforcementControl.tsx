@@ -2,7 +2,16 @@ import { useState } from 'react';
 import type { SsoProvider } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { queryClient } from '../../lib/query';
-import { ActionError, Alert, Check, Dialog, DialogButtons, LoadingBlock, Toggle } from '../../ui';
+import {
+  ActionError,
+  Alert,
+  Check,
+  Dialog,
+  DialogButtons,
+  LoadingBlock,
+  Toggle,
+  type FormAction,
+} from '../../ui';
 import { ssoApi, ssoKeys, useEnforcementPreview } from './api';
 import type { OwnerChoice } from './owner';
 
@@ -50,8 +59,7 @@ export function EnforcementControl({
         <EnforceDialog
           provider={provider}
           owner={owner}
-          busy={save.busy}
-          error={save.error}
+          action={save}
           onCancel={() => {
             save.reset();
             setConfirming(false);
@@ -66,15 +74,13 @@ export function EnforcementControl({
 function EnforceDialog({
   provider,
   owner,
-  busy,
-  error,
+  action,
   onCancel,
   onConfirm,
 }: {
   provider: SsoProvider;
   owner: OwnerChoice;
-  busy: boolean;
-  error: unknown;
+  action: FormAction;
   onCancel: () => void;
   onConfirm: () => void;
 }) {
@@ -91,7 +97,7 @@ function EnforceDialog({
         <DialogButtons
           onCancel={onCancel}
           onAction={onConfirm}
-          busy={busy}
+          busy={action.busy}
           disabled={!understood || !preview.data}
           label="Require single sign-on"
           danger
@@ -128,7 +134,7 @@ function EnforceDialog({
       <Check checked={understood} onChange={setUnderstood} testId="sso-enforce-ack">
         I checked that these people can sign in with {provider.name} before I switch password sign-in off.
       </Check>
-      <ActionError error={error} />
+      <ActionError error={action.error} />
     </Dialog>
   );
 }

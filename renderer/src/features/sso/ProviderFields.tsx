@@ -13,8 +13,12 @@ export interface FieldsProps {
   errors: DraftErrors;
 }
 
-type TextKey = { [K in keyof ProviderDraft]: ProviderDraft[K] extends string ? K : never }[keyof ProviderDraft];
-type SwitchKey = { [K in keyof ProviderDraft]: ProviderDraft[K] extends boolean ? K : never }[keyof ProviderDraft];
+type TextKey = {
+  [K in keyof ProviderDraft]: ProviderDraft[K] extends string ? K : never;
+}[keyof ProviderDraft];
+type SwitchKey = {
+  [K in keyof ProviderDraft]: ProviderDraft[K] extends boolean ? K : never;
+}[keyof ProviderDraft];
 
 /**
  * What ties a control to one field of the draft, written once rather than at every control: its id (also its test

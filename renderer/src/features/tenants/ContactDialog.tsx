@@ -49,13 +49,9 @@ export function ContactDialog({
       title={`Edit ${contact.name ?? contact.email ?? 'contact'}`}
       onClose={onClose}
       testId="contact-dialog"
-      formId="contact-form"
-      noValidate
       onSubmit={(e) => void save(e)}
-      busy={busy}
-      error={error}
-      submitLabel="Save changes"
-      submitTestId="contact-save"
+      action={{ busy, error }}
+      submit={{ label: 'Save changes', testId: 'contact-save' }}
     >
       <div className="adm-form-grid">
         {TEXT_FIELDS.map(({ key, label, type, max }) => (

@@ -2,32 +2,29 @@ import { useState } from 'react';
 import type { Organization, Site } from '../../../../server/contract';
 
 import { navigate } from '../../lib/router';
-import { ConfirmTarget } from '../../ui/DialogActions';
+import { DeleteTarget } from '../../ui/DialogActions';
 import { Card, Facts, StatusPill } from '../../ui/basics';
 import { formatDateTime } from '../../lib/format';
-import { useDocumentTitle, useDialog } from '../../lib/hooks';
+import { useDialog, useDocumentTitle, useTarget, writeTarget } from '../../lib/hooks';
 import {
-  AdminTable,
   Button,
   EmptyState,
   ErrorBlock,
-  ListStates,
   LoadingBlock,
   PageHeader,
-  Pager,
   rowAction,
   RowActions,
   SmallButton,
 } from '../../ui';
-import { asList, paginationOf } from '../../lib/query';
+import { asList } from '../../lib/query';
 import { formatDate } from '../../lib/format';
 
 import { useScope, useSession } from '../../lib/session';
-import { useTarget } from '../../lib/hooks';
 import { ORG_TYPES, labelOf, orgStatusOf } from './labels';
 import { DeleteOrganizationDialog, OrganizationDialog } from './OrganizationDialog';
 import { SiteDialog, addressLines, contactLine } from './SiteDialog';
 import { ContactsCard } from './ContactsCard';
+import { OrgListCard } from './OrgListCard';
 import { useOrganizationList } from '../../lib/directory';
 import { tenantsApi, useOrganization, usePartner, useSitePage } from './api';
 
@@ -143,13 +140,7 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
         />
       ) : null}
 
-      <DeleteOrganizationDialog
-        name={org.name}
-        open={deleting.target !== null}
-        action={deleting.action}
-        onCancel={deleting.close}
-        onConfirm={remove}
-      />
+      <DeleteOrganizationDialog of={deleting} onConfirm={remove} />
     </>
   );
 }
@@ -159,75 +150,59 @@ const SITES_PAGE_SIZE = 50;
 function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
   const [page, setPage] = useState(1);
   const sites = useSitePage({ orgId, page, limit: SITES_PAGE_SIZE });
-  const list = asList(sites.data);
   const editing = useDialog<Site | 'new'>();
   const deleting = useTarget<Site>();
 
-  const remove = async () => {
-    if (!deleting.target) return;
-    await tenantsApi.deleteSite(deleting.target.id);
-    deleting.close();
-    sites.reload();
-  };
-
-  const total = paginationOf(sites.data)?.total ?? list.length;
+  const remove = writeTarget(deleting, (row) => tenantsApi.deleteSite(row.id), sites.reload);
 
   return (
-    <Card
-      title={sites.data ? `Sites · ${total}` : 'Sites'}
-      icon="server"
-      testId="org-sites"
-      className="tn-sites"
-      actions={
-        <SmallButton tone="secondary" icon="plus" onClick={() => editing.open('new')} testId="site-create">
-          Add site
-        </SmallButton>
-      }
-    >
-      <ListStates
-        of={sites}
-        loading="Loading sites…"
-        empty={
-          list.length === 0 ? (
-            <EmptyState icon="server" title="No sites yet" compact testId="sites-empty">
-              Sites group the devices of {orgName} by location. Agents enrolled with a site&apos;s enrollment
-              key land in that site.
-            </EmptyState>
-          ) : null
+    <>
+      <OrgListCard
+        noun="Sites"
+        icon="server"
+        testId="org-sites"
+        actions={
+          <SmallButton tone="secondary" icon="plus" onClick={() => editing.open('new')} testId="site-create">
+            Add site
+          </SmallButton>
         }
+        of={sites}
+        onPage={setPage}
+        empty={
+          <EmptyState icon="server" title="No sites yet" compact testId="sites-empty">
+            Sites group the devices of {orgName} by location. Agents enrolled with a site&apos;s enrollment
+            key land in that site.
+          </EmptyState>
+        }
+        table={{
+          testId: 'site-table',
+          columns: ['Site', 'Time zone', 'Address', 'Contact'],
+          pagerTestId: 'sites-pager',
+        }}
       >
-        <div className="tn-table-wrap">
-          <AdminTable
-            bare
-            testId="site-table"
-            columns={['Site', 'Time zone', 'Address', 'Contact']}
-            after={<Pager pagination={paginationOf(sites.data)} onPage={setPage} testId="sites-pager" />}
-          >
-            {list.map((s) => {
-              const address = addressLines(s.address);
-              const contact = contactLine(s.contact);
-              return (
-                <tr key={s.id} data-testid="site-row" data-site-id={s.id}>
-                  <td>
-                    <span className="adm-cell-title nowrap">{s.name}</span>
-                  </td>
-                  <td className="nowrap mono small">{s.timezone}</td>
-                  <TwoLineCell first={address[0]} second={address[1]} />
-                  <TwoLineCell first={contact?.primary} second={contact?.secondary} />
-                  <RowActions
-                    name={s.name}
-                    testId="site-menu"
-                    items={[
-                      rowAction.edit('site-menu-edit', () => editing.open(s)),
-                      rowAction.remove('site-menu-delete', () => deleting.open(s)),
-                    ]}
-                  />
-                </tr>
-              );
-            })}
-          </AdminTable>
-        </div>
-      </ListStates>
+        {(s) => {
+          const address = addressLines(s.address);
+          const contact = contactLine(s.contact);
+          return (
+            <tr key={s.id} data-testid="site-row" data-site-id={s.id}>
+              <td>
+                <span className="adm-cell-title nowrap">{s.name}</span>
+              </td>
+              <td className="nowrap mono small">{s.timezone}</td>
+              <TwoLineCell first={address[0]} second={address[1]} />
+              <TwoLineCell first={contact?.primary} second={contact?.secondary} />
+              <RowActions
+                name={s.name}
+                testId="site-menu"
+                items={[
+                  rowAction.edit('site-menu-edit', () => editing.open(s)),
+                  rowAction.remove('site-menu-delete', () => deleting.open(s)),
+                ]}
+              />
+            </tr>
+          );
+        }}
+      </OrgListCard>
 
       {editing.value ? (
         <SiteDialog
@@ -238,19 +213,13 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
         />
       ) : null}
 
-      <ConfirmTarget
-        of={deleting}
-        title="Delete site"
-        confirmLabel="Delete site"
-        onConfirm={remove}
-        testId="site-delete-dialog"
-      >
+      <DeleteTarget of={deleting} what="site" onConfirm={remove} testId="site-delete-dialog">
         <p>
           Permanently delete <strong>{deleting.target?.name}</strong> from {orgName}? Sites are deleted
           outright, not archived: this cannot be undone.
         </p>
-      </ConfirmTarget>
-    </Card>
+      </DeleteTarget>
+    </>
   );
 }
 

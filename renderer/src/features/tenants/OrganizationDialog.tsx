@@ -5,11 +5,18 @@ import type {
   OrganizationType,
   Partner,
 } from '../../../../server/contract';
-import type { AsyncAction } from '../../lib/action';
 import { dateInputToIso, isoToDateInput } from '../../lib/dates';
 import { writeBody } from '../../lib/write-body';
 import { useScope } from '../../lib/session';
-import { ConfirmAction, EditorDialog, type EditorTexts, Field, TextField, Toggle } from '../../ui';
+import {
+  DeleteTarget,
+  EditorDialog,
+  type ConfirmTargetOf,
+  type EditorTexts,
+  Field,
+  TextField,
+  Toggle,
+} from '../../ui';
 import { tenantsApi } from './api';
 import { ORG_STATUSES, ORG_TYPES } from './labels';
 import { CapField, ChoiceField, NameSlugFields, useTenantForm } from './tenant-form';
@@ -214,34 +221,21 @@ export function OrganizationDialog({
   );
 }
 
-/** The same question from the organization list and the organization page. */
+/** The same question from the organization list and the organization page, for the organization `of` holds. */
 export function DeleteOrganizationDialog({
-  name,
-  open,
-  action,
-  onCancel,
+  of,
   onConfirm,
 }: {
-  name: string | undefined;
-  open: boolean;
-  action?: AsyncAction;
-  onCancel: () => void;
+  of: ConfirmTargetOf & { target: { name: string } | null };
   onConfirm: () => Promise<void>;
 }) {
+  const name = of.target?.name;
   return (
-    <ConfirmAction
-      open={open}
-      action={action}
-      title="Delete organization"
-      confirmLabel="Delete organization"
-      onCancel={onCancel}
-      onConfirm={onConfirm}
-      testId="org-delete-dialog"
-    >
+    <DeleteTarget of={of} what="organization" onConfirm={onConfirm} testId="org-delete-dialog">
       <p>
         Delete <strong>{name}</strong>? It disappears from every list and can no longer be opened by anyone.
         The record is kept (soft delete) so the audit trail stays complete.
       </p>
-    </ConfirmAction>
+    </DeleteTarget>
   );
 }

@@ -1,14 +1,14 @@
 import { useState, type ReactNode } from 'react';
 import type { Organization } from '../../../../server/contract';
 
-import { Link, navigate } from '../../lib/router';
+import { navigate } from '../../lib/router';
 import { StatusPill } from '../../ui/basics';
 import {
   AdminTable,
   Button,
+  ButtonLink,
   ChoiceSelect,
   EmptyState,
-  Icon,
   ListCount,
   ListStates,
   ListToolbar,
@@ -23,7 +23,7 @@ import {
 import { asList } from '../../lib/query';
 import { formatDate, plural } from '../../lib/format';
 import { useScope } from '../../lib/session';
-import { useTarget, useDialog } from '../../lib/hooks';
+import { useTarget, useDialog, writeTarget } from '../../lib/hooks';
 import { ORG_STATUSES, ORG_TYPES, labelOf, orgStatusOf } from './labels';
 import { DeleteOrganizationDialog, OrganizationDialog } from './OrganizationDialog';
 import { OrganizationDetail } from './OrganizationDetail';
@@ -53,12 +53,7 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
       (!partnerId || o.partnerId === partnerId),
   );
 
-  const remove = async () => {
-    if (!deleting.target) return;
-    await tenantsApi.deleteOrganization(deleting.target.id);
-    deleting.close();
-    orgs.reload();
-  };
+  const remove = writeTarget(deleting, (row) => tenantsApi.deleteOrganization(row.id), orgs.reload);
 
   // An organization account has exactly one organization: show it, with its sites, straight away.
   const only = all.length === 1 ? all[0] : undefined;
@@ -80,10 +75,9 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
           canManage ? (
             <>
               {scope === 'partner' ? (
-                <Link to="/import" className="btn btn-secondary" data-testid="org-import">
-                  <Icon name="upload" />
+                <ButtonLink to="/import" tone="secondary" icon="upload" testId="org-import">
                   Import
-                </Link>
+                </ButtonLink>
               ) : null}
               <Button tone="primary" icon="plus" onClick={() => editing.open('new')} testId="org-create">
                 New organization
@@ -217,13 +211,7 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
         />
       ) : null}
 
-      <DeleteOrganizationDialog
-        name={deleting.target?.name}
-        open={deleting.target !== null}
-        action={deleting.action}
-        onCancel={deleting.close}
-        onConfirm={remove}
-      />
+      <DeleteOrganizationDialog of={deleting} onConfirm={remove} />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import type { Partner } from '../../../../server/contract';
 
-import { ConfirmTarget } from '../../ui/DialogActions';
+import { DeleteTarget } from '../../ui/DialogActions';
 import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime, plural } from '../../lib/format';
 import {
@@ -21,7 +21,7 @@ import {
 
 import { asList, paginationOf } from '../../lib/query';
 import { formatDate } from '../../lib/format';
-import { useTarget, useDialog } from '../../lib/hooks';
+import { useTarget, useDialog, writeTarget } from '../../lib/hooks';
 import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from './labels';
 import { capsText, PartnerDialog, PartnerStatusDialog } from './PartnerDialogs';
 import { useOrganizationList } from '../../lib/directory';
@@ -46,12 +46,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
     ? list.filter((p) => p.name.toLowerCase().includes(needle) || p.slug.includes(needle))
     : list;
 
-  const remove = async () => {
-    if (!deleting.target) return;
-    await tenantsApi.deletePartner(deleting.target.id);
-    deleting.close();
-    partners.reload();
-  };
+  const remove = writeTarget(deleting, (row) => tenantsApi.deletePartner(row.id), partners.reload);
   const deletingOrgs = deleting.target ? (orgCount.get(deleting.target.id) ?? 0) : 0;
 
   return (
@@ -163,13 +158,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
         />
       ) : null}
 
-      <ConfirmTarget
-        of={deleting}
-        title="Delete partner"
-        confirmLabel="Delete partner"
-        onConfirm={remove}
-        testId="partner-delete-dialog"
-      >
+      <DeleteTarget of={deleting} what="partner" onConfirm={remove} testId="partner-delete-dialog">
         <p>
           Delete <strong>{deleting.target?.name}</strong>? The partner disappears from every list and can no
           longer be opened. The record is kept (soft delete) for the audit trail.
@@ -180,7 +169,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
             orderly way, set the status to offboarding instead.
           </Alert>
         ) : null}
-      </ConfirmTarget>
+      </DeleteTarget>
     </>
   );
 }

@@ -24,13 +24,9 @@ export function TestDeliveryDialog({ hook, onClose }: { hook: Webhook; onClose: 
       title={`Send a test delivery to “${hook.name}”`}
       onClose={onClose}
       testId="webhook-test-dialog"
-      formId="webhook-test-form"
       onSubmit={onSubmit}
-      busy={send.busy}
-      error={send.error}
-      submitLabel="Send test"
-      busyLabel="Queuing…"
-      submitTestId="webhook-test-submit"
+      action={send}
+      submit={{ label: 'Send test', busyLabel: 'Queuing…', testId: 'webhook-test-submit' }}
     >
       <Field
         label="Event type"

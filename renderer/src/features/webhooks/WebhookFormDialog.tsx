@@ -64,16 +64,15 @@ export function WebhookFormDialog({
       title={editing ? `Edit “${editing.name}”` : 'New webhook'}
       onClose={onClose}
       testId="webhook-form-dialog"
-      formId="webhook-form"
       formClassName="form wh-form"
-      noValidate
       onSubmit={onSubmit}
-      busy={save.busy}
-      error={refusal.form}
-      submitLabel={editing ? 'Save changes' : 'Create webhook'}
-      busyLabel={editing ? 'Saving…' : 'Creating…'}
-      submitTestId="webhook-form-submit"
-      submitDisabled={unchanged}
+      action={{ busy: save.busy, error: refusal.form }}
+      submit={{
+        label: editing ? 'Save changes' : 'Create webhook',
+        busyLabel: editing ? 'Saving…' : 'Creating…',
+        testId: 'webhook-form-submit',
+        disabled: unchanged,
+      }}
     >
       <div className="form-row">
         {pickOrg ? (

@@ -157,7 +157,7 @@ export function WebhooksPage() {
                 {plural(hook.events.length, 'event')}
               </td>
               <td className="actions">
-                <Icon name="chevron" className="wh-row-chevron" />
+                <Icon name="chevron" className="row-chevron" />
               </td>
             </tr>
           ))}
