@@ -118,15 +118,16 @@ export function PreviewStep<R>({
 
       <TableFrame rows={shown.length} rowHeight={ROW_HEIGHT}>
         <VirtualTable
-          label="Import preview"
-          rows={shown}
-          total={shown.length}
-          rowHeight={ROW_HEIGHT}
+          spec={{
+            label: 'Import preview',
+            rowHeight: ROW_HEIGHT,
+            className: 'im-row',
+            minWidth: 920,
+            scrollTestId: 'import-preview-scroll',
+          }}
+          list={{ rows: shown, total: shown.length }}
           getKey={(l) => String(l.index)}
-          className="im-row"
-          minWidth={920}
           resetKey={filter}
-          scrollTestId="import-preview-scroll"
           head={
             <>
               <div role="columnheader">Line</div>

@@ -137,12 +137,9 @@ function Summary({
       ) : (
         <TableFrame rows={shown.length} rowHeight={ROW_HEIGHT}>
           <VirtualTable
-            label="Import result"
-            rows={shown}
-            total={shown.length}
-            rowHeight={ROW_HEIGHT}
+            spec={{ label: 'Import result', rowHeight: ROW_HEIGHT, className: 'im-out-row' }}
+            list={{ rows: shown, total: shown.length }}
             getKey={(r) => String(r.index)}
-            className="im-out-row"
             resetKey={filter}
             head={
               <>
