@@ -1,16 +1,6 @@
 import { useMemo } from 'react';
 import uPlot from 'uplot';
-import {
-  ChartFrame,
-  chartTheme,
-  chartValue,
-  hoverHook,
-  kitAxis,
-  paletteColor,
-  resolveColor,
-  TipRow,
-  usePlot,
-} from './chart-frame';
+import { chartValue, kitAxis, PlotChart, valueAxis, type ChartLabels } from './chart-frame';
 
 // Columns per category (days, risks), one per series side by side, or stacked into one column. The x axis is
 // the category's index; stacking draws each series from the running total of those before it (uPlot bands).
@@ -30,19 +20,14 @@ export function BarChart({
   categories,
   series,
   stacked = false,
-  height = 180,
   legend = true,
-  ariaLabel,
-  testId,
-}: {
+  ...labels
+}: ChartLabels & {
   categories: string[];
   series: BarSeries[];
   stacked?: boolean;
-  height?: number;
   /** The series' keys under the chart; leave out when the page says them itself. */
   legend?: boolean;
-  ariaLabel: string;
-  testId?: string;
 }) {
   const data = useMemo((): uPlot.AlignedData => {
     const xs = categories.map((_, i) => i);
@@ -57,111 +42,83 @@ export function BarChart({
     );
     return [xs, ...ys];
   }, [categories, series, stacked]);
-  const colors = series.map((s, i) => paletteColor(i, s.color));
   const n = categories.length;
-  const shapeKey = JSON.stringify([categories, series.map((s) => s.label), colors, stacked]);
+  const total = (idx: number) => series.reduce((sum, s) => sum + (s.values[idx] ?? 0), 0);
 
-  const { box, hover } = usePlot(
-    shapeKey,
-    (width, onHover) => {
-      const theme = chartTheme();
-      const every = Math.max(1, Math.ceil(LABEL_ROOM / Math.max(1, (width - 44) / Math.max(1, n))));
-      // Side by side, each series takes its share of the column; stacked, one bar fills most of it.
-      const group = stacked ? 1 : series.length;
-      return {
-        legend: { show: false },
-        cursor: { y: false, points: { show: false } },
-        padding: [8, 8, 0, 0],
-        scales: {
-          x: { time: false, range: () => [-0.5, Math.max(0, n - 0.5)] },
-          y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
-        },
-        axes: [
-          kitAxis(theme, {
-            grid: { show: false },
-            size: 26,
-            splits: () => categories.map((_, i) => i).filter((i) => i % every === 0),
-            values: (_u, splits) => splits.map((i) => categories[i] ?? ''),
-          }),
-          kitAxis(theme, {
-            size: 44,
-            space: 28,
+  return (
+    <PlotChart
+      {...labels}
+      series={series}
+      shape={[categories, stacked]}
+      data={data}
+      legend={legend}
+      empty={n === 0}
+      options={({ theme, width, colors }) => {
+        const every = Math.max(1, Math.ceil(LABEL_ROOM / Math.max(1, (width - 44) / Math.max(1, n))));
+        // Side by side, each series takes its share of the column; stacked, one bar fills most of it.
+        const group = stacked ? 1 : series.length;
+        return {
+          cursor: { y: false, points: { show: false } },
+          scales: {
+            x: { time: false, range: () => [-0.5, Math.max(0, n - 0.5)] },
+            y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
+          },
+          axes: [
+            kitAxis(theme, {
+              grid: { show: false },
+              size: 26,
+              splits: () => categories.map((_, i) => i).filter((i) => i % every === 0),
+              values: (_u, splits) => splits.map((i) => categories[i] ?? ''),
+            }),
             // Whole counts only: a top of 1 gets no 0.5 line.
-            splits: (u) => {
+            valueAxis(theme, chartValue, (u) => {
               const top = u.scales.y?.max ?? 1;
               const step = niceStep(top / 4);
               const out: number[] = [];
               for (let v = 0; v <= top; v += step) out.push(v);
               return out;
-            },
-            values: (_u, splits) => splits.map(chartValue),
-          }),
-        ],
-        series: [
-          {},
-          ...series.map((s, k): uPlot.Series => {
-            const color = resolveColor(colors[k] ?? 'gray');
-            return {
-              label: s.label,
-              stroke: color,
-              fill: color,
-              width: 0,
-              points: { show: false },
-              paths: uPlot.paths.bars?.({
-                size: [stacked ? 0.62 : 0.72 / group, 28],
-                radius: 0.15,
-                // Side by side: the k-th series' bar starts at its slot of the group (x0 is a left edge).
-                disp: stacked
-                  ? undefined
-                  : {
-                      x0: {
-                        unit: 1,
-                        values: (u) => (u.data[0] as number[]).map((x) => x - 0.36 + (0.72 / group) * k),
+            }),
+          ],
+          series: [
+            {},
+            ...series.map((s, k): uPlot.Series => {
+              const color = colors[k] ?? 'gray';
+              return {
+                label: s.label,
+                stroke: color,
+                fill: color,
+                width: 0,
+                points: { show: false },
+                paths: uPlot.paths.bars?.({
+                  size: [stacked ? 0.62 : 0.72 / group, 28],
+                  radius: 0.15,
+                  // Side by side: the k-th series' bar starts at its slot of the group (x0 is a left edge).
+                  disp: stacked
+                    ? undefined
+                    : {
+                        x0: {
+                          unit: 1,
+                          values: (u) => (u.data[0] as number[]).map((x) => x - 0.36 + (0.72 / group) * k),
+                        },
+                        size: {
+                          unit: 1,
+                          values: (u) => (u.data[0] as number[]).map(() => (0.72 / group) * 0.88),
+                        },
                       },
-                      size: {
-                        unit: 1,
-                        values: (u) => (u.data[0] as number[]).map(() => (0.72 / group) * 0.88),
-                      },
-                    },
-              }),
-            };
-          }),
-        ],
-        // Stacked: each series' bar starts where the one before it ends.
-        bands: stacked ? series.slice(1).map((_, k) => ({ series: [k + 2, k + 1] as [number, number] })) : [],
-        hooks: { setCursor: hoverHook(onHover) },
-      };
-    },
-    data,
-    height,
-  );
-
-  const total = (idx: number) => series.reduce((sum, s) => sum + (s.values[idx] ?? 0), 0);
-  return (
-    <ChartFrame
-      ariaLabel={ariaLabel}
-      testId={testId}
-      box={box}
-      height={height}
-      hover={hover}
-      empty={n === 0 ? 'No data yet' : undefined}
-      legend={legend ? series.map((s, i) => ({ label: s.label, color: colors[i] ?? 'gray' })) : []}
-      tooltip={(idx) => (
-        <>
-          <div className="ui-plot-tip-head">
-            {categories[idx]}
-            {stacked && series.length > 1 ? ` · ${chartValue(total(idx))}` : ''}
-          </div>
-          {series.map((s, k) => (
-            <TipRow
-              key={s.label}
-              color={colors[k] ?? 'gray'}
-              label={s.label}
-              value={chartValue(s.values[idx] ?? 0)}
-            />
-          ))}
-        </>
-      )}
+                }),
+              };
+            }),
+          ],
+          // Stacked: each series' bar starts where the one before it ends.
+          bands: stacked
+            ? series.slice(1).map((_, k) => ({ series: [k + 2, k + 1] as [number, number] }))
+            : [],
+        };
+      }}
+      tipHead={(idx) =>
+        `${categories[idx] ?? ''}${stacked && series.length > 1 ? ` · ${chartValue(total(idx))}` : ''}`
+      }
+      tipValue={(k, idx) => chartValue(series[k]?.values[idx] ?? 0)}
     />
   );
 }

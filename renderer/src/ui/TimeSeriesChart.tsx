@@ -1,20 +1,11 @@
 import { useMemo } from 'react';
 import uPlot from 'uplot';
-import {
-  ChartFrame,
-  chartTheme,
-  chartValue,
-  hoverHook,
-  kitAxis,
-  paletteColor,
-  resolveColor,
-  TipRow,
-  usePlot,
-  withAlpha,
-} from './chart-frame';
+import { chartValue, kitAxis, PlotChart, valueAxis, withAlpha, type ChartLabels } from './chart-frame';
+import { axisTime, needsMarkers, timeRange, timeTicks } from './time-axis';
 
 // Values over time as lines with a soft area under each (presence, CPU, counts per hour). Points are
-// [epochMs, value]; series may be sampled at different times (they are joined on one time axis).
+// [epochMs, value]; series may be sampled at different times (they are joined on one time axis). A short series
+// still reads: its points get markers (one point alone is a dot), and the time axis ticks whole, distinct minutes.
 
 export interface TimeSeries {
   label: string;
@@ -31,30 +22,20 @@ const timeLabel = (ms: number) =>
     minute: '2-digit',
   });
 
-/** An x-axis label on one line: "14:00", or the date where a day begins ("Nov 27"). */
-function axisTime(ms: number): string {
-  const d = new Date(ms);
-  if (d.getHours() === 0 && d.getMinutes() === 0)
-    return d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
-  return d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
-}
+/** Room between two time labels ("12:45 PM"), in CSS pixels. */
+const TIME_LABEL_ROOM = 64;
 
 export function TimeSeriesChart({
   series,
   unit,
   yMax,
-  height = 180,
-  ariaLabel,
-  testId,
-}: {
+  ...labels
+}: ChartLabels & {
   series: TimeSeries[];
   /** Said after each value ("%", " ms"): in the axis and the tooltip. */
   unit?: string;
   /** A fixed top for the value axis (100 for a percentage); the data's own top, rounded, if absent. */
   yMax?: number;
-  height?: number;
-  ariaLabel: string;
-  testId?: string;
 }) {
   const data = useMemo(
     () =>
@@ -66,40 +47,39 @@ export function TimeSeriesChart({
       ),
     [series],
   );
-  const colors = series.map((s, i) => paletteColor(i, s.color));
-  const suffix = unit ?? '';
-  const shapeKey = JSON.stringify([series.map((s) => s.label), colors, unit, yMax]);
+  const markers = series.map((s) => needsMarkers(s.points.length));
+  const format = (v: number) => `${chartValue(v)}${unit ?? ''}`;
+  const xs = data[0];
 
-  const { box, hover } = usePlot(
-    shapeKey,
-    (_width, onHover) => {
-      const theme = chartTheme();
-      return {
+  return (
+    <PlotChart
+      {...labels}
+      series={series}
+      shape={[unit, yMax, markers]}
+      data={data}
+      empty={xs.length === 0}
+      options={({ theme, colors }) => ({
         ms: 1,
-        legend: { show: false },
         cursor: { y: false, points: { size: 7 } },
-        padding: [8, 8, 0, 0],
         scales: {
-          x: { time: true },
+          x: { time: true, range: (_u, min, max) => timeRange(min, max) },
           y: { range: (_u, _min, max) => [0, yMax ?? (max > 0 ? max * 1.1 : 1)] },
         },
         axes: [
           kitAxis(theme, {
             grid: { show: false },
-            space: 64,
+            space: TIME_LABEL_ROOM,
             size: 26,
+            // Whole minutes on the local clock: a short series never repeats one minute along the axis.
+            splits: (u, _axis, min, max) => timeTicks(min, max, u.width, TIME_LABEL_ROOM),
             values: (_u, splits) => splits.map(axisTime),
           }),
-          kitAxis(theme, {
-            size: 44,
-            space: 28,
-            values: (_u, splits) => splits.map((v) => `${chartValue(v)}${suffix}`),
-          }),
+          valueAxis(theme, format),
         ],
         series: [
           {},
           ...series.map((s, i): uPlot.Series => {
-            const stroke = resolveColor(colors[i] ?? 'gray');
+            const stroke = colors[i] ?? 'gray';
             return {
               label: s.label,
               stroke,
@@ -107,43 +87,16 @@ export function TimeSeriesChart({
               fill: withAlpha(stroke, series.length > 1 ? 0.06 : 0.14),
               // Joined series have holes where another was sampled: draw across them.
               spanGaps: true,
-              points: { show: false },
+              points: markers[i] ? { show: true, size: 6, fill: stroke, stroke } : { show: false },
             };
           }),
         ],
-        hooks: { setCursor: hoverHook(onHover) },
-      };
-    },
-    data,
-    height,
-  );
-
-  const xs = data[0];
-  return (
-    <ChartFrame
-      ariaLabel={ariaLabel}
-      testId={testId}
-      box={box}
-      height={height}
-      hover={hover}
-      empty={xs.length === 0 ? 'No data yet' : undefined}
-      legend={series.map((s, i) => ({ label: s.label, color: colors[i] ?? 'gray' }))}
-      tooltip={(idx) => (
-        <>
-          <div className="ui-plot-tip-head">{timeLabel(xs[idx] ?? 0)}</div>
-          {series.map((s, i) => {
-            const v = data[i + 1]?.[idx];
-            return (
-              <TipRow
-                key={s.label}
-                color={colors[i] ?? 'gray'}
-                label={s.label}
-                value={v == null ? '—' : `${chartValue(v)}${suffix}`}
-              />
-            );
-          })}
-        </>
-      )}
+      })}
+      tipHead={(idx) => timeLabel(xs[idx] ?? 0)}
+      tipValue={(i, idx) => {
+        const v = data[i + 1]?.[idx];
+        return v == null ? '—' : format(v);
+      }}
     />
   );
 }

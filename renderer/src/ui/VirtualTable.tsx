@@ -1,11 +1,13 @@
 import { Fragment, useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 import { useVirtualizer, type VirtualItem } from '@tanstack/react-virtual';
+import { formatCount } from '../lib/format';
 import { Spinner } from './basics';
 import './virtual-table.css';
 
 // A dense, virtualized grid table for long lists: only the rows in view are in the DOM, so thousands of rows
-// scroll smoothly. The caller draws the header cells and each row (a grid whose columns its own class sets);
-// `onNearEnd` asks for the next page a little before the loaded rows run out.
+// scroll smoothly. The caller describes the table once (`spec`: name, row grid, columns), hands over the list's
+// state as it is (`list`: the paged-list hook's fits) and draws each row (a grid whose columns its class sets);
+// the next page is asked for a little before the loaded rows run out.
 
 /** The props a row must spread on its outermost element (position, height, aria-rowindex). */
 export interface VirtualRowProps {
@@ -14,50 +16,101 @@ export interface VirtualRowProps {
   style: CSSProperties;
 }
 
-export function VirtualTable<T>({
-  label,
-  rows,
-  total,
-  rowHeight,
-  getKey,
-  head,
-  renderRow,
-  onNearEnd,
-  loadingMore,
-  loadingMoreLabel,
-  prefetchRows = 120,
-  dim,
-  resetKey,
-  className,
-  scrollTestId,
-  minWidth,
-  activeIndex,
-}: {
-  label: string;
+/** The rows a VirtualTable shows and how it reads more: lib/paged-list's PagedList as it is, or rows in memory. */
+export interface VirtualList<T> {
   rows: T[];
   /** All rows there are (the loaded ones may be fewer). */
   total: number;
-  rowHeight: number;
-  getKey: (row: T) => string;
-  /** The header row's cells. */
-  head: ReactNode;
-  renderRow: (row: T, props: VirtualRowProps, item: VirtualItem) => ReactNode;
-  onNearEnd?: () => void;
+  loadMore?: () => void;
   loadingMore?: boolean;
-  loadingMoreLabel?: string;
-  /** Start fetching the next page this many rows before the end of what is loaded. */
-  prefetchRows?: number;
-  dim?: boolean;
-  /** A new search, filter or sort starts at the top. */
-  resetKey?: string;
+  /** Showing the previous query's rows while the current one loads: the table is dimmed. */
+  switching?: boolean;
+}
+
+/** A header cell: its label, its class; a sortable one names its sort key. */
+export interface VirtualColumn {
+  id: string;
+  label: ReactNode;
+  className?: string;
+  sort?: string;
+}
+
+/** What does not change about a table: its name, its row grid, its columns. */
+export interface VirtualTableSpec {
+  label: string;
+  rowHeight: number;
   /** The grid class shared by the header and every row (it sets the columns). */
   className: string;
-  scrollTestId?: string;
   /** Wider grids scroll sideways inside the table's frame. */
   minWidth?: number;
+  scrollTestId?: string;
+  /** The header from data; a table with a header of its own passes `head` instead. */
+  columns?: VirtualColumn[];
+}
+
+/** The sort a table's header shows and changes (a column's button is `<testIdPrefix>-<sort key>`). */
+export interface VirtualSort {
+  key: string;
+  order: 'asc' | 'desc';
+  onSort: (key: string) => void;
+  testIdPrefix: string;
+}
+
+function HeaderCell({ column, sort }: { column: VirtualColumn; sort?: VirtualSort }) {
+  const active = column.sort !== undefined && column.sort === sort?.key;
+  const by = column.sort;
+  return (
+    <div
+      role="columnheader"
+      className={column.className}
+      aria-sort={active ? (sort?.order === 'asc' ? 'ascending' : 'descending') : undefined}
+    >
+      {by !== undefined && sort ? (
+        <button
+          type="button"
+          className={`ui-vsort${active ? ' on' : ''}`}
+          onClick={() => sort.onSort(by)}
+          data-testid={`${sort.testIdPrefix}-${by}`}
+        >
+          {column.label}
+          <span className="ui-vsort-arrow" aria-hidden="true">
+            {active ? (sort.order === 'asc' ? '▲' : '▼') : '↕'}
+          </span>
+        </button>
+      ) : (
+        column.label
+      )}
+    </div>
+  );
+}
+
+export function VirtualTable<T>({
+  spec,
+  list,
+  getKey,
+  head,
+  sort,
+  renderRow,
+  resetKey,
+  activeIndex,
+  prefetchRows = 120,
+}: {
+  spec: VirtualTableSpec;
+  list: VirtualList<T>;
+  getKey: (row: T) => string;
+  /** The header row's cells, for a table whose spec has no columns. */
+  head?: ReactNode;
+  sort?: VirtualSort;
+  renderRow: (row: T, props: VirtualRowProps, item: VirtualItem) => ReactNode;
+  /** A new search, filter or sort starts at the top. */
+  resetKey?: string;
   /** The row the keyboard is on: scrolled into view whenever it changes. */
   activeIndex?: number | null;
+  /** Start fetching the next page this many rows before the end of what is loaded. */
+  prefetchRows?: number;
 }) {
+  const { rows, total, loadMore: onNearEnd, loadingMore, switching } = list;
+  const { label, rowHeight, className, minWidth, scrollTestId, columns } = spec;
   const scroller = useRef<HTMLDivElement>(null);
   // No React Compiler in this build: the virtualizer's non-memoizable functions are fine here.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -88,9 +141,14 @@ export function VirtualTable<T>({
   }, [lastIndex, rows.length, total, onNearEnd, prefetchRows]);
 
   return (
-    <div className={`ui-vtable${dim ? ' dim' : ''}`} role="table" aria-label={label} aria-rowcount={total}>
+    <div
+      className={`ui-vtable${switching ? ' dim' : ''}`}
+      role="table"
+      aria-label={label}
+      aria-rowcount={total}
+    >
       <div className={`${className} ui-grid-head`} role="row">
-        {head}
+        {columns ? columns.map((c) => <HeaderCell key={c.id} column={c} sort={sort} />) : head}
       </div>
       <div className="ui-vscroll" ref={scroller} style={{ minWidth }} data-testid={scrollTestId}>
         <div className="ui-vbody" style={{ height: virtualizer.getTotalSize() }} role="rowgroup">
@@ -114,7 +172,7 @@ export function VirtualTable<T>({
         </div>
         {loadingMore ? (
           <div className="ui-vmore">
-            <Spinner label={loadingMoreLabel ?? 'Loading more…'} />
+            <Spinner label={`Loading more of ${formatCount(total)}…`} />
           </div>
         ) : null}
       </div>

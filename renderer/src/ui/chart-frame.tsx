@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 're
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatCount } from '../lib/format';
+import './chart-tokens.css';
 import './chart-frame.css';
 
 // What TimeSeriesChart and BarChart share: the uPlot instance's life in a React element (created once per
@@ -9,14 +10,17 @@ import './chart-frame.css';
 // (a canvas cannot use var(--x) itself), and the kit's own legend and hover tooltip (uPlot's legend table is
 // hidden: ours reads like the rest of the console).
 
-/** Colours a series may use by name; any CSS colour (or var(--token)) works as well. */
+/**
+ * Colours a series may use by name; any CSS colour (or var(--token)) works as well. All are the kit's chart tokens
+ * (tokens.css), so a theme recolours every chart in one place.
+ */
 export const CHART_COLORS = {
-  accent: 'var(--accent-strong)',
-  ok: 'var(--ok)',
-  warn: 'var(--warn)',
-  bad: 'var(--bad)',
-  info: 'var(--info)',
-  muted: 'var(--faint)',
+  accent: 'var(--chart-accent)',
+  ok: 'var(--chart-ok)',
+  warn: 'var(--chart-warn)',
+  bad: 'var(--chart-bad)',
+  info: 'var(--chart-info)',
+  muted: 'var(--chart-muted)',
 } as const;
 
 /** The default colour of the n-th series when it names none. */
@@ -25,14 +29,14 @@ const PALETTE = [
   CHART_COLORS.ok,
   CHART_COLORS.warn,
   CHART_COLORS.bad,
-  '#a78bfa',
-  '#2dd4bf',
+  'var(--chart-5)',
+  'var(--chart-6)',
 ];
 
-export const paletteColor = (i: number, given?: string) => given ?? PALETTE[i % PALETTE.length] ?? 'gray';
+const paletteColor = (i: number, given?: string) => given ?? PALETTE[i % PALETTE.length] ?? 'gray';
 
 /** A CSS colour as the canvas needs it: var(--x) resolved against the document's current tokens. */
-export function resolveColor(color: string): string {
+function resolveColor(color: string): string {
   const m = /^var\((--[\w-]+)\)$/.exec(color.trim());
   if (!m?.[1]) return color;
   const value = getComputedStyle(document.documentElement).getPropertyValue(m[1]).trim();
@@ -61,14 +65,16 @@ export function chartTheme() {
   const token = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
   const font = token('--font', 'sans-serif');
   return {
-    text: token('--muted', '#7b8797'),
-    grid: token('--border', '#232b37'),
+    text: token('--chart-axis', '#7b8797'),
+    grid: token('--chart-grid', '#232b37'),
     axisFont: `10.5px ${font}`,
   };
 }
 
+export type ChartTheme = ReturnType<typeof chartTheme>;
+
 /** An axis in the kit's colours: no tick marks, a faint grid (or none), muted labels. */
-export function kitAxis(theme: ReturnType<typeof chartTheme>, extra: uPlot.Axis = {}): uPlot.Axis {
+export function kitAxis(theme: ChartTheme, extra: uPlot.Axis = {}): uPlot.Axis {
   return {
     stroke: theme.text,
     font: theme.axisFont,
@@ -76,6 +82,11 @@ export function kitAxis(theme: ReturnType<typeof chartTheme>, extra: uPlot.Axis 
     grid: { stroke: theme.grid, width: 1 },
     ...extra,
   };
+}
+
+/** The value axis on the left: room for "1,204 ms", a line every 28 px or more, each value as `format` says it. */
+export function valueAxis(theme: ChartTheme, format: (v: number) => string, splits?: uPlot.Axis['splits']) {
+  return kitAxis(theme, { size: 44, space: 28, splits, values: (_u, ticks) => ticks.map(format) });
 }
 
 /** Where the pointer is over the plot: the data index and the position in the chart's box (CSS pixels). */
@@ -91,7 +102,7 @@ export interface Hover {
  * A uPlot chart in `box`: built by `build` (again when `shapeKey` changes: series count, colours, axes),
  * given new `data` without a rebuild, sized to the box's width and `height`, reporting the hovered point.
  */
-export function usePlot(
+function usePlot(
   shapeKey: string,
   build: (width: number, onHover: (h: Hover | null) => void) => Omit<uPlot.Options, 'width' | 'height'>,
   data: uPlot.AlignedData,
@@ -134,7 +145,7 @@ export function usePlot(
 }
 
 /** The hook uPlot calls as the cursor moves, turned into a Hover in the chart box's coordinates. */
-export function hoverHook(onHover: (h: Hover | null) => void): uPlot.Hooks.Arrays['setCursor'] {
+function hoverHook(onHover: (h: Hover | null) => void): uPlot.Hooks.Arrays['setCursor'] {
   return [
     (u: uPlot) => {
       const { idx, left, top } = u.cursor;
@@ -154,27 +165,73 @@ export interface LegendItem {
   color: string;
 }
 
-/** The frame around a chart: its accessible name, the canvas box, the hover tooltip, the legend. */
-export function ChartFrame({
-  ariaLabel,
-  box,
-  height,
-  hover,
-  tooltip,
-  legend,
-  empty,
-  testId,
-}: {
+/** One line of a tooltip: the series' key, its label, its value. */
+function TipRow({ color, label, value }: { color: string; label: string; value: string }) {
+  return (
+    <div className="ui-plot-tip-row">
+      <span className="ui-plot-key" style={{ background: color }} aria-hidden="true" />
+      <span className="ui-plot-tip-label">{label}</span>
+      <span className="ui-plot-tip-value">{value}</span>
+    </div>
+  );
+}
+
+/** What every chart is told besides its data: its name for assistive technology, a test id, its height. */
+export interface ChartLabels {
   ariaLabel: string;
-  box: React.RefObject<HTMLDivElement | null>;
-  height: number;
-  hover: Hover | null;
-  tooltip: (idx: number) => ReactNode;
-  legend: LegendItem[];
-  /** Shown over the plot when there is nothing to draw. */
-  empty?: string;
   testId?: string;
+  height?: number;
+}
+
+/**
+ * A uPlot chart in the kit's frame. The chart type gives its scales, axes and series (`options`), its series'
+ * keys, and what the tooltip says (`tipHead`, then one row a series with `tipValue`); the frame adds the rest
+ * (no uPlot legend, padding, the hover tooltip, the legend under the plot when `legend` and there are several).
+ */
+export function PlotChart({
+  ariaLabel,
+  testId,
+  height = 180,
+  series,
+  shape,
+  data,
+  legend = true,
+  empty,
+  options,
+  tipHead,
+  tipValue,
+}: ChartLabels & {
+  /** The series' keys: each one's label and colour (the palette's next one if it names none). */
+  series: Array<{ label: string; color?: string }>;
+  /** What else rebuilds the plot when it changes (axes, markers); new data alone does not, nor do the keys. */
+  shape: unknown[];
+  data: uPlot.AlignedData;
+  legend?: boolean;
+  /** Nothing to draw: "No data yet" over the plot. */
+  empty: boolean;
+  /** The chart's scales, axes and series; `colors` are the series' colours as the canvas needs them. */
+  options: (plot: {
+    theme: ChartTheme;
+    width: number;
+    colors: string[];
+  }) => Omit<uPlot.Options, 'width' | 'height'>;
+  tipHead: (idx: number) => ReactNode;
+  tipValue: (series: number, idx: number) => string;
 }) {
+  const keys: LegendItem[] = series.map((s, i) => ({ label: s.label, color: paletteColor(i, s.color) }));
+  const { box, hover } = usePlot(
+    JSON.stringify([keys, shape]),
+    (width, onHover) => ({
+      legend: { show: false },
+      padding: [8, 8, 0, 0],
+      ...options({ theme: chartTheme(), width, colors: keys.map((k) => resolveColor(k.color)) }),
+      hooks: { setCursor: hoverHook(onHover) },
+    }),
+    data,
+    height,
+  );
+  const shown = legend ? keys : [];
+  // The frame: the accessible name, the canvas box, the hover tooltip, the legend.
   return (
     <figure className="ui-plot" role="img" aria-label={ariaLabel} data-testid={testId}>
       <div className="ui-plot-area" style={{ height }}>
@@ -184,14 +241,17 @@ export function ChartFrame({
             className={`ui-plot-tip${hover.flip ? ' flip' : ''}`}
             style={{ left: hover.left, top: Math.max(0, Math.min(hover.top, height - 60)) }}
           >
-            {tooltip(hover.idx)}
+            <div className="ui-plot-tip-head">{tipHead(hover.idx)}</div>
+            {keys.map((key, i) => (
+              <TipRow key={key.label} color={key.color} label={key.label} value={tipValue(i, hover.idx)} />
+            ))}
           </div>
         ) : null}
-        {empty ? <div className="ui-plot-empty">{empty}</div> : null}
+        {empty ? <div className="ui-plot-empty">No data yet</div> : null}
       </div>
-      {legend.length > 1 ? (
+      {shown.length > 1 ? (
         <figcaption className="ui-plot-legend">
-          {legend.map((s) => (
+          {shown.map((s) => (
             <span key={s.label}>
               <span className="ui-plot-key" style={{ background: s.color }} aria-hidden="true" />
               {s.label}
@@ -200,16 +260,5 @@ export function ChartFrame({
         </figcaption>
       ) : null}
     </figure>
-  );
-}
-
-/** One line of a tooltip: the series' key, its label, its value. */
-export function TipRow({ color, label, value }: { color: string; label: string; value: string }) {
-  return (
-    <div className="ui-plot-tip-row">
-      <span className="ui-plot-key" style={{ background: color }} aria-hidden="true" />
-      <span className="ui-plot-tip-label">{label}</span>
-      <span className="ui-plot-tip-value">{value}</span>
-    </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { ElevationRequest } from '../../../../server/contract';
 import { Icon } from '../../ui/Icon';
-import { VirtualTable } from '../../ui';
+import { VirtualTable, type VirtualList, type VirtualTableSpec } from '../../ui';
 import { Link } from '../../lib/router';
 import { useNow } from '../../lib/hooks';
 import { flowLabel, msSince, requestPath, waitingTone } from './format';
@@ -10,49 +10,39 @@ import { DeviceCell, Elapsed, RiskCell, SubjectCell, UserCell } from './parts';
 // before the loaded rows run out. Each row has its own checkbox (for Deny selected) and is otherwise one link to
 // the request.
 
-const ROW_HEIGHT = 52;
+const TABLE: VirtualTableSpec = {
+  label: 'Pending elevation requests',
+  rowHeight: 52,
+  className: 'ap-inbox-row',
+  minWidth: 1000,
+  scrollTestId: 'inbox-scroll',
+};
 const COLUMNS = ['Waiting', 'Risk', 'Request', 'Organization', 'Device · site', 'User', 'Flow', ''];
 
 export function InboxTable({
-  rows,
-  total,
+  list,
   fresh,
   selected,
   onToggle,
   onToggleAll,
-  onNearEnd,
-  loadingMore,
-  dim,
   resetKey,
 }: {
-  rows: ElevationRequest[];
-  total: number;
+  list: VirtualList<ElevationRequest>;
   fresh: ReadonlySet<string>;
   selected: ReadonlySet<string>;
   onToggle: (id: string) => void;
   onToggleAll: (on: boolean) => void;
-  onNearEnd: () => void;
-  loadingMore: boolean;
-  dim: boolean;
   resetKey: string;
 }) {
   const now = useNow(1000);
+  const { rows } = list;
   const allOn = rows.length > 0 && rows.every((r) => selected.has(r.id));
   return (
     <VirtualTable
-      label="Pending elevation requests"
-      rows={rows}
-      total={total}
-      rowHeight={ROW_HEIGHT}
+      spec={TABLE}
+      list={list}
       getKey={(r) => r.id}
-      className="ap-inbox-row"
-      minWidth={1000}
-      dim={dim}
       resetKey={resetKey}
-      onNearEnd={onNearEnd}
-      loadingMore={loadingMore}
-      loadingMoreLabel={`Loading more of ${total.toLocaleString('en-US')}…`}
-      scrollTestId="inbox-scroll"
       head={
         <>
           <span className="ap-check" role="columnheader">

@@ -123,15 +123,11 @@ export function PendingTab({ canApprove }: { canApprove: boolean }) {
         </ListEmpty>
       ) : (
         <InboxTable
-          rows={view.rows}
-          total={total}
+          list={{ ...list, rows: view.rows, total }}
           fresh={view.fresh}
           selected={selected}
           onToggle={toggle}
           onToggleAll={(on) => setSelected(on ? new Set(view.rows.map((r) => r.id)) : new Set())}
-          onNearEnd={list.loadMore}
-          loadingMore={list.loadingMore}
-          dim={list.switching}
           resetKey={query}
         />
       )}

@@ -1,47 +1,47 @@
 import type { KeyboardEvent } from 'react';
 import type { AuditEntry } from '../../../../server/contract';
-import { compactTime, formatDateTime, formatCount } from '../../lib/format';
-import { VirtualTable } from '../../ui';
+import { compactTime, formatDateTime } from '../../lib/format';
+import { VirtualTable, type VirtualList, type VirtualTableSpec } from '../../ui';
 import { actorName, CategoryBadge, ResultPill } from './parts';
 
 // The audit log on the kit's virtualized table, newest first. The frame holds the keyboard: up and down move
 // the highlighted row (and the open drawer follows it), Enter opens it, Escape (the drawer's own) closes.
 
-const ROW_HEIGHT = 40;
-
-const COLUMNS = [
-  ['time', 'Time'],
-  ['actor', 'Actor'],
-  ['action', 'Action'],
-  ['resource', 'Resource'],
-  ['category', 'Category'],
-  ['result', 'Result'],
-] as const;
+const TABLE: VirtualTableSpec = {
+  label: 'Audit log',
+  rowHeight: 40,
+  className: 'au-row',
+  minWidth: 880,
+  scrollTestId: 'audit-log-scroll',
+  columns: (
+    [
+      ['time', 'Time'],
+      ['actor', 'Actor'],
+      ['action', 'Action'],
+      ['resource', 'Resource'],
+      ['category', 'Category'],
+      ['result', 'Result'],
+    ] as const
+  ).map(([id, label]) => ({ id, label, className: `au-cell au-col-${id}` })),
+};
 
 export function LogTable({
-  rows,
-  total,
+  list,
   active,
   openId,
   onActive,
   onOpen,
-  onNearEnd,
-  loadingMore,
-  dim,
   resetKey,
 }: {
-  rows: AuditEntry[];
-  total: number;
+  list: VirtualList<AuditEntry>;
   /** The highlighted row's index (-1: none yet). */
   active: number;
   openId: string | null;
   onActive: (index: number) => void;
   onOpen: (entry: AuditEntry | null) => void;
-  onNearEnd: () => void;
-  loadingMore: boolean;
-  dim: boolean;
   resetKey: string;
 }) {
+  const { rows } = list;
   const move = (index: number) => {
     const next = Math.max(0, Math.min(rows.length - 1, index));
     const entry = rows[next];
@@ -77,25 +77,11 @@ export function LogTable({
       data-testid="audit-log"
     >
       <VirtualTable
-        label="Audit log"
-        rows={rows}
-        total={total}
-        rowHeight={ROW_HEIGHT}
+        spec={TABLE}
+        list={list}
         getKey={(e) => e.id}
-        className="au-row"
-        minWidth={880}
-        dim={dim}
         resetKey={resetKey}
         activeIndex={active}
-        onNearEnd={onNearEnd}
-        loadingMore={loadingMore}
-        loadingMoreLabel={`Loading more of ${formatCount(total)}…`}
-        scrollTestId="audit-log-scroll"
-        head={COLUMNS.map(([id, label]) => (
-          <div key={id} role="columnheader" className={`au-cell au-col-${id}`}>
-            {label}
-          </div>
-        ))}
         renderRow={(e, row, item) => {
           const isActive = item.index === active;
           return (

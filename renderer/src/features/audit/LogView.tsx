@@ -115,15 +115,11 @@ export function LogView() {
         </EmptyState>
       ) : (
         <LogTable
-          rows={log.rows}
-          total={log.total}
+          list={log}
           active={active}
           openId={open?.id ?? null}
           onActive={setActive}
           onOpen={setOpen}
-          onNearEnd={log.loadMore}
-          loadingMore={log.loadingMore}
-          dim={log.switching}
           resetKey={resetKey}
         />
       )}

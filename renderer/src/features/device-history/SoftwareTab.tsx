@@ -1,14 +1,20 @@
 import { useState } from 'react';
 import { useDebounced } from '../../lib/hooks';
 import { formatCount, plural } from '../../lib/format';
-import { ListEmpty, LoadState, SearchBox, VirtualTable } from '../../ui';
+import { ListEmpty, LoadState, SearchBox, VirtualTable, type VirtualTableSpec } from '../../ui';
 import { SOFTWARE_LIMIT, useDeviceSoftware } from './api';
 import './device-history.css';
 
 // /devices/:id?tab=software — the programs the agent last reported (GET /software/inventory/:deviceId), searched
 // by name or publisher on the server, drawn in a virtualized table so a long inventory scrolls smoothly.
 
-const ROW_HEIGHT = 34;
+const TABLE: VirtualTableSpec = {
+  label: 'Installed software',
+  rowHeight: 34,
+  className: 'dh-sw-row',
+  scrollTestId: 'software-scroll',
+  columns: ['Name', 'Version', 'Publisher'].map((label) => ({ id: label, label, className: 'dh-cell' })),
+};
 
 export function SoftwareTab({ deviceId }: { deviceId: string }) {
   const [search, setSearch] = useState('');
@@ -57,19 +63,10 @@ export function SoftwareTab({ deviceId }: { deviceId: string }) {
         </ListEmpty>
       ) : (
         <VirtualTable
-          label="Installed software"
-          rows={page.data}
-          total={Math.min(page.pagination.total, SOFTWARE_LIMIT)}
-          rowHeight={ROW_HEIGHT}
+          spec={TABLE}
+          list={{ rows: page.data, total: Math.min(page.pagination.total, SOFTWARE_LIMIT) }}
           getKey={(s) => s.name}
-          className="dh-sw-row"
           resetKey={q}
-          scrollTestId="software-scroll"
-          head={['Name', 'Version', 'Publisher'].map((label) => (
-            <div key={label} role="columnheader" className="dh-cell">
-              {label}
-            </div>
-          ))}
           renderRow={(s, row) => (
             <div {...row} className="dh-sw-row ui-grid-row" data-testid="software-row">
               <div role="cell" className="dh-cell dh-strong" title={s.name}>

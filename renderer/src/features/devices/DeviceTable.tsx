@@ -1,7 +1,7 @@
 import type { DeviceSummary } from '../../../../server/contract';
 import { Link } from '../../lib/router';
 import { useNow } from '../../lib/hooks';
-import { VirtualTable } from '../../ui';
+import { VirtualTable, type VirtualList, type VirtualTableSpec } from '../../ui';
 import { OS_LABEL, STATUS_LABEL, STATUS_TONE, ago, deviceName, percentTone } from './format';
 
 // The device list on the kit's virtualized table: thousands of devices scroll smoothly. Rows are links (keyboard, middle-click to a new tab); headers sort on the server.
@@ -29,26 +29,26 @@ export const SORT_LABELS: Record<SortKey, string> = {
   cpuPercent: 'CPU',
 };
 
-const ROW_HEIGHT = 42;
+const isSortKey = (key: string): key is SortKey => Object.hasOwn(SORT_LABELS, key);
 
-interface Column {
-  id: string;
-  label: string;
-  sort?: SortKey;
-  className?: string;
-}
-
-const COLUMNS: Column[] = [
-  { id: 'name', label: 'Device', sort: 'hostname' },
-  { id: 'org', label: 'Organization' },
-  { id: 'os', label: 'OS', sort: 'osType' },
-  { id: 'agent', label: 'Agent', sort: 'agentVersion' },
-  { id: 'user', label: 'Last user', sort: 'lastUser' },
-  { id: 'cpu', label: 'CPU', sort: 'cpuPercent', className: 'dv-metric-col' },
-  { id: 'ram', label: 'RAM', className: 'dv-metric-col' },
-  { id: 'disk', label: 'Disk', className: 'dv-metric-col' },
-  { id: 'seen', label: 'Last seen', sort: 'lastSeenAt', className: 'dv-right' },
-];
+const TABLE: VirtualTableSpec = {
+  label: 'Devices',
+  rowHeight: 42,
+  className: 'dv-row',
+  minWidth: 940,
+  scrollTestId: 'device-table-scroll',
+  columns: [
+    { id: 'name', label: 'Device', sort: 'hostname' },
+    { id: 'org', label: 'Organization' },
+    { id: 'os', label: 'OS', sort: 'osType' },
+    { id: 'agent', label: 'Agent', sort: 'agentVersion' },
+    { id: 'user', label: 'Last user', sort: 'lastUser' },
+    { id: 'cpu', label: 'CPU', sort: 'cpuPercent', className: 'dv-metric-col' },
+    { id: 'ram', label: 'RAM', className: 'dv-metric-col' },
+    { id: 'disk', label: 'Disk', className: 'dv-metric-col' },
+    { id: 'seen', label: 'Last seen', sort: 'lastSeenAt', className: 'dv-right' },
+  ].map((c) => ({ ...c, className: `dv-cell dv-col-${c.id} ${c.className ?? ''}` })),
+};
 
 function MiniBar({ value, label }: { value: number | null; label: string }) {
   if (value === null) return <span className="dv-metric muted">—</span>;
@@ -64,72 +64,29 @@ function MiniBar({ value, label }: { value: number | null; label: string }) {
 }
 
 export function DeviceTable({
-  rows,
-  total,
+  list,
   orgName,
   sort,
   order,
   onSort,
-  onNearEnd,
-  loadingMore,
-  dim,
   resetKey,
 }: {
-  rows: DeviceSummary[];
-  total: number;
+  list: VirtualList<DeviceSummary>;
   orgName: (id: string) => string;
   sort: SortKey;
   order: 'asc' | 'desc';
   onSort: (key: SortKey) => void;
-  onNearEnd: () => void;
-  loadingMore: boolean;
-  dim: boolean;
   /** A new search, filter or sort starts at the top. */
   resetKey: string;
 }) {
   const now = useNow(15_000);
   return (
     <VirtualTable
-      label="Devices"
-      rows={rows}
-      total={total}
-      rowHeight={ROW_HEIGHT}
+      spec={TABLE}
+      list={list}
       getKey={(d) => d.id}
-      className="dv-row"
-      minWidth={940}
-      dim={dim}
       resetKey={resetKey}
-      onNearEnd={onNearEnd}
-      loadingMore={loadingMore}
-      loadingMoreLabel={`Loading more of ${total.toLocaleString('en-US')}…`}
-      scrollTestId="device-table-scroll"
-      head={COLUMNS.map((c) => {
-        const active = c.sort === sort;
-        return (
-          <div
-            key={c.id}
-            role="columnheader"
-            className={`dv-cell dv-col-${c.id} ${c.className ?? ''}`}
-            aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : undefined}
-          >
-            {c.sort ? (
-              <button
-                type="button"
-                className={`dv-sort${active ? ' on' : ''}`}
-                onClick={() => onSort(c.sort!)}
-                data-testid={`device-sort-${c.sort}`}
-              >
-                {c.label}
-                <span className="dv-sort-arrow" aria-hidden="true">
-                  {active ? (order === 'asc' ? '▲' : '▼') : '↕'}
-                </span>
-              </button>
-            ) : (
-              c.label
-            )}
-          </div>
-        );
-      })}
+      sort={{ key: sort, order, onSort: (key) => isSortKey(key) && onSort(key), testIdPrefix: 'device-sort' }}
       renderRow={(d, row) => {
         const name = deviceName(d);
         return (

@@ -356,15 +356,11 @@ export function DevicesPage() {
       ) : (
         <>
           <DeviceTable
-            rows={list.rows}
-            total={list.total}
+            list={list}
             orgName={orgName}
             sort={url.sort}
             order={url.order}
             onSort={onSort}
-            onNearEnd={list.loadMore}
-            loadingMore={list.loadingMore}
-            dim={list.switching}
             resetKey={query}
           />
           <div className="dv-foot muted small" data-testid="device-count">

@@ -115,13 +115,15 @@ export function PreviewStep<R>({
         </Alert>
       ) : null}
       <LineTable
-        label="Import preview"
+        spec={{
+          label: 'Import preview',
+          rowHeight: ROW_HEIGHT,
+          className: 'im-row',
+          minWidth: 920,
+          scrollTestId: 'import-preview-scroll',
+        }}
         rows={shown}
-        rowHeight={ROW_HEIGHT}
-        className="im-row"
-        minWidth={920}
         resetKey={filter}
-        scrollTestId="import-preview-scroll"
         head={
           <>
             <div role="columnheader">Line</div>

@@ -127,10 +127,8 @@ function Summary({
         </p>
       ) : (
         <LineTable
-          label="Import result"
+          spec={{ label: 'Import result', rowHeight: ROW_HEIGHT, className: 'im-out-row' }}
           rows={shown}
-          rowHeight={ROW_HEIGHT}
-          className="im-out-row"
           resetKey={filter}
           head={
             <>

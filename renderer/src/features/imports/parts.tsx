@@ -59,13 +59,14 @@ const TABLE_CHROME = 36;
  * A virtualized table of the file's rows (all in memory, keyed by their index in the file), in a box as tall as
  * its rows, up to a screenful, so one row does not leave a tall empty frame and thousands scroll inside it.
  */
-export function LineTable<T extends { index: number }>(
-  props: Omit<Parameters<typeof VirtualTable<T>>[0], 'total' | 'getKey'>,
-) {
-  const height = TABLE_CHROME + Math.max(props.rows.length, 1) * props.rowHeight;
+export function LineTable<T extends { index: number }>({
+  rows,
+  ...props
+}: Omit<Parameters<typeof VirtualTable<T>>[0], 'list' | 'getKey'> & { rows: T[] }) {
+  const height = TABLE_CHROME + Math.max(rows.length, 1) * props.spec.rowHeight;
   return (
     <div className="im-table-frame" style={{ height }}>
-      <VirtualTable {...props} total={props.rows.length} getKey={(r) => String(r.index)} />
+      <VirtualTable {...props} list={{ rows, total: rows.length }} getKey={(r) => String(r.index)} />
     </div>
   );
 }

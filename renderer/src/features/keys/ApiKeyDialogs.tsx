@@ -4,15 +4,16 @@ import { useAsyncAction } from '../../lib/action';
 import { parseWhole } from '../../lib/forms';
 import { Dialog, Field, TextField } from '../../ui';
 import { keysApi } from './api';
-import { ApiKeyExpiryPicker, useApiKeyExpiry } from './expiry';
 import type { IssuedKeyKind } from './IssuedKeyDialogs';
 import { ScopeEditor } from './ScopeEditor';
 import {
   CreateKeyForm,
+  IssuedKeyLimits,
   KeyFormFoot,
   KeyNameField,
   KeyOrgField,
   useCreateSubmit,
+  useIssuedKeyFields,
   type CreateKeyProps,
   type OnKey,
 } from './shared';
@@ -21,33 +22,20 @@ import {
 
 export function CreateApiKeyForm({ orgs, defaultOrg, onCancel, onCreated }: CreateKeyProps<ApiKeyCreated>) {
   const [orgId, setOrgId] = useState(defaultOrg);
-  const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>([]);
-  const [rateLimit, setRateLimit] = useState('1000');
-  const expiry = useApiKeyExpiry();
-  const rate = parseWhole(rateLimit, 1, 100_000, 'a rate limit');
+  const fields = useIssuedKeyFields('1000', 'a rate limit');
   const {
     action: create,
     show,
     submit,
   } = useCreateSubmit({
     orgId: orgId ? null : 'Choose the organization this key belongs to.',
-    name: !name.trim() ? 'Enter a name.' : name.trim().length > 255 ? 'At most 255 characters.' : null,
-    rateLimit: typeof rate === 'string' ? rate : null,
-    expiry: expiry.problem,
+    ...fields.problems,
   });
 
   const onSubmit = submit(async () => {
-    if (typeof rate !== 'number') return;
-    const exp = expiry.resolve();
-    const created = await keysApi.createApiKey({
-      orgId,
-      name: name.trim(),
-      scopes,
-      rateLimit: rate,
-      ...(exp ? { expiresAt: exp } : {}),
-    });
-    onCreated(created);
+    const body = fields.body();
+    if (body) onCreated(await keysApi.createApiKey({ orgId, scopes, ...body }));
   });
 
   return (
@@ -56,8 +44,8 @@ export function CreateApiKeyForm({ orgs, defaultOrg, onCancel, onCreated }: Crea
         <KeyOrgField idPrefix="api-key" orgs={orgs} value={orgId} onChange={setOrgId} error={show('orgId')} />
         <KeyNameField
           idPrefix="api-key"
-          value={name}
-          onChange={setName}
+          value={fields.name}
+          onChange={fields.setName}
           error={show('name')}
           hint="Say who uses it, e.g. “PSA sync”."
         />
@@ -65,21 +53,13 @@ export function CreateApiKeyForm({ orgs, defaultOrg, onCancel, onCreated }: Crea
       <Field label="Scopes" htmlFor="api-key-scopes">
         <ScopeEditor id="api-key-scopes" scopes={scopes} onChange={setScopes} />
       </Field>
-      <div className="form-row">
-        <TextField
-          id="api-key-rate-limit"
-          label="Rate limit (requests per hour)"
-          error={show('rateLimit')}
-          hint="1 to 100,000. Sliding one-hour window."
-          type="text"
-          inputMode="numeric"
-          value={rateLimit}
-          onChange={setRateLimit}
-        />
-        <Field label="Expires" htmlFor="api-key-expiry" error={show('expiry')}>
-          <ApiKeyExpiryPicker expiry={expiry} />
-        </Field>
-      </div>
+      <IssuedKeyLimits
+        idPrefix="api-key"
+        label="Rate limit (requests per hour)"
+        hint="1 to 100,000. Sliding one-hour window."
+        fields={fields}
+        show={show}
+      />
     </CreateKeyForm>
   );
 }

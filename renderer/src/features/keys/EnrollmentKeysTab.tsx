@@ -1,13 +1,12 @@
 import { useMemo } from 'react';
-import type { EnrollmentKey, EnrollmentKeyCreated, Organization, Site } from '../../../../server/contract';
-import { orgName, useSites } from '../../lib/directory';
+import type { EnrollmentKey, EnrollmentKeyCreated, Organization } from '../../../../server/contract';
+import { useSites } from '../../lib/directory';
 import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
-import { useNow } from '../../lib/hooks';
-import { Segmented, StatusPill } from '../../ui';
+import { StatusPill } from '../../ui';
 import { useEnrollmentKeys } from './api';
-import { KeyListFrame, KeyNameCell, RowAction, useFilteredPages } from './KeyListFrame';
+import { KeyListFrame, KeyRow, useFilteredPages, type KeyListKind, type KeyRowProps } from './KeyListFrame';
 import { CopySnippet, RevealDialog } from './KeyReveal';
-import { CreateKeyDialog, defaultOrgOf, useKeyModals } from './shared';
+import { useKeyModals } from './shared';
 import {
   CreateEnrollmentKeyForm,
   RotateEnrollmentKeyDialog,
@@ -16,25 +15,36 @@ import {
 
 type ExpiredFilter = 'all' | 'usable' | 'expired';
 const PAGE_SIZE = 50;
-const EXPIRY_FILTERS: Array<{ value: ExpiredFilter; label: string }> = [
-  { value: 'all', label: 'All' },
-  { value: 'usable', label: 'Not expired' },
-  { value: 'expired', label: 'Expired' },
-];
 
-/** Sites of the organizations in view, for names in the table and the site picker. */
-function useSiteNames(orgId: string): Map<string, Site> {
+/** The name of a key's site among those of the organizations in view; null for a key not pinned to one. */
+function useSiteNames(orgId: string): (siteId: string | null) => string | null {
   const sites = useSites(orgId || null);
-  return useMemo(() => new Map((sites.data ?? []).map((s) => [s.id, s])), [sites.data]);
+  const byId = useMemo(() => new Map((sites.data ?? []).map((s) => [s.id, s])), [sites.data]);
+  return (siteId) => (siteId ? (byId.get(siteId)?.name ?? `Site ${siteId.slice(0, 8)}`) : null);
 }
 
 export function simulatorCommand(key: string): string {
   return `npm run agent-sim -- --server ${window.location.origin} --enrollment-key ${key}`;
 }
 
+const ENROLLMENT_KEY_LIST: KeyListKind<ExpiredFilter> = {
+  prefix: 'enrollment-key',
+  noun: 'enrollment key',
+  icon: 'devices',
+  filter: {
+    label: 'Expiry',
+    options: [
+      { value: 'all', label: 'All' },
+      { value: 'usable', label: 'Not expired' },
+      { value: 'expired', label: 'Expired' },
+    ],
+  },
+  columns: ['Name', 'Site', 'Usage', 'Expires', 'Status', 'Created'],
+};
+
 export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilter: string }) {
-  const { filter, choose, page, setPage } = useFilteredPages<ExpiredFilter>('all');
-  const now = useNow(30_000);
+  const pages = useFilteredPages<ExpiredFilter>('all');
+  const { filter, page } = pages;
 
   const list = useEnrollmentKeys({
     page,
@@ -42,35 +52,18 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
     orgId: orgFilter || undefined,
     expired: filter === 'all' ? undefined : filter === 'expired' ? 'true' : 'false',
   });
-  const sites = useSiteNames(orgFilter);
-  const { modal, setModal, closeFor, reveal, done } = useKeyModals<
-    EnrollmentKey,
-    EnrollmentKeyCreated,
-    'rotate' | 'delete'
-  >(list.reload);
-
-  const showOrg = !orgFilter && orgs.length > 1;
+  const siteName = useSiteNames(orgFilter);
+  const modals = useKeyModals<EnrollmentKey, EnrollmentKeyCreated, 'rotate' | 'delete'>(list.reload);
+  const { modal, closeFor, reveal, done } = modals;
 
   return (
     <KeyListFrame
-      noun="enrollment-keys"
-      filter={
-        <Segmented<ExpiredFilter>
-          label="Expiry"
-          value={filter}
-          onChange={choose}
-          testId="enrollment-key-filter"
-          options={EXPIRY_FILTERS}
-        />
-      }
-      createLabel="New enrollment key"
-      createTestId="create-enrollment-key"
-      canCreate={orgs.length > 0}
-      onCreate={() => setModal({ kind: 'create' })}
+      kind={ENROLLMENT_KEY_LIST}
+      pages={pages}
+      orgs={{ all: orgs, filter: orgFilter }}
+      modals={modals}
       list={list}
-      loadingLabel="Loading enrollment keys…"
       empty={{
-        icon: 'devices',
         title: filter === 'all' ? 'No enrollment keys' : 'Nothing matches this filter',
         text: (
           <>
@@ -78,25 +71,11 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
             to a site), hand it to the installer, and let it expire.
           </>
         ),
-        offerCreate: filter === 'all' && orgs.length > 0,
       }}
-      columns={['Name', 'Site', 'Usage', 'Expires', 'Status', 'Created']}
-      onPage={setPage}
+      createForm={CreateEnrollmentKeyForm}
+      renderRow={(row) => <EnrollmentKeyRow {...row} site={siteName(row.k.siteId)} />}
       dialogs={
         <>
-          <CreateKeyDialog
-            open={modal?.kind === 'create'}
-            title="New enrollment key"
-            onClose={closeFor('create')}
-            testId="enrollment-key-create-dialog"
-          >
-            <CreateEnrollmentKeyForm
-              orgs={orgs}
-              defaultOrg={defaultOrgOf(orgs, orgFilter)}
-              onCancel={closeFor('create')}
-              onCreated={(key) => reveal(key, false)}
-            />
-          </CreateKeyDialog>
           {modal?.kind === 'rotate' ? (
             <RotateEnrollmentKeyDialog
               k={modal.key}
@@ -132,19 +111,7 @@ export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; o
           </RevealDialog>
         </>
       }
-    >
-      {(list.rows ?? []).map((k) => (
-        <EnrollmentKeyRow
-          key={k.id}
-          k={k}
-          now={now}
-          org={showOrg ? orgName(orgs, k.orgId) : null}
-          site={k.siteId ? (sites.get(k.siteId)?.name ?? `Site ${k.siteId.slice(0, 8)}`) : null}
-          onRotate={() => setModal({ kind: 'rotate', key: k })}
-          onDelete={() => setModal({ kind: 'delete', key: k })}
-        />
-      ))}
-    </KeyListFrame>
+    />
   );
 }
 
@@ -153,27 +120,25 @@ function EnrollmentKeyRow({
   now,
   org,
   site,
-  onRotate,
-  onDelete,
-}: {
-  k: EnrollmentKey;
-  now: number;
-  org: string | null;
-  site: string | null;
-  onRotate: () => void;
-  onDelete: () => void;
-}) {
+  open,
+}: KeyRowProps<EnrollmentKey, 'rotate' | 'delete'> & { site: string | null }) {
   const expires = Date.parse(k.expiresAt);
   const expired = k.expired || expires <= now;
   const ratio = k.maxUsage ? Math.min(1, k.usageCount / k.maxUsage) : 0;
+  // Expired and used up can both hold; a key that is neither is usable.
+  const states: Array<['ok' | 'warn' | 'bad', string]> = [];
+  if (expired) states.push(['warn', 'Expired']);
+  if (k.exhausted) states.push(['bad', 'Exhausted']);
+  if (states.length === 0) states.push(['ok', 'Usable']);
   return (
-    <tr
-      className={expired || k.exhausted ? 'kx-dim' : undefined}
-      data-testid="enrollment-key-row"
-      data-key-id={k.id}
-      data-name={k.name}
+    <KeyRow
+      k={k}
+      prefix="enrollment-key"
+      dim={expired || k.exhausted}
+      org={org}
+      actions={['rotate', 'delete']}
+      open={open}
     >
-      <KeyNameCell name={k.name} org={org} />
       <td>{site ?? <span className="muted">Any site</span>}</td>
       <td data-testid="enrollment-key-usage">
         <div className="kx-usage">
@@ -193,43 +158,16 @@ function EnrollmentKeyRow({
       </td>
       <td>
         <div className="kx-chips">
-          {expired ? (
-            <StatusPill tone="warn" testId="enrollment-key-status">
-              Expired
+          {states.map(([tone, label]) => (
+            <StatusPill key={label} tone={tone} testId="enrollment-key-status">
+              {label}
             </StatusPill>
-          ) : null}
-          {k.exhausted ? (
-            <StatusPill tone="bad" testId="enrollment-key-status">
-              Exhausted
-            </StatusPill>
-          ) : null}
-          {!expired && !k.exhausted ? (
-            <StatusPill tone="ok" testId="enrollment-key-status">
-              Usable
-            </StatusPill>
-          ) : null}
+          ))}
         </div>
       </td>
       <td title={formatDateTime(k.createdAt, { seconds: false })}>
         {relativeTo(Date.parse(k.createdAt), now)}
       </td>
-      <td className="actions kx-actions">
-        <RowAction
-          icon="refresh"
-          label="Rotate"
-          name={k.name}
-          onClick={onRotate}
-          testId="enrollment-key-rotate"
-        />
-        <RowAction
-          icon="trash"
-          label="Delete"
-          name={k.name}
-          onClick={onDelete}
-          testId="enrollment-key-delete"
-          danger
-        />
-      </td>
-    </tr>
+    </KeyRow>
   );
 }

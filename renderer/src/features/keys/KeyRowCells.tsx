@@ -1,6 +1,5 @@
 import { formatDateTime, relativeTo } from '../../lib/format';
 import { StatusPill } from '../../ui';
-import { RowAction } from './KeyListFrame';
 
 // The cells an API-key row and a partner-key row share: both kinds are issued with a prefix, live until revoked or
 // expired, and are rotated or revoked from the row.
@@ -59,42 +58,6 @@ export function KeyUseAndExpiryCells({
           <span className={expires < now ? 'tone-warn' : undefined}>{relativeTo(expires, now)}</span>
         )}
       </td>
-    </>
-  );
-}
-
-/** Rotate and revoke, on an active key only (`<testIdPrefix>-rotate`, `<testIdPrefix>-revoke`). */
-export function RotateRevokeActions({
-  name,
-  active,
-  testIdPrefix,
-  onRotate,
-  onRevoke,
-}: {
-  name: string;
-  active: boolean;
-  testIdPrefix: string;
-  onRotate: () => void;
-  onRevoke: () => void;
-}) {
-  if (!active) return null;
-  const actions = [
-    { icon: 'refresh', label: 'Rotate', onClick: onRotate, danger: false },
-    { icon: 'trash', label: 'Revoke', onClick: onRevoke, danger: true },
-  ] as const;
-  return (
-    <>
-      {actions.map((a) => (
-        <RowAction
-          key={a.label}
-          icon={a.icon}
-          label={a.label}
-          name={name}
-          onClick={a.onClick}
-          testId={`${testIdPrefix}-${a.label.toLowerCase()}`}
-          danger={a.danger}
-        />
-      ))}
     </>
   );
 }

@@ -1,13 +1,11 @@
 import { useState } from 'react';
 import type { PartnerKeyCreated, PartnerKeyScope } from '../../../../server/contract';
 import { formatCount } from '../../lib/format';
-import { parseWhole } from '../../lib/forms';
-import { Checklist, Field, TextField } from '../../ui';
+import { Checklist, Field } from '../../ui';
 import { keysApi } from './api';
-import { ApiKeyExpiryPicker, useApiKeyExpiry } from './expiry';
 import type { IssuedKeyKind } from './IssuedKeyDialogs';
 import { PARTNER_SCOPE_LABELS, PARTNER_SCOPES, PARTNER_WRITE_CAP } from './partner-scopes';
-import { CreateKeyForm, KeyNameField, useCreateSubmit } from './shared';
+import { CreateKeyForm, IssuedKeyLimits, KeyNameField, useCreateSubmit, useIssuedKeyFields } from './shared';
 
 // The partner provisioning key dialogs: create (name, scopes from the five, write limit, expiry), rotate and
 // revoke. The raw key is shown once by the tab's reveal dialog.
@@ -19,37 +17,24 @@ export function CreatePartnerKeyForm({
   onCancel: () => void;
   onCreated: (key: PartnerKeyCreated) => void;
 }) {
-  const [name, setName] = useState('');
   const [scopes, setScopes] = useState<PartnerKeyScope[]>(['organizations:read', 'sites:read']);
-  const [rateLimit, setRateLimit] = useState(String(PARTNER_WRITE_CAP));
-  const expiry = useApiKeyExpiry();
-  const rate = parseWhole(rateLimit, 1, 100_000, 'a write limit');
+  const fields = useIssuedKeyFields(String(PARTNER_WRITE_CAP), 'a write limit');
   const { action, show, submit } = useCreateSubmit({
-    name: !name.trim() ? 'Enter a name.' : name.trim().length > 255 ? 'At most 255 characters.' : null,
+    ...fields.problems,
     scopes: scopes.length === 0 ? 'Choose at least one scope.' : null,
-    rateLimit: typeof rate === 'string' ? rate : null,
-    expiry: expiry.problem,
   });
 
   const onSubmit = submit(async () => {
-    if (typeof rate !== 'number') return;
-    const expiresAt = expiry.resolve();
-    onCreated(
-      await keysApi.createPartnerKey({
-        name: name.trim(),
-        scopes,
-        rateLimit: rate,
-        ...(expiresAt ? { expiresAt } : {}),
-      }),
-    );
+    const body = fields.body();
+    if (body) onCreated(await keysApi.createPartnerKey({ scopes, ...body }));
   });
 
   return (
     <CreateKeyForm create={action} testId="partner-key-create" onSubmit={onSubmit} onCancel={onCancel}>
       <KeyNameField
         idPrefix="partner-key"
-        value={name}
-        onChange={setName}
+        value={fields.name}
+        onChange={fields.setName}
         error={show('name')}
         hint="Say which automation uses it, e.g. “Onboarding runbook”."
       />
@@ -64,21 +49,13 @@ export function CreatePartnerKeyForm({
           metaMono
         />
       </Field>
-      <div className="form-row">
-        <TextField
-          id="partner-key-rate-limit"
-          label="Write limit (per hour)"
-          error={show('rateLimit')}
-          hint={`Writes are capped at ${formatCount(PARTNER_WRITE_CAP)} an hour whatever you set; lower it to slow a script down.`}
-          type="text"
-          inputMode="numeric"
-          value={rateLimit}
-          onChange={setRateLimit}
-        />
-        <Field label="Expires" htmlFor="api-key-expiry" error={show('expiry')}>
-          <ApiKeyExpiryPicker expiry={expiry} />
-        </Field>
-      </div>
+      <IssuedKeyLimits
+        idPrefix="partner-key"
+        label="Write limit (per hour)"
+        hint={`Writes are capped at ${formatCount(PARTNER_WRITE_CAP)} an hour whatever you set; lower it to slow a script down.`}
+        fields={fields}
+        show={show}
+      />
     </CreateKeyForm>
   );
 }
