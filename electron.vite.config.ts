@@ -22,6 +22,26 @@ function bundleMigrations(): Plugin {
   };
 }
 
+/** Issue 18: no console script chunk over 250 kB, so no single download or parse holds up the first screen. */
+const CHUNK_BUDGET_BYTES = 250_000;
+
+/** Fails the build when a script chunk is over the budget, naming it; the fix is a lazy import or a chunk group. */
+function chunkBudget(): Plugin {
+  return {
+    name: 'gatehouse-chunk-budget',
+    writeBundle(_options, bundle) {
+      const over = Object.values(bundle)
+        .filter((file) => file.type === 'chunk' && Buffer.byteLength(file.code) > CHUNK_BUDGET_BYTES)
+        .map(
+          (file) =>
+            `${file.fileName} (${(Buffer.byteLength(file.type === 'chunk' ? file.code : '') / 1000).toFixed(0)} kB)`,
+        );
+      if (over.length)
+        this.error(`console chunks over the ${CHUNK_BUDGET_BYTES / 1000} kB budget: ${over.join(', ')}`);
+    },
+  };
+}
+
 export default defineConfig({
   main: {
     plugins: [bundleMigrations()],
@@ -62,11 +82,28 @@ export default defineConfig({
     root: 'renderer',
     // electron-vite forces base './' for the renderer; the console is served by the embedded server with history
     // routing, so assets must be absolute or a reload of /devices/42 would ask for /devices/assets/....
-    plugins: [react(), { name: 'gatehouse-absolute-base', config: () => ({ base: '/' }) }],
+    plugins: [react(), { name: 'gatehouse-absolute-base', config: () => ({ base: '/' }) }, chunkBudget()],
     build: {
       minify: true,
       outDir: resolve(__dirname, 'out/renderer'),
-      rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } },
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'renderer/index.html') },
+        // Pages are lazy chunks (renderer/src/app/routes.ts). What every page needs from node_modules (React, the
+        // query cache, the store) is in two vendor chunks (react-dom alone is most of the budget), which stay cached
+        // across releases of the console's own code; the other packages (charts, CSV parsing, WebAuthn) stay in
+        // the chunks of the pages that use them.
+        output: {
+          codeSplitting: {
+            groups: [
+              { name: 'vendor-react-dom', test: /node_modules[\\/](react-dom|scheduler)[\\/]/ },
+              {
+                name: 'vendor',
+                test: /node_modules[\\/](react|@tanstack[\\/](react-query|query-core)|zustand)[\\/]/,
+              },
+            ],
+          },
+        },
+      },
     },
   },
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,6 +64,14 @@ describe('the built headless server (out/main/serve.js)', () => {
     const socket = await consoleSocketFor(server.url, login.body.accessToken as string);
     socket.socket.close();
     expect(await socket.closed).toBeGreaterThan(0);
+  });
+
+  it('ships the console in script chunks of at most 250 kB (the build refuses more: electron.vite.config.ts)', () => {
+    const assets = join(ROOT, 'out', 'renderer', 'assets');
+    const scripts = readdirSync(assets).filter((name) => name.endsWith('.js'));
+    expect(scripts.length, 'pages are chunks of their own').toBeGreaterThan(10);
+    const over = scripts.filter((name) => statSync(join(assets, name)).size > 250_000);
+    expect(over).toEqual([]);
   });
 
   it('stops cleanly on SIGTERM', async () => {
