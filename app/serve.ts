@@ -13,7 +13,7 @@ import { simulatedDemoFleet } from './demo-fleet';
 const USAGE = `Usage: npm run serve -- [--port N] [--host H] [--data-dir DIR] [--demo [--agents N] [--scenario steady|pam|pam-load|...]]`;
 const MAX_AGENTS = 2000;
 
-/** The built console: out/renderer beside the sources. */
+/** The built console, out/renderer: `../out/renderer` from app/ (sources), `../renderer` from out/main (bundle). */
 function findConsole(): string | null {
   const here = dirname(fileURLToPath(import.meta.url));
   return (

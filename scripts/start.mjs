@@ -1,79 +1,24 @@
 #!/usr/bin/env node
 // `npm start`: the desktop app where it can run, otherwise the same console headless (DESIGN §1 "How it runs").
 //
-// 1. Builds with electron-vite when out/ is missing or older than the sources (the headless server serves the
-//    built console from out/renderer too, so this happens either way).
+// 1. Builds with electron-vite when out/ is missing or older than the sources (build-if-stale.mjs): both ways
+//    run built code, the desktop out/main/index.js and the headless out/main/serve.js with out/renderer.
 // 2. Runs Electron when its binary is installed (checked on disk: requiring the electron package would start its
 //    lazy download), a display is available and the Electron-ABI better-sqlite3 build exists.
-// 3. Otherwise prints one line saying why and runs `app/serve.ts` in Node.
+// 3. Otherwise prints one line saying why and runs the headless server bundle, out/main/serve.js, in plain Node
+//    (no TypeScript transpiling at start: issue 18's cold start; `app/serve.ts` is its source).
 // Arguments after `--` are forwarded (`npm start -- --port 4700`); SIGINT/SIGTERM are passed to the child and
 // this process exits with the child's code.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { buildIfStale } from './build-if-stale.mjs';
 import { electronBindingPath, electronInfo, ROOT } from './build-native-electron.mjs';
 
 // `--headless` (what `npm run serve` passes) skips the desktop and serves the console to any browser.
 const headless = process.argv.includes('--headless');
 const args = process.argv.slice(2).filter((arg) => arg !== '--headless');
-
-// ---------------------------------------------------------------------------------------------------- build
-const SOURCES = [
-  'main',
-  'preload',
-  'renderer',
-  'server',
-  'app',
-  'agent-sim',
-  'electron.vite.config.ts',
-  'package.json',
-];
-const OUTPUTS = [
-  ['out/main/index.js'],
-  ['out/main/server-child.js'],
-  ['out/preload/index.cjs', 'out/preload/index.js', 'out/preload/index.mjs'],
-  ['out/renderer/index.html'],
-];
-
-function newestMtime(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs; // a deleted file shows up as a newer directory
-  for (const entry of readdirSync(path)) {
-    if (entry === 'node_modules' || entry.startsWith('.')) continue;
-    newest = Math.max(newest, newestMtime(join(path, entry)));
-  }
-  return newest;
-}
-
-/** Why a build is needed, or null when out/ is complete and newer than every source. */
-function staleReason() {
-  let oldestOutput = Infinity;
-  for (const alternatives of OUTPUTS) {
-    const found = alternatives.map((file) => join(ROOT, file)).find((file) => existsSync(file));
-    if (!found) return `${alternatives[0]} is missing`;
-    oldestOutput = Math.min(oldestOutput, statSync(found).mtimeMs);
-  }
-  const newestSource = Math.max(...SOURCES.map((source) => newestMtime(join(ROOT, source))));
-  return newestSource > oldestOutput ? 'sources changed since the last build' : null;
-}
-
-function buildIfStale() {
-  const reason = staleReason();
-  if (!reason) return;
-  console.log(`gatehouse: building (${reason})`);
-  const result = spawnSync('npx', ['electron-vite', 'build'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    shell: process.platform === 'win32', // npx is a .cmd on Windows
-  });
-  if (result.status !== 0) {
-    console.error('gatehouse: build failed; fix the errors above and run npm start again');
-    process.exit(result.status ?? 1);
-  }
-}
 
 // ------------------------------------------------------------------------------------------------- electron
 /** The Electron executable if it is installed, without triggering node_modules/electron's lazy download. */
@@ -134,9 +79,5 @@ if (decision.electron) {
   runChild(decision.electron, ['.', ...args], env);
 } else {
   if (decision.reason) console.log(`gatehouse: ${decision.reason}; serving headless instead`);
-  if (!existsSync(join(ROOT, 'app', 'serve.ts'))) {
-    console.error('gatehouse: app/serve.ts is missing');
-    process.exit(1);
-  }
-  runChild(process.execPath, ['--import', 'tsx', 'app/serve.ts', ...args]);
+  runChild(process.execPath, [join(ROOT, 'out', 'main', 'serve.js'), ...args]);
 }

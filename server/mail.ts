@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 // Every outgoing email and SMS (DESIGN §2). Messages are written to the outbox directory as one JSON file each,
 // `{kind, to, subject, text, html?, createdAt}`, which is how demo rooms and tests read invitations and codes.
@@ -21,15 +21,20 @@ export interface OutboxRecord extends OutgoingMessage {
 }
 
 export class Mailer {
-  private readonly smtp: Transporter | null;
+  /** The SMTP transport, made on the first email: nodemailer is not loaded at start-up (issue 18). */
+  private smtp: Promise<Transporter> | null = null;
 
   constructor(
     private readonly outboxDir: string,
-    smtpUrl: string | null,
+    private readonly smtpUrl: string | null,
     private readonly log: Logger,
     private readonly from = 'Gatehouse <no-reply@gatehouse.local>',
-  ) {
-    this.smtp = smtpUrl ? nodemailer.createTransport(smtpUrl) : null;
+  ) {}
+
+  private transport(smtpUrl: string): Promise<Transporter> {
+    return (this.smtp ??= import('nodemailer').then((nodemailer) =>
+      nodemailer.default.createTransport(smtpUrl),
+    ));
   }
 
   /**
@@ -37,15 +42,17 @@ export class Mailer {
    * not tell a registrant whether an address exists. Failures are logged without the message body.
    */
   send(message: OutgoingMessage): void {
-    if (message.kind === 'email' && this.smtp) {
-      this.smtp
-        .sendMail({
-          from: this.from,
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-        })
+    if (message.kind === 'email' && this.smtpUrl) {
+      this.transport(this.smtpUrl)
+        .then((smtp) =>
+          smtp.sendMail({
+            from: this.from,
+            to: message.to,
+            subject: message.subject,
+            text: message.text,
+            html: message.html,
+          }),
+        )
         .catch((err: unknown) => this.log.error({ err, kind: message.kind }, 'email delivery failed'));
       return;
     }

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import type { Logger } from 'pino';
 import { SERVER_VERSION } from '../version';
 import { clientAddressResolver, type ClientResolver } from './client-info';
@@ -52,7 +51,9 @@ export interface AppParts {
   hosts: HostPolicy;
 }
 
-export function buildOpenApiDocument(routes: AnyRoute[]) {
+/** Built on the first request for it, with its generator loaded then: it is the largest piece of start-up work. */
+export async function buildOpenApiDocument(routes: AnyRoute[]) {
+  const { OpenAPIRegistry, OpenApiGeneratorV31 } = await import('@asteasolutions/zod-to-openapi');
   const registry = new OpenAPIRegistry();
   registerOpenApi(registry, routes);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -78,8 +79,11 @@ export function buildApp({ log, routes, middleware, staticDir, resolveClient, ho
     res.set('Cache-Control', 'no-store');
     next();
   });
-  const openapi = buildOpenApiDocument(routes);
-  api.get('/openapi.json', (_req, res) => void res.json(openapi));
+  let openapi: ReturnType<typeof buildOpenApiDocument> | null = null;
+  api.get('/openapi.json', async (_req, res) => {
+    openapi ??= buildOpenApiDocument(routes);
+    res.json(await openapi);
+  });
   mountRoutes(api, routes, middleware);
   api.use(() => {
     throw notFound('Not found');

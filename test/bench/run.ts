@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createServer, type RunningServer } from '../../server/index';
 import { agentsBench } from './agents';
 import { AUDIT_ENTRIES, auditBench } from './audit';
+import { coldBench, START_COUNT } from './cold';
 import { FLEET_SIZE, filtersBench } from './filters';
 import { BENCH_ADMIN, identityBench } from './identity';
 import { importsBench } from './imports';
@@ -67,7 +68,7 @@ async function withServer<T>(run: (server: RunningServer) => Promise<T>): Promis
   }
 }
 
-/** `npm run bench -- agents` runs only the named sections (identity, filters, pam, audit, imports, webhooks, agents); no argument runs all. */
+/** `npm run bench -- agents` runs only the named sections (identity, filters, pam, audit, imports, webhooks, cold, agents); no argument runs all. */
 const only = new Set(process.argv.slice(2));
 const wanted = (section: string) => only.size === 0 || only.has(section);
 
@@ -124,6 +125,11 @@ async function main(): Promise<void> {
     print({
       title: 'Webhook deliveries to a local HTTPS receiver (ratio to a bare https.request loop)',
       results: await webhooksBench(),
+    });
+  if (wanted('cold'))
+    print({
+      title: `Cold start to a ready GET /health, ${START_COUNT} starts each (ratio: baseline time / this time)`,
+      results: await coldBench(),
     });
   if (!wanted('agents')) return;
   const scratch = mkdtempSync(join(tmpdir(), 'gatehouse-bench-agents-'));

@@ -34,21 +34,19 @@ const STDERR_TAIL = 8192;
 /**
  * Starts `app/serve.ts` on `dataDir` and resolves once /health answers. `port` restarts a server where its
  * agents expect it; otherwise a free port is taken. The caller's `env` goes over the current environment.
+ * `bundle` runs the built out/main/serve.js in plain Node instead, as `npm run serve` does (the caller builds it).
  */
 export async function startServerProcess(
   dataDir: string,
-  options: { env?: Record<string, string>; port?: number; readyTimeoutMs?: number } = {},
+  options: { env?: Record<string, string>; port?: number; readyTimeoutMs?: number; bundle?: boolean } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'app/serve.ts', '--port', String(port), '--data-dir', dataDir],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
-    },
-  );
+  const entry = options.bundle ? ['out/main/serve.js'] : ['--import', 'tsx', 'app/serve.ts'];
+  const child = spawn(process.execPath, [...entry, '--port', String(port), '--data-dir', dataDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
+  });
   let tail = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);

@@ -3,7 +3,6 @@ import { navigate, useRouter } from '../lib/router';
 import { useSession, type SessionStatus } from '../lib/session';
 import { startLive, stopLive } from '../lib/live/socket';
 import { queryClient } from '../lib/query';
-import { registerDeviceLiveCache } from '../features/devices';
 import { PUBLIC_PATHS, bareRouteFor, sectionFor } from './routes';
 import { Shell } from './Shell';
 import { BootScreen, NotFoundPage, PlaceholderPage, UnreachableScreen } from './screens';
@@ -43,9 +42,13 @@ export function App() {
     navigate(target, { replace: true });
   }, [target, status, pathname, search]);
 
+  // The devices feature keeps its cached device lists current from live pushes. Its code is a lazy chunk (routes.ts),
+  // fetched here once someone signs in; the handler registers as soon as the chunk runs, before any device list
+  // read over HTTP can be in the cache.
   useEffect(() => {
-    registerDeviceLiveCache();
-  }, []);
+    if (status === 'signedIn')
+      void import('../features/devices').then((devices) => devices.registerDeviceLiveCache());
+  }, [status]);
 
   // The cache belongs to the signed-in user: nothing of it survives a sign-out. Only a sign-out clears it: a
   // signed-out page (an invitation) reads through the cache too, and a clear would drop its read in flight.

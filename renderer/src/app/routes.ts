@@ -1,33 +1,34 @@
 import type { ComponentType } from 'react';
 import type { IconName } from '../ui';
 import { holds } from '../lib/can';
-import { AccessReviewsSection } from '../features/access-reviews';
-import { AgentVersionsPage } from '../features/agent-versions';
-import { ApprovalsSection } from '../features/approvals';
-import { AuditSection } from '../features/audit';
-import {
-  AcceptInvitePage,
-  ForgotPasswordPage,
-  LoginPage,
-  MfaEnrollPage,
-  RegisterPage,
-  ResetPasswordPage,
-  SetupPage,
-  VerifyEmailPage,
-} from '../features/auth';
-import { DevicesSection } from '../features/devices';
-import { FiltersPage } from '../features/filters';
-import { HomePage } from '../features/home';
-import { ImportSection } from '../features/imports';
-import { KeysPage } from '../features/keys';
-import { PamPolicySection } from '../features/pam-policy';
-import { PeoplePage } from '../features/people';
-import { PosturePage } from '../features/posture';
-import { ProfilePage } from '../features/profile';
-import { SettingsPage } from '../features/settings';
-import { SsoSection } from '../features/sso';
-import { TenantsPage } from '../features/tenants';
-import { WebhooksSection } from '../features/webhooks';
+import { lazyPage } from './lazy-page';
+
+// Each page loads with its feature's chunk when it is first opened (lazy-page.tsx).
+const AccessReviewsSection = lazyPage(() => import('../features/access-reviews'), 'AccessReviewsSection');
+const AgentVersionsPage = lazyPage(() => import('../features/agent-versions'), 'AgentVersionsPage');
+const ApprovalsSection = lazyPage(() => import('../features/approvals'), 'ApprovalsSection');
+const AuditSection = lazyPage(() => import('../features/audit'), 'AuditSection');
+const AcceptInvitePage = lazyPage(() => import('../features/auth'), 'AcceptInvitePage', 'bare');
+const ForgotPasswordPage = lazyPage(() => import('../features/auth'), 'ForgotPasswordPage', 'bare');
+const LoginPage = lazyPage(() => import('../features/auth'), 'LoginPage', 'bare');
+const MfaEnrollPage = lazyPage(() => import('../features/auth'), 'MfaEnrollPage', 'bare');
+const RegisterPage = lazyPage(() => import('../features/auth'), 'RegisterPage', 'bare');
+const ResetPasswordPage = lazyPage(() => import('../features/auth'), 'ResetPasswordPage', 'bare');
+const SetupPage = lazyPage(() => import('../features/auth'), 'SetupPage', 'bare');
+const VerifyEmailPage = lazyPage(() => import('../features/auth'), 'VerifyEmailPage', 'bare');
+const DevicesSection = lazyPage(() => import('../features/devices'), 'DevicesSection');
+const FiltersPage = lazyPage(() => import('../features/filters'), 'FiltersPage');
+const HomePage = lazyPage(() => import('../features/home'), 'HomePage');
+const ImportSection = lazyPage(() => import('../features/imports'), 'ImportSection');
+const KeysPage = lazyPage(() => import('../features/keys'), 'KeysPage');
+const PamPolicySection = lazyPage(() => import('../features/pam-policy'), 'PamPolicySection');
+const PeoplePage = lazyPage(() => import('../features/people'), 'PeoplePage');
+const PosturePage = lazyPage(() => import('../features/posture'), 'PosturePage');
+const ProfilePage = lazyPage(() => import('../features/profile'), 'ProfilePage');
+const SettingsPage = lazyPage(() => import('../features/settings'), 'SettingsPage');
+const SsoSection = lazyPage(() => import('../features/sso'), 'SsoSection');
+const TenantsPage = lazyPage(() => import('../features/tenants'), 'TenantsPage');
+const WebhooksSection = lazyPage(() => import('../features/webhooks'), 'WebhooksSection');
 
 // The one route table: every page is declared here once. The sidebar draws its groups from it, the top bar its
 // title, and App renders the page whose path matches. A section without a component is announced ("arrives in

@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import { sha256Hex } from '../../crypto';
 
 // TOTP (RFC 6238, 30-second steps, 6 digits) through otplib, and single-use recovery codes.
@@ -15,8 +14,11 @@ export function otpAuthUrl(secret: string, email: string): string {
   return generateURI({ issuer: ISSUER, label: email, secret });
 }
 
-export const qrCodeDataUrl = (otpauth: string): Promise<string> =>
-  QRCode.toDataURL(otpauth, { margin: 1, width: 240 });
+/** qrcode loads on the first enrollment, not at start-up (issue 18). */
+export async function qrCodeDataUrl(otpauth: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
+  return QRCode.toDataURL(otpauth, { margin: 1, width: 240 });
+}
 
 export const isTotpFormat = (code: string): boolean => /^\d{6}$/.test(code);
 

@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { AppContext } from '../../context';
 import type { ApproverDevice } from '../../contract';
@@ -33,6 +29,12 @@ import {
 
 export const ASSERTION_TTL_SECONDS = 120;
 const REGISTRATION_TTL_SECONDS = 300;
+
+/**
+ * @simplewebauthn/server and its certificate parsers are the most expensive import of the server (about a third
+ * of a second of start-up on two cores, issue 18); only step-up uses them, so they load on first use.
+ */
+const webauthnLibrary = () => import('@simplewebauthn/server');
 
 const toDevice = (row: DeviceRow): ApproverDevice => ({
   id: row.id,
@@ -93,6 +95,7 @@ export async function registrationOptions(
   ctx: AppContext,
   user: { id: string; email: string; name: string },
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await webauthnLibrary();
   const options = await generateRegistrationOptions({
     rpName: 'Gatehouse',
     rpID: ctx.config.webauthnRpId,
@@ -124,6 +127,7 @@ export async function registerApproverDevice(
   const challenge = consumeChallenge(ctx, userId, 'register', '');
   if (!challenge)
     throw badRequest('Registration challenge expired or missing; start again', 'CHALLENGE_EXPIRED');
+  const { verifyRegistrationResponse } = await webauthnLibrary();
   let verification;
   try {
     verification = await verifyRegistrationResponse({
@@ -177,6 +181,7 @@ export async function assertionOptions(
   userId: string,
   requestId: string,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await webauthnLibrary();
   const options = await generateAuthenticationOptions({
     rpID: ctx.config.webauthnRpId,
     userVerification: 'required',
@@ -220,6 +225,7 @@ export async function verifyApprovalProof(
   if (!challenge) throw assertionFailed('no valid challenge for this request (expired or already used)');
   const device = approverDeviceByCredential(ctx.db, proof.id, userId);
   if (!device) throw assertionFailed('the credential is not one of your approver devices');
+  const { verifyAuthenticationResponse } = await webauthnLibrary();
   let verification;
   try {
     verification = await verifyAuthenticationResponse({

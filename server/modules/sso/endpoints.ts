@@ -1,5 +1,4 @@
 import { isIP } from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { checkTarget, parseTarget, pinnedLookup, type ResolvedAddress } from '../webhooks';
 import type { SsoRuntime } from './runtime';
 
@@ -30,7 +29,8 @@ export async function assertSafeEndpoint(rt: SsoRuntime, raw: string): Promise<R
   } catch {
     throw new UnsafeEndpointError(`Not a URL: ${raw}`);
   }
-  if (rt.allowInsecureLoopback && loopbackHost(url) && ['http:', 'https:'].includes(url.protocol)) return null;
+  if (rt.allowInsecureLoopback && loopbackHost(url) && ['http:', 'https:'].includes(url.protocol))
+    return null;
   const target = parseTarget(raw, false);
   if (!target) throw new UnsafeEndpointError(`${url.origin} must be HTTPS on a public address`);
   const check = await checkTarget(target, rt.resolver, false);
@@ -66,9 +66,15 @@ function requestBody(body: RequestInit['body']): string | undefined {
 /**
  * A fetch whose connections go to `address` whatever the URL's name resolves to (TLS still checks the name).
  * undici's own fetch takes the pinned dispatcher; its answer is read whole (IdP documents and tokens are small)
- * and handed back as the platform's Response, which is what openid-client checks for.
+ * and handed back as the platform's Response, which is what openid-client checks for. undici is loaded on the first
+ * sign-in that needs it: it is about a fifth of a second of start-up otherwise (issue 18).
  */
-export async function pinnedFetch(address: ResolvedAddress, url: string, options: RequestInit): Promise<Response> {
+export async function pinnedFetch(
+  address: ResolvedAddress,
+  url: string,
+  options: RequestInit,
+): Promise<Response> {
+  const { Agent, fetch: undiciFetch } = await import('undici');
   const dispatcher = new Agent({ connect: { lookup: pinnedLookup(address) } });
   try {
     const res = await undiciFetch(url, {
