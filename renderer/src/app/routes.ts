@@ -16,6 +16,7 @@ import {
   VerifyEmailPage,
 } from '../features/auth';
 import { DevicesSection } from '../features/devices';
+import { DeviceGroupsSection } from '../features/device-groups';
 import { FiltersPage } from '../features/filters';
 import { HomePage } from '../features/home';
 import { ImportSection } from '../features/imports';
@@ -100,6 +101,16 @@ export const SECTIONS: Section[] = [
     summary:
       'Enrolled devices across organizations and sites: heartbeat, health, posture and live event logs.',
     component: DevicesSection,
+    permission: 'devices:read',
+  },
+  {
+    id: 'device-groups',
+    label: 'Device groups',
+    path: '/device-groups',
+    icon: 'devices',
+    group: 'Operations',
+    summary: 'Named sets of devices of one organization or site, with their members.',
+    component: DeviceGroupsSection,
     permission: 'devices:read',
   },
   {
