@@ -52,7 +52,7 @@ export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
     >
       <div className="form-row">
         <TextField
-          id="register-version"
+          id="register-version-number"
           label="Version"
           className="mono"
           value={version}
