@@ -4,9 +4,9 @@ import { formatCount, formatDate } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link } from '../../lib/router';
 import { useScope } from '../../lib/session';
-import { AdminTable, EmptyState, LoadState, PageHeader, SmallButton } from '../../ui';
+import { AdminTable, BarList, EmptyState, LoadState, PageHeader, SmallButton } from '../../ui';
 import { StatusPill } from '../../ui/basics';
-import { fleetAdoption, percentOf, type FleetAdoption } from './adoption';
+import { fleetAdoption, OS_LABEL, percentOf, type FleetAdoption } from './adoption';
 import { runningVersion, useAdoption, useAgentVersions } from './api';
 import { PLATFORM_LABEL, rolloutLabel, SOURCE_LABEL } from './labels';
 import { RegisterVersionDialog } from './RegisterVersionDialog';
@@ -94,6 +94,21 @@ export function AgentVersionsPage() {
           ))}
         </AdminTable>
       )}
+      {facets.data?.facets.agentBuild?.length ? (
+        <section className="av-running" data-testid="agent-builds-running">
+          <h2 className="av-running-title">Running in your fleet</h2>
+          <BarList
+            label="Devices per agent build"
+            unit="devices"
+            rows={facets.data.facets.agentBuild.map((c) => ({
+              key: `${c.value} ${c.osType} ${c.architecture}`,
+              label: c.value,
+              sub: `${OS_LABEL[c.osType]} ${c.architecture}`,
+              value: c.count,
+            }))}
+          />
+        </section>
+      ) : null}
       {registering ? <RegisterVersionDialog onClose={() => setRegistering(false)} /> : null}
       {staging ? (
         <RolloutDialog

@@ -13,6 +13,13 @@ const ARCH_OF: Record<AgentVersion['architecture'], AgentBuildCount['architectur
   arm64: 'arm64',
 };
 
+/** Device operating systems in the console's words. */
+export const OS_LABEL: Record<AgentBuildCount['osType'], string> = {
+  windows: 'Windows',
+  macos: 'macOS',
+  linux: 'Linux',
+};
+
 export interface Adoption {
   /** Devices running this build. */
   devices: number;

@@ -58,7 +58,6 @@ export function AddMembersDialog({
       <TextField
         id="member-search"
         label="Find devices"
-        type="search"
         value={search}
         onChange={setSearch}
         placeholder="Hostname, name or user"
