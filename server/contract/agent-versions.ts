@@ -20,7 +20,18 @@ export interface AgentVersion {
   releaseNotes: string | null;
   /** The newest version of its platform and architecture: what heartbeats offer as `upgradeTo`. */
   isLatest: boolean;
+  /**
+   * The version's staged rollout: the share (0-100) of eligible devices a heartbeat offers it to, chosen stably
+   * per device; 100 unless a platform administrator set it, 0 while paused.
+   */
+  rolloutPercent: number;
   createdAt: string;
+}
+
+/** `PUT /agent-versions/:version/rollout`: the version's rollout as it now stands. */
+export interface AgentVersionRollout {
+  version: string;
+  rolloutPercent: number;
 }
 
 /** `GET /agent-versions`: every registered build, newest version first. */

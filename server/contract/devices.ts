@@ -197,3 +197,34 @@ export interface TagCount {
   tag: string;
   deviceCount: number;
 }
+
+/** What `GET /devices/facets` can count by (`by`, one or several). */
+export const DEVICE_FACETS = ['org', 'status', 'osType', 'agentVersion', 'agentBuild'] as const;
+export type DeviceFacet = (typeof DEVICE_FACETS)[number];
+
+/** How many visible devices carry one value of a facet. */
+export interface FacetCount {
+  value: string;
+  count: number;
+}
+
+/** An `agentBuild` count: devices running one agent version on one operating system and architecture. */
+export interface AgentBuildCount extends FacetCount {
+  osType: OsType;
+  architecture: Architecture;
+}
+
+/**
+ * `GET /devices/facets`: counts of the devices the caller may see (the device list's visibility and filters),
+ * per value of each facet asked for, largest first; `total` is every matching device.
+ */
+export interface DeviceFacets {
+  total: number;
+  facets: {
+    org?: FacetCount[];
+    status?: FacetCount[];
+    osType?: FacetCount[];
+    agentVersion?: FacetCount[];
+    agentBuild?: AgentBuildCount[];
+  };
+}

@@ -34,6 +34,7 @@ describe('start-up scan', () => {
       source: 'scan',
       releaseNotes: null,
       isLatest: true,
+      rolloutPercent: 100,
       createdAt: expect.any(String),
     });
     const stored = server.context.db

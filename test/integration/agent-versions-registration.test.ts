@@ -86,6 +86,7 @@ describe('POST /agent-versions', () => {
       source: 'manual',
       releaseNotes: null,
       isLatest: true,
+      rolloutPercent: 100,
       createdAt: expect.any(String),
     });
     const arm = (await list()).filter((r) => r.platform === 'linux' && r.architecture === 'arm64');

@@ -17,6 +17,7 @@ const ResetPasswordPage = lazyPage(() => import('../features/auth'), 'ResetPassw
 const SetupPage = lazyPage(() => import('../features/auth'), 'SetupPage', 'bare');
 const VerifyEmailPage = lazyPage(() => import('../features/auth'), 'VerifyEmailPage', 'bare');
 const DevicesSection = lazyPage(() => import('../features/devices'), 'DevicesSection');
+const DeviceGroupsSection = lazyPage(() => import('../features/device-groups'), 'DeviceGroupsSection');
 const FiltersPage = lazyPage(() => import('../features/filters'), 'FiltersPage');
 const HomePage = lazyPage(() => import('../features/home'), 'HomePage');
 const ImportSection = lazyPage(() => import('../features/imports'), 'ImportSection');
@@ -101,6 +102,16 @@ export const SECTIONS: Section[] = [
     summary:
       'Enrolled devices across organizations and sites: heartbeat, health, posture and live event logs.',
     component: DevicesSection,
+    permission: 'devices:read',
+  },
+  {
+    id: 'device-groups',
+    label: 'Device groups',
+    path: '/device-groups',
+    icon: 'devices',
+    group: 'Operations',
+    summary: 'Named sets of devices of one organization or site, with their members.',
+    component: DeviceGroupsSection,
     permission: 'devices:read',
   },
   {

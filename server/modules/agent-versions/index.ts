@@ -6,3 +6,5 @@ export { requireSystemScope } from './service';
 export { agentDownloadUrl, archOf, compareVersions, platformOf } from './upgrade';
 // The Overview counts devices a heartbeat would offer an upgrade (server/modules/dashboard).
 export { upgradeFor } from './upgrade';
+// Heartbeats offer the latest build within its staged rollout (server/modules/agents).
+export { offeredUpgrade } from './upgrade';

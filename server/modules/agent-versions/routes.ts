@@ -3,11 +3,14 @@ import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { installScript } from './install-script';
 import { syncFromReleaseFeed } from './release-feed';
+import { setRollout } from './rollout';
 import {
   agentDownloadParams,
   createAgentVersionBody,
   downloadParams,
   downloadQuery,
+  rolloutBody,
+  rolloutParams,
   versionFilterQuery,
 } from './schemas';
 import {
@@ -75,6 +78,20 @@ export function agentVersionRoutes(ctx: AppContext): AnyRoute[] {
         409: 'That version is already registered for the platform and architecture',
       },
       handler: ({ req, auth, body }) => createAgentVersion(ctx, req, auth, body),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/agent-versions/:version/rollout',
+      tag: TAG,
+      summary:
+        'Stage a version: the share of eligible devices (0-100, chosen stably per device) its heartbeats offer ' +
+        'it to; 0 pauses it, 100 offers it to all (the default)',
+      auth: 'user',
+      mfa: true,
+      params: rolloutParams,
+      body: rolloutBody,
+      responses: { ...ADMIN_ONLY, 404: 'Agent version not found' },
+      handler: ({ req, auth, params, body }) => setRollout(ctx, req, auth, params.version, body.percent),
     }),
     defineRoute({
       method: 'post',

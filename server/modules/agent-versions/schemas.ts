@@ -60,3 +60,16 @@ export const createAgentVersionBody = z.object({
 });
 
 export type CreateAgentVersionBody = z.infer<typeof createAgentVersionBody>;
+
+export const rolloutParams = z.object({ version: versionField });
+
+const PERCENT_MESSAGE = 'percent must be a whole number from 0 to 100';
+
+/** A staged rollout: the share of eligible devices offered the version; 0 pauses it, 100 offers it to all. */
+export const rolloutBody = z.object({
+  percent: z
+    .number({ error: (issue) => (issue.input === undefined ? 'percent is required' : PERCENT_MESSAGE) })
+    .int(PERCENT_MESSAGE)
+    .min(0, PERCENT_MESSAGE)
+    .max(100, PERCENT_MESSAGE),
+});

@@ -25,6 +25,8 @@ export interface AgentVersionRow {
   release_notes: string | null;
   is_latest: 0 | 1;
   created_at: string;
+  /** The version's staged rollout (agent_version_rollouts), 100 when none was set. */
+  rollout_percent: number;
 }
 
 export interface NewAgentVersion {
@@ -38,6 +40,10 @@ export interface NewAgentVersion {
   source: AgentVersionSource;
   releaseNotes: string | null;
 }
+
+/** Every read of a build carries its version's rollout share (100 when no rollout was set). */
+const BUILDS = `agent_versions v LEFT JOIN agent_version_rollouts r ON r.version = v.version`;
+const BUILD_COLUMNS = 'v.*, COALESCE(r.percent, 100) AS rollout_percent';
 
 /** Newest version first; equal versions by platform and architecture so the order is stable. */
 export function newestFirst(a: AgentVersionRow, b: AgentVersionRow): number {
@@ -60,6 +66,7 @@ export function toAgentVersion(ctx: Pick<AppContext, 'publicOrigin'>, row: Agent
     source: row.source,
     releaseNotes: row.release_notes,
     isLatest: row.is_latest === 1,
+    rolloutPercent: row.rollout_percent,
     createdAt: row.created_at,
   };
 }
@@ -70,7 +77,7 @@ export function agentVersionRows(
 ): AgentVersionRow[] {
   const rows = db
     .prepare(
-      `SELECT * FROM agent_versions
+      `SELECT ${BUILD_COLUMNS} FROM ${BUILDS}
        WHERE (@platform IS NULL OR platform = @platform) AND (@arch IS NULL OR architecture = @arch)`,
     )
     .all({ platform: filter.platform ?? null, arch: filter.arch ?? null }) as AgentVersionRow[];
@@ -78,7 +85,8 @@ export function agentVersionRows(
 }
 
 export function agentVersionById(db: Db, id: string): AgentVersionRow | undefined {
-  return db.prepare('SELECT * FROM agent_versions WHERE id = ?').get(id) as AgentVersionRow | undefined;
+  return db.prepare(`SELECT ${BUILD_COLUMNS} FROM ${BUILDS} WHERE v.id = ?`).get(id) as
+    AgentVersionRow | undefined;
 }
 
 export function findAgentVersion(
@@ -88,7 +96,9 @@ export function findAgentVersion(
   arch: AgentArch,
 ): AgentVersionRow | undefined {
   return db
-    .prepare('SELECT * FROM agent_versions WHERE version = ? AND platform = ? AND architecture = ?')
+    .prepare(
+      `SELECT ${BUILD_COLUMNS} FROM ${BUILDS} WHERE v.version = ? AND platform = ? AND architecture = ?`,
+    )
     .get(version, platform, arch) as AgentVersionRow | undefined;
 }
 
@@ -102,7 +112,7 @@ export function latestAgentVersionRow(
 ): AgentVersionRow | null {
   const rows = db
     .prepare(
-      `SELECT * FROM agent_versions WHERE is_latest = 1
+      `SELECT ${BUILD_COLUMNS} FROM ${BUILDS} WHERE is_latest = 1
          AND (@platform IS NULL OR platform = @platform) AND (@arch IS NULL OR architecture = @arch)`,
     )
     .all({ platform: filter.platform ?? null, arch: filter.arch ?? null }) as AgentVersionRow[];
@@ -117,7 +127,7 @@ export function latestAgentVersionOf(
 ): AgentVersionRow | undefined {
   return statement(
     db,
-    'SELECT * FROM agent_versions WHERE platform = ? AND architecture = ? AND is_latest = 1',
+    `SELECT ${BUILD_COLUMNS} FROM ${BUILDS} WHERE platform = ? AND architecture = ? AND is_latest = 1`,
   ).get(platform, arch) as AgentVersionRow | undefined;
 }
 
@@ -181,4 +191,23 @@ export function recomputeLatestAgentVersion(db: Db, platform: AgentPlatform, arc
     platform,
     arch,
   );
+}
+
+/** Whether any build of the version is registered (a rollout is set per version, across its platforms). */
+export function versionRegistered(db: Db, version: string): boolean {
+  return db.prepare('SELECT 1 FROM agent_versions WHERE version = ? LIMIT 1').get(version) !== undefined;
+}
+
+export function rolloutPercentOf(db: Db, version: string): number {
+  const row = db.prepare('SELECT percent FROM agent_version_rollouts WHERE version = ?').get(version) as
+    { percent: number } | undefined;
+  return row?.percent ?? 100;
+}
+
+export function upsertRollout(db: Db, version: string, percent: number, by: string, at: string): void {
+  db.prepare(
+    `INSERT INTO agent_version_rollouts (version, percent, updated_at, updated_by) VALUES (?, ?, ?, ?)
+     ON CONFLICT (version) DO UPDATE SET percent = excluded.percent, updated_at = excluded.updated_at,
+       updated_by = excluded.updated_by`,
+  ).run(version, percent, at, by);
 }

@@ -1,4 +1,4 @@
-import type { AgentArch, AgentPlatform, Architecture, DeviceStatus, OsType } from '../../contract';
+import type { Architecture, DeviceStatus, OsType } from '../../contract';
 import { statement, type Db } from '../../db/connection';
 
 // The device rows as agents see them: authentication lookups, enrollment, heartbeats, presence and the end of an
@@ -89,15 +89,6 @@ export interface StaleDevice {
   hostname: string;
   org_id: string;
   site_id: string | null;
-}
-
-export interface LatestVersionRow {
-  version: string;
-  platform: AgentPlatform;
-  architecture: AgentArch;
-  download_url: string | null;
-  file_path: string | null;
-  checksum: string;
 }
 
 const AGENT_DEVICE = `SELECT d.id, d.org_id, d.site_id, d.hostname, d.status, d.agent_token_hash, d.os_type,
@@ -233,17 +224,4 @@ export function decommissionAgentDevice(db: Db, deviceId: string, at: string): b
  */
 export function killAgentCredential(db: Db, deviceId: string): void {
   statement(db, "UPDATE devices SET agent_token_hash = 'revoked:' || id WHERE id = ?").run(deviceId);
-}
-
-/** The registry's latest agent build for a platform and architecture, if one is registered. */
-export function latestAgentVersion(
-  db: Db,
-  platform: AgentPlatform,
-  arch: AgentArch,
-): LatestVersionRow | undefined {
-  return statement(
-    db,
-    `SELECT version, platform, architecture, download_url, file_path, checksum FROM agent_versions
-     WHERE platform = ? AND architecture = ? AND is_latest = 1`,
-  ).get(platform, arch) as LatestVersionRow | undefined;
 }

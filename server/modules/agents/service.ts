@@ -6,7 +6,7 @@ import { randomToken, safeEqual, sha256Hex } from '../../crypto';
 import { HttpError } from '../../http/errors';
 import { clientInfo } from '../../http/client-info';
 import type { LimitRule } from '../../http/rate-limit';
-import { agentDownloadUrl, archOf, compareVersions, platformOf } from '../agent-versions';
+import { offeredUpgrade } from '../agent-versions';
 import { bufferMetricSample } from '../device-metrics';
 import { redeemEnrollmentKey } from '../enrollment-keys';
 import type { AgentCaller } from './auth';
@@ -18,7 +18,6 @@ import {
   countPartnerDevices,
   enrollTargetOf,
   insertEnrolledDevice,
-  latestAgentVersion,
   recordHeartbeat,
   type HeartbeatUpdate,
 } from './device-store';
@@ -220,12 +219,12 @@ function upgradeOffer(
 ): HeartbeatResponse['upgradeTo'] | null {
   const { device } = caller;
   if (caller.narrowed || device.auto_update !== 1) return null;
-  const arch = archOf(device.architecture);
-  if (!arch) return null;
-  const latest = latestAgentVersion(ctx.db, platformOf(device.os_type), arch);
-  // Strictly newer only: a registry that rolled `latest` back never walks agents backwards.
-  if (!latest || compareVersions(latest.version, agentVersion) <= 0) return null;
-  return { version: latest.version, downloadUrl: agentDownloadUrl(ctx, latest), checksum: latest.checksum };
+  return offeredUpgrade(ctx, {
+    id: device.id,
+    osType: device.os_type,
+    architecture: device.architecture,
+    agentVersion,
+  });
 }
 
 export function heartbeat(

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context';
 import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
+import { deviceFacets } from './facets';
 import {
   addGroupMembers,
   createGroup,
@@ -16,6 +17,7 @@ import {
   addMembersBody,
   createCommandBody,
   createGroupBody,
+  deviceFacetsQuery,
   idParams,
   listDevicesQuery,
   listGroupsQuery,
@@ -62,6 +64,22 @@ export function deviceRoutes(ctx: AppContext): AnyRoute[] {
         404: 'Organization, site, group or filter not found',
       },
       handler: ({ auth, query }) => listDevices(ctx, auth, query),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/devices/facets',
+      tag: TAG,
+      summary:
+        "Counts of the caller's devices per organization, status, osType, agentVersion or agentBuild (`by`, one " +
+        'or several); the device list’s filters apply, and the same visibility',
+      auth: 'user_or_key',
+      permission: PERMISSIONS.DEVICES_READ,
+      query: deviceFacetsQuery,
+      responses: {
+        403: 'Access to this organization denied',
+        404: 'Organization, site, group or filter not found',
+      },
+      handler: ({ auth, query }) => deviceFacets(ctx, auth, query),
     }),
     defineRoute({
       method: 'get',

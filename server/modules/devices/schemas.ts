@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEVICE_ROLES, DEVICE_STATUSES, OS_TYPES } from '../../contract/devices';
+import { DEVICE_FACETS, DEVICE_ROLES, DEVICE_STATUSES, OS_TYPES } from '../../contract/devices';
 import { paginationQuery } from '../../http/pagination';
 
 // Request shapes of /devices, /groups and /tags. Shape checks live here; rules that need stored state (scope,
@@ -77,6 +77,22 @@ export const listDevicesQuery = z.object({
   order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('asc'),
 });
 export type ListDevicesQuery = z.infer<typeof listDevicesQuery>;
+
+/**
+ * GET /devices/facets: the device list's filters (no paging or sort) and what to count by. `by` is a
+ * comma-separated list, and may also be repeated (`by=org&by=status`).
+ */
+export const deviceFacetsQuery = listDevicesQuery
+  .omit({ page: true, limit: true, sort: true, order: true })
+  .extend({
+    by: z
+      .preprocess(
+        (raw) => (Array.isArray(raw) ? raw.join(',') : raw),
+        commaList('by', DEVICE_FACETS).optional(),
+      )
+      .transform((by) => by ?? []),
+  });
+export type DeviceFacetsQuery = z.infer<typeof deviceFacetsQuery>;
 
 /** The device list's filters without paging: what /groups/:id/devices and /tags/devices narrow further. */
 export type DeviceListFilter = Omit<ListDevicesQuery, 'page' | 'limit'>;

@@ -88,7 +88,11 @@ function parseConditionsParam(text: string): unknown {
  * organizations, sites, groups and filters outside the caller's scope answer 404/403 rather than an empty list,
  * so the console can tell "nothing matches" from "you cannot look there".
  */
-export function deviceListClauses(ctx: AppContext, auth: AuthContext, filter: DeviceListFilter): Clause[] {
+export function deviceListClauses(
+  ctx: AppContext,
+  auth: AuthContext,
+  filter: Omit<DeviceListFilter, 'sort' | 'order'>,
+): Clause[] {
   const v = deviceVisibility(ctx, auth);
   const clauses: Clause[] = [...visibilityClauses(v), LIVE_ORGS];
   if (filter.orgId) {

@@ -1,10 +1,42 @@
-import type { AgentVersionList, DeviceSummary, Paginated } from '../../../../server/contract';
+import type {
+  AgentArch,
+  AgentPlatform,
+  AgentVersion,
+  AgentVersionList,
+  AgentVersionRollout,
+  DeviceFacets,
+} from '../../../../server/contract';
 import { api } from '../../lib/api/client';
-import { qs } from '../../lib/forms';
-import { useApiQuery, type QueryState } from '../../lib/query';
+import { queryClient, useApiQuery, type QueryState } from '../../lib/query';
 
-// The agent builds (spec 3 GET /agent-versions) and how many devices in the caller's scope run a version, counted
-// by the device list with an `agentVersion equals` condition group (the API offers no rollout aggregate).
+// The agent builds (spec 3 GET|POST /agent-versions), their staged rollout (PUT /agent-versions/:version/rollout)
+// and how many devices in the caller's scope run each build, counted by one GET /devices/facets.
+
+export interface RegisterVersionBody {
+  version: string;
+  platform: AgentPlatform;
+  architecture: AgentArch;
+  downloadUrl: string;
+  checksum: string;
+  releaseNotes?: string;
+}
+
+export const agentVersionsApi = {
+  list: () => api<AgentVersionList>('/agent-versions'),
+  register: (body: RegisterVersionBody) => api<AgentVersion>('/agent-versions', { method: 'POST', body }),
+  setRollout: (version: string, percent: number) =>
+    api<AgentVersionRollout>(`/agent-versions/${encodeURIComponent(version)}/rollout`, {
+      method: 'PUT',
+      body: { percent },
+    }),
+  adoption: () => api<DeviceFacets>('/devices/facets?by=agentBuild'),
+};
+
+export const agentVersionsKeys = {
+  all: ['agent-versions'] as const,
+  list: ['agent-versions', 'list'] as const,
+  adoption: ['agent-versions', 'adoption'] as const,
+};
 
 /** The condition group of the devices running `version`; also what the devices page takes as `conditions`. */
 export const runningVersion = (version: string) =>
@@ -13,26 +45,13 @@ export const runningVersion = (version: string) =>
     conditions: [{ field: 'agentVersion', operator: 'equals', value: version }],
   });
 
-/** Counts of devices per version, and all devices in scope, from one-row pages (their totals). */
-export async function deviceCounts(
-  versions: string[],
-): Promise<{ all: number; byVersion: Record<string, number> }> {
-  const total = (conditions?: string) =>
-    api<Paginated<DeviceSummary>>(`/devices${qs({ conditions, limit: 1 })}`).then((r) => r.pagination.total);
-  const [all, ...counts] = await Promise.all(
-    [undefined, ...versions].map((v) => total(v && runningVersion(v))),
-  );
-  return { all: all ?? 0, byVersion: Object.fromEntries(versions.map((v, i) => [v, counts[i] ?? 0])) };
-}
-
 export function useAgentVersions(): QueryState<AgentVersionList> {
-  return useApiQuery(['agent-versions', 'list'], () => api<AgentVersionList>('/agent-versions'));
+  return useApiQuery(agentVersionsKeys.list, agentVersionsApi.list);
 }
 
-export function useVersionCounts(
-  versions: string[] | null,
-): QueryState<Awaited<ReturnType<typeof deviceCounts>>> {
-  return useApiQuery(versions ? ['agent-versions', 'device-counts', versions] : null, () =>
-    deviceCounts(versions ?? []),
-  );
+export function useAdoption(): QueryState<DeviceFacets> {
+  return useApiQuery(agentVersionsKeys.adoption, agentVersionsApi.adoption);
 }
+
+/** After a registration or a rollout change: the builds and their counts are read again. */
+export const refreshAgentVersions = () => queryClient.invalidateQueries({ queryKey: agentVersionsKeys.all });

@@ -16,7 +16,7 @@ import { DeviceTable, SORT_LABELS, type SortKey } from './DeviceTable';
 import { listQuery, parseConditions, readUrl, writeUrl, type UrlState } from './list-url';
 import { SimulatorPanel, useSimulatorStatus } from './SimulatorPanel';
 import { useDebounced } from '../../lib/hooks';
-import { useDeviceList, useOrgsWithDevices, useStatusCounts } from './api';
+import { useDeviceFacets, useDeviceList } from './api';
 import { formatCount, plural } from '../../lib/format';
 import './devices.css';
 import { useSavedFilter } from '../filters';
@@ -28,6 +28,7 @@ const STATUS_CHIPS = [
   { value: 'online', label: 'Online' },
   { value: 'offline', label: 'Offline' },
 ] as const;
+const FACETS = ['status', 'org'] as const;
 
 export function DevicesPage() {
   useDocumentTitle('Devices');
@@ -48,17 +49,24 @@ export function DevicesPage() {
 
   const query = listQuery(url);
   const list = useDeviceList(query);
-  const counts = useStatusCounts(
+  // One facets request for the header and the chips: the list's filters without its status, so each chip
+  // counts what choosing it would show, and the header names how many organizations hold those devices.
+  const facets = useDeviceFacets(
     listQuery({ ...url, sort: 'hostname', order: 'asc' }, { status: '' }),
-    STATUS_CHIPS.map((c) => c.value),
+    FACETS,
   );
-
-  // Organizations that hold a device, not every organization in scope: "40 devices across 1 organization".
-  const orgIds = useMemo(
-    () => (url.orgId ? [url.orgId] : lookups.orgs.map((o) => o.id)),
-    [url.orgId, lookups.orgs],
-  );
-  const spread = useOrgsWithDevices(listQuery({ ...url, sort: 'hostname', order: 'asc' }), orgIds);
+  const counts: Record<string, number | undefined> = facets
+    ? {
+        '': facets.total,
+        ...Object.fromEntries(
+          STATUS_CHIPS.filter((c) => c.value).map((c) => [
+            c.value,
+            facets.facets.status?.find((f) => f.value === c.value)?.count ?? 0,
+          ]),
+        ),
+      }
+    : {};
+  const spread = facets?.facets.org ? facets.facets.org.filter((f) => f.count > 0).length : null;
 
   const savedFilter = useSavedFilter(url.filterId || null);
   const applied = parseConditions(url.conditions);
@@ -163,9 +171,7 @@ export function DevicesPage() {
                   ) : null}
                   {c.label}
                   <span className="ui-chip-count">
-                    {counts[c.value] === undefined || counts[c.value] === null
-                      ? ''
-                      : formatCount(counts[c.value]!)}
+                    {counts[c.value] === undefined ? '' : formatCount(counts[c.value]!)}
                   </span>
                 </button>
               ))}

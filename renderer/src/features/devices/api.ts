@@ -5,6 +5,8 @@ import type {
   DeviceCommand,
   DeviceDetail,
   DeviceEventLogEntry,
+  DeviceFacet,
+  DeviceFacets,
   DeviceStatus,
   DeviceSummary,
   DeviceLiveEvent,
@@ -45,6 +47,9 @@ export const devicesApi = {
     api<DeviceCommand[] | { data: DeviceCommand[] }>(`/devices/${encodeURIComponent(id)}/commands`).then(
       asList,
     ),
+  /** GET /devices/facets under the list's filters (`query`, as for `list`). */
+  facets: (query: string, by: readonly DeviceFacet[]) =>
+    api<DeviceFacets>(`/devices/facets${query}${query ? '&' : '?'}by=${by.join(',')}`),
   agentVersions: () => api<AgentVersion[] | { data: AgentVersion[] }>('/agent-versions').then(asList),
   /** Stored event logs; `query` is the tab's filters and page as query-string values. */
   eventLogs: (id: string, query: LogQuery) =>
@@ -91,7 +96,6 @@ export const devicesKeys = {
   lists: ['devices', 'list'] as const,
   list: (query: string) => ['devices', 'list', query] as const,
   counts: (query: string) => ['devices', 'counts', query] as const,
-  orgSpread: (query: string, orgIds: readonly string[]) => ['devices', 'org-spread', query, orgIds] as const,
   detail: (id: string) => ['devices', 'detail', id] as const,
   commands: (id: string) => ['devices', 'commands', id] as const,
   agentVersions: ['agent-versions'] as const,
@@ -175,51 +179,15 @@ export function useDeviceList(query: string): PagedList<DeviceSummary> {
   });
 }
 
-/** Totals for `statuses` under the same search and filters (`query` without a status), for the chips. */
-export function useStatusCounts(query: string, statuses: string[]): Record<string, number | null> {
-  const q = useQuery({
-    queryKey: devicesKeys.counts(query),
-    queryFn: async () => {
-      const totals = await Promise.all(
-        statuses.map((s) =>
-          api<Paginated<DeviceSummary>>(
-            `/devices${query.replace(/^\?/, `?${s ? `status=${s}&` : ''}`)}&limit=1`,
-          ).then(
-            (r) => r.pagination.total,
-            () => null,
-          ),
-        ),
-      );
-      return Object.fromEntries(statuses.map((s, i) => [s, totals[i] ?? null]));
-    },
-    placeholderData: keepPreviousData,
-  });
-  return q.data ?? {};
-}
-
-/** Past this many organizations the page does not ask one count per organization. */
-const ORG_SPREAD_MAX = 50;
-
 /**
- * How many of the caller's organizations hold a device matching `query` ("40 devices across 1 organization"), from
- * one one-row page per organization; null while unknown, or when there are too many organizations to ask.
+ * Counts of the devices matching `query` (the list's query string) per value of each facet in `by`, from one
+ * GET /devices/facets: the header's "N devices across M organizations" and the status chips. Kept under the
+ * 'counts' key, so device pushes refresh it with the chips.
  */
-export function useOrgsWithDevices(query: string, orgIds: readonly string[]): number | null {
+export function useDeviceFacets(query: string, by: readonly DeviceFacet[]): DeviceFacets | null {
   const q = useQuery({
-    queryKey: devicesKeys.orgSpread(query, orgIds),
-    enabled: orgIds.length > 0 && orgIds.length <= ORG_SPREAD_MAX,
-    queryFn: async () => {
-      const base = new URLSearchParams(query.replace(/^\?/, ''));
-      const totals = await Promise.all(
-        orgIds.map((orgId) => {
-          const p = new URLSearchParams(base);
-          p.set('orgId', orgId);
-          p.set('limit', '1');
-          return api<Paginated<DeviceSummary>>(`/devices?${p.toString()}`).then((r) => r.pagination.total);
-        }),
-      );
-      return totals.filter((n) => n > 0).length;
-    },
+    queryKey: devicesKeys.counts(`${query}|${by.join(',')}`),
+    queryFn: () => devicesApi.facets(query, by),
     placeholderData: keepPreviousData,
   });
   return q.data ?? null;
