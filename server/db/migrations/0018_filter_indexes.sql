@@ -155,3 +155,10 @@ BEGIN
   DELETE FROM device_tag_links WHERE device_key = old.filter_key;
   DELETE FROM device_software_links WHERE device_key = old.filter_key;
 END;
+
+-- Nothing changes a key once given; should anything, the links follow it.
+CREATE TRIGGER devices_filter_key_change AFTER UPDATE OF filter_key ON devices
+BEGIN
+  UPDATE device_tag_links SET device_key = new.filter_key WHERE device_key = old.filter_key;
+  UPDATE device_software_links SET device_key = new.filter_key WHERE device_key = old.filter_key;
+END;

@@ -136,6 +136,26 @@ interface PreviewRow {
  */
 const DENSE_MATCHES_PER_ROW = 8;
 
+/** The count and the page of a preview as statements (previewDevices runs them; tests read their plans). */
+export function previewStatements(scope: Clause[], filter: Clause, limit: number) {
+  const all: Clause[] = [
+    { sql: "d.status <> 'decommissioned'", params: [] },
+    { sql: '+d.org_id IN (SELECT id FROM organizations WHERE deleted_at IS NULL)', params: [] },
+    ...scope.map((c) => ({ sql: c.broadSql ?? c.sql, params: c.params })),
+    filter,
+  ];
+  const where = all.map((c) => c.sql).join(' AND ');
+  const params = all.flatMap((c) => c.params);
+  return {
+    count: { sql: `SELECT count(*) FROM devices d WHERE ${where}`, params },
+    page: {
+      sql: `SELECT d.id, d.hostname, d.display_name, d.os_type, d.status, d.last_seen_at FROM devices d
+            WHERE ${where} ORDER BY d.hostname COLLATE NOCASE, d.id LIMIT ?`,
+      params: [...params, limit],
+    },
+  };
+}
+
 /**
  * The matching devices: the total, then the first `limit` by hostname. Decommissioned devices never match a
  * filter (they are history, not fleet), nor do devices of soft-deleted organizations.
@@ -151,28 +171,18 @@ export function previewDevices(
   filter: PreviewFilter,
   limit: number,
 ): { totalCount: number; devices: FilterPreviewDevice[] } {
-  const fixed: Clause[] = [
-    { sql: "d.status <> 'decommissioned'", params: [] },
-    { sql: '+d.org_id IN (SELECT id FROM organizations WHERE deleted_at IS NULL)', params: [] },
-    ...scope.map((c) => ({ sql: c.broadSql ?? c.sql, params: c.params })),
-  ];
-  const where = (f: Clause) => ({
-    sql: [...fixed, f].map((c) => c.sql).join(' AND '),
-    params: [...fixed, f].flatMap((c) => c.params),
-  });
-  const counted = where(filter.sets);
+  const { count } = previewStatements(scope, filter.sets, limit);
   const n = db
-    .prepare(`SELECT count(*) FROM devices d WHERE ${counted.sql}`)
+    .prepare(count.sql)
     .pluck()
-    .get(...counted.params) as number;
+    .get(...count.params) as number;
   if (n === 0) return { totalCount: 0, devices: [] };
-  const paged = where(n >= DENSE_MATCHES_PER_ROW * limit ? filter.probes : filter.sets);
-  const rows = db
-    .prepare(
-      `SELECT d.id, d.hostname, d.display_name, d.os_type, d.status, d.last_seen_at FROM devices d
-       WHERE ${paged.sql} ORDER BY d.hostname COLLATE NOCASE, d.id LIMIT ?`,
-    )
-    .all(...paged.params, limit) as PreviewRow[];
+  const { page } = previewStatements(
+    scope,
+    n >= DENSE_MATCHES_PER_ROW * limit ? filter.probes : filter.sets,
+    limit,
+  );
+  const rows = db.prepare(page.sql).all(...page.params) as PreviewRow[];
   return {
     totalCount: n,
     devices: rows.map((r) => ({
