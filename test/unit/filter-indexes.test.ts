@@ -146,7 +146,7 @@ describe('previews', () => {
   });
 });
 
-/** Fields the covering index devices_filter serves: their count scans it, their page walks it in order. */
+/** Fields the covering index devices_filter serves: their count reads no table row, their page walks it in order. */
 const COVERED: FilterCondition[] = [
   { field: 'osType', operator: 'equals', value: 'linux' },
   { field: 'hostname', operator: 'contains', value: 'web' },
@@ -201,10 +201,12 @@ describe('plans of the common fields', () => {
   };
 
   it.each([...named(COVERED), ...FILTERS.slice(0, 4)])(
-    '%s: the count scans the covering index, the page walks it in order',
+    '%s: the count scans a covering index, the page walks devices_filter in order',
     (_name, group) => {
       for (const p of plans(group)) {
-        expect(devicesLine(p.count), p.at).toBe('SCAN d USING COVERING INDEX devices_filter');
+        // Covering: the wide devices row is never read (for tags and software alone the planner takes devices_org,
+        // narrower still: status, org_id and the rowid, which is filter_key, are all such a count needs).
+        expect(devicesLine(p.count), p.at).toMatch(/^SCAN d USING COVERING INDEX devices_(filter|org)$/);
         // Dictionaries are read by name, links by name (sets) or by device (probes): no link table is scanned.
         expect(
           p.count.filter((l) => /SCAN (t|s)\b/.test(l)),

@@ -13,26 +13,89 @@
 --    `contains` reads the few hundred names instead of every row, and a link table from name to device.
 --
 -- 3. Testing "is this device in that set" on the text UUID of 50,000 devices cost about 2 us per device. The link
---    tables name devices by `filter_key`, a small integer on the devices row (and in the covering index), so the
---    test is an integer probe. It is a column rather than the rowid because VACUUM may renumber rowids of a table
---    without an INTEGER PRIMARY KEY; a key, once given, never changes, and a new device takes the largest plus one.
+--    tables name devices by `filter_key`, the devices rowid given a name (INTEGER PRIMARY KEY), so the test is an
+--    integer probe that every index already carries. Named, because VACUUM may renumber the rowids of a table
+--    without one; and free, where a separate key column costs a second write of the row on every insert.
 --
 -- Triggers keep the dictionaries and links in step with device_tags and device_software on every write, whatever
 -- the path (the agent's inventory report, tag edits, imports, fixtures writing SQL directly, cascaded deletes), in
 -- the same transaction as the write: nothing can be half-written. A link row counts how many spellings of the name
 -- the device has (`n`), so removing 'slack' from a device that also has 'Slack' keeps the link.
 
-ALTER TABLE devices ADD COLUMN filter_key INTEGER;
-UPDATE devices SET filter_key = rowid;
-CREATE UNIQUE INDEX devices_filter_key ON devices (filter_key);
+-- The devices table is rebuilt with its rowid named `filter_key` (nothing else changes: columns, checks, indexes
+-- and the foreign keys of other tables onto devices.id, now UNIQUE rather than PRIMARY KEY, stay as they were).
+-- Migrations run with foreign keys off, so dropping the old table cascades into nothing.
+CREATE TABLE devices_new (
+  -- The rowid, named: stable under VACUUM (which may renumber the rowids of a table without one).
+  filter_key INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  org_id TEXT NOT NULL REFERENCES organizations(id),
+  site_id TEXT REFERENCES sites(id) ON DELETE SET NULL,
+  -- The agent's identity on the wire (DESIGN §3 paths) and its bearer credential, stored as SHA-256 only.
+  agent_id TEXT NOT NULL UNIQUE,
+  agent_token_hash TEXT NOT NULL UNIQUE,
+  enrollment_key_id TEXT,
+  hostname TEXT NOT NULL CHECK (length(hostname) BETWEEN 1 AND 255),
+  display_name TEXT CHECK (display_name IS NULL OR length(display_name) <= 255),
+  os_type TEXT NOT NULL CHECK (os_type IN ('windows', 'macos', 'linux')),
+  os_version TEXT NOT NULL CHECK (length(os_version) <= 255),
+  os_build TEXT CHECK (os_build IS NULL OR length(os_build) <= 255),
+  architecture TEXT NOT NULL CHECK (architecture IN ('x64', 'x86', 'arm64')),
+  agent_version TEXT NOT NULL CHECK (length(agent_version) <= 50),
+  device_role TEXT NOT NULL DEFAULT 'workstation' CHECK (device_role IN ('workstation', 'server', 'printer',
+    'router', 'switch', 'firewall', 'access_point', 'phone', 'iot', 'camera', 'nas', 'unknown')),
+  is_headless INTEGER NOT NULL DEFAULT 0 CHECK (is_headless IN (0, 1)),
+  -- online | offline: connectivity; decommissioned: removed (kept for history, excluded from caps and lists).
+  status TEXT NOT NULL DEFAULT 'online' CHECK (status IN ('online', 'offline', 'maintenance', 'quarantined',
+    'decommissioned')),
+  -- The agent's own verdict in its last heartbeat.
+  health TEXT NOT NULL DEFAULT 'ok' CHECK (health IN ('ok', 'warning', 'error')),
+  watchdog_status TEXT CHECK (watchdog_status IS NULL OR watchdog_status IN ('connected', 'failover', 'offline')),
+  last_user TEXT,
+  uptime_seconds INTEGER,
+  reboot_required INTEGER CHECK (reboot_required IS NULL OR reboot_required IN (0, 1)),
+  patches_pending INTEGER NOT NULL DEFAULT 0 CHECK (patches_pending IN (0, 1)),
+  alerts_critical INTEGER NOT NULL DEFAULT 0 CHECK (alerts_critical IN (0, 1)),
+  hw_manufacturer TEXT,
+  hw_model TEXT,
+  hw_serial_number TEXT,
+  hw_cpu_model TEXT,
+  hw_gpu_model TEXT,
+  hw_cpu_cores INTEGER,
+  hw_ram_total_mb INTEGER,
+  hw_disk_total_gb INTEGER,
+  net_ip_address TEXT,
+  net_public_ip TEXT,
+  net_mac_address TEXT,
+  last_seen_ip TEXT,
+  cpu_percent REAL,
+  ram_percent REAL,
+  disk_percent REAL,
+  -- Management posture (spec 3): [{product, status}] as last reported, and when.
+  management_posture TEXT CHECK (management_posture IS NULL OR json_valid(management_posture)),
+  posture_reported_at TEXT,
+  -- Custom field values by field key (types from custom_fields).
+  custom_fields TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(custom_fields)),
+  -- Set by `dev_update`: the agent stops auto-updating until an operator turns it back on.
+  auto_update INTEGER NOT NULL DEFAULT 1 CHECK (auto_update IN (0, 1)),
+  enrolled_at TEXT NOT NULL,
+  last_seen_at TEXT,
+  quarantined_at TEXT,
+  decommissioned_at TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+) STRICT;
+INSERT INTO devices_new SELECT rowid, * FROM devices;
+DROP TABLE devices;
+ALTER TABLE devices_new RENAME TO devices;
+CREATE INDEX devices_org ON devices (org_id, status);
+CREATE INDEX devices_site ON devices (site_id);
+CREATE INDEX devices_hostname ON devices (hostname COLLATE NOCASE);
+CREATE INDEX devices_last_seen ON devices (last_seen_at);
 
-CREATE TRIGGER devices_filter_key_assign AFTER INSERT ON devices WHEN new.filter_key IS NULL
-BEGIN
-  UPDATE devices SET filter_key = (SELECT coalesce(max(filter_key), 0) + 1 FROM devices) WHERE rowid = new.rowid;
-END;
-
-CREATE INDEX devices_filter ON devices (hostname COLLATE NOCASE, id, status, org_id, filter_key, os_type,
-  last_user, cpu_percent, last_seen_at);
+-- The covering index; like every index it carries the rowid, filter_key, without naming it.
+CREATE INDEX devices_filter ON devices (hostname COLLATE NOCASE, id, status, org_id, os_type, last_user,
+  cpu_percent, last_seen_at);
 
 -- ---- tags ----------------------------------------------------------------------------------------------------
 
