@@ -2,13 +2,15 @@ import { LIKE, LIST, NOW_ISO, type Case } from './filter-compiler';
 
 // The SQL expected of every operator on tag, boolean, number, computed, software, hierarchy and custom fields.
 
-const TAGS_IN = 'd.id IN (SELECT t.device_id FROM device_tags t';
+// Tags and software go through their case-folded dictionaries and integer-keyed link tables (migration 0018).
+const TAGS_IN = '+d.filter_key IN (SELECT t.device_key FROM device_tag_links t';
+const TAG_NAMED = 't.name_id IN (SELECT id FROM tag_names WHERE';
 export const ARRAY_CASES: Case[] = [
   {
     field: 'tags',
     operator: 'hasAny',
     value: ['vip', 'finance'],
-    sql: `${TAGS_IN} WHERE t.tag COLLATE NOCASE IN ${LIST})`,
+    sql: `${TAGS_IN} WHERE ${TAG_NAMED} name IN ${LIST}))`,
     params: ['["vip","finance"]'],
   },
   {
@@ -16,13 +18,13 @@ export const ARRAY_CASES: Case[] = [
     operator: 'hasAll',
     // Two spellings of one tag count once: the device needs 2 distinct tags, not 3.
     value: ['vip', 'finance', 'VIP'],
-    sql: `${TAGS_IN} WHERE t.tag COLLATE NOCASE IN ${LIST} GROUP BY t.device_id HAVING count(DISTINCT lower(t.tag)) = ?)`,
+    sql: `${TAGS_IN} WHERE ${TAG_NAMED} name IN ${LIST}) GROUP BY t.device_key HAVING count(*) = ?)`,
     params: ['["vip","finance","VIP"]', 2],
   },
   {
     field: 'tags',
     operator: 'isEmpty',
-    sql: 'd.id NOT IN (SELECT t.device_id FROM device_tags t)',
+    sql: '+d.filter_key NOT IN (SELECT t.device_key FROM device_tag_links t)',
     params: [],
   },
   { field: 'tags', operator: 'isNotEmpty', sql: `${TAGS_IN})`, params: [] },
@@ -30,7 +32,7 @@ export const ARRAY_CASES: Case[] = [
     field: 'tags',
     operator: 'contains',
     value: 'lab_',
-    sql: `${TAGS_IN} WHERE t.tag LIKE ? ${LIKE})`,
+    sql: `${TAGS_IN} WHERE ${TAG_NAMED} name LIKE ? ${LIKE}))`,
     params: ['%lab\\_%'],
   },
 ];
@@ -125,56 +127,57 @@ export const COMPUTED_CASES: Case[] = [
   { field: 'daysSinceLastSeen', operator: 'isNull', sql: `${DAYS} IS NULL`, params: [NOW_ISO] },
 ];
 
-const SW_IN = 'd.id IN (SELECT s.device_id FROM device_software s WHERE';
-const SW_NOT_IN = 'd.id NOT IN (SELECT s.device_id FROM device_software s WHERE';
+const SW_NAMED = 's.name_id IN (SELECT id FROM software_names WHERE';
+const SW_IN = `+d.filter_key IN (SELECT s.device_key FROM device_software_links s WHERE ${SW_NAMED}`;
+const SW_NOT_IN = `+d.filter_key NOT IN (SELECT s.device_key FROM device_software_links s WHERE ${SW_NAMED}`;
 export const SOFTWARE_CASES: Case[] = [
   {
     field: 'software.installed',
     operator: 'contains',
     value: 'chrome',
-    sql: `${SW_IN} s.name LIKE ? ${LIKE})`,
+    sql: `${SW_IN} name LIKE ? ${LIKE}))`,
     params: ['%chrome%'],
   },
   {
     field: 'software.installed',
     operator: 'notContains',
     value: 'node_',
-    sql: `${SW_NOT_IN} s.name LIKE ? ${LIKE})`,
+    sql: `${SW_NOT_IN} name LIKE ? ${LIKE}))`,
     params: ['%node\\_%'],
   },
   {
     field: 'software.installed',
     operator: 'equals',
     value: 'slack',
-    sql: `${SW_IN} s.name = ? COLLATE NOCASE)`,
+    sql: `${SW_IN} name = ?))`,
     params: ['slack'],
   },
   {
     field: 'software.installed',
     operator: 'in',
     value: ['Zoom'],
-    sql: `${SW_IN} s.name COLLATE NOCASE IN ${LIST})`,
+    sql: `${SW_IN} name IN ${LIST}))`,
     params: ['["Zoom"]'],
   },
   {
     field: 'software.installed',
     operator: 'hasAny',
     value: ['Zoom', 'Slack'],
-    sql: `${SW_IN} s.name COLLATE NOCASE IN ${LIST})`,
+    sql: `${SW_IN} name IN ${LIST}))`,
     params: ['["Zoom","Slack"]'],
   },
   {
     field: 'software.installed',
     operator: 'hasAll',
     value: ['Zoom', 'Slack'],
-    sql: `${SW_IN} s.name COLLATE NOCASE IN ${LIST} GROUP BY s.device_id HAVING count(DISTINCT lower(s.name)) = ?)`,
+    sql: `${SW_IN} name IN ${LIST}) GROUP BY s.device_key HAVING count(*) = ?)`,
     params: ['["Zoom","Slack"]', 2],
   },
   {
     field: 'software.notInstalled',
     operator: 'contains',
     value: 'zip',
-    sql: `${SW_NOT_IN} s.name LIKE ? ${LIKE})`,
+    sql: `${SW_NOT_IN} name LIKE ? ${LIKE}))`,
     params: ['%zip%'],
   },
 ];

@@ -1,7 +1,7 @@
 import type { CustomFieldType, FilterConditionGroup } from '../../contract/filters';
 import type { Db } from '../../db/connection';
 import { fieldFor, type CustomFieldTypes } from './fields';
-import { Binder, invalid, type Leaf } from './leaf';
+import { Binder, invalid, type ChildForm, type Leaf } from './leaf';
 import { registerFilterFunctions, resetRegexpBudget } from './regexp';
 import { customFieldDefinitions } from './store';
 
@@ -46,6 +46,8 @@ export interface CompileOptions {
   now?: Date;
   /** Prefix of error paths, matching parseConditionGroup's. */
   path?: string;
+  /** How tag, software and group conditions are written (ChildForm); 'set' unless told. */
+  childForm?: ChildForm;
 }
 
 export interface CompiledFilter {
@@ -62,13 +64,18 @@ export interface CompiledFilter {
  */
 export function compileFilter(group: FilterConditionGroup, options: CompileOptions = {}): CompiledFilter {
   resetRegexpBudget();
-  const b = new Binder();
+  const childForm = options.childForm ?? 'set';
   const customTypes = options.customFieldTypes ?? new Map<string, CustomFieldType>();
   const now = options.now ?? new Date();
-  const compileNode = (node: FilterConditionGroup, at: string): string => {
+  const compileNode = (node: FilterConditionGroup, at: string, b: Binder): string => {
+    // Children are compiled in their order (so the first invalid one is the one reported), each with its own
+    // parameters; an AND group then tests regular expressions last. SQLite stops at the first false term of an
+    // AND, so the pattern only runs on devices the other conditions let through, and the result is the same.
     const parts = node.conditions.map((child, i) => {
       const childAt = `${at}.conditions.${i}`;
-      if ('conditions' in child) return compileNode(child, childAt);
+      const own = new Binder(childForm);
+      if ('conditions' in child)
+        return { sql: compileNode(child, childAt, own), own, slow: hasPattern(child) };
       const leaf: Leaf = { field: child.field, operator: child.operator, value: child.value, path: childAt };
       const spec = fieldFor(leaf, customTypes);
       if (!spec.operators.includes(leaf.operator))
@@ -76,12 +83,21 @@ export function compileFilter(group: FilterConditionGroup, options: CompileOptio
           leaf,
           `Operator ${leaf.operator} is not supported for ${leaf.field} (${spec.type}); use one of: ${spec.operators.join(', ')}`,
         );
-      return spec.compile(leaf, b, now);
+      return { sql: spec.compile(leaf, own, now), own, slow: leaf.operator === 'matches' };
     });
-    return `(${parts.join(` ${node.operator} `)})`;
+    const ordered =
+      node.operator === 'AND' ? [...parts.filter((p) => !p.slow), ...parts.filter((p) => p.slow)] : parts;
+    for (const p of ordered) b.params.push(...p.own.params);
+    return `(${ordered.map((p) => p.sql).join(` ${node.operator} `)})`;
   };
-  const sql = compileNode(group, options.path ?? 'conditions');
+  const b = new Binder(childForm);
+  const sql = compileNode(group, options.path ?? 'conditions', b);
   return { sql, params: b.params };
+}
+
+/** Whether a group runs a regular expression anywhere inside it. */
+function hasPattern(group: FilterConditionGroup): boolean {
+  return group.conditions.some((c) => ('conditions' in c ? hasPattern(c) : c.operator === 'matches'));
 }
 
 /**

@@ -4,9 +4,20 @@ import { MAX_AMOUNT, MAX_LIST_ITEMS, MAX_TEXT, TIME_UNITS, type TimeUnit } from 
 // One condition (a leaf of the filter tree) on its way to SQL: the binder that collects its parameters, and the
 // readers that check its value has the shape its operator needs, failing with a 400 that names the condition.
 
+/**
+ * How a condition on a device's tags, software or groups is written (operators.ts):
+ * - 'set': `d.filter_key IN (SELECT ...)`, the subquery run once per statement and probed per device. Right for
+ *   a pass that visits every device (the count).
+ * - 'probe': a correlated lookup of the one device being tested. Right for a pass that stops early (a page
+ *   walked in hostname order over dense matches), where building the whole set would cost more than the devices
+ *   it visits.
+ */
+export type ChildForm = 'set' | 'probe';
+
 /** Collects bound parameters in the order their `?` appear in the text. */
 export class Binder {
   readonly params: unknown[] = [];
+  constructor(readonly childForm: ChildForm = 'set') {}
   bind(value: unknown): string {
     this.params.push(value);
     return '?';

@@ -164,9 +164,10 @@ function runPreview(
   limit: number,
 ): FilterPreview {
   const now = new Date();
-  const compiled = compileFilter(group, { customFieldTypes: types, now });
+  const sets = compileFilter(group, { customFieldTypes: types, now });
+  const probes = compileFilter(group, { customFieldTypes: types, now, childForm: 'probe' });
   const visibility = deviceVisibility(ctx, auth);
-  const result = previewDevices(ctx.db, [...visibilityClauses(visibility), compiled], limit);
+  const result = previewDevices(ctx.db, visibilityClauses(visibility), { sets, probes }, limit);
   return { data: { ...result, evaluatedAt: now.toISOString() } };
 }
 

@@ -110,6 +110,14 @@ export function filterStore(db: Db) {
 export interface Clause {
   sql: string;
   params: unknown[];
+  /** The same test written so that the planner will not drive the query from it (devices' Clause.broadSql). */
+  broadSql?: string;
+}
+
+/** A compiled filter in both of its forms (ChildForm in leaf.ts): sets for the count, probes for a dense page. */
+export interface PreviewFilter {
+  sets: Clause;
+  probes: Clause;
 }
 
 interface PreviewRow {
@@ -122,33 +130,59 @@ interface PreviewRow {
 }
 
 /**
- * The matching devices: the total, then the first `limit` by hostname. Decommissioned devices never match a
- * filter (they are history, not fleet), nor do devices of soft-deleted organizations.
+ * The page walks devices_filter in hostname order and stops at the `limit`-th match, so it visits about
+ * limit x (devices / matches) devices. With at least this many matches per page row, asking each visited device
+ * for its own tags and software (a few index lookups) costs less than building the filter's sets again.
  */
-export function previewDevices(
-  db: Db,
-  clauses: Clause[],
-  limit: number,
-): { totalCount: number; devices: FilterPreviewDevice[] } {
+const DENSE_MATCHES_PER_ROW = 8;
+
+/** The count and the page of a preview as statements (previewDevices runs them; tests read their plans). */
+export function previewStatements(scope: Clause[], filter: Clause, limit: number) {
   const all: Clause[] = [
     { sql: "d.status <> 'decommissioned'", params: [] },
-    { sql: 'd.org_id IN (SELECT id FROM organizations WHERE deleted_at IS NULL)', params: [] },
-    ...clauses,
+    { sql: '+d.org_id IN (SELECT id FROM organizations WHERE deleted_at IS NULL)', params: [] },
+    ...scope.map((c) => ({ sql: c.broadSql ?? c.sql, params: c.params })),
+    filter,
   ];
   const where = all.map((c) => c.sql).join(' AND ');
   const params = all.flatMap((c) => c.params);
-  const { n } = db.prepare(`SELECT count(*) AS n FROM devices d WHERE ${where}`).get(...params) as {
-    n: number;
+  return {
+    count: { sql: `SELECT count(*) FROM devices d WHERE ${where}`, params },
+    page: {
+      sql: `SELECT d.id, d.hostname, d.display_name, d.os_type, d.status, d.last_seen_at FROM devices d
+            WHERE ${where} ORDER BY d.hostname COLLATE NOCASE, d.id LIMIT ?`,
+      params: [...params, limit],
+    },
   };
-  const rows =
-    n === 0
-      ? []
-      : (db
-          .prepare(
-            `SELECT d.id, d.hostname, d.display_name, d.os_type, d.status, d.last_seen_at FROM devices d
-             WHERE ${where} ORDER BY d.hostname COLLATE NOCASE, d.id LIMIT ?`,
-          )
-          .all(...params, limit) as PreviewRow[]);
+}
+
+/**
+ * The matching devices: the total, then the first `limit` by hostname. Decommissioned devices never match a
+ * filter (they are history, not fleet), nor do devices of soft-deleted organizations.
+ *
+ * Every test is written so that the planner scans the covering index devices_filter rather than driving from the
+ * scope or a set (`+column`, Clause.broadSql): one pass over a narrow index whatever the filter, where driving
+ * from a large scope or tag set reads the wide devices row of each member. The count runs once; the page then
+ * stops early (and for dense matches uses the probe form), so the filter is not paid for twice.
+ */
+export function previewDevices(
+  db: Db,
+  scope: Clause[],
+  filter: PreviewFilter,
+  limit: number,
+): { totalCount: number; devices: FilterPreviewDevice[] } {
+  const { count } = previewStatements(scope, filter.sets, limit);
+  const n = db
+    .prepare(count.sql)
+    .pluck()
+    .get(...count.params) as number;
+  if (n === 0) return { totalCount: 0, devices: [] };
+  const { page } = previewStatements(
+    scope,
+    n >= DENSE_MATCHES_PER_ROW * limit ? filter.probes : filter.sets,
+    limit,
+  );
+  const rows = db.prepare(page.sql).all(...page.params) as PreviewRow[];
   return {
     totalCount: n,
     devices: rows.map((r) => ({
