@@ -232,7 +232,7 @@ async function waitForFleet(
       lastLine = elapsed;
       process.stdout.write(
         `  ${elapsed.toFixed(0)} s: ${s.enrolled} enrolled, ${s.connected} connected, ` +
-          `${s.enrollDeferrals} deferred (429), ${s.errors} errors, ${s.failed} failed\n`,
+          `${s.enrollDeferrals} deferred (429), ${s.errors} errors, ${s.failed} failed, ${s.stopped} stopped\n`,
       );
     }
     await new Promise((r) => setTimeout(r, 250));
@@ -335,7 +335,8 @@ export function printScale(out: ScaleOutput): void {
   console.log(
     `\nFleet: ${f.connected}/${out.agents} connected in ${secs(out.connectedSeconds)} ` +
       `(all enrolled in ${secs(out.enrolledSeconds)}); ${f.enrollDeferrals} enrollment attempts paced by 429 ` +
-      `and honoured; ${f.failed} agents failed; ${f.errors} transient errors; ${f.heartbeats} heartbeats; ` +
+      `and honoured; ${f.failed} agents failed; ${f.stopped} stopped (credentials refused); ` +
+      `${f.errors} transient errors; ${f.heartbeats} heartbeats; ` +
       `${out.devices} devices and ${out.keyUses} key uses for ${out.agents} agents` +
       (f.lastError ? `; last error: ${f.lastError}` : ''),
   );
