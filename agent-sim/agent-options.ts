@@ -15,6 +15,8 @@ export type AgentPhase = 'idle' | 'enrolling' | 'running' | 'stopped' | 'failed'
 /** Counters shared by every agent of a fleet. */
 export interface FleetCounters {
   enrollments: number;
+  /** Enrollment attempts the server paced with a 429 (honoured, not errors). */
+  enrollDeferrals: number;
   heartbeats: number;
   errors: number;
   commands: number;
@@ -29,6 +31,7 @@ export interface FleetCounters {
 export function newCounters(): FleetCounters {
   return {
     enrollments: 0,
+    enrollDeferrals: 0,
     heartbeats: 0,
     errors: 0,
     commands: 0,

@@ -1,5 +1,6 @@
 // Over 400 lines: SimulatedAgent is the one owner of an agent's state and lifecycle; every seam (enrollment,
 // heartbeat, socket, commands, updates, outbox, routine) already lives in its own file beside it.
+import { randomUUID } from 'node:crypto';
 import { agentHandle, type AgentHandle } from './handle';
 import { CommandRunner } from './command-runner';
 import { DEFAULT_AGENT_VERSION, type AgentOptions, type AgentPhase, type AgentStatus } from './agent-options';
@@ -52,6 +53,8 @@ export class SimulatedAgent {
   readonly eventLogs: EventLogStore;
 
   private saved: SavedAgent | null = null;
+  /** This installation's id: kept with the credentials, new only for a machine that never enrolled here. */
+  private installId: string = randomUUID();
   private version: string;
   private phaseValue: AgentPhase = 'idle';
   private reason: string | null = null;
@@ -228,6 +231,7 @@ export class SimulatedAgent {
     if (slot?.state === 'active') {
       this.saved = slot.agent;
       this.version = slot.agent.agentVersion;
+      if (slot.agent.installId) this.installId = slot.agent.installId;
     }
     while (!signal.aborted) {
       let fresh = false;
@@ -253,6 +257,7 @@ export class SimulatedAgent {
       attempt: {
         http: opts.http,
         identity: this.identity,
+        installId: this.installId,
         enrollmentKey: opts.enrollmentKey,
         enrollmentSecret: opts.enrollmentSecret,
         agentVersion: () => this.version,
@@ -260,7 +265,7 @@ export class SimulatedAgent {
       },
       startGate: opts.startGate,
       onEnrolled: (r) => {
-        this.saved = savedAgentOf(r, this.version);
+        this.saved = savedAgentOf(r, this.version, this.installId);
         if (!opts.heartbeatSeconds && r.heartbeatIntervalSeconds)
           this.intervalMs = r.heartbeatIntervalSeconds * 1000;
         this.persist();
@@ -268,6 +273,7 @@ export class SimulatedAgent {
         opts.onEvent?.(this, { kind: 'enrolled', deviceId: r.deviceId });
       },
       onError: () => void opts.counters.errors++,
+      onDeferred: () => void opts.counters.enrollDeferrals++,
     });
     if (outcome?.kind === 'fatal' && !signal.aborted) this.halt('failed', outcome.reason);
     return outcome?.kind === 'ok';

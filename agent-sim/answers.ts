@@ -1,3 +1,4 @@
+import { afterServerDelay } from './random';
 import { retryAfterMs, type HttpAnswer } from './transport';
 
 // Reading the server's answers the way every part of an agent does: how long to back off, what the error said,
@@ -16,10 +17,13 @@ export const errorText = (body: unknown): string => {
   return typeof body === 'string' ? body.slice(0, 200) : '';
 };
 
-/** The server's Retry-After, honoured up to the longest pause an agent takes (a wild value must not park it). */
+/**
+ * The server's Retry-After, honoured up to the longest pause an agent takes (a wild value must not park it), and
+ * spread a little past it (afterServerDelay) so a crowd told the same second does not come back in one instant.
+ */
 export const serverDelay = (headers: Headers): number | undefined => {
   const ms = retryAfterMs(headers);
-  return ms === null ? undefined : Math.min(ms, REFUSED_BACKOFF_CAP_MS);
+  return ms === null ? undefined : afterServerDelay(Math.min(ms, REFUSED_BACKOFF_CAP_MS));
 };
 
 /** The server does not know this agent id (the spec's 404 'Agent not found'), as opposed to a missing route. */

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_AGENT_VERSION } from './agent';
 import { Fleet, formatStats } from './fleet';
+import { FleetProcesses } from './fleet-processes';
 import { DEFAULT_SCENARIO, getScenario, scenarioNames } from './scenarios';
 
 const scenarioHelp = scenarioNames()
@@ -17,6 +18,8 @@ const USAGE = `Usage: npm run agent-sim -- --server URL --enrollment-key KEY [op
   --enrollment-key KEY      enrollment key (not needed when --state holds every agent's credentials)
   --enrollment-secret S     the server-wide enrollment secret, when the server has one
   --count N                 how many agents (default 1)
+  --processes N             split the fleet over N worker processes (default 1; ten thousand agents want 4 or
+                            more); not with --state
   --scenario NAME           what the fleet does (default ${DEFAULT_SCENARIO}):
 ${scenarioHelp}
   --heartbeat-seconds S     heartbeat interval (default: what the server says)
@@ -54,6 +57,7 @@ async function main(): Promise<void> {
         'enrollment-key': { type: 'string' },
         'enrollment-secret': { type: 'string' },
         count: { type: 'string' },
+        processes: { type: 'string' },
         scenario: { type: 'string' },
         'heartbeat-seconds': { type: 'string' },
         seed: { type: 'string' },
@@ -84,6 +88,9 @@ async function main(): Promise<void> {
     fail(`--server must be an http(s) URL (got "${values.server}")`);
   }
   const count = positiveInt('count', values.count, 1);
+  const processes = positiveInt('processes', values.processes, 1);
+  if (processes > 1 && values.state)
+    fail('--state keeps one fleet per file: it cannot be combined with --processes');
   const seed = positiveInt('seed', values.seed, 1);
   const domain = values.domain;
   if (domain !== undefined && !/^[A-Za-z0-9][A-Za-z0-9-]{0,14}$/.test(domain))
@@ -101,11 +108,11 @@ async function main(): Promise<void> {
   );
   const { version } = (await health.json().catch(() => ({}))) as { version?: string };
   console.log(
-    `agent-sim: server ${server} (Gatehouse ${version ?? 'unknown'}), ${count} agent(s), seed ${seed}, scenario ${scenario}`,
+    `agent-sim: server ${server} (Gatehouse ${version ?? 'unknown'}), ${count} agent(s)${processes > 1 ? ` in ${processes} processes` : ''}, seed ${seed}, scenario ${scenario}`,
   );
 
   let reported = 0;
-  const fleet = new Fleet({
+  const shared = {
     server,
     enrollmentKey: values['enrollment-key'],
     enrollmentSecret: values['enrollment-secret'],
@@ -115,16 +122,23 @@ async function main(): Promise<void> {
     scenario,
     heartbeatSeconds,
     agentVersion: values['agent-version'],
-    statePath: values.state,
     reenrollOnUnauthorized: values.reenroll ?? false,
-    onEvent: (agent, event) => {
-      // The first few problems are worth a line each; after that the status line carries the counts.
-      if ((event.kind === 'failed' || event.kind === 'stopped') && reported++ < 5)
-        console.error(`agent-sim: ${agent.identity.hostname}: ${event.reason}`);
-      if (event.kind === 'updated')
-        console.log(`agent-sim: ${agent.identity.hostname} updated ${event.from} -> ${event.to}`);
-    },
-  });
+  };
+  // Several processes report sums only: their status line carries the last error instead of a line per problem.
+  const fleet =
+    processes > 1
+      ? new FleetProcesses({ ...shared, processes })
+      : new Fleet({
+          ...shared,
+          statePath: values.state,
+          onEvent: (agent, event) => {
+            // The first few problems are worth a line each; after that the status line carries the counts.
+            if ((event.kind === 'failed' || event.kind === 'stopped') && reported++ < 5)
+              console.error(`agent-sim: ${agent.identity.hostname}: ${event.reason}`);
+            if (event.kind === 'updated')
+              console.log(`agent-sim: ${agent.identity.hostname} updated ${event.from} -> ${event.to}`);
+          },
+        });
   fleet.start();
 
   const status = setInterval(() => {

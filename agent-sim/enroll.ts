@@ -8,16 +8,21 @@ import type { AgentHttp, HttpAnswer } from './transport';
 
 // One enrollment attempt (`POST /agents/enroll`, DESIGN §3) and what the agent should do next: keep the
 // credentials, try again later (transport failure, 5xx, 429), or give up (a refusal no retry fixes); and the
-// loop that retries until one of those ends it.
+// loop that retries until one of those ends it. Every attempt carries the agent's install id, so a retry after
+// an answer that never arrived gets the device the server already made instead of a second one. A 429 is the
+// server pacing a storm, not a failure: the agent waits as long as Retry-After says (spread a little past it);
+// any other transient failure backs off exponentially with jitter.
 
 export type EnrollOutcome =
   | { kind: 'ok'; response: EnrollResponse }
   | { kind: 'fatal'; reason: string; failed: boolean }
-  | { kind: 'retry'; afterMs?: number | undefined; failed: boolean };
+  | { kind: 'retry'; afterMs?: number | undefined; failed: boolean; deferred?: boolean };
 
 export interface EnrollAttempt {
   http: AgentHttp;
   identity: AgentIdentity;
+  /** Stable for this installation: the same on every attempt and every re-enrollment. */
+  installId: string;
   enrollmentKey: string | undefined;
   enrollmentSecret: string | undefined;
   agentVersion: string;
@@ -28,6 +33,7 @@ function enrollBody(a: EnrollAttempt, key: string): EnrollRequest {
   const id = a.identity;
   return {
     enrollmentKey: key,
+    installId: a.installId,
     ...(a.enrollmentSecret ? { enrollmentSecret: a.enrollmentSecret } : {}),
     hostname: id.hostname,
     osType: id.osType,
@@ -61,7 +67,8 @@ export async function enrollOnce(a: EnrollAttempt): Promise<EnrollOutcome> {
       };
     return { kind: 'ok', response: parsed.data };
   }
-  if (answer.status === 429) return { kind: 'retry', afterMs: serverDelay(answer.headers), failed: true };
+  if (answer.status === 429)
+    return { kind: 'retry', afterMs: serverDelay(answer.headers), failed: false, deferred: true };
   if (answer.status >= 500) return { kind: 'retry', failed: true };
   // 400 (bad body), 401 (key not found, expired, exhausted), 403 (secret, device cap, partner): no retry helps.
   return {
@@ -78,6 +85,8 @@ export interface EnrollLoop {
   /** Called while the gate is held, so the fleet's pacing covers keeping the credentials too. */
   onEnrolled(response: EnrollResponse): void;
   onError(): void;
+  /** The server asked the agent to come back later (429). */
+  onDeferred(): void;
 }
 
 /** Enrolls, retrying transient failures with backoff: the outcome that ended it, or null when aborted. */
@@ -91,6 +100,7 @@ export async function enrollUntilDone(
       const outcome = await enrollOnce({ ...loop.attempt, agentVersion: loop.attempt.agentVersion() });
       if (outcome.kind === 'ok') loop.onEnrolled(outcome.response);
       else if (outcome.failed) loop.onError();
+      else if (outcome.kind === 'retry' && outcome.deferred) loop.onDeferred();
       return outcome;
     };
     const outcome = loop.startGate ? await loop.startGate.run(tryOnce) : await tryOnce();
@@ -101,9 +111,10 @@ export async function enrollUntilDone(
 }
 
 /** What the agent keeps of a successful enrollment. */
-export const savedAgentOf = (r: EnrollResponse, agentVersion: string): SavedAgent => ({
+export const savedAgentOf = (r: EnrollResponse, agentVersion: string, installId: string): SavedAgent => ({
   agentId: r.agentId,
   deviceId: r.deviceId,
+  installId,
   orgId: r.orgId,
   siteId: r.siteId ?? null,
   authToken: r.authToken,

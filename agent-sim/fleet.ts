@@ -274,6 +274,7 @@ export function formatStats(s: FleetStats): string {
     `${s.updates} updates`,
     `${s.errors} errors`,
   ];
+  if (s.enrollDeferrals) parts.push(`${s.enrollDeferrals} enrollments deferred (429)`);
   if (s.updateRefusals) parts.push(`${s.updateRefusals} updates refused`);
   if (s.reconnects) parts.push(`${s.reconnects} reconnects`);
   if (s.stopped) parts.push(`${s.stopped} stopped`);

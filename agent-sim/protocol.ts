@@ -9,6 +9,8 @@ export const API_PREFIX = '/api/v1';
 
 export interface EnrollRequest {
   enrollmentKey: string;
+  /** The agent's stable id for this installation: a repeated enrollment returns the same device. */
+  installId?: string;
   enrollmentSecret?: string;
   hostname: string;
   osType: OsType;

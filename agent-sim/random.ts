@@ -95,6 +95,14 @@ export function jitter(ms: number, fraction = 0.2): number {
 }
 
 /**
+ * A wait the server asked for (Retry-After), honoured and spread: never sooner, and up to a tenth (at least a
+ * second) later, so agents told the same whole second do not all knock in the same millisecond.
+ */
+export function afterServerDelay(ms: number): number {
+  return Math.round(ms + Math.random() * Math.max(1000, ms / 10));
+}
+
+/**
  * Exponential backoff with jitter: attempt 0 waits about `baseMs`, doubling to `capMs`. The wait is drawn from
  * the upper half of the window ("equal jitter") so a fleet that lost its server together does not come back in
  * lockstep, yet no agent retries immediately.

@@ -10,6 +10,8 @@ import { z } from 'zod';
 export const savedAgent = z.object({
   agentId: z.string().min(1),
   deviceId: z.string().min(1),
+  /** The install id it enrolled with (older state files have none). */
+  installId: z.string().min(1).optional(),
   orgId: z.string().min(1),
   siteId: z.string().nullable().optional(),
   authToken: z.string().min(1),

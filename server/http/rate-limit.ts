@@ -67,6 +67,38 @@ export class RateLimiter {
     });
   }
 
+  /**
+   * Admits a request through a sliding window or throws 429. Only admitted requests are counted, so a storm of
+   * refused retries never extends the window nor eats the next one's budget. The Retry-After it sends is the time
+   * until there is room again plus a random 0..`spreadSeconds`: a crowd refused in the same second comes back
+   * spread over that span instead of all at the instant the window reopens (and refused again together).
+   */
+  admit(
+    rule: LimitRule,
+    subject: string,
+    message: string,
+    options: { spreadSeconds?: number; nowMs?: number; random?: () => number } = {},
+  ): void {
+    let state: LimitState;
+    try {
+      state = this.slidingHit(rule, subject, options.nowMs);
+    } catch {
+      // Without its counters the limiter cannot protect anything: refuse rather than let requests through.
+      throw new HttpError(503, 'Service temporarily unavailable');
+    }
+    if (state.allowed) return;
+    const spread = Math.max(0, Math.floor(options.spreadSeconds ?? 0));
+    const retryAfterSeconds =
+      state.retryAfterSeconds + Math.floor((options.random ?? Math.random)() * (spread + 1));
+    throw new HttpError(
+      429,
+      message,
+      'RATE_LIMITED',
+      { retryAfterSeconds },
+      { 'Retry-After': String(retryAfterSeconds) },
+    );
+  }
+
   hit(rule: LimitRule, subject: string, nowMs = Date.now()): LimitState {
     const now = Math.floor(nowMs / 1000);
     const row = countFixedWindow(this.db, {

@@ -24,7 +24,7 @@ const PUSH_RATE_PER_SECOND = 20;
 const PUSH_SECONDS = 15;
 const DECISIONS = 3000;
 
-async function adminToken(api: string): Promise<string> {
+export async function adminToken(api: string): Promise<string> {
   const login = await fetch(`${api}/auth/login`, {
     method: 'POST',
     headers: json,
@@ -47,7 +47,8 @@ function reportBody(): string {
   });
 }
 
-async function report(server: ServerProcess, agent: SavedAgent): Promise<string> {
+/** An agent reports an elevation prompt; resolves with the request id. */
+export async function report(server: ServerProcess, agent: SavedAgent): Promise<string> {
   const res = await fetch(`${server.api}/agents/${agent.agentId}/elevation-requests`, {
     method: 'POST',
     headers: { ...json, authorization: `Bearer ${agent.authToken}` },

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type RunningServer } from '../../server/index';
@@ -10,6 +11,7 @@ import { BENCH_ADMIN, identityBench } from './identity';
 import { importsBench } from './imports';
 import type { Result } from './measure';
 import { pamBench } from './pam';
+import { printScale, scaleBench } from './scale';
 import { webhooksBench } from './webhooks';
 
 // `npm run bench`: throughput and latency over real HTTP against a real SQLite file, each reported as a ratio to
@@ -68,9 +70,24 @@ async function withServer<T>(run: (server: RunningServer) => Promise<T>): Promis
   }
 }
 
-/** `npm run bench -- agents` runs only the named sections (identity, filters, pam, audit, imports, webhooks, cold, agents); no argument runs all. */
-const only = new Set(process.argv.slice(2));
+/**
+ * `npm run bench -- agents` runs only the named sections (identity, filters, pam, audit, imports, webhooks, cold,
+ * agents, scale); no section runs all. `--agents N` sizes the scale section's fleet (default 10,000), `--processes P` its
+ * agent-sim processes (default one per 2,500 agents, at least 2).
+ */
+const args = parseArgs({
+  allowPositionals: true,
+  options: { agents: { type: 'string' }, processes: { type: 'string' } },
+});
+const only = new Set(args.positionals);
 const wanted = (section: string) => only.size === 0 || only.has(section);
+const wholeNumber = (flag: string, raw: string | undefined): number | undefined => {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`--${flag} must be a positive whole number (got "${raw}")`);
+  return n;
+};
 
 async function main(): Promise<void> {
   console.log(`Gatehouse bench — ${new Date().toISOString()} — node ${process.version}`);
@@ -131,6 +148,19 @@ async function main(): Promise<void> {
       title: `Cold start to a ready GET /health, ${START_COUNT} starts each (ratio: baseline time / this time)`,
       results: await coldBench(),
     });
+  if (wanted('scale')) {
+    const scratch = mkdtempSync(join(tmpdir(), 'gatehouse-bench-scale-'));
+    try {
+      printScale(
+        await scaleBench(join(scratch, 'data'), {
+          agents: wholeNumber('agents', args.values.agents) ?? 10_000,
+          processes: wholeNumber('processes', args.values.processes),
+        }),
+      );
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
   if (!wanted('agents')) return;
   const scratch = mkdtempSync(join(tmpdir(), 'gatehouse-bench-agents-'));
   try {

@@ -155,6 +155,29 @@ export function insertEnrolledDevice(db: Db, device: NewDevice): void {
 }
 
 /**
+ * A repeated enrollment of the same install: the device keeps everything and gets a new credential, so the one
+ * its agent never received (or an impostor holds) stops working.
+ */
+export function reissueAgentCredential(
+  db: Db,
+  change: { id: string; tokenHash: string; lastSeenIp: string | null; at: string },
+): void {
+  statement(
+    db,
+    `UPDATE devices SET agent_token_hash = @tokenHash, last_seen_ip = coalesce(@lastSeenIp, last_seen_ip),
+       updated_at = @at WHERE id = @id`,
+  ).run(change);
+}
+
+/**
+ * A removed device gives its agent id up when the same install enrolls again (the new device takes that id): the
+ * row keeps its history under an id no request path can name.
+ */
+export function retireAgentId(db: Db, deviceId: string): void {
+  statement(db, "UPDATE devices SET agent_id = 'retired:' || id WHERE id = ?").run(deviceId);
+}
+
+/**
  * One statement per heartbeat. Only `offline` turns `online`: maintenance, quarantine and decommissioning are an
  * operator's decision, not the agent's. The caller knows the status before from its auth lookup.
  */

@@ -11,7 +11,8 @@ import {
   heartbeatBody,
   softwareBody,
 } from './schemas';
-import { enroll, heartbeat, replaceSoftware, submitDiagnosticLogs, submitEventLogs } from './service';
+import { enroll } from './enroll';
+import { heartbeat, replaceSoftware, submitDiagnosticLogs, submitEventLogs } from './service';
 
 // The agent protocol over HTTP (DESIGN §3; spec 2 log submission). Enrollment is public; every other route is
 // `auth: 'agent'`: the agent's bearer credential is checked against the device's stored hash before the body is
@@ -30,14 +31,14 @@ export function agentRoutes(ctx: AppContext): AnyRoute[] {
       path: '/agents/enroll',
       tag: 'agents',
       summary:
-        'Enroll a device with an enrollment key (and the server enrollment secret when configured); returns the agent credential once',
+        'Enroll a device with an enrollment key (and the server enrollment secret when configured); returns the agent credential once. Enrolling again with the same key and installId returns the same device with a new credential, without using the key again',
       auth: 'public',
       body: enrollBody,
       status: 201,
       responses: {
         401: 'Invalid enrollment key (reason enrollment_key_not_found | enrollment_key_expired | enrollment_key_exhausted)',
         403: 'Invalid enrollment secret, PARTNER_INACTIVE or DEVICE_LIMIT_REACHED',
-        429: 'Too many enrollment attempts',
+        429: 'Too many enrollment attempts (Retry-After: when to come back, spread over a few seconds)',
       },
       handler: ({ req, body }) => enroll(ctx, req, body),
     }),

@@ -26,6 +26,12 @@ export const commandParams = z.object({
 
 export const enrollBody = z.object({
   enrollmentKey: z.string().min(1, 'enrollmentKey is required').max(200),
+  // The agent's own stable id for this installation (DESIGN §3): enrolling again with the same key and install id
+  // returns the same device with a new credential instead of a second device.
+  installId: z
+    .string()
+    .regex(/^[\x21-\x7e]{8,128}$/, 'installId must be 8 to 128 printable characters without spaces')
+    .optional(),
   enrollmentSecret: z.string().max(500).optional(),
   hostname: text(255).min(1, 'hostname is required'),
   osType: z.enum(OS_TYPES),

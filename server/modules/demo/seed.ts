@@ -155,7 +155,8 @@ export async function seedDemo(
         type: 'msp',
         plan: 'pro',
         max_organizations: null,
-        max_devices: 5000,
+        // Room for a 10,000-agent demo or benchmark (`npm run bench -- scale`) with the seeded devices beside it.
+        max_devices: 25_000,
         settings: JSON.stringify({
           timezone: 'America/New_York',
           dateFormat: 'MM/DD/YYYY',

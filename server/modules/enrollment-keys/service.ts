@@ -23,6 +23,7 @@ import {
   enrollmentKeyById,
   insertEnrollmentKeyRow,
   listEnrollmentKeyRows,
+  liveEnrollmentKeyRow,
   probeEnrollmentKey,
   redeemEnrollmentKeyRow,
   rotateEnrollmentKeyRow,
@@ -258,4 +259,18 @@ export function redeemEnrollmentKey(
   if (!row || row.org_deleted_at) return { ok: false, reason: 'enrollment_key_not_found' };
   if (Date.parse(row.expires_at) <= nowMs) return { ok: false, reason: 'enrollment_key_expired' };
   return { ok: false, reason: 'enrollment_key_exhausted' };
+}
+
+/**
+ * The live key a raw value names, without counting a use (re-enrollment of an install that already holds one,
+ * DESIGN §3): null for an unknown or expired key or one of a deleted organization, whatever its use count.
+ */
+export function findLiveEnrollmentKey(
+  ctx: Pick<AppContext, 'db' | 'enrollmentKeyPepper'>,
+  rawKey: string,
+  nowMs = Date.now(),
+): { id: string; orgId: string; siteId: string | null } | null {
+  const hash = hashEnrollmentKey(ctx.enrollmentKeyPepper, rawKey);
+  const row = liveEnrollmentKeyRow(ctx.db, hash, new Date(nowMs).toISOString());
+  return row ? { id: row.id, orgId: row.org_id, siteId: row.site_id } : null;
 }

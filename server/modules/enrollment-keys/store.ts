@@ -145,3 +145,21 @@ export function probeEnrollmentKey(db: Db, keyHash: string): RedeemProbe | undef
       FROM enrollment_keys k JOIN organizations o ON o.id = k.org_id WHERE k.key_hash = ?`,
   ).get(keyHash) as RedeemProbe | undefined;
 }
+
+export interface LiveKeyRow {
+  id: string;
+  org_id: string;
+  site_id: string | null;
+}
+
+/**
+ * The key a raw value names when it is unexpired and its organization live, used up or not (an agent repeating
+ * its enrollment already holds one of its uses). Nothing is counted.
+ */
+export function liveEnrollmentKeyRow(db: Db, keyHash: string, at: string): LiveKeyRow | undefined {
+  return statement(
+    db,
+    `SELECT k.id, k.org_id, k.site_id FROM enrollment_keys k JOIN organizations o ON o.id = k.org_id
+      WHERE k.key_hash = ? AND k.expires_at > ? AND o.deleted_at IS NULL`,
+  ).get(keyHash, at) as LiveKeyRow | undefined;
+}
