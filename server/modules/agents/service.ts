@@ -11,7 +11,7 @@ import { bufferMetricSample } from '../device-metrics';
 import { redeemEnrollmentKey } from '../enrollment-keys';
 import type { AgentCaller } from './auth';
 import { claimCommands, toWireCommands, type WireCommand } from './commands';
-import { emitDeviceEvent } from './presence';
+import { emitDeviceEvent, emitPresenceChanges } from './presence';
 import type { DiagnosticLogsBody, EnrollBody, EventLogsBody, HeartbeatBody, SoftwareBody } from './schemas';
 import {
   countOrgDevices,
@@ -273,7 +273,8 @@ export function heartbeat(
       disk: metrics?.diskPercent ?? null,
     });
     commands = claimed.length ? toWireCommands(claimed) : [];
-    if (device.status === 'offline') emitDeviceEvent(ctx, 'device.online', device, 'online');
+    // The UPDATE above turned an offline device online: announced like the hub's batched changes.
+    if (device.status === 'offline') emitPresenceChanges(ctx, [{ device, online: true }]);
     if (body.agentVersion !== device.agent_version) {
       emitDeviceEvent(ctx, 'device.updated', device, device.status === 'offline' ? 'online' : device.status);
     }
