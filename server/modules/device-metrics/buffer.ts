@@ -4,7 +4,7 @@ import { addMetricSums, bucketOf, HOUR_MS, MINUTE_MS, type MetricSample, type Me
 
 // Heartbeats hand their metrics to this buffer instead of writing them: the heartbeat path stays one UPDATE plus
 // the command claim, and thousands of devices' samples reach SQLite as one transaction every few seconds (the
-// device-metrics job). The buffer keeps sums per device and minute, not the samples: a flush writes one upsert
+// device-metrics job, in slices). The buffer keeps sums per device and minute, not the samples: a flush writes one upsert
 // per device, minute and resolution however often the device reported (issue 18: a flush of every sample, two
 // upserts each, stalled the loop 150 ms every 5 s under a heartbeat storm). One buffer per database, so servers
 // sharing a process (tests) never mix samples. The server's close flushes it after the last request, so a clean
@@ -21,8 +21,14 @@ interface Buffer {
 }
 
 const buffers = new WeakMap<Db, Buffer>();
-/** A burst past this many device-minutes is written at once rather than waiting for the next tick. */
+/** A burst past this many device-minutes starts writing at once (in slices) rather than waiting for the job. */
 const EAGER_FLUSH_AT = 5000;
+const EAGER_SLICE = 500;
+
+function flushEagerly(db: Db): void {
+  flushMetricSamples(db, EAGER_SLICE);
+  if ((buffers.get(db)?.byMinute.size ?? 0) > EAGER_SLICE) setImmediate(() => flushEagerly(db));
+}
 
 export function bufferMetricSample(db: Db, sample: MetricSample): void {
   if (sample.cpu === null && sample.ram === null && sample.disk === null) return;
@@ -47,7 +53,7 @@ export function bufferMetricSample(db: Db, sample: MetricSample): void {
       diskCount: 0,
     };
     buffer.byMinute.set(key, pending);
-    if (buffer.byMinute.size === EAGER_FLUSH_AT) setImmediate(() => flushMetricSamples(db));
+    if (buffer.byMinute.size === EAGER_FLUSH_AT) setImmediate(() => flushEagerly(db));
   }
   pending.samples++;
   buffer.samples++;
@@ -74,14 +80,27 @@ function addInto(target: MetricSums, from: MetricSums): void {
   target.diskCount += from.diskCount;
 }
 
-/** Writes every buffered sample in one transaction; returns how many samples. */
-export function flushMetricSamples(db: Db): number {
+/** Whether samples wait to be written. */
+export function metricSamplesPending(db: Db): boolean {
+  return (buffers.get(db)?.byMinute.size ?? 0) > 0;
+}
+
+/**
+ * Writes the buffered samples in one transaction, at most `maxMinutes` device-minutes of them (the oldest first:
+ * the job writes a fleet's worth in slices, the event loop running between them); returns how many samples.
+ */
+export function flushMetricSamples(db: Db, maxMinutes = Infinity): number {
   const buffer = buffers.get(db);
   if (!buffer?.byMinute.size || !db.open) return 0;
-  const minutes = [...buffer.byMinute.values()];
-  const samples = buffer.samples;
-  buffer.byMinute.clear();
-  buffer.samples = 0;
+  const minutes: Pending[] = [];
+  let samples = 0;
+  for (const [key, pending] of buffer.byMinute) {
+    if (minutes.length >= maxMinutes) break;
+    buffer.byMinute.delete(key);
+    minutes.push(pending);
+    samples += pending.samples;
+  }
+  buffer.samples -= samples;
   // The minutes of one device and hour make one hourly upsert.
   const hours = new Map<string, { hourMs: number; sums: MetricSums }>();
   for (const m of minutes) {
