@@ -17,12 +17,17 @@ export interface DeviceLiveEvent {
   status: string;
 }
 
+/** Data of `device.presence_changed`: devices of one organization that went online or offline together. */
+export interface DevicePresenceLiveEvent {
+  /** Each device after its change; `status` is `online` or `offline`. */
+  changes: DeviceLiveEvent[];
+}
+
 /** Event name -> the `data` of that event on the console socket. */
 export interface ConsoleEventMap {
   'audit.created': AuditCreatedEvent;
   'device.enrolled': DeviceLiveEvent;
-  'device.online': DeviceLiveEvent;
-  'device.offline': DeviceLiveEvent;
+  'device.presence_changed': DevicePresenceLiveEvent;
   'device.updated': DeviceLiveEvent;
   'device.decommissioned': DeviceLiveEvent;
   /** The request as it stands after the change. */

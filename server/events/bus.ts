@@ -34,6 +34,15 @@ export interface DeviceEvent {
   status: string;
 }
 
+/**
+ * Devices of one organization that went online or offline together (issue 18): presence changes are written in
+ * batches, each announced once, so 7,000 agents stopping at once is a few transactions and pushes, not 7,000.
+ * Each change's status is `online` or `offline`.
+ */
+export interface DevicePresenceEvent {
+  changes: DeviceEvent[];
+}
+
 export interface CommandFinishedEvent {
   commandId: string;
   deviceId: string;
@@ -53,8 +62,7 @@ export interface EventMap {
   /** One session (refresh family) of the user was revoked, e.g. a copied refresh token was presented again. */
   'user.session_revoked': { userId: string; sessionId: string };
   'device.enrolled': DeviceEvent;
-  'device.online': DeviceEvent;
-  'device.offline': DeviceEvent;
+  'device.presence_changed': DevicePresenceEvent;
   'device.updated': DeviceEvent;
   'device.decommissioned': DeviceEvent;
   /** Privileged access (spec 2 Events; DESIGN §5): the request as it stands after the change. */

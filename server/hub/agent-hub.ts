@@ -5,14 +5,13 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { AppContext } from '../context';
 import type { AgentHubPort } from './agent-hub-port';
+import { createPresenceQueue, type PresenceQueue } from './presence-queue';
 import { HttpError } from '../http/errors';
 import {
   authenticateAgent,
   claimCommands,
   recordCommandResult,
   type WireCommand,
-  markOffline,
-  markOnline,
   presenceThresholds,
   agentDeviceById,
   type AgentDeviceRow,
@@ -21,11 +20,19 @@ import {
 
 // Agent sockets (DESIGN §3): `GET /api/v1/agents/:agentId/ws` with the agent's bearer token, checked before the
 // upgrade. The hub pushes stored commands, carries live event-log queries (correlated in memory, never stored:
-// spec 2), pings every 25 s and drops a socket that missed two pongs. One socket per device: a newer one
-// replaces the older.
+// spec 2), pings every socket once every 25 s and drops one that missed two pongs. One socket per device: a newer
+// one replaces the older.
+//
+// Nothing here walks the fleet at once (issue 18): pings go out a slice per tick, spread over the interval, and a
+// socket's credential is not re-read from SQLite per round. What revokes a credential closes exactly the affected
+// sockets when it happens: a decommissioned device (the `device.decommissioned` event, below), an uninstalled
+// agent (agents module), a partner that stops being active, is churned or deleted, a deleted organization
+// (tenancy module: disconnectPartner / disconnectOrg).
 
 export const AGENT_SOCKET_PATH = /^\/api\/v1\/agents\/([^/]+)\/ws$/;
 const PING_INTERVAL_MS = 25_000;
+/** How often a slice of the sockets is pinged: at 10,000 sockets and 25 s, 40 pings a tick. */
+const PING_TICK_MS = 100;
 const LIVE_QUERY_TIMEOUT_MS = 30_000;
 /** Live query pages can be large (raw XML per entry); anything beyond this is not an agent we understand. */
 const MAX_PAYLOAD_BYTES = 1024 * 1024;
@@ -53,8 +60,6 @@ interface Connection {
   deviceId: string;
   orgId: string;
   partnerId: string;
-  /** The credential the socket was opened with: a killed or replaced credential closes the socket. */
-  tokenHash: string;
   missedPongs: number;
 }
 
@@ -92,7 +97,11 @@ export class AgentHub implements AgentHubPort {
   /** Devices whose socket closed, waiting out the reconnect grace before they read offline. */
   private readonly closing = new Map<string, NodeJS.Timeout>();
   private readonly pingTimer: NodeJS.Timeout;
+  /** Where the ping sweep stands in `connections` (a live Map iterator: removals and additions are seen). */
+  private pingCursor: Iterator<Connection> | null = null;
   private readonly liveQueryTimeoutMs: number;
+  private readonly unsubscribe: Array<() => void> = [];
+  private readonly presence: PresenceQueue;
   private closed = false;
 
   constructor(
@@ -100,14 +109,23 @@ export class AgentHub implements AgentHubPort {
     options: AgentHubOptions = {},
   ) {
     this.liveQueryTimeoutMs = options.liveQueryTimeoutMs ?? LIVE_QUERY_TIMEOUT_MS;
+    this.presence = createPresenceQueue(ctx);
+    const intervalMs = options.pingIntervalMs ?? PING_INTERVAL_MS;
+    const ticksPerRound = Math.max(1, Math.floor(intervalMs / PING_TICK_MS));
     this.pingTimer = setInterval(() => {
       try {
-        this.ping();
+        this.pingSlice(ticksPerRound);
       } catch (err) {
-        ctx.log.error({ err }, 'agent socket ping round failed');
+        ctx.log.error({ err }, 'agent socket ping failed');
       }
-    }, options.pingIntervalMs ?? PING_INTERVAL_MS);
+    }, intervalMs / ticksPerRound);
     this.pingTimer.unref();
+    // A removed device's socket closes now; its agent collects the uninstall over HTTP (narrowed heartbeat).
+    this.unsubscribe.push(
+      ctx.bus.on('device.decommissioned', ({ data }) =>
+        this.disconnect(data.deviceId, 'device decommissioned'),
+      ),
+    );
   }
 
   isConnected(deviceId: string): boolean {
@@ -152,7 +170,6 @@ export class AgentHub implements AgentHubPort {
       deviceId,
       orgId: device.org_id,
       partnerId: device.partner_id,
-      tokenHash: device.agent_token_hash,
       missedPongs: 0,
     };
     this.connections.set(deviceId, conn);
@@ -164,7 +181,7 @@ export class AgentHub implements AgentHubPort {
     socket.on('error', (err) => this.ctx.log.debug({ err, deviceId }, 'agent socket error'));
     socket.on('message', (data, isBinary) => this.onMessage(conn, data, isBinary));
     this.send(conn, { type: 'connected' });
-    markOnline(this.ctx, device);
+    this.presence.queue({ deviceId, online: true });
     for (const command of claimCommands(this.ctx, deviceId, false)) this.sendCommand(conn, command);
   }
 
@@ -229,10 +246,13 @@ export class AgentHub implements AgentHubPort {
     if (this.closed) return;
     this.cancelOffline(deviceId);
     const { socketGraceMs } = presenceThresholds(this.ctx.config.agentHeartbeatSeconds);
-    const closedAt = Date.now();
+    const closedAt = new Date().toISOString();
     const timer = setTimeout(() => {
       this.closing.delete(deviceId);
-      this.settleOffline(deviceId, closedAt);
+      // Unless the agent came back meanwhile: a new socket (checked here), or an HTTP heartbeat after the close
+      // (checked when written: then the staleness sweep decides from here).
+      if (!this.closed && !this.connections.has(deviceId))
+        this.presence.queue({ deviceId, online: false, unseenSince: closedAt });
     }, socketGraceMs);
     timer.unref();
     this.closing.set(deviceId, timer);
@@ -243,20 +263,6 @@ export class AgentHub implements AgentHubPort {
     if (!timer) return;
     clearTimeout(timer);
     this.closing.delete(deviceId);
-  }
-
-  /** Offline, unless the agent came back meanwhile: a new socket, or an HTTP heartbeat after the close. */
-  private settleOffline(deviceId: string, closedAt: number): void {
-    if (this.closed || this.connections.has(deviceId)) return;
-    try {
-      const device = agentDeviceById(this.ctx.db, deviceId);
-      if (device?.status !== 'online') return;
-      const lastSeen = device.last_seen_at ? Date.parse(device.last_seen_at) : 0;
-      // A heartbeat since the close says the agent lives on over HTTP: the staleness sweep decides from here.
-      if (lastSeen <= closedAt) markOffline(this.ctx, device);
-    } catch (err) {
-      this.ctx.log.error({ err, deviceId }, 'agent socket presence bookkeeping failed');
-    }
   }
 
   /** Drops the connection from the hub and fails the live queries that were waiting on it. */
@@ -352,43 +358,38 @@ export class AgentHub implements AgentHubPort {
     return count;
   }
 
-  /**
-   * Whether the socket's credential still holds. Sockets are authenticated once, at the upgrade; this catches
-   * what changed since from anywhere (decommission, a killed credential, partner status, a deleted tenant).
-   */
-  private stillAuthorized(conn: Connection): boolean {
-    const device = agentDeviceById(this.ctx.db, conn.deviceId);
-    return Boolean(
-      device &&
-      device.agent_token_hash === conn.tokenHash &&
-      device.status !== 'decommissioned' &&
-      !device.tenant_deleted &&
-      device.partner_status === 'active',
-    );
+  /** Pings the next `1 / ticksPerRound` of the sockets, so each is pinged once per interval. */
+  private pingSlice(ticksPerRound: number): void {
+    const quota = Math.ceil(this.connections.size / ticksPerRound);
+    for (let i = 0; i < quota; i++) {
+      let next = this.pingCursor?.next();
+      if (!next || next.done) {
+        this.pingCursor = this.connections.values();
+        next = this.pingCursor.next();
+        if (next.done) return;
+      }
+      this.pingOne(next.value);
+    }
   }
 
-  private ping(): void {
-    for (const conn of this.connections.values()) {
-      if (!this.stillAuthorized(conn)) {
-        this.disconnect(conn.deviceId, 'agent credentials no longer valid');
-        continue;
-      }
-      if (conn.missedPongs >= MISSED_PONGS_ALLOWED) {
-        this.forget(conn, dropped);
-        conn.socket.terminate();
-        this.offlineAfterGrace(conn.deviceId);
-        continue;
-      }
-      conn.missedPongs++;
-      if (conn.socket.readyState === 1) conn.socket.ping();
+  private pingOne(conn: Connection): void {
+    if (conn.missedPongs >= MISSED_PONGS_ALLOWED) {
+      this.forget(conn, dropped);
+      conn.socket.terminate();
+      this.offlineAfterGrace(conn.deviceId);
+      return;
     }
+    conn.missedPongs++;
+    if (conn.socket.readyState === 1) conn.socket.ping();
   }
 
   close(): void {
     this.closed = true;
     clearInterval(this.pingTimer);
+    for (const off of this.unsubscribe) off();
     for (const timer of this.closing.values()) clearTimeout(timer);
     this.closing.clear();
+    this.presence.close();
     for (const conn of [...this.connections.values()]) {
       this.forget(conn, () => new HttpError(503, 'Server is shutting down'));
       conn.socket.close(1001, 'server shutting down');

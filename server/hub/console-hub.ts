@@ -41,6 +41,12 @@ const EVENT_PERMISSIONS: ReadonlyArray<readonly [prefix: string, permission: Per
 ];
 /** Events about one device (device.*, elevation.*): only consoles that could list that device get them. */
 const DEVICE_SCOPED_PREFIXES = ['device.', 'elevation.'];
+/**
+ * Audit entries of agents' own reports (`agent.eventlogs.submit`, one per upload) are not pushed: no screen shows
+ * them live (the Overview skips them; the audit log's "new activity" is for people's actions), and at fleet scale
+ * they were a push to every console per upload. The audit log lists them when read.
+ */
+const UNPUSHED_AUDIT_PREFIX = 'agent.';
 
 interface Ticket {
   auth: UserAuth;
@@ -140,16 +146,46 @@ export class ConsoleHub {
 
   private broadcast(message: BusMessage): void {
     if (!PUSHED_PREFIXES.some((prefix) => message.event.startsWith(prefix))) return;
-    const payload: ConsoleServerMessage = {
-      type: 'event',
-      event: message.event,
-      data: message.data,
-      orgId: message.orgId,
-    };
+    if (
+      message.event === 'audit.created' &&
+      (message.data as BusMessage<'audit.created'>['data']).action.startsWith(UNPUSHED_AUDIT_PREFIX)
+    )
+      return;
+    // Serialised once, for the first console it goes to, and the same text sent to every other.
+    let text: string | null = null;
+    const serialise = (data: unknown) =>
+      JSON.stringify({
+        type: 'event',
+        event: message.event,
+        data,
+        orgId: message.orgId,
+      } satisfies ConsoleServerMessage);
     for (const client of this.clients) {
       if (Date.now() - client.scopeAt > SCOPE_TTL_MS) Object.assign(client, this.access(client.auth));
-      if (this.covers(client, message)) this.send(client, payload);
+      if (message.event === 'device.presence_changed') {
+        const visible = this.visibleChanges(client, message as BusMessage<'device.presence_changed'>);
+        if (visible === 'all') this.sendText(client, (text ??= serialise(message.data)));
+        else if (visible.length > 0) this.sendText(client, serialise({ changes: visible }));
+        continue;
+      }
+      if (!this.covers(client, message)) continue;
+      this.sendText(client, (text ??= serialise(message.data)));
     }
+  }
+
+  /**
+   * The changes of a presence batch the console may see: all of them (the common case: one shared text), or the
+   * devices a restricted user could list.
+   */
+  private visibleChanges(
+    client: ConsoleClient,
+    message: BusMessage<'device.presence_changed'>,
+  ): 'all' | DeviceEvent[] {
+    if (!client.readable.has('device.') || !scopeCovers(client.visibility.scope, message.orgId)) return [];
+    const { changes } = message.data;
+    if (client.visibility.sites === null && client.visibility.deviceGroups === null) return 'all';
+    const visible = changes.filter((c) => canSeeDevice(this.ctx.db, client.visibility, c));
+    return visible.length === changes.length ? 'all' : visible;
   }
 
   private access(auth: UserAuth): Pick<ConsoleClient, 'visibility' | 'readable' | 'scopeAt'> {
@@ -191,7 +227,11 @@ export class ConsoleHub {
   }
 
   private send(client: ConsoleClient, message: ConsoleServerMessage): void {
-    if (client.socket.readyState === client.socket.OPEN) client.socket.send(JSON.stringify(message));
+    this.sendText(client, JSON.stringify(message));
+  }
+
+  private sendText(client: ConsoleClient, text: string): void {
+    if (client.socket.readyState === client.socket.OPEN) client.socket.send(text);
   }
 
   private ping(): void {

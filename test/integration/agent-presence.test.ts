@@ -42,8 +42,9 @@ async function console(
   const received: Array<{ event: string; deviceId: string }> = [];
   socket.on('message', (raw) => {
     const message = JSON.parse(String(raw));
-    if (message.type === 'event' && /^device\.(online|offline)$/.test(String(message.event)))
-      received.push({ event: message.event, deviceId: message.data.deviceId });
+    if (message.type === 'event' && message.event === 'device.presence_changed')
+      for (const change of message.data.changes)
+        received.push({ event: `device.${change.status}`, deviceId: change.deviceId });
   });
   await new Promise((resolve) => socket.on('open', resolve));
   return {

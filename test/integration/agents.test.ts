@@ -313,10 +313,10 @@ describe('heartbeat', () => {
     db().prepare("UPDATE devices SET status = 'offline' WHERE id = ?").run(agent.creds.deviceId);
     const seen: string[] = [];
     const offs = [
-      server.context.bus.on(
-        'device.online',
-        (m) => m.data.deviceId === agent.creds.deviceId && seen.push(m.event),
-      ),
+      server.context.bus.on('device.presence_changed', (m) => {
+        for (const c of m.data.changes)
+          if (c.deviceId === agent.creds.deviceId) seen.push(`device.${c.status}`);
+      }),
       server.context.bus.on(
         'device.updated',
         (m) => m.data.deviceId === agent.creds.deviceId && seen.push(m.event),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardPresencePoint, DashboardResponse } from '../../server/contract';
-import { markOffline, markOnline } from '../../server/modules/agents';
+import { applyPresence } from '../../server/modules/agents';
 import { prunePresenceHistory } from '../../server/modules/dashboard';
 import { eventually, mintEnrollmentKey, startAgentServer, TestAgent } from '../support/agent-client';
 import { insertOrg, insertOrgUser, insertPartner, ROLES, signedToken } from '../support/seed';
@@ -14,15 +14,6 @@ let token = '';
 const ids = { steady: '', flapping: '', newcomer: '' };
 const HOUR = 3600_000;
 const db = () => server.context.db;
-
-function device(id: string) {
-  return db().prepare('SELECT id, hostname, org_id, site_id FROM devices WHERE id = ?').get(id) as {
-    id: string;
-    hostname: string;
-    org_id: string;
-    site_id: string | null;
-  };
-}
 
 const changesOf = (id: string) =>
   db()
@@ -62,11 +53,13 @@ afterAll(async () => {
 describe('presence history', () => {
   it('records enrolments and every online/offline transition announced on the bus', async () => {
     await eventually(() => expect(changesOf(ids.steady)).toEqual([1]));
-    expect(markOffline(server.context, device(ids.steady))).toBe(true);
-    expect(markOnline(server.context, device(ids.steady))).toBe(true);
+    const turn = (online: boolean) => applyPresence(server.context, [{ deviceId: ids.steady, online }]);
+    expect(turn(false)).toHaveLength(1);
+    expect(turn(true)).toHaveLength(1);
     // No change, nothing announced, nothing recorded.
-    expect(markOnline(server.context, device(ids.steady))).toBe(false);
-    await eventually(() => expect(changesOf(ids.steady)).toEqual([1, 0, 1]));
+    expect(turn(true)).toEqual([]);
+    // Written with the batch that changed the status: no wait.
+    expect(changesOf(ids.steady)).toEqual([1, 0, 1]);
   });
 
   it('replays the changes into a 5-minute series over 24 hours', async () => {

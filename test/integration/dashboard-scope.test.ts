@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardResponse, RiskLevel } from '../../server/contract';
 import { links } from '../../renderer/src/features/home/links';
-import { markOffline } from '../../server/modules/agents';
+import { applyPresence } from '../../server/modules/agents';
 import { mintEnrollmentKey, startAgentServer, TestAgent } from '../support/agent-client';
 import {
   insertOrg,
@@ -141,7 +141,7 @@ beforeAll(async () => {
     org_id: string;
     site_id: string | null;
   };
-  expect(markOffline(server.context, row)).toBe(true);
+  expect(applyPresence(server.context, [{ deviceId: row.id, online: false }])).toHaveLength(1);
   db()
     .prepare(
       `INSERT INTO agent_versions (id, version, platform, architecture, checksum, source, is_latest, created_at)

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bufferMetricSample, flushMetricSamples } from '../../server/modules/device-metrics';
+import {
+  bufferMetricSample,
+  flushMetricSamples,
+  metricSamplesPending,
+} from '../../server/modules/device-metrics';
 import { TestAgent, mintEnrollmentKey } from '../support/agent-client';
 import { expectError, get, ids, insertDevice, server, useDevicesWorld } from '../support/devices-world';
 
@@ -107,6 +111,19 @@ describe('downsampling', () => {
     for (let i = 0; i < 200; i++) sampleAt(id, minuteStart + (i % 60) * 1000, i % 100, 50, 50);
     flushMetricSamples(db());
     expect(pointRows(id)).toBe(2);
+  });
+
+  it('a fleet in step is written in slices of device-minutes, losing nothing', () => {
+    flushMetricSamples(db());
+    const fleet = ['slice-a', 'slice-b', 'slice-c'].map((hostname) => insertDevice(ids.a1, { hostname }));
+    const now = Date.now();
+    for (const id of fleet) for (let i = 0; i < 4; i++) sampleAt(id, now, 10 * (i + 1), 50, 50);
+    // Two device-minutes (eight samples) in the first slice, the third in the next.
+    expect(flushMetricSamples(db(), 2)).toBe(8);
+    expect(metricSamplesPending(db())).toBe(true);
+    expect(flushMetricSamples(db(), 2)).toBe(4);
+    expect(metricSamplesPending(db())).toBe(false);
+    for (const id of fleet) expect(pointRows(id)).toBe(2);
   });
 
   it('samples of a device deleted while buffered are dropped without failing the batch', () => {

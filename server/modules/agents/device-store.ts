@@ -201,24 +201,31 @@ export function recordHeartbeat(db: Db, update: HeartbeatUpdate): void {
   ).run(update);
 }
 
-/** Turns an `offline` device `online`; false when it was in any other status (left alone). */
-export function setDeviceOnline(db: Db, deviceId: string, at: string): boolean {
-  return (
-    statement(
-      db,
-      "UPDATE devices SET status = 'online', updated_at = @at WHERE id = @id AND status = 'offline'",
-    ).run({ id: deviceId, at }).changes === 1
-  );
+/** Turns an `offline` device `online`; the device when it changed, undefined in any other status (left alone). */
+export function setDeviceOnline(db: Db, deviceId: string, at: string): StaleDevice | undefined {
+  return statement(
+    db,
+    `UPDATE devices SET status = 'online', updated_at = @at WHERE id = @id AND status = 'offline'
+     RETURNING id, hostname, org_id, site_id`,
+  ).get({ id: deviceId, at }) as StaleDevice | undefined;
 }
 
-/** Turns an `online` device `offline`; false when it was in any other status (left alone). */
-export function setDeviceOffline(db: Db, deviceId: string, at: string): boolean {
-  return (
-    statement(
-      db,
-      "UPDATE devices SET status = 'offline', updated_at = @at WHERE id = @id AND status = 'online'",
-    ).run({ id: deviceId, at }).changes === 1
-  );
+/**
+ * Turns an `online` device `offline`; the device when it changed, undefined in any other status (left alone).
+ * With `unseenSince`, only if no heartbeat arrived after that time (an agent that lives on over HTTP stays online).
+ */
+export function setDeviceOffline(
+  db: Db,
+  deviceId: string,
+  at: string,
+  unseenSince: string | null = null,
+): StaleDevice | undefined {
+  return statement(
+    db,
+    `UPDATE devices SET status = 'offline', updated_at = @at WHERE id = @id AND status = 'online'
+       AND (@unseenSince IS NULL OR last_seen_at IS NULL OR last_seen_at <= @unseenSince)
+     RETURNING id, hostname, org_id, site_id`,
+  ).get({ id: deviceId, at, unseenSince }) as StaleDevice | undefined;
 }
 
 /** Online devices not seen since `cutoff` (ISO time); the presence job turns them offline. */

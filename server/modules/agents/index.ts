@@ -20,6 +20,6 @@ export {
   queuePartnerUninstalls,
   severPartnerAgents,
 } from './offboarding-store';
-export { emitDeviceEvent, markOffline, markOnline, presenceThresholds } from './presence';
+export { applyPresence, emitDeviceEvent, type PresenceIntent, presenceThresholds } from './presence';
 export { markCommandRowSent } from './command-store';
 export { agentDeviceById, type AgentDeviceRow, staleOnlineDevices } from './device-store';

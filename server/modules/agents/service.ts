@@ -6,7 +6,7 @@ import { offeredUpgrade } from '../agent-versions';
 import { bufferMetricSample } from '../device-metrics';
 import type { AgentCaller } from './auth';
 import { claimCommands, toWireCommands, type WireCommand } from './commands';
-import { emitDeviceEvent } from './presence';
+import { emitDeviceEvent, emitPresenceChanges } from './presence';
 import type { DiagnosticLogsBody, EventLogsBody, HeartbeatBody, SoftwareBody } from './schemas';
 import { recordHeartbeat, type HeartbeatUpdate } from './device-store';
 import { claimPendingCommandRows, type ClaimedCommand } from './command-store';
@@ -94,7 +94,8 @@ export function heartbeat(
       disk: metrics?.diskPercent ?? null,
     });
     commands = claimed.length ? toWireCommands(claimed) : [];
-    if (device.status === 'offline') emitDeviceEvent(ctx, 'device.online', device, 'online');
+    // The UPDATE above turned an offline device online: announced like the hub's batched changes.
+    if (device.status === 'offline') emitPresenceChanges(ctx, [{ device, online: true }]);
     if (body.agentVersion !== device.agent_version) {
       emitDeviceEvent(ctx, 'device.updated', device, device.status === 'offline' ? 'online' : device.status);
     }

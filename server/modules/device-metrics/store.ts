@@ -23,27 +23,34 @@ export interface MetricPointRow {
   disk: number | null;
 }
 
-// Samples of a device that was deleted while they waited in the buffer are dropped by the EXISTS guard rather than
+/** Sums and counts of the samples one bucket of one device gathered (what a point row accumulates). */
+export interface MetricSums {
+  deviceId: string;
+  cpuSum: number;
+  cpuCount: number;
+  ramSum: number;
+  ramCount: number;
+  diskSum: number;
+  diskCount: number;
+}
+
+// Sums of a device that was deleted while they waited in the buffer are dropped by the EXISTS guard rather than
 // failing the whole batch on the foreign key.
-const ADD_SAMPLE = `
+const ADD_SUMS = `
   INSERT INTO device_metric_points
     (device_id, resolution, bucket_ms, cpu_sum, cpu_count, ram_sum, ram_count, disk_sum, disk_count)
-  SELECT @deviceId, @resolution, @bucketMs, coalesce(@cpu, 0), @cpu IS NOT NULL, coalesce(@ram, 0),
-    @ram IS NOT NULL, coalesce(@disk, 0), @disk IS NOT NULL
+  SELECT @deviceId, @resolution, @bucketMs, @cpuSum, @cpuCount, @ramSum, @ramCount, @diskSum, @diskCount
   WHERE EXISTS (SELECT 1 FROM devices WHERE id = @deviceId)
   ON CONFLICT (device_id, resolution, bucket_ms) DO UPDATE SET
     cpu_sum = cpu_sum + excluded.cpu_sum, cpu_count = cpu_count + excluded.cpu_count,
     ram_sum = ram_sum + excluded.ram_sum, ram_count = ram_count + excluded.ram_count,
     disk_sum = disk_sum + excluded.disk_sum, disk_count = disk_count + excluded.disk_count`;
 
-const bucketOf = (atMs: number, size: number) => atMs - (atMs % size);
+export const bucketOf = (atMs: number, size: number) => atMs - (atMs % size);
 
-/** Adds a sample to its minute and its hour bucket. */
-export function addMetricSample(db: Db, sample: MetricSample): void {
-  const add = statement(db, ADD_SAMPLE);
-  const values = { deviceId: sample.deviceId, cpu: sample.cpu, ram: sample.ram, disk: sample.disk };
-  add.run({ ...values, resolution: 'minute', bucketMs: bucketOf(sample.atMs, MINUTE_MS) });
-  add.run({ ...values, resolution: 'hour', bucketMs: bucketOf(sample.atMs, HOUR_MS) });
+/** Adds the sums to the device's point of one resolution and bucket. */
+export function addMetricSums(db: Db, resolution: Resolution, bucketMs: number, sums: MetricSums): void {
+  statement(db, ADD_SUMS).run({ ...sums, resolution, bucketMs });
 }
 
 /** A device's points of one resolution from `sinceMs` on, oldest first; averages, null where nothing was reported. */

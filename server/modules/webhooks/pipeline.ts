@@ -14,8 +14,6 @@ import { activeWebhooksOf, insertDelivery, toDelivery, type DeliveryRow } from '
 /** Bus events the server emits today and the webhook event types they are delivered as. */
 const ROUTED = {
   'device.enrolled': ['device.enrolled'],
-  'device.online': ['device.online'],
-  'device.offline': ['device.offline'],
   'device.updated': ['device.updated'],
   'device.decommissioned': ['device.decommissioned'],
   // The catalog names a sign-in twice (user.* and session.*); a webhook gets whichever it subscribed to.
@@ -25,7 +23,11 @@ const ROUTED = {
   'elevation.denied': ['elevation.denied'],
 } as const satisfies Partial<Record<EventName, readonly WebhookEventType[]>>;
 
-type Routed = (typeof ROUTED)[keyof typeof ROUTED][number];
+/** A batch of presence changes (`device.presence_changed`) is delivered as one event per device. */
+const PRESENCE_TYPES = { online: 'device.online', offline: 'device.offline' } as const;
+
+type Routed =
+  (typeof ROUTED)[keyof typeof ROUTED][number] | (typeof PRESENCE_TYPES)[keyof typeof PRESENCE_TYPES];
 type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Holds<T extends true> = T;
 /** Compile time: ROUTED delivers exactly the contract's WEBHOOK_EMITTED_EVENTS (the console's "sent" marks). */
@@ -87,33 +89,50 @@ function subscribersOf(
     .filter((t) => t.webhookIds.length > 0);
 }
 
+/**
+ * Queues `data` as one webhook event per matched type for the organization's subscribed webhooks (inside the
+ * emitter's transaction, in a savepoint of its own: a webhook bug is logged and rolled back alone, never fails the
+ * emitter's write).
+ */
+function fanOut(
+  rt: WebhookRuntime,
+  orgId: string,
+  types: readonly string[],
+  at: string,
+  data: unknown,
+): void {
+  try {
+    // Most events of most organizations have no subscriber: one indexed read, nothing written.
+    const matched = subscribersOf(rt, types, orgId);
+    if (matched.length === 0) return;
+    transaction(rt.ctx.db, () => {
+      for (const { type, webhookIds } of matched) {
+        // One event id per event and type, shared by every webhook that gets it.
+        const payload: WebhookPayload = { id: randomUUID(), type, timestamp: at, orgId, data };
+        for (const webhookId of webhookIds) queueDelivery(rt, webhookId, orgId, payload);
+      }
+    });
+  } catch (err) {
+    rt.ctx.log.error({ err, types }, 'webhook fan-out failed');
+  }
+}
+
 /** Subscribes the fan-out to the bus; returns the unsubscribe function. */
 export function subscribeWebhookEvents(rt: WebhookRuntime): () => void {
-  const { bus, db, log } = rt.ctx;
+  const { bus } = rt.ctx;
   const offs = Object.entries(ROUTED).map(([event, types]) =>
     bus.onWithinTransaction(event as EventName, (message) => {
       if (message.orgId === null || !types) return;
-      const { orgId } = message;
-      try {
-        // Most events of most organizations have no subscriber: one indexed read, nothing written.
-        const matched = subscribersOf(rt, types, orgId);
-        if (matched.length === 0) return;
-        // A savepoint of its own: a webhook bug is logged and rolled back alone, never fails the emitter's write.
-        transaction(db, () => {
-          for (const { type, webhookIds } of matched) {
-            // One event id per event and type, shared by every webhook that gets it.
-            const payload: WebhookPayload = {
-              id: randomUUID(),
-              type,
-              timestamp: message.at,
-              orgId,
-              data: message.data,
-            };
-            for (const webhookId of webhookIds) queueDelivery(rt, webhookId, orgId, payload);
-          }
-        });
-      } catch (err) {
-        log.error({ err, event }, 'webhook fan-out failed');
+      fanOut(rt, message.orgId, types, message.at, message.data);
+    }),
+  );
+  offs.push(
+    bus.onWithinTransaction('device.presence_changed', ({ orgId, at, data }) => {
+      // One read for the batch; an organization without presence webhooks (most) costs nothing more.
+      if (orgId === null || subscribersOf(rt, Object.values(PRESENCE_TYPES), orgId).length === 0) return;
+      for (const change of data.changes) {
+        const type = change.status === 'online' ? PRESENCE_TYPES.online : PRESENCE_TYPES.offline;
+        fanOut(rt, orgId, [type], at, change);
       }
     }),
   );

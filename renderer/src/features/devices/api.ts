@@ -201,16 +201,12 @@ function statusOf(value: string): DeviceStatus | undefined {
   return value in STATUS_LABEL ? (value as DeviceStatus) : undefined;
 }
 
-/** What a push says about the device's row. */
-function patchOf(event: string, data: DeviceLiveEvent, receivedAt: number): Partial<DeviceSummary> {
+/** What a push says about the device's row (`presence`: it is one change of a presence batch). */
+function patchOf(data: DeviceLiveEvent, receivedAt: number, presence: boolean): Partial<DeviceSummary> {
   const patch: Partial<DeviceSummary> = { hostname: data.hostname, siteId: data.siteId };
   const status = statusOf(data.status);
   if (status) patch.status = status;
-  if (event === 'device.online') {
-    patch.status = 'online';
-    patch.lastSeenAt = new Date(receivedAt).toISOString();
-  }
-  if (event === 'device.offline') patch.status = 'offline';
+  if (presence && status === 'online') patch.lastSeenAt = new Date(receivedAt).toISOString();
   return patch;
 }
 
@@ -242,52 +238,58 @@ let registered = false;
 export function registerDeviceLiveCache(): void {
   if (registered) return;
   registered = true;
-  onLiveEvent('device.*', ({ event, data, receivedAt }) => {
-    const id = data.deviceId;
-    if (event === 'device.enrolled' || event === 'device.decommissioned') {
-      if (event === 'device.decommissioned')
-        queryClient.setQueriesData<DevicePages>({ queryKey: devicesKeys.lists }, (old) =>
-          old
-            ? {
-                ...old,
-                pages: old.pages.map((p) => ({
-                  ...p,
-                  data: p.data.filter((r) => r.id !== id),
-                  pagination: { ...p.pagination, total: Math.max(0, p.pagination.total - 1) },
-                })),
-              }
-            : old,
-        );
-      invalidateSoon(devicesKeys.lists, 1200);
-      invalidateSoon(['devices', 'counts'], 1000, true);
+  onLiveEvent('device.*', (live) => {
+    if (live.event === 'device.presence_changed') {
+      // A batch of devices that went online or offline together: one patch per device.
+      for (const change of live.data.changes) applyDeviceEvent(live.event, change, live.receivedAt);
       return;
     }
-    const patch = patchOf(event, data, receivedAt);
-    queryClient.setQueriesData<DevicePages>({ queryKey: devicesKeys.lists }, (old) =>
-      old && old.pages.some((p) => p.data.some((r) => r.id === id))
-        ? {
-            ...old,
-            pages: old.pages.map((p) => ({
-              ...p,
-              data: p.data.map((r) => (r.id === id ? { ...r, ...patch } : r)),
-            })),
-          }
-        : old,
-    );
-    if (event !== 'device.updated') invalidateSoon(['devices', 'counts'], 1000, true);
-    const detail = queryClient.getQueryData<DeviceDetail>(devicesKeys.detail(id));
-    if (detail) {
-      queryClient.setQueryData<DeviceDetail>(devicesKeys.detail(id), {
-        ...detail,
-        ...patch,
-        ...(event === 'device.online'
-          ? { connected: true }
-          : event === 'device.offline'
-            ? { connected: false }
-            : {}),
-      });
-      // Fields a push does not carry (metrics, posture) come with one re-read of the detail.
-      invalidateSoon(devicesKeys.detail(id), 800, true);
-    }
+    applyDeviceEvent(live.event, live.data, live.receivedAt);
   });
+}
+
+function applyDeviceEvent(event: string, data: DeviceLiveEvent, receivedAt: number): void {
+  const id = data.deviceId;
+  if (event === 'device.enrolled' || event === 'device.decommissioned') {
+    if (event === 'device.decommissioned')
+      queryClient.setQueriesData<DevicePages>({ queryKey: devicesKeys.lists }, (old) =>
+        old
+          ? {
+              ...old,
+              pages: old.pages.map((p) => ({
+                ...p,
+                data: p.data.filter((r) => r.id !== id),
+                pagination: { ...p.pagination, total: Math.max(0, p.pagination.total - 1) },
+              })),
+            }
+          : old,
+      );
+    invalidateSoon(devicesKeys.lists, 1200);
+    invalidateSoon(['devices', 'counts'], 1000, true);
+    return;
+  }
+  const presence = event === 'device.presence_changed';
+  const patch = patchOf(data, receivedAt, presence);
+  queryClient.setQueriesData<DevicePages>({ queryKey: devicesKeys.lists }, (old) =>
+    old && old.pages.some((p) => p.data.some((r) => r.id === id))
+      ? {
+          ...old,
+          pages: old.pages.map((p) => ({
+            ...p,
+            data: p.data.map((r) => (r.id === id ? { ...r, ...patch } : r)),
+          })),
+        }
+      : old,
+  );
+  if (event !== 'device.updated') invalidateSoon(['devices', 'counts'], 1000, true);
+  const detail = queryClient.getQueryData<DeviceDetail>(devicesKeys.detail(id));
+  if (detail) {
+    queryClient.setQueryData<DeviceDetail>(devicesKeys.detail(id), {
+      ...detail,
+      ...patch,
+      ...(presence ? { connected: data.status === 'online' } : {}),
+    });
+    // Fields a push does not carry (metrics, posture) come with one re-read of the detail.
+    invalidateSoon(devicesKeys.detail(id), 800, true);
+  }
 }

@@ -56,8 +56,7 @@ export function onLiveEvent<P extends ConsoleEventName | LiveFamily>(
 const KNOWN: Record<ConsoleEventName, true> = {
   'audit.created': true,
   'device.enrolled': true,
-  'device.online': true,
-  'device.offline': true,
+  'device.presence_changed': true,
   'device.updated': true,
   'device.decommissioned': true,
   'elevation.requested': true,
