@@ -120,11 +120,13 @@ export class AgentHub implements AgentHubPort {
       }
     }, intervalMs / ticksPerRound);
     this.pingTimer.unref();
-    // A removed device's socket closes now; its agent collects the uninstall over HTTP (narrowed heartbeat).
+    // A removed device's socket closes on the next turn of the loop: the decommission's own `self_uninstall`,
+    // sent after the same commit, goes out first (a close frame follows data already queued), so a connected
+    // agent hears it at once and reports it done over HTTP (its narrowed heartbeat credential).
     this.unsubscribe.push(
-      ctx.bus.on('device.decommissioned', ({ data }) =>
-        this.disconnect(data.deviceId, 'device decommissioned'),
-      ),
+      ctx.bus.on('device.decommissioned', ({ data }) => {
+        setImmediate(() => this.disconnect(data.deviceId, 'device decommissioned'));
+      }),
     );
   }
 

@@ -80,9 +80,10 @@ describe('DELETE /devices/:id (decommission)', () => {
     // The detail stays readable as history.
     expect((await get('orgAdmin', `/devices/${id}`)).body.status).toBe('decommissioned');
 
-    // The agent uninstalls and reports; its credential dies with it.
-    socket.send({ type: 'command_result', commandId: uninstall.id, status: 'completed' });
-    await socket.closed;
+    // The socket of a removed device closes once the uninstall is out; the agent reports over HTTP and its
+    // credential dies with it.
+    expect((await socket.closed).code).toBe(4001);
+    expect((await agent.result(uninstall.id, { status: 'completed' })).status).toBe(200);
     expect((await agent.heartbeat()).status).toBe(401);
   });
 
