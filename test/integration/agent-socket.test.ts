@@ -331,7 +331,7 @@ describe('presence', () => {
     await eventually(() => mine(inScope).includes('device.online'));
     // ...and with no socket and no further heartbeat the job turns it offline after 3 intervals.
     const wentOffline = Date.now();
-    await eventually(() => status(deviceId) === 'offline', 6000, 50);
+    await eventually(() => status(deviceId) === 'offline', 12_000, 50);
     expect(Date.now() - wentOffline).toBeGreaterThanOrEqual(2000);
     await eventually(() => mine(inScope).filter((e) => e === 'device.offline').length === 2);
 
