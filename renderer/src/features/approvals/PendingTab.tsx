@@ -3,7 +3,7 @@ import type { ElevationRequest } from '../../../../server/contract';
 import { useDebounced } from '../../lib/hooks';
 import { useRouter } from '../../lib/router';
 import { formatCount } from '../../lib/format';
-import { ListEmpty, LoadFailure, LoadingBlock } from '../../ui';
+import { ListEmpty, PagedListStates } from '../../ui';
 import { SmallButton } from '../../ui/SmallButton';
 import { inboxQuery, useInboxList, type InboxFilters } from './api';
 import { BulkOutcome } from './BulkOutcome';
@@ -91,37 +91,34 @@ export function PendingTab({ canApprove }: { canApprove: boolean }) {
         </div>
       ) : null}
 
-      {list.error && list.rows.length === 0 ? (
-        <LoadFailure
-          error={list.error}
-          onRetry={list.reload}
-          forbiddenTitle={REQUESTS_FORBIDDEN.title}
-          forbiddenText={REQUESTS_FORBIDDEN.text}
-        />
-      ) : list.loading ? (
-        <LoadingBlock label="Loading pending requests…" />
-      ) : view.rows.length === 0 && !list.switching ? (
-        <ListEmpty
-          filtered={filtered}
-          icon="approvals"
-          title="Nothing waits for a decision"
-          testId="approvals-pending-empty"
-          noMatch={{
-            title: 'No pending request matches',
-            text: 'Nothing waiting matches the search and filters above.',
-          }}
-          action={
-            filtered ? (
-              <SmallButton tone="secondary" onClick={clearAll} testId="inbox-clear-filters">
-                Clear search and filters
-              </SmallButton>
-            ) : undefined
-          }
-        >
-          New requests appear here the moment an agent reports them, with a desktop notification if you turn
-          those on.
-        </ListEmpty>
-      ) : (
+      <PagedListStates
+        list={list}
+        shown={view.rows.length}
+        loading="Loading pending requests…"
+        forbidden={REQUESTS_FORBIDDEN}
+        empty={
+          <ListEmpty
+            filtered={filtered}
+            icon="approvals"
+            title="Nothing waits for a decision"
+            testId="approvals-pending-empty"
+            noMatch={{
+              title: 'No pending request matches',
+              text: 'Nothing waiting matches the search and filters above.',
+            }}
+            action={
+              filtered ? (
+                <SmallButton tone="secondary" onClick={clearAll} testId="inbox-clear-filters">
+                  Clear search and filters
+                </SmallButton>
+              ) : undefined
+            }
+          >
+            New requests appear here the moment an agent reports them, with a desktop notification if you turn
+            those on.
+          </ListEmpty>
+        }
+      >
         <InboxTable
           list={{ ...list, rows: view.rows, total }}
           fresh={view.fresh}
@@ -130,7 +127,7 @@ export function PendingTab({ canApprove }: { canApprove: boolean }) {
           onToggleAll={(on) => setSelected(on ? new Set(view.rows.map((r) => r.id)) : new Set())}
           resetKey={query}
         />
-      )}
+      </PagedListStates>
 
       {denying ? (
         <DenySelectedDialog

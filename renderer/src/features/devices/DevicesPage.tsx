@@ -4,7 +4,7 @@ import { Icon } from '../../ui/Icon';
 import { SmallButton } from '../../ui/SmallButton';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, useRouter } from '../../lib/router';
-import { EmptyState, ListToolbar, LoadFailure, LoadingBlock, PageHeader } from '../../ui';
+import { EmptyState, ListToolbar, PagedListStates, PageHeader } from '../../ui';
 
 import { FilterPanel, useFilterState } from '../filters';
 import { SaveFilterDialog } from '../filters';
@@ -28,6 +28,11 @@ const STATUS_CHIPS = [
   { value: 'online', label: 'Online' },
   { value: 'offline', label: 'Offline' },
 ] as const;
+
+const DEVICES_FORBIDDEN = {
+  title: 'Devices are not available to you',
+  text: 'Your account cannot list devices.',
+};
 
 export function DevicesPage() {
   useDocumentTitle('Devices');
@@ -317,60 +322,56 @@ export function DevicesPage() {
         </div>
       ) : null}
 
-      {list.error && list.rows.length === 0 ? (
-        <LoadFailure
-          error={list.error}
-          onRetry={list.reload}
-          forbiddenTitle="Devices are not available to you"
-          forbiddenText="Your account cannot list devices."
+      <PagedListStates
+        list={list}
+        loading="Loading devices…"
+        forbidden={DEVICES_FORBIDDEN}
+        empty={
+          filtered ? (
+            <EmptyState
+              icon="search"
+              title="No device matches"
+              testId="devices-no-match"
+              action={
+                <SmallButton
+                  tone="secondary"
+                  onClick={() => {
+                    setQ('');
+                    set({ q: '', status: '', orgId: '', conditions: '', filterId: '' });
+                  }}
+                >
+                  Clear search and filters
+                </SmallButton>
+              }
+            >
+              Nothing matches the search, status and filters above.
+            </EmptyState>
+          ) : (
+            <EmptyState icon="devices" title="No devices yet" testId="devices-empty">
+              Devices appear here as soon as their agent enrolls with an{' '}
+              <Link to="/keys/enrollment">enrollment key</Link>.
+              {demo
+                ? ' On this demo server you can also start simulated agents with the simulator above.'
+                : ''}
+            </EmptyState>
+          )
+        }
+      >
+        <DeviceTable
+          list={list}
+          orgName={orgName}
+          sort={url.sort}
+          order={url.order}
+          onSort={onSort}
+          resetKey={query}
         />
-      ) : list.loading ? (
-        <LoadingBlock label="Loading devices…" />
-      ) : list.rows.length === 0 && !list.switching ? (
-        filtered ? (
-          <EmptyState
-            icon="search"
-            title="No device matches"
-            testId="devices-no-match"
-            action={
-              <SmallButton
-                tone="secondary"
-                onClick={() => {
-                  setQ('');
-                  set({ q: '', status: '', orgId: '', conditions: '', filterId: '' });
-                }}
-              >
-                Clear search and filters
-              </SmallButton>
-            }
-          >
-            Nothing matches the search, status and filters above.
-          </EmptyState>
-        ) : (
-          <EmptyState icon="devices" title="No devices yet" testId="devices-empty">
-            Devices appear here as soon as their agent enrolls with an{' '}
-            <Link to="/keys/enrollment">enrollment key</Link>.
-            {demo ? ' On this demo server you can also start simulated agents with the simulator above.' : ''}
-          </EmptyState>
-        )
-      ) : (
-        <>
-          <DeviceTable
-            list={list}
-            orgName={orgName}
-            sort={url.sort}
-            order={url.order}
-            onSort={onSort}
-            resetKey={query}
-          />
-          <div className="dv-foot muted small" data-testid="device-count">
-            {list.rows.length < list.total
-              ? `${formatCount(list.rows.length)} of ${formatCount(list.total)} loaded · scroll for more`
-              : `${formatCount(list.total)} ${list.total === 1 ? 'device' : 'devices'}`}
-            {list.error ? <span className="tone-bad"> · refresh failed, showing the last answer</span> : null}
-          </div>
-        </>
-      )}
+        <div className="dv-foot muted small" data-testid="device-count">
+          {list.rows.length < list.total
+            ? `${formatCount(list.rows.length)} of ${formatCount(list.total)} loaded · scroll for more`
+            : `${formatCount(list.total)} ${list.total === 1 ? 'device' : 'devices'}`}
+          {list.error ? <span className="tone-bad"> · refresh failed, showing the last answer</span> : null}
+        </div>
+      </PagedListStates>
 
       <SaveFilterDialog
         key={saving ? 'open' : 'closed'}
