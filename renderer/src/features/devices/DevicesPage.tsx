@@ -225,7 +225,7 @@ export function DevicesPage() {
       />
 
       {url.filterId || applied ? (
-        <div className="dv-active" data-testid="device-active-filter">
+        <div className="alert alert-accent alert-bar dv-active" data-testid="device-active-filter">
           <Icon name="search" size={14} />
           {url.filterId ? (
             <span>
@@ -261,7 +261,7 @@ export function DevicesPage() {
       ) : null}
 
       {savedNotice ? (
-        <div className="dv-active dv-saved" role="status" data-testid="filter-saved">
+        <div className="alert alert-success alert-bar dv-active" role="status" data-testid="filter-saved">
           <Icon name="check" size={14} />
           <span>
             Saved as <Link to={`/filters/${savedNotice.id}`}>{savedNotice.name}</Link>.
