@@ -41,7 +41,6 @@ export function InboxTable({
     <VirtualTable
       spec={TABLE}
       list={list}
-      getKey={(r) => r.id}
       resetKey={resetKey}
       head={
         <>
