@@ -1,8 +1,7 @@
 import type { PamRule, PamRuleListRow } from '../../../../server/contract';
 import { useDocumentTitle, useTarget } from '../../lib/hooks';
 import { compactTime } from '../../lib/format';
-import { Link } from '../../lib/router';
-import { ActionError, Alert, ConfirmTarget, PageHeader, SmallButton } from '../../ui';
+import { ActionError, Alert, ButtonLink, ConfirmTarget, PageHeader, SmallButton } from '../../ui';
 import { usePamConfig, useSignerGroups } from './api';
 import { VERDICT_LABEL, listTiers } from './model';
 import type { PolicyOrg } from './org';
@@ -143,9 +142,9 @@ function RuleActions({ form, org, rule }: { form: RuleFormState; org: PolicyOrg;
   return (
     <div className="ui-panel raised strong ep-actions" data-testid="rule-actions">
       <div className="ep-actions-row">
-        <Link to={org.link('/pam/rules')} className="btn btn-ghost">
+        <ButtonLink to={org.link('/pam/rules')} tone="ghost">
           Cancel
-        </Link>
+        </ButtonLink>
         <button
           type="submit"
           form="rule-form"

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { PamRuleListRow } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
-import { AdminTable, LoadState, SmallButton } from '../../ui';
+import { AdminTable, ButtonLink, LoadState, SmallButton } from '../../ui';
 import { ConfirmTarget } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
@@ -80,10 +80,16 @@ export function RulesView({ org }: { org: PolicyOrg }) {
   );
 
   const newRule = (
-    <Link to={org.link('/pam/rules/new')} className="btn btn-primary btn-sm" data-testid="new-pam-rule">
-      <Icon name="plus" size={14} />
+    <ButtonLink
+      to={org.link('/pam/rules/new')}
+      tone="primary"
+      icon="plus"
+      iconSize={14}
+      small
+      testId="new-pam-rule"
+    >
       New rule
-    </Link>
+    </ButtonLink>
   );
 
   if (!rules.data) return <LoadState of={rules} loading="Loading rules…" forbidden={RULES_FORBIDDEN} />;
