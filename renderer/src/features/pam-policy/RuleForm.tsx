@@ -1,7 +1,7 @@
 import type { PamRule, PamRuleListRow } from '../../../../server/contract';
 import { useDocumentTitle, useTarget } from '../../lib/hooks';
 import { compactTime } from '../../lib/format';
-import { ActionError, Alert, ButtonLink, ConfirmTarget, PageHeader, SmallButton } from '../../ui';
+import { ActionError, Alert, ButtonLink, DeleteTarget, PageHeader, SmallButton } from '../../ui';
 import { usePamConfig, useSignerGroups } from './api';
 import { VERDICT_LABEL, listTiers } from './model';
 import type { PolicyOrg } from './org';
@@ -120,10 +120,9 @@ export function RuleForm({
         </div>
       </div>
 
-      <ConfirmTarget
+      <DeleteTarget
         of={confirmDelete}
-        title="Delete rule"
-        confirmLabel="Delete rule"
+        what="rule"
         testId="rule-delete-dialog"
         onConfirm={remove}
       >
@@ -131,7 +130,7 @@ export function RuleForm({
           Delete <strong>{rule?.name}</strong>? Requests it would decide fall through to the next matching
           rule, or to the organization default. Past decisions keep its name.
         </p>
-      </ConfirmTarget>
+      </DeleteTarget>
     </div>
   );
 }

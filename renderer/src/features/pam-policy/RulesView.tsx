@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import type { PamRuleListRow } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
 import { AdminTable, ButtonLink, LoadState, SmallButton } from '../../ui';
-import { ConfirmTarget } from '../../ui/DialogActions';
+import { ConfirmTarget, DeleteTarget } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
@@ -202,10 +202,9 @@ export function RulesView({ org }: { org: PolicyOrg }) {
         </AdminTable>
       )}
 
-      <ConfirmTarget
+      <DeleteTarget
         of={deleting}
-        title="Delete rule"
-        confirmLabel="Delete rule"
+        what="rule"
         testId="pam-rule-delete-dialog"
         onConfirm={remove}
       >
@@ -213,7 +212,7 @@ export function RulesView({ org }: { org: PolicyOrg }) {
           Delete <strong>{deleting.target?.name}</strong>? Requests it would decide fall through to the next
           matching rule, or to the organization default. Past decisions keep its name.
         </p>
-      </ConfirmTarget>
+      </DeleteTarget>
       <ConfirmTarget
         of={reapproving}
         title="Re-approve rule"
