@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ElevationRequest } from '../../../../server/contract';
-import { useDebounced } from '../../lib/hooks';
+import { useDebounced, useIdSet } from '../../lib/hooks';
 import { useRouter } from '../../lib/router';
 import { formatCount } from '../../lib/format';
 import { ListEmpty, PagedListStates } from '../../ui';
@@ -37,19 +37,12 @@ export function PendingTab({ canApprove }: { canApprove: boolean }) {
   const view = useInboxRows(list, filters);
   const total = Math.max(view.rows.length, list.total + view.delta);
 
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const { ids: selected, toggle, set: setSelected } = useIdSet();
   const [denying, setDenying] = useState<ElevationRequest[] | null>(null);
   const [summary, setSummary] = useState<BulkSummary | null>(null);
   // Only rows still on screen stay selected: a request decided elsewhere leaves the selection with its row.
   const chosen = view.rows.filter((r) => selected.has(r.id));
 
-  const toggle = (id: string) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
   const clearAll = () => {
     setTyped({ q: '', device: '', user: '' });
     writeInboxFilters(NO_FILTERS);

@@ -3,7 +3,7 @@ import type { ElevationRequestDetail } from '../../../../server/contract';
 import { Card } from '../../ui/basics';
 import { SmallButton } from '../../ui/SmallButton';
 import { Link } from '../../lib/router';
-import { useNow } from '../../lib/hooks';
+import { useIdSet, useNow } from '../../lib/hooks';
 import { useApiQuery } from '../../lib/query';
 import { approvalsApi } from './api';
 import { BulkOutcome } from './BulkOutcome';
@@ -30,7 +30,7 @@ export function SimilarPanel({
   const read = approvalsApi.similar(detail.request.id);
   const similar = useApiQuery(read.key, read.fetch);
   const now = useNow(5000);
-  const [unchecked, setUnchecked] = useState<ReadonlySet<string>>(new Set());
+  const { ids: unchecked, toggle, set: setUnchecked } = useIdSet();
   const [deciding, setDeciding] = useState<'approve' | 'deny' | null>(null);
   const [summary, setSummary] = useState<BulkSummary | null>(null);
   const reloadSoon = useDebouncedCallback(similar.reload, 500);
@@ -57,14 +57,7 @@ export function SimilarPanel({
                 <input
                   type="checkbox"
                   checked={!unchecked.has(r.id)}
-                  onChange={() =>
-                    setUnchecked((s) => {
-                      const next = new Set(s);
-                      if (next.has(r.id)) next.delete(r.id);
-                      else next.add(r.id);
-                      return next;
-                    })
-                  }
+                  onChange={() => toggle(r.id)}
                   aria-label={`Include the request on ${r.deviceHostname}`}
                   disabled={!canApprove}
                 />
