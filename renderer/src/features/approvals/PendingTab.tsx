@@ -7,7 +7,7 @@ import { ListEmpty, PagedListStates } from '../../ui';
 import { SmallButton } from '../../ui/SmallButton';
 import { inboxQuery, useInboxList, type InboxFilters } from './api';
 import { BulkOutcome } from './BulkOutcome';
-import type { BulkSummary } from './bulk-decide';
+import { useBulkRun } from './useBulkRun';
 import { DenySelectedDialog } from './DenySelectedDialog';
 import { REQUESTS_FORBIDDEN } from './format';
 import { isFiltered, NO_FILTERS, readInboxFilters, writeInboxFilters } from './inbox-filters';
@@ -38,8 +38,10 @@ export function PendingTab({ canApprove }: { canApprove: boolean }) {
   const total = Math.max(view.rows.length, list.total + view.delta);
 
   const { ids: selected, toggle, set: setSelected } = useIdSet();
-  const [denying, setDenying] = useState<ElevationRequest[] | null>(null);
-  const [summary, setSummary] = useState<BulkSummary | null>(null);
+  const run = useBulkRun<ElevationRequest[]>(() => {
+    setSelected(new Set());
+    list.reload();
+  });
   // Only rows still on screen stay selected: a request decided elsewhere leaves the selection with its row.
   const chosen = view.rows.filter((r) => selected.has(r.id));
 
@@ -65,14 +67,14 @@ export function PendingTab({ canApprove }: { canApprove: boolean }) {
         )}
         Critical first, then the longest waiting; new requests show on top for a moment.
       </LiveBar>
-      {summary ? <BulkOutcome summary={summary} onDismiss={() => setSummary(null)} /> : null}
+      {run.summary ? <BulkOutcome summary={run.summary} onDismiss={run.dismiss} /> : null}
       {chosen.length > 0 ? (
         <div className="ap-selection" role="status" data-testid="inbox-selection">
           <span>
             <strong data-testid="inbox-selected-count">{chosen.length}</strong> selected
           </span>
           {canApprove ? (
-            <SmallButton tone="danger" icon="close" onClick={() => setDenying(chosen)} testId="deny-selected">
+            <SmallButton tone="danger" icon="close" onClick={() => run.open(chosen)} testId="deny-selected">
               Deny selected
             </SmallButton>
           ) : (
@@ -122,17 +124,8 @@ export function PendingTab({ canApprove }: { canApprove: boolean }) {
         />
       </PagedListStates>
 
-      {denying ? (
-        <DenySelectedDialog
-          requests={denying}
-          onClose={() => setDenying(null)}
-          onDone={(s) => {
-            setDenying(null);
-            setSummary(s);
-            setSelected(new Set());
-            list.reload();
-          }}
-        />
+      {run.pending ? (
+        <DenySelectedDialog requests={run.pending} onClose={run.close} onDone={run.done} />
       ) : null}
     </div>
   );
