@@ -106,3 +106,19 @@ export function useModal<M extends { kind: string }>() {
   const closeFor = (kind: M['kind']) => () => setModal((m) => (m?.kind === kind ? null : m));
   return { modal, setModal, close, closeFor };
 }
+
+/** A set of ids ticked one at a time (a selection): `toggle` flips one, `set` replaces them all. */
+export function useIdSet() {
+  const [ids, set] = useState<ReadonlySet<string>>(() => new Set());
+  const toggle = useCallback(
+    (id: string) =>
+      set((s) => {
+        const next = new Set(s);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
+  return { ids, toggle, set };
+}

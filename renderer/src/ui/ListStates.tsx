@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ErrorBlock, LoadFailure, LoadingBlock, type Forbidden } from './states';
+import { ErrorBlock, LoadingBlock, LoadState, type Forbidden } from './states';
 
 // The states a list page goes through before its table: the first load, a failure with nothing to show, and
 // "nothing here yet". Once there is something to list, the page's own toolbar and table show.
@@ -24,15 +24,47 @@ export function ListStates({
   if (of.loading) return <LoadingBlock label={loading} />;
   if (of.error && !of.data)
     return forbidden ? (
-      <LoadFailure
-        error={of.error}
-        onRetry={of.reload}
-        forbiddenTitle={forbidden.title}
-        forbiddenText={forbidden.text}
-      />
+      <LoadState of={of} forbidden={forbidden} />
     ) : (
       <ErrorBlock error={of.error} onRetry={of.reload} />
     );
   if (empty) return <>{empty}</>;
+  return <>{children}</>;
+}
+
+/**
+ * The same states for a list read page after page (usePagedList): a failure with no rows, then the first load,
+ * then "nothing here" (`empty`), else the table. While a changed query loads, the previous rows stay on screen
+ * (`switching`), so the empty state waits for the new answer unless `emptyWhileSwitching` says otherwise.
+ */
+export function PagedListStates({
+  list,
+  shown = list.rows.length,
+  loading,
+  forbidden,
+  empty,
+  emptyWhileSwitching = false,
+  children,
+}: {
+  list: {
+    rows: readonly unknown[];
+    error: unknown;
+    loading: boolean;
+    switching: boolean;
+    reload: () => void;
+  };
+  /** How many rows the table would show, when the page narrows the loaded rows further (a local search). */
+  shown?: number;
+  loading: string;
+  forbidden: Forbidden;
+  empty: ReactNode;
+  /** Show the empty state as soon as the loaded rows say so, even while the new query is still on its way. */
+  emptyWhileSwitching?: boolean;
+  children: ReactNode;
+}) {
+  // With an error and nothing loaded, LoadState shows the failure (a refusal explained, else Retry).
+  if (list.error && list.rows.length === 0) return <LoadState of={list} forbidden={forbidden} />;
+  if (list.loading) return <LoadingBlock label={loading} />;
+  if (shown === 0 && (emptyWhileSwitching || !list.switching)) return <>{empty}</>;
   return <>{children}</>;
 }

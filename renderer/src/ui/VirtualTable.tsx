@@ -97,7 +97,8 @@ export function VirtualTable<T>({
 }: {
   spec: VirtualTableSpec;
   list: VirtualList<T>;
-  getKey: (row: T) => string;
+  /** A row's key; without it, the row's own `id` (most rows are records), else its index. */
+  getKey?: (row: T) => string;
   /** The header row's cells, for a table whose spec has no columns. */
   head?: ReactNode;
   sort?: VirtualSort;
@@ -121,7 +122,10 @@ export function VirtualTable<T>({
     overscan: 12,
     getItemKey: (index) => {
       const row = rows[index];
-      return row === undefined ? index : getKey(row);
+      if (row === undefined) return index;
+      if (getKey) return getKey(row);
+      const id: unknown = (row as { id?: unknown }).id;
+      return typeof id === 'string' ? id : index;
     },
   });
   const items = virtualizer.getVirtualItems();

@@ -36,7 +36,7 @@ function NotificationPrompt() {
   const { permission, dismissed, request, dismiss } = useNotificationPermission();
   if (permission !== 'default' || dismissed) return null;
   return (
-    <div className="ap-notify" data-testid="notifications-prompt">
+    <div className="alert alert-accent alert-bar ap-notify" data-testid="notifications-prompt">
       <Icon name="approvals" size={16} />
       <span>
         Get a desktop notification when a request arrives, even while the console is in the background.

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Field, FormDialog, LabelOptions } from '../../ui';
-import { TotpCodeInput } from '../../ui/basics';
+import { ReauthField } from './ReauthField';
 import { useAsyncAction } from '../../lib/action';
 import { decideMany, type BulkPhase, type BulkSummary, type BulkTarget } from './bulk-decide';
 import { BulkRequestList } from './BulkRequestList';
@@ -140,30 +140,20 @@ export function DecideSimilarDialog({
         />
       </Field>
       {reauthTargets.length > 0 ? (
-        <Field
-          label={method === 'mfa_code' ? 'Authenticator code' : 'Your password'}
-          htmlFor={method === 'mfa_code' ? `${uid}-code` : `${uid}-password`}
+        <ReauthField
+          method={method}
+          ids={{ code: `${uid}-code`, password: `${uid}-password` }}
+          value={secret}
+          onChange={setSecret}
+          disabled={action.busy}
           error={errors.secret}
           hint={
             reauthTargets.length === 1
               ? 'One of these needs you to confirm who you are again.'
               : `${reauthTargets.length} of these need you to confirm who you are again: once, for all of them.`
           }
-        >
-          {method === 'mfa_code' ? (
-            <TotpCodeInput id={`${uid}-code`} value={secret} onChange={setSecret} />
-          ) : (
-            <input
-              id={`${uid}-password`}
-              type="password"
-              autoComplete="current-password"
-              value={secret}
-              onChange={(e) => setSecret(e.target.value)}
-              disabled={action.busy}
-              data-testid="similar-password"
-            />
-          )}
-        </Field>
+          passwordTestId="similar-password"
+        />
       ) : null}
     </FormDialog>
   );

@@ -4,7 +4,7 @@ import type { ElevationRequestDetail } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { Icon } from '../../ui/Icon';
-import { Alert, Field, TotpCodeInput } from '../../ui/basics';
+import { Alert, Field } from '../../ui/basics';
 import { Link } from '../../lib/router';
 import { LabelOptions } from '../../ui';
 import { useSession } from '../../lib/session';
@@ -12,6 +12,7 @@ import { ceremonyCancelled, webAuthnMessage } from './actions';
 import { approvalsApi } from './api';
 import { StepUpSummary, afterApprove, noticeText, type Notice } from './decision-parts';
 import { LEVEL_MEANING, RISK_LABEL } from './format';
+import { ReauthField } from './ReauthField';
 
 // Approve or deny a pending request. Approving proves presence on an approver device when the technician has
 // one (a WebAuthn assertion bound to this request), adds a fresh password or code when the request needs it,
@@ -312,13 +313,13 @@ export function DecisionPanel({
       </Field>
 
       {reauthNeeded || reauthOptional ? (
-        <Field
-          label={
-            reauthMethod === 'mfa_code'
-              ? `Authenticator code${reauthOptional ? ' (optional)' : ''}`
-              : `Your password${reauthOptional ? ' (optional)' : ''}`
-          }
-          htmlFor={reauthMethod === 'mfa_code' ? 'reauth-code' : `${uid}-reauth`}
+        <ReauthField
+          method={reauthMethod}
+          ids={{ code: 'reauth-code', password: `${uid}-reauth` }}
+          optional={reauthOptional}
+          value={reauthMethod === 'mfa_code' ? code : password}
+          onChange={reauthMethod === 'mfa_code' ? setCode : setPassword}
+          disabled={busy}
           error={errors.reauth}
           hint={
             reauthOptional
@@ -327,21 +328,8 @@ export function DecisionPanel({
                 ? 'Critical requests need you to confirm who you are again.'
                 : 'Your partner’s policy asks you to confirm who you are again.'
           }
-        >
-          {reauthMethod === 'mfa_code' ? (
-            <TotpCodeInput id="reauth-code" value={code} onChange={setCode} />
-          ) : (
-            <input
-              id={`${uid}-reauth`}
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              disabled={busy}
-              data-testid="reauth-password"
-            />
-          )}
-        </Field>
+          passwordTestId="reauth-password"
+        />
       ) : null}
 
       {problem ? (

@@ -41,7 +41,6 @@ export function InboxTable({
     <VirtualTable
       spec={TABLE}
       list={list}
-      getKey={(r) => r.id}
       resetKey={resetKey}
       head={
         <>
@@ -97,7 +96,7 @@ export function InboxTable({
               <DeviceCell request={r} />
               <UserCell request={r} />
               <span className="ap-cell ap-muted">{flowLabel(r)}</span>
-              <Icon name="chevron" size={14} className="ap-chev" />
+              <Icon name="chevron" size={14} className="row-chevron" />
             </Link>
           </div>
         );

@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ElevationRequest } from '../../../../server/contract';
-import { useDebounced } from '../../lib/hooks';
+import { useDebounced, useIdSet } from '../../lib/hooks';
 import { useRouter } from '../../lib/router';
 import { formatCount } from '../../lib/format';
-import { ListEmpty, LoadFailure, LoadingBlock } from '../../ui';
+import { ListEmpty, PagedListStates } from '../../ui';
 import { SmallButton } from '../../ui/SmallButton';
 import { inboxQuery, useInboxList, type InboxFilters } from './api';
 import { BulkOutcome } from './BulkOutcome';
-import type { BulkSummary } from './bulk-decide';
+import { useBulkRun } from './useBulkRun';
 import { DenySelectedDialog } from './DenySelectedDialog';
 import { REQUESTS_FORBIDDEN } from './format';
 import { isFiltered, NO_FILTERS, readInboxFilters, writeInboxFilters } from './inbox-filters';
@@ -37,19 +37,14 @@ export function PendingTab({ canApprove }: { canApprove: boolean }) {
   const view = useInboxRows(list, filters);
   const total = Math.max(view.rows.length, list.total + view.delta);
 
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [denying, setDenying] = useState<ElevationRequest[] | null>(null);
-  const [summary, setSummary] = useState<BulkSummary | null>(null);
+  const { ids: selected, toggle, set: setSelected } = useIdSet();
+  const run = useBulkRun<ElevationRequest[]>(() => {
+    setSelected(new Set());
+    list.reload();
+  });
   // Only rows still on screen stay selected: a request decided elsewhere leaves the selection with its row.
   const chosen = view.rows.filter((r) => selected.has(r.id));
 
-  const toggle = (id: string) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
   const clearAll = () => {
     setTyped({ q: '', device: '', user: '' });
     writeInboxFilters(NO_FILTERS);
@@ -72,14 +67,14 @@ export function PendingTab({ canApprove }: { canApprove: boolean }) {
         )}
         Critical first, then the longest waiting; new requests show on top for a moment.
       </LiveBar>
-      {summary ? <BulkOutcome summary={summary} onDismiss={() => setSummary(null)} /> : null}
+      {run.summary ? <BulkOutcome summary={run.summary} onDismiss={run.dismiss} /> : null}
       {chosen.length > 0 ? (
         <div className="ap-selection" role="status" data-testid="inbox-selection">
           <span>
             <strong data-testid="inbox-selected-count">{chosen.length}</strong> selected
           </span>
           {canApprove ? (
-            <SmallButton tone="danger" icon="close" onClick={() => setDenying(chosen)} testId="deny-selected">
+            <SmallButton tone="danger" icon="close" onClick={() => run.open(chosen)} testId="deny-selected">
               Deny selected
             </SmallButton>
           ) : (
@@ -91,37 +86,34 @@ export function PendingTab({ canApprove }: { canApprove: boolean }) {
         </div>
       ) : null}
 
-      {list.error && list.rows.length === 0 ? (
-        <LoadFailure
-          error={list.error}
-          onRetry={list.reload}
-          forbiddenTitle={REQUESTS_FORBIDDEN.title}
-          forbiddenText={REQUESTS_FORBIDDEN.text}
-        />
-      ) : list.loading ? (
-        <LoadingBlock label="Loading pending requests…" />
-      ) : view.rows.length === 0 && !list.switching ? (
-        <ListEmpty
-          filtered={filtered}
-          icon="approvals"
-          title="Nothing waits for a decision"
-          testId="approvals-pending-empty"
-          noMatch={{
-            title: 'No pending request matches',
-            text: 'Nothing waiting matches the search and filters above.',
-          }}
-          action={
-            filtered ? (
-              <SmallButton tone="secondary" onClick={clearAll} testId="inbox-clear-filters">
-                Clear search and filters
-              </SmallButton>
-            ) : undefined
-          }
-        >
-          New requests appear here the moment an agent reports them, with a desktop notification if you turn
-          those on.
-        </ListEmpty>
-      ) : (
+      <PagedListStates
+        list={list}
+        shown={view.rows.length}
+        loading="Loading pending requests…"
+        forbidden={REQUESTS_FORBIDDEN}
+        empty={
+          <ListEmpty
+            filtered={filtered}
+            icon="approvals"
+            title="Nothing waits for a decision"
+            testId="approvals-pending-empty"
+            noMatch={{
+              title: 'No pending request matches',
+              text: 'Nothing waiting matches the search and filters above.',
+            }}
+            action={
+              filtered ? (
+                <SmallButton tone="secondary" onClick={clearAll} testId="inbox-clear-filters">
+                  Clear search and filters
+                </SmallButton>
+              ) : undefined
+            }
+          >
+            New requests appear here the moment an agent reports them, with a desktop notification if you turn
+            those on.
+          </ListEmpty>
+        }
+      >
         <InboxTable
           list={{ ...list, rows: view.rows, total }}
           fresh={view.fresh}
@@ -130,19 +122,10 @@ export function PendingTab({ canApprove }: { canApprove: boolean }) {
           onToggleAll={(on) => setSelected(on ? new Set(view.rows.map((r) => r.id)) : new Set())}
           resetKey={query}
         />
-      )}
+      </PagedListStates>
 
-      {denying ? (
-        <DenySelectedDialog
-          requests={denying}
-          onClose={() => setDenying(null)}
-          onDone={(s) => {
-            setDenying(null);
-            setSummary(s);
-            setSelected(new Set());
-            list.reload();
-          }}
-        />
+      {run.pending ? (
+        <DenySelectedDialog requests={run.pending} onClose={run.close} onDone={run.done} />
       ) : null}
     </div>
   );

@@ -1,13 +1,13 @@
-import { useState } from 'react';
 import type { ElevationRequestDetail } from '../../../../server/contract';
 import { Card } from '../../ui/basics';
 import { SmallButton } from '../../ui/SmallButton';
 import { Link } from '../../lib/router';
-import { useNow } from '../../lib/hooks';
+import { useIdSet, useNow } from '../../lib/hooks';
 import { useApiQuery } from '../../lib/query';
 import { approvalsApi } from './api';
 import { BulkOutcome } from './BulkOutcome';
-import type { BulkSummary, BulkTarget } from './bulk-decide';
+import type { BulkTarget } from './bulk-decide';
+import { useBulkRun } from './useBulkRun';
 import { DecideSimilarDialog } from './DecideSimilarDialog';
 import { elapsedText, msSince, requestPath } from './format';
 import { useElevationEvents } from './live';
@@ -30,14 +30,17 @@ export function SimilarPanel({
   const read = approvalsApi.similar(detail.request.id);
   const similar = useApiQuery(read.key, read.fetch);
   const now = useNow(5000);
-  const [unchecked, setUnchecked] = useState<ReadonlySet<string>>(new Set());
-  const [deciding, setDeciding] = useState<'approve' | 'deny' | null>(null);
-  const [summary, setSummary] = useState<BulkSummary | null>(null);
+  const { ids: unchecked, toggle, set: setUnchecked } = useIdSet();
+  const run = useBulkRun<'approve' | 'deny'>(() => {
+    setUnchecked(new Set());
+    similar.reload();
+    onDecided();
+  });
   const reloadSoon = useDebouncedCallback(similar.reload, 500);
   useElevationEvents(reloadSoon);
 
   const items = similar.data?.items ?? [];
-  if (items.length === 0 && !summary) return null;
+  if (items.length === 0 && !run.summary) return null;
   const chosen = items.filter((i) => !unchecked.has(i.request.id));
   // This request goes with its look-alikes while it still waits; once decided, only the others remain.
   const self: BulkTarget[] =
@@ -47,7 +50,7 @@ export function SimilarPanel({
 
   return (
     <Card title={`Similar pending (${total})`} icon="approvals" testId="similar-panel">
-      {summary ? <BulkOutcome summary={summary} onDismiss={() => setSummary(null)} /> : null}
+      {run.summary ? <BulkOutcome summary={run.summary} onDismiss={run.dismiss} /> : null}
       {items.length > 0 ? (
         <>
           <p className="muted small">Same file and signer, waiting on other devices.</p>
@@ -57,14 +60,7 @@ export function SimilarPanel({
                 <input
                   type="checkbox"
                   checked={!unchecked.has(r.id)}
-                  onChange={() =>
-                    setUnchecked((s) => {
-                      const next = new Set(s);
-                      if (next.has(r.id)) next.delete(r.id);
-                      else next.add(r.id);
-                      return next;
-                    })
-                  }
+                  onChange={() => toggle(r.id)}
                   aria-label={`Include the request on ${r.deviceHostname}`}
                   disabled={!canApprove}
                 />
@@ -92,7 +88,7 @@ export function SimilarPanel({
               <SmallButton
                 tone="primary"
                 icon="check"
-                onClick={() => setDeciding('approve')}
+                onClick={() => run.open('approve')}
                 disabled={targets.length === 0 || (self.length > 0 && detail.stepUp.selfApproval)}
                 testId="similar-approve"
               >
@@ -100,7 +96,7 @@ export function SimilarPanel({
               </SmallButton>
               <SmallButton
                 tone="danger"
-                onClick={() => setDeciding('deny')}
+                onClick={() => run.open('deny')}
                 disabled={targets.length === 0}
                 testId="similar-deny"
               >
@@ -110,19 +106,8 @@ export function SimilarPanel({
           ) : null}
         </>
       ) : null}
-      {deciding ? (
-        <DecideSimilarDialog
-          decision={deciding}
-          targets={targets}
-          onClose={() => setDeciding(null)}
-          onDone={(s) => {
-            setDeciding(null);
-            setSummary(s);
-            setUnchecked(new Set());
-            similar.reload();
-            onDecided();
-          }}
-        />
+      {run.pending ? (
+        <DecideSimilarDialog decision={run.pending} targets={targets} onClose={run.close} onDone={run.done} />
       ) : null}
     </Card>
   );

@@ -79,7 +79,6 @@ export function LogTable({
       <VirtualTable
         spec={TABLE}
         list={list}
-        getKey={(e) => e.id}
         resetKey={resetKey}
         activeIndex={active}
         renderRow={(e, row, item) => {

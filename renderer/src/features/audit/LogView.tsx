@@ -4,7 +4,7 @@ import { formatCount, plural } from '../../lib/format';
 import { useDebounced } from '../../lib/hooks';
 import { useLiveEvent } from '../../lib/live/useLiveEvent';
 import { useSession } from '../../lib/session';
-import { EmptyState, LoadState, SmallButton } from '../../ui';
+import { EmptyState, PagedListStates, SmallButton } from '../../ui';
 import { useAuditLog } from './api';
 import { EntryDrawer } from './EntryDrawer';
 import { EXPORT_CAP, useAuditExport } from './export';
@@ -97,23 +97,23 @@ export function LogView() {
         <ExportStrip progress={exporter.progress} onCancel={exporter.cancel} onDismiss={exporter.dismiss} />
       ) : null}
 
-      {log.loading || (log.error && log.rows.length === 0) ? (
-        <LoadState
-          of={{ error: log.error, reload: log.reload }}
-          loading="Loading the audit log…"
-          forbidden={FORBIDDEN}
-        />
-      ) : log.rows.length === 0 ? (
-        <EmptyState
-          icon="audit"
-          title={filtered(settled) ? 'No entry matches' : 'No audit entries yet'}
-          testId="audit-empty"
-        >
-          {filtered(settled)
-            ? 'Nothing in the log matches these filters. Widen the time range or clear a filter.'
-            : 'Every sign-in, change and refusal in your organizations is recorded here as it happens.'}
-        </EmptyState>
-      ) : (
+      <PagedListStates
+        list={log}
+        loading="Loading the audit log…"
+        forbidden={FORBIDDEN}
+        emptyWhileSwitching
+        empty={
+          <EmptyState
+            icon="audit"
+            title={filtered(settled) ? 'No entry matches' : 'No audit entries yet'}
+            testId="audit-empty"
+          >
+            {filtered(settled)
+              ? 'Nothing in the log matches these filters. Widen the time range or clear a filter.'
+              : 'Every sign-in, change and refusal in your organizations is recorded here as it happens.'}
+          </EmptyState>
+        }
+      >
         <LogTable
           list={log}
           active={active}
@@ -122,7 +122,7 @@ export function LogView() {
           onOpen={setOpen}
           resetKey={resetKey}
         />
-      )}
+      </PagedListStates>
       <EntryDrawer entry={open} onClose={() => setOpen(null)} />
     </div>
   );

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { formatCount } from '../../lib/format';
-import type { QueryState } from '../../lib/query';
+import type { AuditReportQuery } from '../../../../server/contract';
 import { Card, EmptyState, LoadState, type IconName } from '../../ui';
+import { useAuditReport, type AuditReportName } from './api';
 
 // The frame of one report (its card, the load state until the report is there, then what it draws of it) and
 // the table its lists use.
@@ -11,31 +12,30 @@ const FORBIDDEN = {
   text: 'Audit reports need the audit:read permission.',
 };
 
-export function ReportCard<T>({
-  title,
-  icon,
-  of,
-  testId,
-  summary,
-  empty,
-  children,
-}: {
+/** One report as data: which read it is, its card's title, icon and test id, and what it draws of the answer. */
+export interface AuditReport<T> {
+  name: AuditReportName;
+  read: (q: AuditReportQuery) => Promise<T>;
   title: string;
   icon: IconName;
-  of: QueryState<T>;
   testId: string;
   /** A figure or two beside the title, once the report is there. */
   summary?: (data: T) => ReactNode;
   /** When the report has nothing in the range, and the sentence that says what would have shown. */
   empty: { when: (data: T) => boolean; text: string };
-  children: (data: T) => ReactNode;
-}) {
+  body: (data: T) => ReactNode;
+}
+
+/** A report's card over the range in `query`: the load state until the report is there, then its body. */
+export function ReportCard<T>({ report, query }: { report: AuditReport<T>; query: AuditReportQuery }) {
+  const { title, summary, empty } = report;
+  const of = useAuditReport(report.name, query, report.read);
   const data = of.data;
   return (
     <Card
       title={title}
-      icon={icon}
-      testId={testId}
+      icon={report.icon}
+      testId={report.testId}
       className="au-report"
       actions={data && summary ? <span className="au-report-summary">{summary(data)}</span> : undefined}
     >
@@ -46,7 +46,7 @@ export function ReportCard<T>({
           {empty.text}
         </EmptyState>
       ) : (
-        <div className="au-report-body">{children(data)}</div>
+        <div className="au-report-body">{report.body(data)}</div>
       )}
     </Card>
   );

@@ -1,17 +1,12 @@
-import type {
-  AuditComplianceReport,
-  AuditEntry,
-  AuditReportQuery,
-  AuditUserActivityRow,
-} from '../../../../server/contract';
+import type { AuditComplianceReport, AuditEntry, AuditUserActivityRow } from '../../../../server/contract';
 import { compactTime, formatCount, formatDateTime, plural } from '../../lib/format';
 import { BarChart, BarList, CHART_COLORS } from '../../ui';
-import { auditApi, useAuditReport } from './api';
+import { auditApi } from './api';
 import { CATEGORIES, CATEGORY_LABEL } from './model';
 import { actorName, ResultPill } from './parts';
-import { countColumn, EventsSummary, ReportCard, ReportTable, type ReportColumn } from './ReportCard';
+import { countColumn, EventsSummary, ReportTable, type AuditReport, type ReportColumn } from './ReportCard';
 
-// The four reports. Pictures where they say more than a table: events per day by result (overview), security
+// The four reports, each as data for ReportCard. Pictures where they say more than a table: events per day by result (overview), security
 // events and their failures over time, failures per actor; tables for the lists (who did what, the compliance
 // actions, the latest security events).
 
@@ -57,225 +52,203 @@ const COMPLIANCE_COLUMNS: Array<ReportColumn<ComplianceGroup>> = [
   { label: 'Last', cell: (g) => lastSeen(g.lastAt), tone: () => 'nowrap muted' },
 ];
 
-export function OverviewCard({ query }: { query: AuditReportQuery }) {
-  const stats = useAuditReport('stats', query, auditApi.stats);
-  return (
-    <ReportCard
-      title="Events per day"
-      icon="activity"
-      of={stats}
-      testId="report-overview"
-      summary={(s) => (
-        <EventsSummary
-          total={s.total}
-          failed={s.byResult.failure + s.byResult.denied}
-          testId="report-overview-total"
-        />
-      )}
-      empty={{ when: (s) => s.total === 0, text: 'No audit entries were written in this range.' }}
-    >
-      {(s) => (
-        <>
-          <BarChart
-            ariaLabel="Audit events per day by result"
-            {...perDay(s.byDay, [
-              { label: 'Success', color: CHART_COLORS.ok, value: (d) => d.success },
-              { label: 'Failure', color: CHART_COLORS.bad, value: (d) => d.failure },
-              { label: 'Denied', color: CHART_COLORS.warn, value: (d) => d.denied },
-            ])}
-            stacked
-            height={170}
-            testId="chart-events-per-day"
-          />
-          <div className="au-report-split">
-            <div>
-              <h3 className="au-report-sub">By category</h3>
-              <BarList
-                label="Events by category"
-                unit="events"
-                rows={CATEGORIES.filter((c) => s.byCategory[c] > 0)
-                  .sort((a, b) => s.byCategory[b] - s.byCategory[a])
-                  .map((c) => ({ key: c, label: CATEGORY_LABEL[c], value: s.byCategory[c] }))}
-              />
-            </div>
-            <div>
-              <h3 className="au-report-sub">Most frequent actions</h3>
-              <BarList
-                label="Most frequent actions"
-                unit="events"
-                rows={s.topActions.map((a) => ({
-                  key: a.action,
-                  label: a.action,
-                  value: a.count,
-                  tone: 'muted',
-                }))}
-              />
-            </div>
-          </div>
-        </>
-      )}
-    </ReportCard>
-  );
-}
+type Answer<R extends (...a: never[]) => Promise<unknown>> = Awaited<ReturnType<R>>;
 
-export function SecurityCard({
-  query,
-  onOpen,
-}: {
-  query: AuditReportQuery;
-  onOpen: (e: AuditEntry) => void;
-}) {
-  const report = useAuditReport('security-events', query, auditApi.securityEvents);
-  return (
-    <ReportCard
-      title="Security events"
-      icon="lock"
-      of={report}
-      testId="report-security"
-      summary={(r) => <EventsSummary total={r.total} failed={r.failures} />}
-      empty={{
-        when: (r) => r.total === 0,
-        text: 'No sign-ins, permission changes or policy changes in this range.',
-      }}
-    >
-      {(r) => (
-        <>
-          <BarChart
-            ariaLabel="Security events per day"
-            {...perDay(r.byDay, [
-              { label: 'Succeeded', color: CHART_COLORS.accent, value: (d) => d.total - d.failures },
-              { label: 'Failed or denied', color: CHART_COLORS.bad, value: (d) => d.failures },
-            ])}
-            stacked
-            height={170}
-            testId="chart-security-per-day"
-          />
+export const OVERVIEW_REPORT: AuditReport<Answer<typeof auditApi.stats>> = {
+  name: 'stats',
+  read: auditApi.stats,
+  title: 'Events per day',
+  icon: 'activity',
+  testId: 'report-overview',
+  summary: (s) => (
+    <EventsSummary
+      total={s.total}
+      failed={s.byResult.failure + s.byResult.denied}
+      testId="report-overview-total"
+    />
+  ),
+  empty: { when: (s) => s.total === 0, text: 'No audit entries were written in this range.' },
+  body: (s) => (
+    <>
+      <BarChart
+        ariaLabel="Audit events per day by result"
+        {...perDay(s.byDay, [
+          { label: 'Success', color: CHART_COLORS.ok, value: (d) => d.success },
+          { label: 'Failure', color: CHART_COLORS.bad, value: (d) => d.failure },
+          { label: 'Denied', color: CHART_COLORS.warn, value: (d) => d.denied },
+        ])}
+        stacked
+        height={170}
+        testId="chart-events-per-day"
+      />
+      <div className="au-report-split">
+        <div>
+          <h3 className="au-report-sub">By category</h3>
           <BarList
-            label="Security events by action"
+            label="Events by category"
             unit="events"
-            rows={r.byAction
-              .filter((a) => a.count > 0)
-              .map((a) => ({
-                key: a.action,
-                label: a.action,
-                sub: a.failures ? `${formatCount(a.failures)} failed` : undefined,
-                value: a.count,
-                tone: a.failures ? 'bad' : 'accent',
-              }))}
+            rows={CATEGORIES.filter((c) => s.byCategory[c] > 0)
+              .sort((a, b) => s.byCategory[b] - s.byCategory[a])
+              .map((c) => ({ key: c, label: CATEGORY_LABEL[c], value: s.byCategory[c] }))}
           />
-          <h3 className="au-report-sub">Latest</h3>
-          <table className="adm-table au-mini-table" data-testid="report-security-latest">
-            <tbody>
-              {r.latest.map((e) => (
-                <tr
-                  key={e.id}
-                  className="clickable"
-                  onClick={() => onOpen(e)}
-                  data-testid="report-latest-row"
-                >
-                  <td className="nowrap muted" title={formatDateTime(e.timestamp)}>
-                    {compactTime(e.timestamp)}
-                  </td>
-                  <td className="mono">{e.action}</td>
-                  <td className="nowrap">{actorName(e.user, e.actorType)}</td>
-                  <td>
-                    <ResultPill result={e.result} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </>
-      )}
-    </ReportCard>
-  );
-}
+        </div>
+        <div>
+          <h3 className="au-report-sub">Most frequent actions</h3>
+          <BarList
+            label="Most frequent actions"
+            unit="events"
+            rows={s.topActions.map((a) => ({
+              key: a.action,
+              label: a.action,
+              value: a.count,
+              tone: 'muted',
+            }))}
+          />
+        </div>
+      </div>
+    </>
+  ),
+};
 
-export function UserActivityCard({ query }: { query: AuditReportQuery }) {
-  const report = useAuditReport('user-activity', query, auditApi.userActivity);
-  return (
-    <ReportCard
-      title="User activity"
-      icon="users"
-      of={report}
-      testId="report-users"
-      summary={(r) => (
-        <>
-          {plural(r.users.length, 'actor')}
-          {r.truncated ? ' (the 500 most active)' : ''}
-        </>
-      )}
-      empty={{ when: (r) => r.users.length === 0, text: 'Nobody did anything recorded in this range.' }}
-    >
-      {(r) => {
-        const failing = r.users
-          .filter((u) => u.failures + u.denied > 0)
-          .sort((a, b) => b.failures + b.denied - (a.failures + a.denied))
-          .slice(0, 8);
-        return (
-          <>
-            <h3 className="au-report-sub">Failures per actor</h3>
-            {failing.length ? (
-              <BarList
-                label="Failed or denied actions per actor"
-                unit="failed or denied"
-                testId="chart-failures-per-actor"
-                rows={failing.map((u) => ({
-                  key: u.actorId,
-                  label: actorName(u, u.actorType),
-                  sub: u.role ?? undefined,
-                  value: u.failures + u.denied,
-                  tone: 'bad',
-                }))}
-              />
-            ) : (
-              <span className="muted small">No failed or denied actions.</span>
-            )}
-            <ReportTable
-              rows={r.users.slice(0, 50)}
-              columns={USER_COLUMNS}
-              rowKey={(u) => `${u.actorType}-${u.actorId}`}
-              testId="report-users-table"
-              rowTestId="report-user-row"
-            />
-          </>
-        );
-      }}
-    </ReportCard>
-  );
-}
+/** The security report; a latest event it lists opens with `onOpen` (the log's entry drawer). */
+export const securityReport = (
+  onOpen: (e: AuditEntry) => void,
+): AuditReport<Answer<typeof auditApi.securityEvents>> => ({
+  name: 'security-events',
+  read: auditApi.securityEvents,
+  title: 'Security events',
+  icon: 'lock',
+  testId: 'report-security',
+  summary: (r) => <EventsSummary total={r.total} failed={r.failures} />,
+  empty: {
+    when: (r) => r.total === 0,
+    text: 'No sign-ins, permission changes or policy changes in this range.',
+  },
+  body: (r) => (
+    <>
+      <BarChart
+        ariaLabel="Security events per day"
+        {...perDay(r.byDay, [
+          { label: 'Succeeded', color: CHART_COLORS.accent, value: (d) => d.total - d.failures },
+          { label: 'Failed or denied', color: CHART_COLORS.bad, value: (d) => d.failures },
+        ])}
+        stacked
+        height={170}
+        testId="chart-security-per-day"
+      />
+      <BarList
+        label="Security events by action"
+        unit="events"
+        rows={r.byAction
+          .filter((a) => a.count > 0)
+          .map((a) => ({
+            key: a.action,
+            label: a.action,
+            sub: a.failures ? `${formatCount(a.failures)} failed` : undefined,
+            value: a.count,
+            tone: a.failures ? 'bad' : 'accent',
+          }))}
+      />
+      <h3 className="au-report-sub">Latest</h3>
+      <table className="adm-table au-mini-table" data-testid="report-security-latest">
+        <tbody>
+          {r.latest.map((e) => (
+            <tr key={e.id} className="clickable" onClick={() => onOpen(e)} data-testid="report-latest-row">
+              <td className="nowrap muted" title={formatDateTime(e.timestamp)}>
+                {compactTime(e.timestamp)}
+              </td>
+              <td className="mono">{e.action}</td>
+              <td className="nowrap">{actorName(e.user, e.actorType)}</td>
+              <td>
+                <ResultPill result={e.result} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  ),
+});
 
-export function ComplianceCard({ query }: { query: AuditReportQuery }) {
-  const report = useAuditReport('compliance', query, auditApi.compliance);
-  return (
-    <ReportCard
-      title="Compliance"
-      icon="audit"
-      of={report}
-      testId="report-compliance"
-      summary={(r) => plural(r.total, 'recorded action')}
-      empty={{
-        when: (r) => r.total === 0,
-        text: 'No data access, exports, device changes, policy changes or scripts in this range.',
-      }}
-    >
-      {(r) => (
-        <>
-          <BarChart
-            ariaLabel="Compliance actions per day"
-            {...perDay(r.byDay, [{ label: 'Actions', color: CHART_COLORS.accent, value: (d) => d.total }])}
-            height={120}
-            testId="chart-compliance-per-day"
+/** The eight actors with the most failed or denied actions, most first. */
+const mostFailing = (users: AuditUserActivityRow[]) =>
+  users
+    .filter((u) => u.failures + u.denied > 0)
+    .sort((a, b) => b.failures + b.denied - (a.failures + a.denied))
+    .slice(0, 8);
+
+export const USER_ACTIVITY_REPORT: AuditReport<Answer<typeof auditApi.userActivity>> = {
+  name: 'user-activity',
+  read: auditApi.userActivity,
+  title: 'User activity',
+  icon: 'users',
+  testId: 'report-users',
+  summary: (r) => (
+    <>
+      {plural(r.users.length, 'actor')}
+      {r.truncated ? ' (the 500 most active)' : ''}
+    </>
+  ),
+  empty: { when: (r) => r.users.length === 0, text: 'Nobody did anything recorded in this range.' },
+  body: (r) => {
+    const failing = mostFailing(r.users);
+    return (
+      <>
+        <h3 className="au-report-sub">Failures per actor</h3>
+        {failing.length ? (
+          <BarList
+            label="Failed or denied actions per actor"
+            unit="failed or denied"
+            testId="chart-failures-per-actor"
+            rows={failing.map((u) => ({
+              key: u.actorId,
+              label: actorName(u, u.actorType),
+              sub: u.role ?? undefined,
+              value: u.failures + u.denied,
+              tone: 'bad',
+            }))}
           />
-          <ReportTable
-            rows={r.groups}
-            columns={COMPLIANCE_COLUMNS}
-            rowKey={(g) => g.action}
-            testId="report-compliance-table"
-            rowTestId="report-compliance-row"
-          />
-        </>
-      )}
-    </ReportCard>
-  );
-}
+        ) : (
+          <span className="muted small">No failed or denied actions.</span>
+        )}
+        <ReportTable
+          rows={r.users.slice(0, 50)}
+          columns={USER_COLUMNS}
+          rowKey={(u) => `${u.actorType}-${u.actorId}`}
+          testId="report-users-table"
+          rowTestId="report-user-row"
+        />
+      </>
+    );
+  },
+};
+
+export const COMPLIANCE_REPORT: AuditReport<AuditComplianceReport> = {
+  name: 'compliance',
+  read: auditApi.compliance,
+  title: 'Compliance',
+  icon: 'audit',
+  testId: 'report-compliance',
+  summary: (r) => plural(r.total, 'recorded action'),
+  empty: {
+    when: (r) => r.total === 0,
+    text: 'No data access, exports, device changes, policy changes or scripts in this range.',
+  },
+  body: (r) => (
+    <>
+      <BarChart
+        ariaLabel="Compliance actions per day"
+        {...perDay(r.byDay, [{ label: 'Actions', color: CHART_COLORS.accent, value: (d) => d.total }])}
+        height={120}
+        testId="chart-compliance-per-day"
+      />
+      <ReportTable
+        rows={r.groups}
+        columns={COMPLIANCE_COLUMNS}
+        rowKey={(g) => g.action}
+        testId="report-compliance-table"
+        rowTestId="report-compliance-row"
+      />
+    </>
+  ),
+};

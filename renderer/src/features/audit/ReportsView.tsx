@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { AuditEntry, AuditReportQuery } from '../../../../server/contract';
 import { useOrganizations } from '../../lib/directory';
 import { ChoiceSelect, FilterBar, nameChoices, Segmented } from '../../ui';
 import { EntryDrawer } from './EntryDrawer';
-import { ComplianceCard, OverviewCard, SecurityCard, UserActivityCard } from './ReportCards';
+import { ReportCard } from './ReportCard';
+import { COMPLIANCE_REPORT, OVERVIEW_REPORT, securityReport, USER_ACTIVITY_REPORT } from './ReportCards';
 import { RANGE_DAYS, reportQuery, type RangeDays } from './report-range';
 
 // /audit/reports: what the log says over a range, as pictures where a picture says more (events per day,
@@ -16,6 +17,7 @@ export function ReportsView() {
   const [query, setQuery] = useState<AuditReportQuery>(() => reportQuery(30, ''));
   const [open, setOpen] = useState<AuditEntry | null>(null);
   const { orgs } = useOrganizations();
+  const security = useMemo(() => securityReport(setOpen), []);
 
   const change = (nextDays: RangeDays, nextOrg: string) => {
     setDays(nextDays);
@@ -46,10 +48,10 @@ export function ReportsView() {
         ) : null}
       </FilterBar>
       <div className="au-report-grid">
-        <OverviewCard query={query} />
-        <SecurityCard query={query} onOpen={setOpen} />
-        <UserActivityCard query={query} />
-        <ComplianceCard query={query} />
+        <ReportCard report={OVERVIEW_REPORT} query={query} />
+        <ReportCard report={security} query={query} />
+        <ReportCard report={USER_ACTIVITY_REPORT} query={query} />
+        <ReportCard report={COMPLIANCE_REPORT} query={query} />
       </div>
       <EntryDrawer entry={open} onClose={() => setOpen(null)} />
     </div>

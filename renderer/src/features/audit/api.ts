@@ -73,8 +73,10 @@ export function useAuditEntry(id: string | null): QueryState<AuditEntry> {
   return useApiQuery(id ? auditKeys.entry(id) : null, () => auditApi.get(id ?? ''));
 }
 
+export type AuditReportName = 'stats' | 'user-activity' | 'security-events' | 'compliance';
+
 export function useAuditReport<T>(
-  name: 'stats' | 'user-activity' | 'security-events' | 'compliance',
+  name: AuditReportName,
   q: AuditReportQuery,
   read: (q: AuditReportQuery) => Promise<T>,
 ): QueryState<T> {

@@ -1,3 +1,4 @@
 // The public surface of the audit feature: what the route table may import.
 
 export { AuditSection } from './AuditSection';
+export { RESULT_TONE } from './parts';

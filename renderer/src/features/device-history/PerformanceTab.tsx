@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { DeviceMetricPoint, MetricsRange } from '../../../../server/contract';
-import { CHART_COLORS, EmptyState, LoadState, Segmented, TimeSeriesChart, type TimeSeries } from '../../ui';
+import { CHART_COLORS, EmptyState, ListStates, Segmented, TimeSeriesChart, type TimeSeries } from '../../ui';
 import { Card } from '../../ui/basics';
 import { useDeviceMetrics } from './api';
 import './device-history.css';
@@ -77,6 +77,11 @@ function MetricCard({
   );
 }
 
+const METRICS_FORBIDDEN = {
+  title: 'Metrics are not available to you',
+  text: 'Reading devices needs devices:read.',
+};
+
 export function PerformanceTab({ deviceId }: { deviceId: string }) {
   const [range, setRange] = useState<MetricsRange>('24h');
   const metrics = useDeviceMetrics(deviceId, range);
@@ -98,26 +103,24 @@ export function PerformanceTab({ deviceId }: { deviceId: string }) {
           heartbeat
         </span>
       </div>
-      {!points ? (
-        <LoadState
-          of={metrics}
-          loading="Loading metrics…"
-          forbidden={{
-            title: 'Metrics are not available to you',
-            text: 'Reading devices needs devices:read.',
-          }}
-        />
-      ) : points.length === 0 ? (
-        <EmptyState icon="devices" title="No metrics in this period" testId="device-metrics-empty">
-          CPU, memory and disk appear here once the agent has sent heartbeats with metrics.
-        </EmptyState>
-      ) : (
+      <ListStates
+        of={metrics}
+        loading="Loading metrics…"
+        forbidden={METRICS_FORBIDDEN}
+        empty={
+          points?.length === 0 ? (
+            <EmptyState icon="devices" title="No metrics in this period" testId="device-metrics-empty">
+              CPU, memory and disk appear here once the agent has sent heartbeats with metrics.
+            </EmptyState>
+          ) : null
+        }
+      >
         <div className="dh-metric-grid">
           {CHARTS.map((c) => (
-            <MetricCard key={c.key} title={c.title} color={c.color} points={seriesOf(points, c.key)} />
+            <MetricCard key={c.key} title={c.title} color={c.color} points={seriesOf(points ?? [], c.key)} />
           ))}
         </div>
-      )}
+      </ListStates>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useDebounced } from '../../lib/hooks';
 import { formatCount, plural } from '../../lib/format';
-import { ListEmpty, LoadState, SearchBox, VirtualTable, type VirtualTableSpec } from '../../ui';
+import { ListEmpty, ListStates, SearchBox, VirtualTable, type VirtualTableSpec } from '../../ui';
 import { SOFTWARE_LIMIT, useDeviceSoftware } from './api';
 import './device-history.css';
 
@@ -14,6 +14,11 @@ const TABLE: VirtualTableSpec = {
   className: 'dh-sw-row',
   scrollTestId: 'software-scroll',
   columns: ['Name', 'Version', 'Publisher'].map((label) => ({ id: label, label, className: 'dh-cell' })),
+};
+
+const SOFTWARE_FORBIDDEN = {
+  title: 'Software is not available to you',
+  text: 'Reading devices needs devices:read.',
 };
 
 export function SoftwareTab({ deviceId }: { deviceId: string }) {
@@ -39,32 +44,30 @@ export function SoftwareTab({ deviceId }: { deviceId: string }) {
           </span>
         ) : null}
       </div>
-      {!page ? (
-        <LoadState
-          of={software}
-          loading="Loading software…"
-          forbidden={{
-            title: 'Software is not available to you',
-            text: 'Reading devices needs devices:read.',
-          }}
-        />
-      ) : page.data.length === 0 ? (
-        <ListEmpty
-          icon="devices"
-          filtered={q !== ''}
-          title="No software reported yet"
-          noMatch={{
-            title: 'Nothing matches',
-            text: 'No program of this device has that name or publisher.',
-          }}
-          testId="software-empty"
-        >
-          The agent sends its installed programs after enrolling and whenever they change.
-        </ListEmpty>
-      ) : (
+      <ListStates
+        of={software}
+        loading="Loading software…"
+        forbidden={SOFTWARE_FORBIDDEN}
+        empty={
+          page?.data.length === 0 ? (
+            <ListEmpty
+              icon="devices"
+              filtered={q !== ''}
+              title="No software reported yet"
+              noMatch={{
+                title: 'Nothing matches',
+                text: 'No program of this device has that name or publisher.',
+              }}
+              testId="software-empty"
+            >
+              The agent sends its installed programs after enrolling and whenever they change.
+            </ListEmpty>
+          ) : null
+        }
+      >
         <VirtualTable
           spec={TABLE}
-          list={{ rows: page.data, total: Math.min(page.pagination.total, SOFTWARE_LIMIT) }}
+          list={{ rows: page?.data ?? [], total: Math.min(page?.pagination.total ?? 0, SOFTWARE_LIMIT) }}
           getKey={(s) => s.name}
           resetKey={q}
           renderRow={(s, row) => (
@@ -81,7 +84,7 @@ export function SoftwareTab({ deviceId }: { deviceId: string }) {
             </div>
           )}
         />
-      )}
+      </ListStates>
     </div>
   );
 }

@@ -84,7 +84,6 @@ export function DeviceTable({
     <VirtualTable
       spec={TABLE}
       list={list}
-      getKey={(d) => d.id}
       resetKey={resetKey}
       sort={{ key: sort, order, onSort: (key) => isSortKey(key) && onSort(key), testIdPrefix: 'device-sort' }}
       renderRow={(d, row) => {

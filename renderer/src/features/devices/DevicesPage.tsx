@@ -4,7 +4,7 @@ import { Icon } from '../../ui/Icon';
 import { SmallButton } from '../../ui/SmallButton';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, useRouter } from '../../lib/router';
-import { EmptyState, ListToolbar, LoadFailure, LoadingBlock, PageHeader } from '../../ui';
+import { EmptyState, ListToolbar, PagedListStates, PageHeader } from '../../ui';
 
 import { FilterPanel, useFilterState } from '../filters';
 import { SaveFilterDialog } from '../filters';
@@ -29,6 +29,11 @@ const STATUS_CHIPS = [
   { value: 'offline', label: 'Offline' },
 ] as const;
 const FACETS = ['status', 'org'] as const;
+
+const DEVICES_FORBIDDEN = {
+  title: 'Devices are not available to you',
+  text: 'Your account cannot list devices.',
+};
 
 export function DevicesPage() {
   useDocumentTitle('Devices');
@@ -226,7 +231,7 @@ export function DevicesPage() {
       />
 
       {url.filterId || applied ? (
-        <div className="dv-active" data-testid="device-active-filter">
+        <div className="alert alert-accent alert-bar dv-active" data-testid="device-active-filter">
           <Icon name="search" size={14} />
           {url.filterId ? (
             <span>
@@ -262,7 +267,7 @@ export function DevicesPage() {
       ) : null}
 
       {savedNotice ? (
-        <div className="dv-active dv-saved" role="status" data-testid="filter-saved">
+        <div className="alert alert-success alert-bar dv-active" role="status" data-testid="filter-saved">
           <Icon name="check" size={14} />
           <span>
             Saved as <Link to={`/filters/${savedNotice.id}`}>{savedNotice.name}</Link>.
@@ -323,60 +328,56 @@ export function DevicesPage() {
         </div>
       ) : null}
 
-      {list.error && list.rows.length === 0 ? (
-        <LoadFailure
-          error={list.error}
-          onRetry={list.reload}
-          forbiddenTitle="Devices are not available to you"
-          forbiddenText="Your account cannot list devices."
+      <PagedListStates
+        list={list}
+        loading="Loading devices…"
+        forbidden={DEVICES_FORBIDDEN}
+        empty={
+          filtered ? (
+            <EmptyState
+              icon="search"
+              title="No device matches"
+              testId="devices-no-match"
+              action={
+                <SmallButton
+                  tone="secondary"
+                  onClick={() => {
+                    setQ('');
+                    set({ q: '', status: '', orgId: '', conditions: '', filterId: '' });
+                  }}
+                >
+                  Clear search and filters
+                </SmallButton>
+              }
+            >
+              Nothing matches the search, status and filters above.
+            </EmptyState>
+          ) : (
+            <EmptyState icon="devices" title="No devices yet" testId="devices-empty">
+              Devices appear here as soon as their agent enrolls with an{' '}
+              <Link to="/keys/enrollment">enrollment key</Link>.
+              {demo
+                ? ' On this demo server you can also start simulated agents with the simulator above.'
+                : ''}
+            </EmptyState>
+          )
+        }
+      >
+        <DeviceTable
+          list={list}
+          orgName={orgName}
+          sort={url.sort}
+          order={url.order}
+          onSort={onSort}
+          resetKey={query}
         />
-      ) : list.loading ? (
-        <LoadingBlock label="Loading devices…" />
-      ) : list.rows.length === 0 && !list.switching ? (
-        filtered ? (
-          <EmptyState
-            icon="search"
-            title="No device matches"
-            testId="devices-no-match"
-            action={
-              <SmallButton
-                tone="secondary"
-                onClick={() => {
-                  setQ('');
-                  set({ q: '', status: '', orgId: '', conditions: '', filterId: '' });
-                }}
-              >
-                Clear search and filters
-              </SmallButton>
-            }
-          >
-            Nothing matches the search, status and filters above.
-          </EmptyState>
-        ) : (
-          <EmptyState icon="devices" title="No devices yet" testId="devices-empty">
-            Devices appear here as soon as their agent enrolls with an{' '}
-            <Link to="/keys/enrollment">enrollment key</Link>.
-            {demo ? ' On this demo server you can also start simulated agents with the simulator above.' : ''}
-          </EmptyState>
-        )
-      ) : (
-        <>
-          <DeviceTable
-            list={list}
-            orgName={orgName}
-            sort={url.sort}
-            order={url.order}
-            onSort={onSort}
-            resetKey={query}
-          />
-          <div className="dv-foot muted small" data-testid="device-count">
-            {list.rows.length < list.total
-              ? `${formatCount(list.rows.length)} of ${formatCount(list.total)} loaded · scroll for more`
-              : `${formatCount(list.total)} ${list.total === 1 ? 'device' : 'devices'}`}
-            {list.error ? <span className="tone-bad"> · refresh failed, showing the last answer</span> : null}
-          </div>
-        </>
-      )}
+        <div className="dv-foot muted small" data-testid="device-count">
+          {list.rows.length < list.total
+            ? `${formatCount(list.rows.length)} of ${formatCount(list.total)} loaded · scroll for more`
+            : `${formatCount(list.total)} ${list.total === 1 ? 'device' : 'devices'}`}
+          {list.error ? <span className="tone-bad"> · refresh failed, showing the last answer</span> : null}
+        </div>
+      </PagedListStates>
 
       <SaveFilterDialog
         key={saving ? 'open' : 'closed'}

@@ -3,7 +3,6 @@ import type { SavedFilter } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmTarget } from '../../ui/DialogActions';
-import { Icon } from '../../ui/Icon';
 import { DeleteButton, SmallButton } from '../../ui/SmallButton';
 import { useAsyncAction } from '../../lib/action';
 import { useDocumentTitle } from '../../lib/hooks';
@@ -11,6 +10,7 @@ import { Link, navigate, usePathname } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import {
   AdminTable,
+  ButtonLink,
   EmptyState,
   ListCount,
   ListEmpty,
@@ -80,10 +80,9 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
         title="Saved filters"
         sub="Reusable device filters. Open one to see its conditions and how many devices match right now."
         actions={
-          <Link to="/filters/new" className="btn btn-primary btn-sm" data-testid="filter-new">
-            <Icon name="plus" size={14} />
+          <ButtonLink to="/filters/new" tone="primary" icon="plus" iconSize={14} small testId="filter-new">
             New filter
-          </Link>
+          </ButtonLink>
         }
       />
       <ListToolbar
@@ -112,9 +111,9 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
           title="No saved filters yet"
           testId="filters-empty"
           action={
-            <Link to="/filters/new" className="btn btn-secondary btn-sm">
+            <ButtonLink to="/filters/new" tone="secondary" small>
               Build a filter
-            </Link>
+            </ButtonLink>
           }
         >
           Build a filter on the device list (Filter → Save as filter) or here, and reuse it whenever you need

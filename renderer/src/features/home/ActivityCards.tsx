@@ -8,6 +8,7 @@ import type {
 import { compactTime, formatCount, formatDateTime, relativeTo } from '../../lib/format';
 import { Link } from '../../lib/router';
 import { BarChart, Card, CHART_COLORS, TimeSeriesChart } from '../../ui';
+import { RESULT_TONE } from '../audit';
 import { links } from './links';
 import { RISK_LABEL } from './StatTiles';
 
@@ -194,7 +195,11 @@ export function AuditCard({ entries }: { entries: AuditEntry[] }) {
         <ul className="ov-list">
           {entries.map((e) => (
             <li key={e.id} className="ov-audit-row" data-testid="ov-audit-row">
-              <span className={`ov-result ov-result-${e.result}`} title={e.result} aria-label={e.result} />
+              <span
+                className={`ov-result tone-${RESULT_TONE[e.result]}`}
+                title={e.result}
+                aria-label={e.result}
+              />
               <span className="ov-row-main">
                 <span className="mono small ov-strong">{e.action}</span>
                 <span className="muted small">

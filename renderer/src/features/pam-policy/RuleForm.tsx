@@ -1,8 +1,7 @@
 import type { PamRule, PamRuleListRow } from '../../../../server/contract';
 import { useDocumentTitle, useTarget } from '../../lib/hooks';
 import { compactTime } from '../../lib/format';
-import { Link } from '../../lib/router';
-import { ActionError, Alert, ConfirmTarget, PageHeader, SmallButton } from '../../ui';
+import { ActionError, Alert, ButtonLink, DeleteTarget, PageHeader, SmallButton } from '../../ui';
 import { usePamConfig, useSignerGroups } from './api';
 import { VERDICT_LABEL, listTiers } from './model';
 import type { PolicyOrg } from './org';
@@ -121,10 +120,9 @@ export function RuleForm({
         </div>
       </div>
 
-      <ConfirmTarget
+      <DeleteTarget
         of={confirmDelete}
-        title="Delete rule"
-        confirmLabel="Delete rule"
+        what="rule"
         testId="rule-delete-dialog"
         onConfirm={remove}
       >
@@ -132,7 +130,7 @@ export function RuleForm({
           Delete <strong>{rule?.name}</strong>? Requests it would decide fall through to the next matching
           rule, or to the organization default. Past decisions keep its name.
         </p>
-      </ConfirmTarget>
+      </DeleteTarget>
     </div>
   );
 }
@@ -143,9 +141,9 @@ function RuleActions({ form, org, rule }: { form: RuleFormState; org: PolicyOrg;
   return (
     <div className="ui-panel raised strong ep-actions" data-testid="rule-actions">
       <div className="ep-actions-row">
-        <Link to={org.link('/pam/rules')} className="btn btn-ghost">
+        <ButtonLink to={org.link('/pam/rules')} tone="ghost">
           Cancel
-        </Link>
+        </ButtonLink>
         <button
           type="submit"
           form="rule-form"

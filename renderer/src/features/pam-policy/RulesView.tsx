@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
 import type { PamRuleListRow } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
-import { AdminTable, LoadState, SmallButton } from '../../ui';
-import { ConfirmTarget } from '../../ui/DialogActions';
+import { AdminTable, ButtonLink, LoadState, SmallButton } from '../../ui';
+import { ConfirmTarget, DeleteTarget } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
@@ -80,10 +80,16 @@ export function RulesView({ org }: { org: PolicyOrg }) {
   );
 
   const newRule = (
-    <Link to={org.link('/pam/rules/new')} className="btn btn-primary btn-sm" data-testid="new-pam-rule">
-      <Icon name="plus" size={14} />
+    <ButtonLink
+      to={org.link('/pam/rules/new')}
+      tone="primary"
+      icon="plus"
+      iconSize={14}
+      small
+      testId="new-pam-rule"
+    >
       New rule
-    </Link>
+    </ButtonLink>
   );
 
   if (!rules.data) return <LoadState of={rules} loading="Loading rules…" forbidden={RULES_FORBIDDEN} />;
@@ -196,10 +202,9 @@ export function RulesView({ org }: { org: PolicyOrg }) {
         </AdminTable>
       )}
 
-      <ConfirmTarget
+      <DeleteTarget
         of={deleting}
-        title="Delete rule"
-        confirmLabel="Delete rule"
+        what="rule"
         testId="pam-rule-delete-dialog"
         onConfirm={remove}
       >
@@ -207,7 +212,7 @@ export function RulesView({ org }: { org: PolicyOrg }) {
           Delete <strong>{deleting.target?.name}</strong>? Requests it would decide fall through to the next
           matching rule, or to the organization default. Past decisions keep its name.
         </p>
-      </ConfirmTarget>
+      </DeleteTarget>
       <ConfirmTarget
         of={reapproving}
         title="Re-approve rule"

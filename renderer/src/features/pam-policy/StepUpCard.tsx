@@ -50,14 +50,21 @@ const LEVELS: Array<{ value: Level; label: string; desc: string }> = [
   { value: 3, label: 'L3 · Authenticator + re-auth', desc: 'L2 plus entering the password again.' },
 ];
 
-const RISKS: Array<{ value: Risk; label: string; desc: string }> = [
-  { value: 'low', label: 'Low', desc: 'AI tool actions at tier 0-1' },
-  { value: 'medium', label: 'Medium', desc: 'Signed UAC prompts; AI tool actions at tier 2' },
-  { value: 'high', label: 'High', desc: 'Unsigned UAC prompts, technician admin sessions; tier 3' },
+/** The risk levels, each with its colour (a kit tone class). */
+const RISKS: Array<{ value: Risk; label: string; desc: string; tone: 'ok' | 'info' | 'warn' | 'bad' }> = [
+  { value: 'low', label: 'Low', desc: 'AI tool actions at tier 0-1', tone: 'ok' },
+  { value: 'medium', label: 'Medium', desc: 'Signed UAC prompts; AI tool actions at tier 2', tone: 'info' },
+  {
+    value: 'high',
+    label: 'High',
+    desc: 'Unsigned UAC prompts, technician admin sessions; tier 3',
+    tone: 'warn',
+  },
   {
     value: 'critical',
     label: 'Critical',
     desc: 'AI tool actions at tier 4; always asks for re-authentication',
+    tone: 'bad',
   },
 ];
 
@@ -169,7 +176,7 @@ function StepUpForm({
         <tbody>
           {RISKS.map((r) => (
             <tr key={r.value}>
-              <td className={`ep-risk ep-risk-${r.value}`}>{r.label}</td>
+              <td className={`ep-risk tone-${r.tone}`}>{r.label}</td>
               <td className="muted small">{r.desc}</td>
               <td>
                 <select
