@@ -31,3 +31,32 @@ export function DeleteButton({ onClick, testId }: { onClick: () => void; testId:
     </SmallButton>
   );
 }
+
+/**
+ * The icon-only bin at the end of a row of an editable list (webhook headers, allowlist entries): it hands
+ * `onChange` the rows without this one, and is named "Remove <what> <n>" for a screen reader.
+ */
+export function RemoveRowButton<T>({
+  what,
+  at,
+  rows,
+  onChange,
+  testId,
+}: {
+  what: string;
+  at: number;
+  rows: T[];
+  onChange: (rows: T[]) => void;
+  testId?: string;
+}) {
+  return (
+    <SmallButton
+      tone="ghost"
+      icon="trash"
+      aria-label={`Remove ${what} ${at + 1}`}
+      title="Remove"
+      onClick={() => onChange(rows.filter((_, j) => j !== at))}
+      testId={testId}
+    />
+  );
+}
