@@ -33,20 +33,19 @@ export function DeleteButton({ onClick, testId }: { onClick: () => void; testId:
 }
 
 /**
- * The icon-only bin at the end of a row of an editable list (webhook headers, allowlist entries): it hands
- * `onChange` the rows without this one, and is named "Remove <what> <n>" for a screen reader.
+ * The icon-only bin at the end of a row of an editable list (webhook headers, allowlist entries). `list` is the
+ * rows and their setter, as useState gives them; the button sets the rows without this one, and is named
+ * "Remove <what> <n>" for a screen reader.
  */
 export function RemoveRowButton<T>({
   what,
   at,
-  rows,
-  onChange,
+  list: [rows, onChange],
   testId,
 }: {
   what: string;
   at: number;
-  rows: T[];
-  onChange: (rows: T[]) => void;
+  list: readonly [T[], (rows: T[]) => void];
   testId?: string;
 }) {
   return (

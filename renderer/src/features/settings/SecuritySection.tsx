@@ -136,13 +136,7 @@ export function SecuritySection({
                           ? ''
                           : 'Empty row: ignored')}
                 </span>
-                <RemoveRowButton
-                  what="entry"
-                  at={i}
-                  rows={rows}
-                  onChange={setRows}
-                  testId="allowlist-remove"
-                />
+                <RemoveRowButton what="entry" at={i} list={[rows, setRows]} testId="allowlist-remove" />
               </div>
             );
           })

@@ -45,7 +45,7 @@ export function HeaderRows({
                 data-testid={`webhook-header-${part.field}-${i}`}
               />
             ))}
-            <RemoveRowButton what="header" at={i} rows={rows} onChange={onChange} />
+            <RemoveRowButton what="header" at={i} list={[rows, onChange]} />
           </div>
         ))
       )}
