@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { Alert } from './basics';
 
 // The end of every signed-out form (setup, registration, password reset, invitation): the server's error, then
@@ -44,5 +44,23 @@ export function AuthFormSubmit({
         {busy ? busyLabel : children}
       </button>
     </>
+  );
+}
+
+/** A signed-out form: its fields, then the error and the submit button described by `submit` (label included). */
+export function AuthForm({
+  onSubmit,
+  submit: { label, ...button },
+  children,
+}: {
+  onSubmit: (e: FormEvent) => Promise<unknown>;
+  submit: Omit<Parameters<typeof AuthFormSubmit>[0], 'children'> & { label: string };
+  children: ReactNode;
+}) {
+  return (
+    <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+      {children}
+      <AuthFormSubmit {...button}>{label}</AuthFormSubmit>
+    </form>
   );
 }
