@@ -6,6 +6,7 @@ import { useSession } from '../../lib/session';
 import { AuthLayout, Alert, Facts, Spinner } from '../../ui/basics';
 import { PersonNameField } from '../../ui/fields';
 import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
+import { Button } from '../../ui/Button';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordFields, useNewPassword } from '../../ui/password';
 import { useApiQuery } from '../../lib/query';
@@ -33,9 +34,9 @@ export function AcceptInvitePage() {
       <AuthLayout>
         <h1 className="auth-title">Could not open the invitation</h1>
         <Alert testId="accept-invite-error">{errorMessage(invitation.error)}</Alert>
-        <button type="button" className="btn btn-secondary btn-block" onClick={invitation.reload}>
+        <Button tone="secondary" block onClick={invitation.reload}>
           Try again
-        </button>
+        </Button>
       </AuthLayout>
     );
   }

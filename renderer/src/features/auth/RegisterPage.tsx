@@ -4,6 +4,7 @@ import { Link, navigate } from '../../lib/router';
 import { AuthLayout } from '../../ui/basics';
 import { PersonNameField, TextField } from '../../ui/fields';
 import { AuthForm } from '../../ui/AuthFormSubmit';
+import { Button } from '../../ui/Button';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordField, isEmail, passwordStrength } from '../../ui/password';
 import { authApi } from './api';
@@ -77,17 +78,16 @@ export function RegisterPage() {
           the address already has an account, sign in or reset its password instead.
         </p>
         <BackToSignIn>
-          <button
-            type="button"
-            className="link"
+          <Button
+            tone="link"
             onClick={() => {
               setSentTo(null);
               setTouched(false);
             }}
-            data-testid="register-again"
+            testId="register-again"
           >
             Use a different email
-          </button>
+          </Button>
         </BackToSignIn>
       </NoticePage>
     );
