@@ -47,20 +47,26 @@ export function AuthFormSubmit({
   );
 }
 
-/** A signed-out form: its fields, then the error and the submit button described by `submit` (label included). */
+/**
+ * A signed-out form: its fields, then the error and the submit button described by `submit` (label included),
+ * then `after` (a note on what comes next).
+ */
 export function AuthForm({
   onSubmit,
   submit: { label, ...button },
+  after,
   children,
 }: {
   onSubmit: (e: FormEvent) => Promise<unknown>;
   submit: Omit<Parameters<typeof AuthFormSubmit>[0], 'children'> & { label: string };
+  after?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
       {children}
       <AuthFormSubmit {...button}>{label}</AuthFormSubmit>
+      {after}
     </form>
   );
 }

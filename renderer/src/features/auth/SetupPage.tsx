@@ -118,12 +118,7 @@ export function SetupPage() {
           <AccountEmailField id="setup-email" value={email} onChange={setEmail} error={show('email')} />
         </div>
         <div className="form-row">
-          <NewPasswordFields
-            idPrefix="setup"
-            {...newPassword.fields}
-            touched={touched}
-            labels={['Password', 'Confirm password']}
-          />
+          <NewPasswordFields idPrefix="setup" {...newPassword.fields} touched={touched} first />
         </div>
       </AuthForm>
     </AuthLayout>
