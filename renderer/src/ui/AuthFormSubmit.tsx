@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { Alert } from './basics';
 
 // The end of every signed-out form (setup, registration, password reset, invitation): the server's error, then
@@ -44,5 +44,29 @@ export function AuthFormSubmit({
         {busy ? busyLabel : children}
       </button>
     </>
+  );
+}
+
+/**
+ * A signed-out form: its fields, then the error and the submit button described by `submit` (label included),
+ * then `after` (a note on what comes next).
+ */
+export function AuthForm({
+  onSubmit,
+  submit: { label, ...button },
+  after,
+  children,
+}: {
+  onSubmit: (e: FormEvent) => Promise<unknown>;
+  submit: Omit<Parameters<typeof AuthFormSubmit>[0], 'children'> & { label: string };
+  after?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+      {children}
+      <AuthFormSubmit {...button}>{label}</AuthFormSubmit>
+      {after}
+    </form>
   );
 }

@@ -31,3 +31,31 @@ export function DeleteButton({ onClick, testId }: { onClick: () => void; testId:
     </SmallButton>
   );
 }
+
+/**
+ * The icon-only bin at the end of a row of an editable list (webhook headers, allowlist entries). `list` is the
+ * rows and their setter, as useState gives them; the button sets the rows without this one, and is named
+ * "Remove <what> <n>" for a screen reader.
+ */
+export function RemoveRowButton<T>({
+  what,
+  at,
+  list: [rows, onChange],
+  testId,
+}: {
+  what: string;
+  at: number;
+  list: readonly [T[], (rows: T[]) => void];
+  testId?: string;
+}) {
+  return (
+    <SmallButton
+      tone="ghost"
+      icon="trash"
+      aria-label={`Remove ${what} ${at + 1}`}
+      title="Remove"
+      onClick={() => onChange(rows.filter((_, j) => j !== at))}
+      testId={testId}
+    />
+  );
+}

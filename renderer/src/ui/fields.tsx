@@ -4,6 +4,7 @@ import {
   type ComponentPropsWithoutRef,
   type InputHTMLAttributes,
   type ReactNode,
+  type TextareaHTMLAttributes,
 } from 'react';
 import { Field, TotpCodeInput } from './basics';
 
@@ -12,19 +13,24 @@ import { Field, TotpCodeInput } from './basics';
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>;
 
+/** What every labelled field takes: its id (also its test id), label, text and change, error or hint. */
+interface LabelledValue {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | null;
+  hint?: ReactNode;
+}
+
 /** A labelled single-line input with its hint or error underneath. */
 export const TextField = forwardRef<
   HTMLInputElement,
-  InputProps & {
-    id: string;
-    label: string;
-    value: string;
-    onChange: (value: string) => void;
-    error?: string | null;
-    hint?: ReactNode;
-    /** Beside the label (a strength meter, a count). */
-    aside?: ReactNode;
-  }
+  InputProps &
+    LabelledValue & {
+      /** Beside the label (a strength meter, a count). */
+      aside?: ReactNode;
+    }
 >(function TextField({ id, label, value, onChange, error, hint, aside, ...input }, ref) {
   return (
     <Field label={label} htmlFor={id} error={error} hint={hint} aside={aside}>
@@ -39,6 +45,23 @@ export const TextField = forwardRef<
     </Field>
   );
 });
+
+/** A labelled multi-line input (a description, a reason) with its hint or error underneath; id as test id. */
+export function TextAreaField({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  ...area
+}: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'value' | 'onChange'> & LabelledValue) {
+  return (
+    <Field label={label} htmlFor={id} error={error} hint={hint}>
+      <textarea id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid={id} {...area} />
+    </Field>
+  );
+}
 
 /** What a preset of TextField still takes: everything but what it fixes, the label only to override its default. */
 type PresetFieldProps = Omit<

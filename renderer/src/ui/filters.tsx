@@ -159,6 +159,17 @@ export function ToggleChips<V extends string>({
  * Above a list: the search, the list's own filters beside it, then (pushed right) how many there are and the
  * actions (add one, sort, open a builder). `className` adds a feature's own spacing.
  */
+export interface ListToolbarProps {
+  query: string;
+  onQuery: (value: string) => void;
+  placeholder: string;
+  searchTestId: string;
+  filters?: ReactNode;
+  count?: ReactNode;
+  action?: ReactNode;
+  className?: string;
+}
+
 export function ListToolbar({
   query,
   onQuery,
@@ -168,16 +179,7 @@ export function ListToolbar({
   count,
   action,
   className,
-}: {
-  query: string;
-  onQuery: (value: string) => void;
-  placeholder: string;
-  searchTestId: string;
-  filters?: ReactNode;
-  count?: ReactNode;
-  action?: ReactNode;
-  className?: string;
-}) {
+}: ListToolbarProps) {
   return (
     <div className={className ? `adm-toolbar ${className}` : 'adm-toolbar'}>
       <SearchBox value={query} onChange={onQuery} placeholder={placeholder} testId={searchTestId} />

@@ -30,6 +30,7 @@ export * from './ProgressTrack';
 export * from './RecoveryCodes';
 export * from './RemovableChip';
 export * from './ShownOnceSecret';
+export * from './SearchTable';
 export * from './SmallButton';
 export * from './states';
 export * from './SubPages';

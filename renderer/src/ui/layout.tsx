@@ -5,17 +5,14 @@ import './kit.css';
 
 // Page frame: the page header (title, subtitle, actions, back link), tab bars and card headers.
 
-export function PageHeader({
-  title,
-  sub,
-  actions,
-  back,
-}: {
+export interface PageHeaderProps {
   title: ReactNode;
   sub?: ReactNode;
   actions?: ReactNode;
   back?: { to: string; label: string };
-}) {
+}
+
+export function PageHeader({ title, sub, actions, back }: PageHeaderProps) {
   return (
     <div className="page-head adm-head">
       <div className="adm-head-main">
@@ -29,6 +26,26 @@ export function PageHeader({
         {sub ? <p className="page-sub">{sub}</p> : null}
       </div>
       {actions ? <div className="adm-head-actions">{actions}</div> : null}
+    </div>
+  );
+}
+
+/** An admin screen: the `page adm` frame (with the feature's own class) and its header, described once, on top. */
+export function AdminPage({
+  className,
+  testId,
+  head,
+  children,
+}: {
+  className?: string;
+  testId?: string;
+  head: PageHeaderProps;
+  children: ReactNode;
+}) {
+  return (
+    <div className={className ? `page adm ${className}` : 'page adm'} data-testid={testId}>
+      <PageHeader {...head} />
+      {children}
     </div>
   );
 }

@@ -109,7 +109,16 @@ export function NewPasswordField({
   );
 }
 
-/** New password plus confirmation, with the meter and inline problems (shown once the form was submitted). */
+// How the pair is labelled: a first password (setup, an invitation) or a new one replacing the old (reset, profile).
+const PAIR_LABELS = {
+  first: ['Password', 'Repeat the password'],
+  replacing: ['New password', 'Repeat the new password'],
+} as const;
+
+/**
+ * New password plus confirmation, with the meter and inline problems (shown once the form was submitted).
+ * `first`: the account's first password, labelled without "new".
+ */
 export function NewPasswordFields({
   idPrefix,
   password,
@@ -118,7 +127,7 @@ export function NewPasswordFields({
   onConfirm,
   email,
   touched,
-  labels = ['New password', 'Repeat the new password'],
+  first = false,
   autoFocus,
 }: {
   idPrefix: string;
@@ -128,9 +137,10 @@ export function NewPasswordFields({
   onConfirm: (value: string) => void;
   email?: string;
   touched: boolean;
-  labels?: [string, string];
+  first?: boolean;
   autoFocus?: boolean;
 }) {
+  const labels = PAIR_LABELS[first ? 'first' : 'replacing'];
   // Only once the repeat is as long as the original: no red while the technician is still typing.
   const mismatch = confirm.length > 0 && confirm.length >= password.length && confirm !== password;
   return (

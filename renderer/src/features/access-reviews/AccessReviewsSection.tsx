@@ -1,7 +1,7 @@
 import { useDocumentTitle } from '../../lib/hooks';
 import { usePathname } from '../../lib/router';
 import { useScope } from '../../lib/session';
-import { EmptyState, PageHeader } from '../../ui';
+import { AdminPage, EmptyState } from '../../ui';
 import { useReviewPushes } from './live';
 import { ReviewListPage } from './ReviewListPage';
 import { ReviewPage } from './ReviewPage';
@@ -25,8 +25,7 @@ export function AccessReviewsSection() {
 function PlatformNotice() {
   useDocumentTitle('Access reviews');
   return (
-    <div className="page adm">
-      <PageHeader title="Access reviews" />
+    <AdminPage head={{ title: 'Access reviews' }}>
       <EmptyState
         icon="reviews"
         title="Access reviews run inside a partner or an organization"
@@ -36,6 +35,6 @@ function PlatformNotice() {
         role gives them. Platform administrators belong to neither, so there is nothing to review from here:
         sign in as an administrator of the partner or organization to run one.
       </EmptyState>
-    </div>
+    </AdminPage>
   );
 }

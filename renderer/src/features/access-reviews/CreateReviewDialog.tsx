@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useAsyncAction } from '../../lib/action';
 import { queryClient } from '../../lib/query';
-import { Field, FormDialog, SelectField, TextField } from '../../ui';
+import { FormDialog, SelectField, TextAreaField, TextField } from '../../ui';
 import { reviewsApi, reviewsKeys, usePeople } from './api';
 import { useReviewerFilter, useSelfId } from './access';
 
@@ -63,16 +63,15 @@ export function CreateReviewDialog({
         placeholder="Q4 2026 technician access"
         autoFocus
       />
-      <Field label="Description" htmlFor="ar-description" hint="Optional: why this review, what to look for.">
-        <textarea
-          id="ar-description"
-          data-testid="ar-description"
-          rows={2}
-          maxLength={2000}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-        />
-      </Field>
+      <TextAreaField
+        id="ar-description"
+        label="Description"
+        hint="Optional: why this review, what to look for."
+        rows={2}
+        maxLength={2000}
+        value={description}
+        onChange={setDescription}
+      />
       <div className="ar-form-row">
         <TextField
           id="ar-due"

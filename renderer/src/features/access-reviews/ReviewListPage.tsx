@@ -3,7 +3,7 @@ import type { AccessReviewSummary } from '../../../../server/contract';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate } from '../../lib/router';
-import { AdminTable, EmptyState, Icon, LoadState, PageHeader, SmallButton } from '../../ui';
+import { AdminPage, AdminTable, EmptyState, Icon, LoadState, SmallButton } from '../../ui';
 import { useReviewList } from './api';
 import { CreateReviewDialog } from './CreateReviewDialog';
 import { useCanWriteReviews } from './access';
@@ -31,12 +31,14 @@ export function ReviewListPage() {
   ) : null;
 
   return (
-    <div className="page adm ar-page">
-      <PageHeader
-        title="Access reviews"
-        sub="Ask, person by person, whether everyone still needs the access their role gives them, and remove those who do not in one step."
-        actions={createButton}
-      />
+    <AdminPage
+      className="ar-page"
+      head={{
+        title: 'Access reviews',
+        sub: 'Ask, person by person, whether everyone still needs the access their role gives them, and remove those who do not in one step.',
+        actions: createButton,
+      }}
+    >
       {!rows ? (
         <LoadState of={list} loading="Loading reviews…" forbidden={FORBIDDEN} />
       ) : rows.length === 0 ? (
@@ -65,7 +67,7 @@ export function ReviewListPage() {
           }}
         />
       ) : null}
-    </div>
+    </AdminPage>
   );
 }
 

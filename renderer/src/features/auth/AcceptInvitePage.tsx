@@ -5,7 +5,8 @@ import { navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout, Alert, Facts, Spinner } from '../../ui/basics';
 import { PersonNameField } from '../../ui/fields';
-import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
+import { AuthForm } from '../../ui/AuthFormSubmit';
+import { Button } from '../../ui/Button';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordFields, useNewPassword } from '../../ui/password';
 import { useApiQuery } from '../../lib/query';
@@ -33,9 +34,9 @@ export function AcceptInvitePage() {
       <AuthLayout>
         <h1 className="auth-title">Could not open the invitation</h1>
         <Alert testId="accept-invite-error">{errorMessage(invitation.error)}</Alert>
-        <button type="button" className="btn btn-secondary btn-block" onClick={invitation.reload}>
+        <Button tone="secondary" block onClick={invitation.reload}>
           Try again
-        </button>
+        </Button>
       </AuthLayout>
     );
   }
@@ -125,7 +126,22 @@ function AcceptForm({
           ]}
         />
       </div>
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+      <AuthForm
+        onSubmit={onSubmit}
+        submit={{
+          testIdPrefix: 'accept-invite',
+          error,
+          busy,
+          busyLabel: 'Activating…',
+          label: 'Set password and continue',
+        }}
+        after={
+          <p className="small muted">
+            Next you set up two-step verification with an authenticator app: administrative changes in
+            Gatehouse need it.
+          </p>
+        }
+      >
         <PersonNameField
           id="accept-invite-name"
           value={name}
@@ -137,18 +153,11 @@ function AcceptForm({
             idPrefix="accept-invite"
             {...newPassword.fields}
             touched={touched}
-            labels={['Password', 'Repeat the password']}
+            first
             autoFocus
           />
         </div>
-        <AuthFormSubmit testIdPrefix="accept-invite" error={error} busy={busy} busyLabel="Activating…">
-          Set password and continue
-        </AuthFormSubmit>
-        <p className="small muted">
-          Next you set up two-step verification with an authenticator app: administrative changes in Gatehouse
-          need it.
-        </p>
-      </form>
+      </AuthForm>
     </AuthLayout>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from '../../lib/router';
 import { AuthLayout } from '../../ui/basics';
 import { AccountEmailField } from '../../ui/fields';
-import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
+import { AuthForm } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { isEmail } from '../../ui/password';
 import { authApi } from './api';
@@ -55,7 +55,16 @@ export function ForgotPasswordPage() {
     <AuthLayout>
       <h1 className="auth-title">Reset your password</h1>
       <p className="auth-lead">Enter the email address of your account and we will send you a reset link.</p>
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+      <AuthForm
+        onSubmit={onSubmit}
+        submit={{
+          testIdPrefix: 'forgot-password',
+          error,
+          busy,
+          busyLabel: 'Sending…',
+          label: 'Send reset link',
+        }}
+      >
         <AccountEmailField
           id="forgot-password-email"
           autoFocus
@@ -63,10 +72,7 @@ export function ForgotPasswordPage() {
           onChange={setEmail}
           error={touched ? problem : null}
         />
-        <AuthFormSubmit testIdPrefix="forgot-password" error={error} busy={busy} busyLabel="Sending…">
-          Send reset link
-        </AuthFormSubmit>
-      </form>
+      </AuthForm>
       <BackToSignIn />
     </AuthLayout>
   );

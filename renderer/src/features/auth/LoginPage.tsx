@@ -148,9 +148,9 @@ export function LoginPage() {
             ) : (
               <p className="muted small" data-testid="login-sso-enforced">
                 Your organization signs in with {offer.providerName}.{' '}
-                <button type="button" className="link" onClick={() => setWantsPassword(true)}>
+                <Button tone="link" onClick={() => setWantsPassword(true)}>
                   Use a password instead
-                </button>
+                </Button>
               </p>
             )}
           </div>
@@ -301,21 +301,20 @@ function MfaStep({
         </AuthFormSubmit>
       </form>
       <div className="auth-links">
-        <button
-          type="button"
-          className="link"
+        <Button
+          tone="link"
           onClick={() => {
             toggleRecovery();
             setError(null);
           }}
-          data-testid="mfa-use-recovery"
+          testId="mfa-use-recovery"
         >
           {useRecovery ? 'Use an authentication code' : 'Use a recovery code'}
-        </button>
+        </Button>
         {sms && !useRecovery && smsSentTo ? smsButton(true) : null}
-        <button type="button" className="link" onClick={() => onRestart(null)} data-testid="mfa-back">
+        <Button tone="link" onClick={() => onRestart(null)} testId="mfa-back">
           Use a different account
-        </button>
+        </Button>
       </div>
     </>
   );

@@ -116,9 +116,9 @@ export function MfaEnrollPage() {
       ) : step.kind === 'failed' ? (
         <>
           <Alert testId="mfa-enroll-error">{step.message}</Alert>
-          <button type="button" className="btn btn-secondary" onClick={() => void begin()}>
+          <Button tone="secondary" onClick={() => void begin()}>
             Try again
-          </button>
+          </Button>
         </>
       ) : (
         <ScanStep
@@ -215,9 +215,9 @@ function ScanStep({
               {expired ? (
                 <>
                   {' '}
-                  <button type="button" className="link" onClick={onRestart}>
+                  <Button tone="link" onClick={onRestart}>
                     Start over with a new key
-                  </button>
+                  </Button>
                 </>
               ) : null}
             </Alert>

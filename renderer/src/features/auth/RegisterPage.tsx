@@ -3,7 +3,8 @@ import { ApiError } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { AuthLayout } from '../../ui/basics';
 import { PersonNameField, TextField } from '../../ui/fields';
-import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
+import { AuthForm } from '../../ui/AuthFormSubmit';
+import { Button } from '../../ui/Button';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordField, isEmail, passwordStrength } from '../../ui/password';
 import { authApi } from './api';
@@ -77,17 +78,16 @@ export function RegisterPage() {
           the address already has an account, sign in or reset its password instead.
         </p>
         <BackToSignIn>
-          <button
-            type="button"
-            className="link"
+          <Button
+            tone="link"
             onClick={() => {
               setSentTo(null);
               setTouched(false);
             }}
-            data-testid="register-again"
+            testId="register-again"
           >
             Use a different email
-          </button>
+          </Button>
         </BackToSignIn>
       </NoticePage>
     );
@@ -100,7 +100,10 @@ export function RegisterPage() {
         For managed service providers and IT teams. You become the administrator of your company&apos;s
         partner account and can add organizations and technicians afterwards.
       </p>
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+      <AuthForm
+        onSubmit={onSubmit}
+        submit={{ testIdPrefix: 'register', error, busy, busyLabel: 'Sending…', label: 'Create account' }}
+      >
         <TextField
           id="register-company"
           label="Company name"
@@ -144,10 +147,7 @@ export function RegisterPage() {
           <span>I accept the terms of service and the acceptable use policy of this Gatehouse service.</span>
         </label>
         {show('acceptTerms') ? <div className="field-error">{problems.acceptTerms}</div> : null}
-        <AuthFormSubmit testIdPrefix="register" error={error} busy={busy} busyLabel="Sending…">
-          Create account
-        </AuthFormSubmit>
-      </form>
+      </AuthForm>
       <div className="auth-links">
         <span className="muted">Already have an account?</span>
         <Link to="/login" className="link" data-testid="register-sign-in">

@@ -3,7 +3,7 @@ import { ApiError } from '../../lib/api/client';
 import { Link, navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout } from '../../ui/basics';
-import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
+import { AuthForm } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordFields, useNewPassword } from '../../ui/password';
 import { authApi } from './api';
@@ -62,12 +62,18 @@ export function ResetPasswordPage() {
         After the change, every session of your account is signed out, including other browsers and the
         desktop app.
       </p>
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+      <AuthForm
+        onSubmit={onSubmit}
+        submit={{
+          testIdPrefix: 'reset-password',
+          error,
+          busy,
+          busyLabel: 'Saving…',
+          label: 'Set new password',
+        }}
+      >
         <NewPasswordFields idPrefix="reset-new" {...newPassword.fields} touched={touched} autoFocus />
-        <AuthFormSubmit testIdPrefix="reset-password" error={error} busy={busy} busyLabel="Saving…">
-          Set new password
-        </AuthFormSubmit>
-      </form>
+      </AuthForm>
       <BackToSignIn />
     </AuthLayout>
   );

@@ -4,7 +4,7 @@ import { Link, navigate } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import { AuthLayout } from '../../ui/basics';
 import { AccountEmailField, CodeField, TextField } from '../../ui/fields';
-import { AuthFormSubmit } from '../../ui/AuthFormSubmit';
+import { AuthForm } from '../../ui/AuthFormSubmit';
 import { useDocumentTitle } from '../../lib/hooks';
 import { NewPasswordFields, isEmail, useNewPassword } from '../../ui/password';
 import { authApi } from './api';
@@ -83,7 +83,16 @@ export function SetupPage() {
         Create the first administrator. This account has system scope: it can create partners, organizations
         and other users.
       </p>
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+      <AuthForm
+        onSubmit={onSubmit}
+        submit={{
+          testIdPrefix: 'setup',
+          error,
+          busy,
+          busyLabel: 'Creating administrator…',
+          label: 'Create administrator',
+        }}
+      >
         <CodeField
           id="setup-token"
           label="Setup token"
@@ -109,17 +118,9 @@ export function SetupPage() {
           <AccountEmailField id="setup-email" value={email} onChange={setEmail} error={show('email')} />
         </div>
         <div className="form-row">
-          <NewPasswordFields
-            idPrefix="setup"
-            {...newPassword.fields}
-            touched={touched}
-            labels={['Password', 'Confirm password']}
-          />
+          <NewPasswordFields idPrefix="setup" {...newPassword.fields} touched={touched} first />
         </div>
-        <AuthFormSubmit testIdPrefix="setup" error={error} busy={busy} busyLabel="Creating administrator…">
-          Create administrator
-        </AuthFormSubmit>
-      </form>
+      </AuthForm>
     </AuthLayout>
   );
 }

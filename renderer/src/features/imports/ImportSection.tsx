@@ -1,7 +1,7 @@
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, usePathname } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { Alert, PageHeader, PageNotFound, Tabs } from '../../ui';
+import { AdminPage, Alert, PageNotFound, Tabs } from '../../ui';
 import { contactImportModel } from './contact-model';
 import { ImportWizard } from './ImportWizard';
 import { orgImportModel } from './org-model';
@@ -29,12 +29,15 @@ export function ImportSection() {
       </div>
     );
   return (
-    <div className="page adm im-page" data-testid="import-page">
-      <PageHeader
-        title="Import"
-        back={{ to: '/tenants', label: 'Tenants' }}
-        sub="Move an estate in from another tool: your customers, their sites and contacts from a CSV file, previewed before anything is written."
-      />
+    <AdminPage
+      className="im-page"
+      testId="import-page"
+      head={{
+        title: 'Import',
+        back: { to: '/tenants', label: 'Tenants' },
+        sub: 'Move an estate in from another tool: your customers, their sites and contacts from a CSV file, previewed before anything is written.',
+      }}
+    >
       <Tabs label="What to import" current={pathname} tabs={TABS} />
       <ImportHint />
       {contacts ? (
@@ -42,7 +45,7 @@ export function ImportSection() {
       ) : (
         <ImportWizard key="organizations" model={orgImportModel} />
       )}
-    </div>
+    </AdminPage>
   );
 }
 

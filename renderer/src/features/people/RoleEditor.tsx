@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/errors';
 import { useDocumentTitle, useDialog } from '../../lib/hooks';
 import { asList } from '../../lib/query';
 import { navigate } from '../../lib/router';
-import { Alert, EmptyState, Icon, LoadFailure, LoadingBlock, PageHeader } from '../../ui';
+import { Alert, Button, EmptyState, LoadFailure, LoadingBlock, PageHeader } from '../../ui';
 import { useAvailablePermissions, useRole, useRoles } from './api';
 import { SCOPE_LABEL, roleTenantLabel } from './directory';
 import { CloneRoleDialog, DeleteRoleDialog, RoleUsersCard } from './RoleDialogs';
@@ -106,29 +106,27 @@ function RoleForm({
         actions={
           <>
             {role ? (
-              <button
-                type="button"
-                className={`btn ${readOnly ? 'btn-primary' : 'btn-secondary'}`}
+              <Button
+                tone={readOnly ? 'primary' : 'secondary'}
+                icon="copy"
                 onClick={() => cloning.open(true)}
-                data-testid="role-clone"
+                testId="role-clone"
               >
-                <Icon name="copy" />
                 {readOnly ? 'Clone to customize' : 'Clone'}
-              </button>
+              </Button>
             ) : null}
             {role && !readOnly ? (
-              <button
-                type="button"
-                className="btn btn-danger"
+              <Button
+                tone="danger"
+                icon="trash"
                 onClick={() => {
                   setDeleteError(null);
                   setDeleting(true);
                 }}
-                data-testid="role-delete"
+                testId="role-delete"
               >
-                <Icon name="trash" />
                 Delete
-              </button>
+              </Button>
             ) : null}
           </>
         }

@@ -254,15 +254,9 @@ export function RoleSaveBar({ form }: { form: RoleFormState }) {
           {creating ? 'Create role' : 'Save changes'}
         </Button>
         {!creating ? (
-          <button
-            type="button"
-            className="btn btn-ghost"
-            disabled={busy || !dirty}
-            onClick={discard}
-            data-testid="role-discard"
-          >
+          <Button tone="ghost" disabled={busy || !dirty} onClick={discard} testId="role-discard">
             Discard changes
-          </button>
+          </Button>
         ) : (
           <Link to="/users/roles" className="btn btn-ghost">
             Cancel

@@ -3,19 +3,17 @@ import type { Role } from '../../../../server/contract';
 
 import { Link, navigate } from '../../lib/router';
 import {
-  AdminTable,
   ButtonLink,
   ChoiceSelect,
   EmptyState,
-  ListCount,
   ListStates,
-  ListToolbar,
-  NoMatchRow,
   PageHeader,
   rowAction,
   RowActions,
+  SearchTable,
 } from '../../ui';
 import { asList } from '../../lib/query';
+import { useRowSearch } from '../../lib/row-search';
 import { useScope } from '../../lib/session';
 import { useCan } from '../../lib/can';
 import { useTarget, writeTarget, useDialog } from '../../lib/hooks';
@@ -35,22 +33,15 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
   const canWrite = useCan('users:write');
   const dir = useDirectory();
   const roles = useRoles();
-  const [search, setSearch] = useState('');
   const [kind, setKind] = useState<'' | 'system' | 'custom'>('');
   const cloning = useDialog<Role>();
   const deleting = useTarget<Role>();
 
   const list = asList(roles.data);
   const byId = new Map(list.map((r) => [r.id, r]));
-  const needle = search.trim().toLowerCase();
-  const shown = list
-    .filter(
-      (r) =>
-        (!needle ||
-          r.name.toLowerCase().includes(needle) ||
-          (r.description ?? '').toLowerCase().includes(needle)) &&
-        (!kind || (kind === 'system') === r.isSystem),
-    )
+  const { rows, search } = useRowSearch(list, (r) => [r.name, r.description]);
+  const shown = rows
+    .filter((r) => !kind || (kind === 'system') === r.isSystem)
     // Built-in roles first, then custom roles, each alphabetically.
     .sort((a, b) => Number(b.isSystem) - Number(a.isSystem) || a.name.localeCompare(b.name));
 
@@ -72,9 +63,8 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
       {tabs}
 
       <ListStates of={roles} loading="Loading roles…" forbidden={ROLES_FORBIDDEN}>
-        <ListToolbar
-          query={search}
-          onQuery={setSearch}
+        <SearchTable
+          search={search}
           placeholder="Search roles"
           searchTestId="role-search"
           filters={
@@ -90,11 +80,18 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
               testId="role-kind-filter"
             />
           }
-          count={<ListCount>{plural(list.length, 'role')}</ListCount>}
-        />
-        <AdminTable
-          testId="role-table"
-          columns={['Role', 'Applies to', 'Inherits from', <th className="num">Users</th>]}
+          count={plural(list.length, 'role')}
+          table={{
+            testId: 'role-table',
+            columns: ['Role', 'Applies to', 'Inherits from', <th className="num">Users</th>],
+          }}
+          noMatch={
+            shown.length > 0
+              ? null
+              : list.length === 0
+                ? 'No roles are visible to your account.'
+                : 'No role matches.'
+          }
         >
           {shown.map((r) => (
             <tr key={r.id} data-testid="role-row" data-role-id={r.id} data-role-name={r.name}>
@@ -157,12 +154,7 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
               />
             </tr>
           ))}
-          {shown.length === 0 ? (
-            <NoMatchRow colSpan={5}>
-              {list.length === 0 ? 'No roles are visible to your account.' : 'No role matches.'}
-            </NoMatchRow>
-          ) : null}
-        </AdminTable>
+        </SearchTable>
         {list.length > 0 && !list.some((r) => !r.isSystem) ? (
           <EmptyState icon="users" title="No custom roles yet" compact testId="roles-no-custom">
             Built-in roles cover the usual jobs. For anything else, create a role or clone a built-in one and

@@ -5,7 +5,6 @@ import { useSession } from '../../lib/session';
 import { ActionError } from '../../ui/ActionError';
 import { Dialog } from '../../ui/Dialog';
 import { ConfirmAction } from '../../ui/DialogActions';
-import { Icon } from '../../ui/Icon';
 import { Alert } from '../../ui/basics';
 import { formatDateTime, plural } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
@@ -142,14 +141,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
           <Alert tone="success" testId="users-notice">
             {notice}
           </Alert>
-          <button
-            type="button"
-            className="btn btn-ghost btn-sm"
-            onClick={() => setNotice(null)}
-            aria-label="Dismiss"
-          >
-            <Icon name="close" size={14} />
-          </button>
+          <SmallButton tone="ghost" icon="close" onClick={() => setNotice(null)} aria-label="Dismiss" />
         </div>
       ) : null}
       {rowError ? <ActionError error={rowError.error} testId="users-row-error" /> : null}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { PostureSummary } from '../../../../server/contract';
 import { formatCount, plural } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
-import { AdminTable, EmptyState, LoadState, PageHeader, Segmented } from '../../ui';
+import { AdminPage, AdminTable, EmptyState, LoadState, Segmented } from '../../ui';
 import { Card } from '../../ui/basics';
 import { usePostureSummary, type PostureDrill } from './api';
 import { PostureDevicesPanel } from './PostureDevicesPanel';
@@ -61,11 +61,14 @@ export function PosturePage() {
   const data = summary.data?.data;
 
   return (
-    <div className="page adm pst" data-testid="posture-page">
-      <PageHeader
-        title="Management posture"
-        sub="Third-party management and remote-access products the agents find on their devices"
-      />
+    <AdminPage
+      className="pst"
+      testId="posture-page"
+      head={{
+        title: 'Management posture',
+        sub: 'Third-party management and remote-access products the agents find on their devices',
+      }}
+    >
       <div className="pst-toolbar">
         <Segmented
           label="Stale after"
@@ -109,6 +112,6 @@ export function PosturePage() {
           ))}
         </div>
       )}
-    </div>
+    </AdminPage>
   );
 }

@@ -1,6 +1,6 @@
 import { type ClipboardEvent } from 'react';
 import { Icon } from '../../ui/Icon';
-import { SmallButton } from '../../ui/SmallButton';
+import { RemoveRowButton, SmallButton } from '../../ui/SmallButton';
 import { Alert, Card, StatusPill } from '../../ui/basics';
 import { checkEntry } from './ip-allowlist';
 import { cleanAllowlist } from './model';
@@ -136,14 +136,7 @@ export function SecuritySection({
                           ? ''
                           : 'Empty row: ignored')}
                 </span>
-                <SmallButton
-                  tone="ghost"
-                  icon="trash"
-                  aria-label={`Remove entry ${i + 1}`}
-                  title="Remove"
-                  onClick={() => setRows(rows.filter((_, j) => j !== i))}
-                  testId="allowlist-remove"
-                />
+                <RemoveRowButton what="entry" at={i} list={[rows, setRows]} testId="allowlist-remove" />
               </div>
             );
           })

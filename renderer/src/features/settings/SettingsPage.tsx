@@ -5,7 +5,16 @@ import { ActionError } from '../../ui/ActionError';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Alert } from '../../ui/basics';
 import { useDocumentTitle } from '../../lib/hooks';
-import { ButtonLink, EmptyState, LoadFailure, LoadingBlock, PageHeader, sectionTabs, Tabs } from '../../ui';
+import {
+  Button,
+  ButtonLink,
+  EmptyState,
+  LoadFailure,
+  LoadingBlock,
+  PageHeader,
+  sectionTabs,
+  Tabs,
+} from '../../ui';
 
 import { useScope } from '../../lib/session';
 import {
@@ -289,23 +298,19 @@ function PartnerSettingsForm({
               <span className="muted">No unsaved changes</span>
             )}
           </div>
-          <button
-            type="button"
-            className="btn btn-ghost"
-            disabled={!dirty || busy}
-            onClick={discard}
-            data-testid="settings-discard"
-          >
+          <Button tone="ghost" disabled={!dirty || busy} onClick={discard} testId="settings-discard">
             Discard
-          </button>
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={!dirty || busy}
-            data-testid="settings-save"
+          </Button>
+          <Button
+            tone="primary"
+            submit
+            disabled={!dirty}
+            busy={busy}
+            busyLabel="Saving…"
+            testId="settings-save"
           >
-            {busy ? 'Saving…' : 'Save changes'}
-          </button>
+            Save changes
+          </Button>
         </div>
         {error ? <ActionError error={error} testId="settings-error" /> : null}
         {attempted && invalid ? (

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
-import { Alert, Button, EmptyState, LoadState, LoadingBlock, PageHeader } from '../../ui';
+import { AdminPage, Alert, Button, EmptyState, LoadState, LoadingBlock } from '../../ui';
 import { usePresets, useProviders } from './api';
 import type { SsoOwner } from './model';
 import { ownerKey, useSsoOwner, type OwnerPick } from './owner';
@@ -43,12 +43,15 @@ export function SsoSection() {
     ) : null;
 
   return (
-    <div className="page adm sso-page" data-testid="sso-page">
-      <PageHeader
-        title="Single sign-on"
-        sub="Let people sign in with the identity provider they already use (Entra ID, Google Workspace, Okta, Auth0 or any OpenID Connect IdP)."
-        actions={<OwnerPicker pick={pick} />}
-      />
+    <AdminPage
+      className="sso-page"
+      testId="sso-page"
+      head={{
+        title: 'Single sign-on',
+        sub: 'Let people sign in with the identity provider they already use (Entra ID, Google Workspace, Okta, Auth0 or any OpenID Connect IdP).',
+        actions: <OwnerPicker pick={pick} />,
+      }}
+    >
       <MfaHint canWrite={canWrite} />
       {!pick.loaded && !owner ? (
         <LoadingBlock label="Loading organizations…" />
@@ -96,7 +99,7 @@ export function SsoSection() {
       {setup && owner && presets.data ? (
         <SetupWizard owner={owner} presets={presets.data.data} onClose={() => setSetup(false)} />
       ) : null}
-    </div>
+    </AdminPage>
   );
 }
 

@@ -4,23 +4,21 @@ import type { Organization } from '../../../../server/contract';
 import { navigate } from '../../lib/router';
 import { StatusPill } from '../../ui/basics';
 import {
-  AdminTable,
   Button,
   ButtonLink,
   ChoiceSelect,
   EmptyState,
-  ListCount,
   ListStates,
-  ListToolbar,
   nameChoices,
-  NoMatchRow,
   PageHeader,
   rowAction,
   RowActions,
+  SearchTable,
   SmallButton,
   TitleCell,
 } from '../../ui';
 import { asList } from '../../lib/query';
+import { useRowSearch } from '../../lib/row-search';
 import { formatDate, plural } from '../../lib/format';
 import { useScope } from '../../lib/session';
 import { useTarget, useDialog, writeTarget } from '../../lib/hooks';
@@ -38,19 +36,15 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
   const partnerList = asList(partners.data);
   const partnerName = new Map(partnerList.map((p) => [p.id, p.name]));
 
-  const [search, setSearch] = useState('');
   const [status, setStatus] = useState('');
   const [partnerId, setPartnerId] = useState('');
   const editing = useDialog<Organization | 'new'>();
   const deleting = useTarget<Organization>();
 
   const all = asList(orgs.data);
-  const needle = search.trim().toLowerCase();
-  const shown = all.filter(
-    (o) =>
-      (!needle || o.name.toLowerCase().includes(needle) || o.slug.toLowerCase().includes(needle)) &&
-      (!status || o.status === status) &&
-      (!partnerId || o.partnerId === partnerId),
+  const { rows, search } = useRowSearch(all, (o) => [o.name, o.slug]);
+  const shown = rows.filter(
+    (o) => (!status || o.status === status) && (!partnerId || o.partnerId === partnerId),
   );
 
   const remove = writeTarget(deleting, (row) => tenantsApi.deleteOrganization(row.id), orgs.reload);
@@ -114,9 +108,8 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
           ) : null
         }
       >
-        <ListToolbar
-          query={search}
-          onQuery={setSearch}
+        <SearchTable
+          search={search}
           placeholder="Search by name or slug"
           searchTestId="org-search"
           filters={
@@ -142,24 +135,24 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
             </>
           }
           count={
-            <ListCount testId="org-count">
-              {shown.length === all.length
-                ? plural(all.length, 'organization')
-                : `${shown.length} of ${all.length}`}
-            </ListCount>
+            shown.length === all.length
+              ? plural(all.length, 'organization')
+              : `${shown.length} of ${all.length}`
           }
-        />
-        <AdminTable
-          testId="org-table"
-          columns={[
-            'Organization',
-            ...(scope === 'system' ? ['Partner'] : []),
-            'Type',
-            'Status',
-            'Contract',
-            <th className="num">Device cap</th>,
-            'Sign-in policy',
-          ]}
+          countTestId="org-count"
+          table={{
+            testId: 'org-table',
+            columns: [
+              'Organization',
+              ...(scope === 'system' ? ['Partner'] : []),
+              'Type',
+              'Status',
+              'Contract',
+              <th className="num">Device cap</th>,
+              'Sign-in policy',
+            ],
+          }}
+          noMatch={shown.length === 0 ? 'No organization matches these filters.' : null}
         >
           {shown.map((o) => {
             const st = orgStatusOf(o.status);
@@ -194,10 +187,7 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
               </tr>
             );
           })}
-          {shown.length === 0 ? (
-            <NoMatchRow colSpan={8}>No organization matches these filters.</NoMatchRow>
-          ) : null}
-        </AdminTable>
+        </SearchTable>
       </ListStates>
 
       {editing.value ? (

@@ -5,21 +5,19 @@ import { DeleteTarget } from '../../ui/DialogActions';
 import { Alert, StatusPill } from '../../ui/basics';
 import { formatDateTime, plural } from '../../lib/format';
 import {
-  AdminTable,
   Button,
   EmptyState,
-  ListCount,
   ListStates,
-  ListToolbar,
-  NoMatchRow,
   PageHeader,
   Pager,
   rowAction,
   RowActions,
+  SearchTable,
   TitleCell,
 } from '../../ui';
 
 import { asList, paginationOf } from '../../lib/query';
+import { useRowSearch } from '../../lib/row-search';
 import { formatDate } from '../../lib/format';
 import { useTarget, useDialog, writeTarget } from '../../lib/hooks';
 import { PARTNER_PLANS, PARTNER_TYPES, labelOf, partnerStatusOf } from './labels';
@@ -29,11 +27,21 @@ import { tenantsApi, usePartnerPage } from './api';
 
 const PAGE_SIZE = 50;
 
+const PARTNER_COLUMNS = [
+  'Partner',
+  'Type',
+  'Plan',
+  'Status',
+  <th className="num">Organizations</th>,
+  'Caps',
+  'Billing email',
+  'Created',
+];
+
 export function PartnersView({ tabs }: { tabs: ReactNode }) {
   const [page, setPage] = useState(1);
   const partners = usePartnerPage({ page, limit: PAGE_SIZE });
   const orgs = useOrganizationList();
-  const [search, setSearch] = useState('');
   const editing = useDialog<Partner | 'new'>();
   const statusOf = useDialog<Partner>();
   const deleting = useTarget<Partner>();
@@ -41,10 +49,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
   const orgCount = new Map<string, number>();
   for (const o of asList(orgs.data)) orgCount.set(o.partnerId, (orgCount.get(o.partnerId) ?? 0) + 1);
   const list = asList(partners.data);
-  const needle = search.trim().toLowerCase();
-  const shown = needle
-    ? list.filter((p) => p.name.toLowerCase().includes(needle) || p.slug.includes(needle))
-    : list;
+  const { rows: shown, search } = useRowSearch(list, (p) => [p.name, p.slug]);
 
   const remove = writeTarget(deleting, (row) => tenantsApi.deletePartner(row.id), partners.reload);
   const deletingOrgs = deleting.target ? (orgCount.get(deleting.target.id) ?? 0) : 0;
@@ -73,27 +78,13 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
           ) : null
         }
       >
-        <ListToolbar
-          query={search}
-          onQuery={setSearch}
+        <SearchTable
+          search={search}
           placeholder="Search this page by name or slug"
           searchTestId="partner-search"
-          count={
-            <ListCount>{plural(paginationOf(partners.data)?.total ?? list.length, 'partner')}</ListCount>
-          }
-        />
-        <AdminTable
-          testId="partner-table"
-          columns={[
-            'Partner',
-            'Type',
-            'Plan',
-            'Status',
-            <th className="num">Organizations</th>,
-            'Caps',
-            'Billing email',
-            'Created',
-          ]}
+          count={plural(paginationOf(partners.data)?.total ?? list.length, 'partner')}
+          table={{ testId: 'partner-table', columns: PARTNER_COLUMNS }}
+          noMatch={shown.length === 0 ? `No partner on this page matches “${search.query}”.` : null}
           after={<Pager pagination={paginationOf(partners.data)} onPage={setPage} testId="partners-pager" />}
         >
           {shown.map((p) => {
@@ -136,10 +127,7 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
               </tr>
             );
           })}
-          {shown.length === 0 ? (
-            <NoMatchRow colSpan={9}>No partner on this page matches “{search}”.</NoMatchRow>
-          ) : null}
-        </AdminTable>
+        </SearchTable>
       </ListStates>
 
       {editing.value ? (

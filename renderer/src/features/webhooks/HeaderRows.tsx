@@ -1,5 +1,5 @@
 import type { WebhookHeader } from '../../../../server/contract';
-import { Icon } from '../../ui';
+import { RemoveRowButton, SmallButton } from '../../ui';
 
 // Custom headers as key/value rows; the server sends them after its own headers on every delivery.
 
@@ -45,29 +45,21 @@ export function HeaderRows({
                 data-testid={`webhook-header-${part.field}-${i}`}
               />
             ))}
-            <button
-              type="button"
-              className="btn btn-ghost btn-sm"
-              aria-label={`Remove header ${i + 1}`}
-              title="Remove"
-              onClick={() => onChange(rows.filter((_, j) => j !== i))}
-            >
-              <Icon name="close" size={14} />
-            </button>
+            <RemoveRowButton what="header" at={i} list={[rows, onChange]} />
           </div>
         ))
       )}
       {error ? <div className="field-error">{error}</div> : null}
       {rows.length < MAX_HEADERS ? (
-        <button
-          type="button"
-          className="btn btn-ghost btn-sm wh-add"
+        <SmallButton
+          tone="ghost"
+          icon="plus"
+          className="wh-add"
           onClick={() => onChange([...rows, { key: '', value: '' }])}
-          data-testid="webhook-header-add"
+          testId="webhook-header-add"
         >
-          <Icon name="plus" size={14} />
           Add header
-        </button>
+        </SmallButton>
       ) : null}
     </div>
   );
