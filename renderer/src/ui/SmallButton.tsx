@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { Button, type ButtonTone } from './Button';
 
 export type { ButtonTone };
@@ -20,6 +20,29 @@ export function SmallButton({
       className={className ? `btn-sm ${className}` : 'btn-sm'}
       {...button}
     />
+  );
+}
+
+/**
+ * A page's "New …" or "Add …" action: small, primary, with the plus. Nothing for a caller who may not create, so
+ * one element serves both the page header and the empty state.
+ */
+export function CreateButton({
+  allowed = true,
+  onClick,
+  testId,
+  children,
+}: {
+  allowed?: boolean;
+  onClick: () => void;
+  testId: string;
+  children: ReactNode;
+}) {
+  if (!allowed) return null;
+  return (
+    <SmallButton tone="primary" icon="plus" iconSize={16} onClick={onClick} testId={testId}>
+      {children}
+    </SmallButton>
   );
 }
 

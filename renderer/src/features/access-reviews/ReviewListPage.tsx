@@ -3,7 +3,7 @@ import type { AccessReviewSummary } from '../../../../server/contract';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate } from '../../lib/router';
-import { AdminPage, AdminTable, EmptyState, Icon, LoadState, SmallButton } from '../../ui';
+import { AdminPage, AdminTable, EmptyState, Icon, LoadState, CreateButton } from '../../ui';
 import { useReviewList } from './api';
 import { CreateReviewDialog } from './CreateReviewDialog';
 import { useCanWriteReviews } from './access';
@@ -24,11 +24,11 @@ export function ReviewListPage() {
   const list = useReviewList();
   const rows = list.data?.data;
 
-  const createButton = canWrite ? (
-    <SmallButton tone="primary" icon="plus" onClick={() => setCreating(true)} testId="ar-create">
+  const createButton = (
+    <CreateButton allowed={canWrite} onClick={() => setCreating(true)} testId="ar-create">
       New review
-    </SmallButton>
-  ) : null;
+    </CreateButton>
+  );
 
   return (
     <AdminPage

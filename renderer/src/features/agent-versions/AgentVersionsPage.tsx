@@ -4,7 +4,7 @@ import { formatCount, formatDate } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link } from '../../lib/router';
 import { useScope } from '../../lib/session';
-import { AdminTable, BarList, EmptyState, LoadState, PageHeader, SmallButton } from '../../ui';
+import { AdminTable, BarList, EmptyState, LoadState, PageHeader, SmallButton, CreateButton } from '../../ui';
 import { StatusPill } from '../../ui/basics';
 import { fleetAdoption, OS_LABEL, percentOf, type FleetAdoption } from './adoption';
 import { runningVersion, useAdoption, useAgentVersions } from './api';
@@ -28,17 +28,11 @@ export function AgentVersionsPage() {
   const [registering, setRegistering] = useState(false);
   const [staging, setStaging] = useState<AgentVersion | null>(null);
 
-  const registerButton = admin ? (
-    <SmallButton
-      tone="primary"
-      icon="plus"
-      iconSize={16}
-      onClick={() => setRegistering(true)}
-      testId="register-version"
-    >
+  const registerButton = (
+    <CreateButton allowed={admin} onClick={() => setRegistering(true)} testId="register-version">
       Register version
-    </SmallButton>
-  ) : null;
+    </CreateButton>
+  );
 
   return (
     <div className="page adm av" data-testid="agent-versions-page">

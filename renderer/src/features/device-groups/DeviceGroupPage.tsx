@@ -7,6 +7,7 @@ import { formatDateTime, plural } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate } from '../../lib/router';
 import {
+  CreateButton,
   ActionError,
   AdminTable,
   ConfirmDialog,
@@ -60,15 +61,9 @@ export function DeviceGroupPage({ groupId }: { groupId: string }) {
       actions={
         canWrite ? (
           <>
-            <SmallButton
-              tone="primary"
-              icon="plus"
-              iconSize={14}
-              onClick={() => setAdding(true)}
-              testId="group-add-members"
-            >
+            <CreateButton onClick={() => setAdding(true)} testId="group-add-members">
               Add devices
-            </SmallButton>
+            </CreateButton>
             <SmallButton
               tone="secondary"
               icon="edit"
@@ -98,17 +93,9 @@ export function DeviceGroupPage({ groupId }: { groupId: string }) {
           testId="group-members-empty"
           compact
           action={
-            canWrite ? (
-              <SmallButton
-                tone="primary"
-                icon="plus"
-                iconSize={14}
-                onClick={() => setAdding(true)}
-                testId="group-add-first"
-              >
-                Add devices
-              </SmallButton>
-            ) : null
+            <CreateButton allowed={canWrite} onClick={() => setAdding(true)} testId="group-add-first">
+              Add devices
+            </CreateButton>
           }
         >
           Add devices of {orgName(orgs, g.orgId)} from the picker.

@@ -4,7 +4,7 @@ import { orgName, useOrganizations, useSites } from '../../lib/directory';
 import { formatDate, plural } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/hooks';
 import { navigate } from '../../lib/router';
-import { AdminTable, EmptyState, LoadState, PageHeader, Pager, SmallButton, TitleCell } from '../../ui';
+import { AdminTable, EmptyState, LoadState, PageHeader, Pager, TitleCell, CreateButton } from '../../ui';
 import { useGroupList } from './api';
 import { GroupFormDialog } from './GroupFormDialog';
 
@@ -26,17 +26,11 @@ export function DeviceGroupsPage() {
   const siteName = (id: string | null) =>
     id === null ? 'Whole organization' : (sites.data?.find((s) => s.id === id)?.name ?? '…');
 
-  const createButton = canWrite ? (
-    <SmallButton
-      tone="primary"
-      icon="plus"
-      iconSize={16}
-      onClick={() => setCreating(true)}
-      testId="group-create"
-    >
+  const createButton = (
+    <CreateButton allowed={canWrite} onClick={() => setCreating(true)} testId="group-create">
       New group
-    </SmallButton>
-  ) : null;
+    </CreateButton>
+  );
 
   return (
     <div className="page adm dg-page">

@@ -7,6 +7,7 @@ import { useDocumentTitle, useNow } from '../../lib/hooks';
 import { loadStateOf, queryClient } from '../../lib/query';
 import { navigate } from '../../lib/router';
 import {
+  CreateButton,
   ActionError,
   AdminTable,
   EmptyState,
@@ -16,7 +17,6 @@ import {
   Pager,
   RowSwitch,
   Segmented,
-  SmallButton,
   TitleCell,
 } from '../../ui';
 import { useWebhookList, webhooksApi, webhooksKeys } from './api';
@@ -55,17 +55,11 @@ export function WebhooksPage() {
       await queryClient.invalidateQueries({ queryKey: webhooksKeys.all });
     });
 
-  const createButton = canWrite ? (
-    <SmallButton
-      tone="primary"
-      icon="plus"
-      iconSize={16}
-      onClick={() => setCreating(true)}
-      testId="webhook-create"
-    >
+  const createButton = (
+    <CreateButton allowed={canWrite} onClick={() => setCreating(true)} testId="webhook-create">
       New webhook
-    </SmallButton>
-  ) : null;
+    </CreateButton>
+  );
 
   return (
     <div className="page wh-page adm">
