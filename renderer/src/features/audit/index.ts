@@ -1,4 +1,3 @@
 // The public surface of the audit feature: what the route table may import.
 
 export { AuditSection } from './AuditSection';
-export { RESULT_TONE } from './parts';

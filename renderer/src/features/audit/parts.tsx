@@ -1,10 +1,8 @@
 import type { CSSProperties } from 'react';
 import type { AuditCategory, AuditResult } from '../../../../server/contract';
-import { StatusPill, type Tone } from '../../ui';
+import { RESULT_TONE } from '../../lib/audit-result';
+import { StatusPill } from '../../ui';
 import { CATEGORY_LABEL, RESULT_LABEL } from './model';
-
-/** Each result's tone: the pill here, the dot of the home page's recent activity. */
-export const RESULT_TONE: Record<AuditResult, Tone> = { success: 'ok', failure: 'bad', denied: 'warn' };
 
 // The two badges of an entry: its result (a status pill) and its category (a quiet tag with its own colour).
 

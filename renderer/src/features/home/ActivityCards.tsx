@@ -8,7 +8,7 @@ import type {
 import { compactTime, formatCount, formatDateTime, relativeTo } from '../../lib/format';
 import { Link } from '../../lib/router';
 import { BarChart, Card, CHART_COLORS, TimeSeriesChart } from '../../ui';
-import { RESULT_TONE } from '../audit';
+import { RESULT_TONE } from '../../lib/audit-result';
 import { links } from './links';
 import { RISK_LABEL } from './StatTiles';
 
