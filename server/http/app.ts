@@ -81,7 +81,11 @@ export function buildApp({ log, routes, middleware, staticDir, resolveClient, ho
   });
   let openapi: ReturnType<typeof buildOpenApiDocument> | null = null;
   api.get('/openapi.json', async (_req, res) => {
-    openapi ??= buildOpenApiDocument(routes);
+    // A failed build is not kept: the next request tries again rather than answering 500 for good.
+    openapi ??= buildOpenApiDocument(routes).catch((err: unknown) => {
+      openapi = null;
+      throw err;
+    });
     res.json(await openapi);
   });
   mountRoutes(api, routes, middleware);

@@ -120,9 +120,8 @@ export class AgentHub implements AgentHubPort {
       }
     }, intervalMs / ticksPerRound);
     this.pingTimer.unref();
-    // A removed device's socket closes on the next turn of the loop: the decommission's own `self_uninstall`,
-    // sent after the same commit, goes out first (a close frame follows data already queued), so a connected
-    // agent hears it at once and reports it done over HTTP (its narrowed heartbeat credential).
+    // A removed device's socket closes on the next turn: its `self_uninstall`, sent after the same commit, goes out
+    // first (the close frame follows queued data); the agent reports it done over HTTP (narrowed credential).
     this.unsubscribe.push(
       ctx.bus.on('device.decommissioned', ({ data }) => {
         setImmediate(() => this.disconnect(data.deviceId, 'device decommissioned'));
