@@ -103,6 +103,8 @@ export interface RunningServer {
 
 const PORT_ATTEMPTS = 20;
 
+const LISTEN_BACKLOG = 4096;
+
 function listen(server: Server, port: number, host: string, fallback: boolean): Promise<number> {
   return new Promise((resolve, reject) => {
     let attempt = 0;
@@ -119,7 +121,10 @@ function listen(server: Server, port: number, host: string, fallback: boolean): 
       };
       server.once('error', onError);
       server.once('listening', onListening);
-      server.listen(p, host);
+      // A fleet reconnecting at once (a server restart, an enrollment storm) opens thousands of connections in a
+      // moment: a short accept queue would drop them, and each dropped one waits out TCP's SYN backoff (1, 3, 7,
+      // 15 s...). The kernel caps the backlog at net.core.somaxconn.
+      server.listen({ port: p, host, backlog: LISTEN_BACKLOG });
     };
     tryPort(port);
   });

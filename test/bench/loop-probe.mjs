@@ -9,10 +9,12 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const port = Number(process.env.LOOP_PROBE_PORT);
 if (Number.isInteger(port) && port > 0) {
-  // 10 ms is the sampling timer's resolution: a stall shows up whole, a sub-10 ms hiccup as up to 10 ms.
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  // The histogram records the time between two firings of a 10 ms sampling timer, so an idle loop reads about
+  // 10 ms: the delay is what exceeds the timer's own interval (how late it fired), as the probe reports it.
+  const resolutionMs = 10;
+  const histogram = monitorEventLoopDelay({ resolution: resolutionMs });
   histogram.enable();
-  const ms = (ns) => Math.round(ns / 1e4) / 100;
+  const ms = (ns) => Math.max(0, Math.round(ns / 1e4) / 100 - resolutionMs);
   const probe = createServer((req, res) => {
     if (req.url === '/reset') histogram.reset();
     const body =

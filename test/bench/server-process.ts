@@ -26,6 +26,8 @@ export function startServerProcess(
       AGENT_HEARTBEAT_SECONDS: '3600',
       ...env,
     },
+    // To see where the server's time goes: BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
+    nodeArgs: process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean),
   });
 }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LimitRule } from '../../server/http/rate-limit';
 import { HttpError } from '../../server/http/errors';
+import { killAgentCredential } from '../../server/modules/agents/device-store';
 import { ENROLL_ATTEMPTS_PER_IP, ENROLL_RETRY_SPREAD_SECONDS } from '../../server/modules/agents/enroll';
 import { enrollmentBody, mintEnrollmentKey, startAgentServer, TestAgent } from '../support/agent-client';
 import { insertOrg, insertPartner } from '../support/seed';
@@ -140,9 +141,11 @@ describe('enrollment idempotent per install id', () => {
     expect(keyUses(key.id)).toBe(1);
     expect(devicesOfKey(key.id)).toHaveLength(1);
 
-    // The credential of the first answer is dead; the new one works.
+    // The first credential was never used, so its answer may still be on its way: once the new one is used, the
+    // first is dead.
     const old = new TestAgent(server.url, first.body);
     const renewed = new TestAgent(server.url, again.body);
+    expect((await renewed.heartbeat()).status).toBe(200);
     expect((await old.heartbeat()).status).toBe(401);
     expect((await renewed.heartbeat()).status).toBe(200);
 
@@ -151,6 +154,45 @@ describe('enrollment idempotent per install id', () => {
       .prepare('SELECT action FROM audit_logs WHERE resource_id = ? ORDER BY rowid')
       .all(first.body.deviceId) as Array<{ action: string }>;
     expect(actions.map((a) => a.action)).toEqual(['device.create', 'agent.reenroll']);
+  });
+
+  it('keeps whichever of two crossing answers the agent uses first, and only that one', async () => {
+    // The agent gave up on its first enrollment and tried again; the server answered the retry first, then the
+    // first attempt. The agent holds the retry's credential, the server's latest is the other one.
+    const key = mintEnrollmentKey(server, orgId, { maxUsage: 1 });
+    const installId = 'install-crossing-answers-01';
+    const retry = await enroll(key.key, { installId });
+    const late = await enroll(key.key, { installId });
+    const held = new TestAgent(server.url, retry.body);
+    const lost = new TestAgent(server.url, late.body);
+    expect((await held.heartbeat()).status).toBe(200);
+    expect((await lost.heartbeat()).status).toBe(401);
+    expect((await held.heartbeat()).status).toBe(200);
+    const socket = await held.connect();
+    await socket.close();
+    expect(devicesOfKey(key.id)).toHaveLength(1);
+    expect(keyUses(key.id)).toBe(1);
+  });
+
+  it('cuts off a credential already used the moment the install enrolls again', async () => {
+    const key = mintEnrollmentKey(server, orgId);
+    const installId = 'install-used-credential-01';
+    const first = new TestAgent(server.url, (await enroll(key.key, { installId })).body);
+    expect((await first.heartbeat()).status).toBe(200);
+    const again = new TestAgent(server.url, (await enroll(key.key, { installId })).body);
+    expect((await first.heartbeat()).status).toBe(401);
+    expect((await again.heartbeat()).status).toBe(200);
+  });
+
+  it('kills both credentials of a crossing when the device is removed and its uninstall completes', async () => {
+    const key = mintEnrollmentKey(server, orgId);
+    const installId = 'install-crossing-removed';
+    const a = (await enroll(key.key, { installId })).body;
+    const b = (await enroll(key.key, { installId })).body;
+    // What a completed self_uninstall does to the credential (commands.ts).
+    killAgentCredential(server.context.db, a.deviceId);
+    expect((await new TestAgent(server.url, a).heartbeat()).status).toBe(401);
+    expect((await new TestAgent(server.url, b).heartbeat()).status).toBe(401);
   });
 
   it('closes a socket still open on the replaced credential', async () => {

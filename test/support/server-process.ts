@@ -38,11 +38,18 @@ const STDERR_TAIL = 8192;
  */
 export async function startServerProcess(
   dataDir: string,
-  options: { env?: Record<string, string>; port?: number; readyTimeoutMs?: number; bundle?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    port?: number;
+    readyTimeoutMs?: number;
+    bundle?: boolean;
+    /** Node's own flags, before the entry (`--cpu-prof` is not allowed in NODE_OPTIONS). */
+    nodeArgs?: string[];
+  } = {},
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const entry = options.bundle ? ['out/main/serve.js'] : ['--import', 'tsx', 'app/serve.ts'];
-  const child = spawn(process.execPath, [...entry, '--port', String(port), '--data-dir', dataDir], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, '--port', String(port), '--data-dir', dataDir], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { safeEqual, sha256Hex } from '../../crypto';
 import { HttpError, notFound, unauthorized } from '../../http/errors';
-import { agentDeviceByAgentId, type AgentDeviceRow } from './device-store';
+import { agentDeviceByAgentId, settleAgentCredential, type AgentDeviceRow } from './device-store';
 import type { Db } from '../../db/connection';
 
 // Agent authentication (DESIGN §3): `Authorization: Bearer <authToken>` on every agent endpoint, the device found
@@ -53,8 +53,18 @@ export function authenticateAgent(
   const device = agentDeviceByAgentId(db, agentId);
   if (!device) throw notFound(AGENT_NOT_FOUND);
   const token = bearerToken(authorization);
-  if (!token || !safeEqual(sha256Hex(token), device.agent_token_hash))
-    throw unauthorized(INVALID_AGENT_TOKEN);
+  if (!token) throw unauthorized(INVALID_AGENT_TOKEN);
+  const hash = sha256Hex(token);
+  const current = safeEqual(hash, device.agent_token_hash);
+  // Two enrollments of the install crossed (migration 0020): the credential used first is kept, the other dies.
+  const waiting = !current && device.agent_token_prev_hash !== null && safeEqual(hash, device.agent_token_prev_hash);
+  if (!current && !waiting) throw unauthorized(INVALID_AGENT_TOKEN);
+  if (waiting || device.agent_token_fresh) {
+    settleAgentCredential(db, device.id, hash);
+    device.agent_token_hash = hash;
+    device.agent_token_prev_hash = null;
+    device.agent_token_fresh = 0;
+  }
   if (device.tenant_deleted || device.partner_status === 'churned') {
     throw unauthorized('Agent credentials have been revoked');
   }

@@ -13,6 +13,10 @@ export interface AgentDeviceRow {
   hostname: string;
   status: DeviceStatus;
   agent_token_hash: string;
+  /** A replaced credential that waits beside the current one until either is used (migration 0020). */
+  agent_token_prev_hash: string | null;
+  /** 1 while the current credential has not been used. */
+  agent_token_fresh: 0 | 1;
   os_type: OsType;
   architecture: Architecture;
   agent_version: string;
@@ -91,7 +95,8 @@ export interface StaleDevice {
   site_id: string | null;
 }
 
-const AGENT_DEVICE = `SELECT d.id, d.org_id, d.site_id, d.hostname, d.status, d.agent_token_hash, d.os_type,
+const AGENT_DEVICE = `SELECT d.id, d.org_id, d.site_id, d.hostname, d.status, d.agent_token_hash,
+    d.agent_token_prev_hash, d.agent_token_fresh, d.os_type,
     d.architecture, d.agent_version, d.auto_update, d.last_seen_at, p.id AS partner_id, p.status AS partner_status,
     (p.deleted_at IS NOT NULL OR o.deleted_at IS NOT NULL) AS tenant_deleted
   FROM devices d JOIN organizations o ON o.id = d.org_id JOIN partners p ON p.id = o.partner_id`;
@@ -120,11 +125,13 @@ export function enrollTargetOf(db: Db, orgId: string): EnrollTarget | undefined 
 
 /** The organization's devices that count toward its cap. */
 export function countOrgDevices(db: Db, orgId: string): number {
+  // Kept by triggers (migration 0021): no scan of the organization's devices per enrollment.
   return (
-    statement(db, "SELECT count(*) AS n FROM devices WHERE org_id = ? AND status <> 'decommissioned'").get(
-      orgId,
-    ) as { n: number }
-  ).n;
+    (
+      statement(db, 'SELECT live FROM org_device_counts WHERE org_id = ?').get(orgId) as
+        { live: number } | undefined
+    )?.live ?? 0
+  );
 }
 
 /** The devices of the partner's live organizations that count toward the partner's cap. */
@@ -132,8 +139,8 @@ export function countPartnerDevices(db: Db, partnerId: string): number {
   return (
     statement(
       db,
-      `SELECT count(*) AS n FROM devices d JOIN organizations o ON o.id = d.org_id
-       WHERE o.partner_id = ? AND o.deleted_at IS NULL AND d.status <> 'decommissioned'`,
+      `SELECT coalesce(sum(c.live), 0) AS n FROM org_device_counts c JOIN organizations o ON o.id = c.org_id
+       WHERE o.partner_id = ? AND o.deleted_at IS NULL`,
     ).get(partnerId) as { n: number }
   ).n;
 }
@@ -146,17 +153,19 @@ export function insertEnrolledDevice(db: Db, device: NewDevice): void {
        display_name, os_type, os_version, os_build, architecture, agent_version, device_role, status,
        hw_manufacturer, hw_model, hw_serial_number, hw_cpu_model, hw_gpu_model, hw_cpu_cores, hw_ram_total_mb,
        hw_disk_total_gb, net_ip_address, net_mac_address, last_seen_ip, enrolled_at, last_seen_at, created_at,
-       updated_at)
+       updated_at, agent_token_fresh)
      VALUES (@id, @orgId, @siteId, @agentId, @tokenHash, @enrollmentKeyId, @hostname, @displayName, @osType,
        @osVersion, @osBuild, @architecture, @agentVersion, @deviceRole, 'online', @hwManufacturer, @hwModel,
        @hwSerialNumber, @hwCpuModel, @hwGpuModel, @hwCpuCores, @hwRamTotalMb, @hwDiskTotalGb, @netIpAddress,
-       @netMacAddress, @lastSeenIp, @at, @at, @at, @at)`,
+       @netMacAddress, @lastSeenIp, @at, @at, @at, @at, 1)`,
   ).run(device);
 }
 
 /**
- * A repeated enrollment of the same install: the device keeps everything and gets a new credential, so the one
- * its agent never received (or an impostor holds) stops working.
+ * A repeated enrollment of the same install: the device keeps everything and gets a new credential. The one it
+ * replaces stops working at once if it was ever used (its agent has lost it, or an impostor holds it); if it was
+ * never used, its answer may still be on the way (two enrollments of the install crossed), so it waits beside the
+ * new one until either is used (settleAgentCredential).
  */
 export function reissueAgentCredential(
   db: Db,
@@ -164,9 +173,21 @@ export function reissueAgentCredential(
 ): void {
   statement(
     db,
-    `UPDATE devices SET agent_token_hash = @tokenHash, last_seen_ip = coalesce(@lastSeenIp, last_seen_ip),
-       updated_at = @at WHERE id = @id`,
+    `UPDATE devices SET
+       agent_token_prev_hash = CASE WHEN agent_token_fresh = 1 THEN agent_token_hash END,
+       agent_token_hash = @tokenHash, agent_token_fresh = 1,
+       last_seen_ip = coalesce(@lastSeenIp, last_seen_ip), updated_at = @at
+     WHERE id = @id`,
   ).run(change);
+}
+
+/** The credential `hash` was used: it is the device's only one from now on, and no longer fresh. */
+export function settleAgentCredential(db: Db, deviceId: string, hash: string): void {
+  statement(
+    db,
+    `UPDATE devices SET agent_token_hash = @hash, agent_token_prev_hash = NULL, agent_token_fresh = 0
+     WHERE id = @deviceId`,
+  ).run({ deviceId, hash });
 }
 
 /**
@@ -253,5 +274,8 @@ export function decommissionAgentDevice(db: Db, deviceId: string, at: string): b
  * credential is replaced by a value no token can hash to (the same one partner churn writes).
  */
 export function killAgentCredential(db: Db, deviceId: string): void {
-  statement(db, "UPDATE devices SET agent_token_hash = 'revoked:' || id WHERE id = ?").run(deviceId);
+  statement(
+    db,
+    "UPDATE devices SET agent_token_hash = 'revoked:' || id, agent_token_prev_hash = NULL WHERE id = ?",
+  ).run(deviceId);
 }

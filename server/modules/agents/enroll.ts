@@ -30,6 +30,8 @@ import type { EnrollBody } from './schemas';
 //   derived from (key, install id) under the server's key pepper, so the lookup is the agent id's own unique index
 //   and two racing enrollments of one install can never both insert. Another key (and so another partner) derives
 //   another id: an install id alone never reaches a device enrolled through a different key.
+// - Two enrollments of one install can cross (the agent gave up on the first and tried again; the server answers
+//   them in either order): a credential never used yet waits beside its replacement until either is used.
 
 /**
  * Every enrollment counts against a generous ceiling per address: a fleet rollout behind one NAT address, the
@@ -267,7 +269,8 @@ export function enroll(ctx: AppContext, req: Request, body: EnrollBody): EnrollR
     userAgent: client.userAgent,
   };
   if (placed.kind === 'reissued') {
-    // Whoever held the old credential (nobody, when the first answer was lost) is cut off now.
+    // Whoever held the old credential (nobody, when the first answer was lost) is cut off now; one never used
+    // waits for its agent's first request (device-store reissueAgentCredential).
     ctx.agentHub.disconnect(placed.deviceId, 'agent credentials replaced by a new enrollment');
     ctx.audit.record({
       ...audit,

@@ -43,7 +43,7 @@ export function cancelPartnerUninstalls(db: Db, partnerId: string, at: string): 
 export function severPartnerAgents(db: Db, partnerId: string): number {
   return statement(
     db,
-    `UPDATE devices SET agent_token_hash = 'revoked:' || id
+    `UPDATE devices SET agent_token_hash = 'revoked:' || id, agent_token_prev_hash = NULL
      WHERE id IN (${PARTNER_DEVICES}) AND agent_token_hash NOT LIKE 'revoked:%'`,
   ).run(partnerId).changes;
 }

@@ -1,4 +1,5 @@
 import { transaction } from '../../db/after-commit';
+import { commitSoon } from '../../db/group-commit';
 import type { Request } from 'express';
 import type { AppContext } from '../../context';
 import { clientInfo } from '../../http/client-info';
@@ -13,8 +14,9 @@ import { claimPendingCommandRows, type ClaimedCommand } from './command-store';
 import { insertDeviceEvents, insertDiagnosticLogs, replaceDeviceSoftware } from './ingest-store';
 
 // The rules of the agent protocol after enrollment (DESIGN §3; spec 2 for logs; spec 3 for upgrades; enrollment
-// itself is enroll.ts). Heartbeats and log submissions are the hot paths: prepared statements, one transaction, no
-// scope resolution and no audit entry per heartbeat.
+// itself is enroll.ts). Heartbeats and log submissions are the hot paths: prepared statements, no scope resolution and
+// no audit entry per heartbeat; heartbeats are group-committed (db/group-commit.ts), one COMMIT per turn of the
+// event loop for all the agents that beat in it, each answered once its own write has committed.
 
 export interface HeartbeatResponse {
   commands: WireCommand[];
@@ -27,8 +29,8 @@ function recordHeartbeatAndClaim(
   ctx: AppContext,
   update: HeartbeatUpdate,
   narrowed: boolean,
-): ClaimedCommand[] {
-  return transaction(ctx.db, () => {
+): Promise<ClaimedCommand[]> {
+  return commitSoon(ctx.db, () => {
     recordHeartbeat(ctx.db, update);
     return claimPendingCommandRows(ctx.db, update.id, update.at, narrowed);
   });
@@ -49,12 +51,12 @@ function upgradeOffer(
   });
 }
 
-export function heartbeat(
+export async function heartbeat(
   ctx: AppContext,
   req: Request,
   caller: AgentCaller,
   body: HeartbeatBody,
-): HeartbeatResponse {
+): Promise<HeartbeatResponse> {
   const { device } = caller;
   let commands: WireCommand[];
   if (device.status === 'decommissioned') {
@@ -63,7 +65,7 @@ export function heartbeat(
   } else {
     const at = new Date().toISOString();
     const metrics = body.metrics;
-    const claimed = recordHeartbeatAndClaim(
+    const claimed = await recordHeartbeatAndClaim(
       ctx,
       {
         id: device.id,
