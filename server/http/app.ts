@@ -8,6 +8,7 @@ import { CONSOLE_CSP } from './csp';
 import { errorHandler, notFound } from './errors';
 import { hostCheck, type HostPolicy } from './host';
 import { mountRoutes, registerOpenApi, type AnyRoute, type RouteMiddleware } from './route';
+import { takeTurns } from './turns';
 
 export const API_PREFIX = '/api/v1';
 
@@ -67,6 +68,8 @@ export function buildApp({ log, routes, middleware, staticDir, resolveClient, ho
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // First: under a storm, requests wait here for a turn of the loop, so new connections keep being accepted.
+  app.use(takeTurns());
   app.use(securityHeaders());
   app.use(clientAddressResolver(resolveClient));
   app.use(requestLogger(log));

@@ -4,6 +4,7 @@ import { z, type ZodType } from 'zod';
 import type { AgentAccess, AgentCaller } from '../modules/agents/auth';
 import type { PartnerCaller } from '../modules/partner-api/authenticate';
 import { readJsonBody } from './body';
+import { loopTurns } from './turns';
 import { badRequest } from './errors';
 import type { ApiKeyAuth, AuthContext, UserAuth } from './auth-context';
 import type { Permission } from './permissions';
@@ -139,6 +140,7 @@ export function mountRoutes(router: Router, routes: AnyRoute[], middleware: Rout
     if (route.mfa) chain.push(middleware.requireMfa);
     chain.push(async (req, res) => {
       const rawBody = await readJsonBody(req, bodyLimitFor(route, req));
+      await loopTurns.wait();
       const body = validate(route.body, rawBody, 'body');
       const query = validate(route.query, req.query, 'query');
       const params = validate(route.params, req.params, 'params');

@@ -32,6 +32,9 @@ export interface AuditInput {
   sessionId?: string | null;
 }
 
+/** Entries written per turn of the event loop: a few milliseconds of hashing and inserting on a small machine. */
+const AUDIT_BATCH_PER_TURN = 100;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 
@@ -50,17 +53,25 @@ export class AuditWriter {
 
   record(input: AuditInput): void {
     this.queue.push(input);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
+    this.scheduleFlush();
   }
 
-  /** Writes everything queued; called by the scheduler and on shutdown. */
-  flush(): void {
+  private scheduleFlush(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush(AUDIT_BATCH_PER_TURN));
+  }
+
+  /**
+   * Writes what is queued, at most `limit` entries (each hashed into its chain) in this turn of the event loop; the
+   * rest follow in the next turns, so a storm of audited agent reports never holds the loop for long. Shutdown
+   * writes everything.
+   */
+  flush(limit = Infinity): void {
     this.scheduled = false;
-    const batch = this.queue;
-    this.queue = [];
+    const batch = this.queue.length > limit ? this.queue.splice(0, limit) : this.queue;
+    if (batch === this.queue) this.queue = [];
+    else this.scheduleFlush();
     if (batch.length === 0) return;
     const written: ChainedRow[] = [];
     try {
