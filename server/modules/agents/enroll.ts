@@ -213,6 +213,14 @@ function place(ctx: AppContext, input: PlaceInput): Placement {
       lastSeenIp: input.lastSeenIp,
       at,
     });
+    // Announced inside the transaction: listeners that write (the presence history) write in it, and the pushes
+    // and webhooks follow its commit.
+    emitDeviceEvent(
+      ctx,
+      'device.enrolled',
+      { id: deviceId, hostname: body.hostname, org_id: target.org_id, site_id: redeemed.key.siteId },
+      'online',
+    );
     return {
       kind: 'enrolled',
       deviceId,
@@ -278,13 +286,6 @@ export function enroll(ctx: AppContext, req: Request, body: EnrollBody): EnrollR
       details: { agentId: placed.agentId, enrollmentKeyId: placed.keyId, agentVersion: body.agentVersion },
     });
   } else {
-    const device = {
-      id: placed.deviceId,
-      hostname: body.hostname,
-      org_id: placed.orgId,
-      site_id: placed.siteId,
-    };
-    emitDeviceEvent(ctx, 'device.enrolled', device, 'online');
     ctx.audit.record({
       ...audit,
       action: 'device.create',

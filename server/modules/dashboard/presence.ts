@@ -13,18 +13,14 @@ export const PRESENCE_STEP_MS = 5 * 60 * 1000;
 export const PRESENCE_POINTS = (24 * 60 * 60 * 1000) / PRESENCE_STEP_MS;
 
 /**
- * Records the transitions: enrollments as they are announced (after commit); online/offline batches inside the
- * transaction that writes them, so a batch and its log rows commit together. Returns the unsubscribe function.
+ * Records the transitions inside the transaction that makes them (an enrollment, a batch of online/offline
+ * changes), so a change and its history row commit together. Returns the unsubscribe function.
  */
 export function subscribePresenceHistory(ctx: Pick<AppContext, 'bus' | 'db' | 'log'>): () => void {
   const offs = [
-    ctx.bus.on('device.enrolled', (m) => {
-      try {
-        recordPresenceChange(ctx.db, m.data.deviceId, true, m.at);
-      } catch (err) {
-        ctx.log.error({ err, deviceId: m.data.deviceId }, 'presence change not recorded');
-      }
-    }),
+    ctx.bus.onWithinTransaction('device.enrolled', (m) =>
+      recordPresenceChange(ctx.db, m.data.deviceId, true, m.at),
+    ),
     ctx.bus.onWithinTransaction('device.presence_changed', (m) => {
       for (const change of m.data.changes)
         recordPresenceChange(ctx.db, change.deviceId, change.status === 'online', m.at);
