@@ -50,6 +50,27 @@ describe('links follow every write of tags and software', () => {
     expect(bothWays('tags', 'isEmpty').after).toContain(id);
   });
 
+  it('an inventory reported again unchanged writes nothing; a new version is one update, links untouched', () => {
+    const id = deviceId(2);
+    const changes = () => db.prepare('SELECT total_changes()').pluck().get() as number;
+    const inventory = software('Again A', 'Again B', 'Again C');
+    replaceDeviceSoftware(db, id, inventory);
+    const before = changes();
+    replaceDeviceSoftware(db, id, inventory);
+    expect(changes()).toBe(before);
+    replaceDeviceSoftware(db, id, [
+      ...software('Again A', 'Again B'),
+      { name: 'Again C', version: '2.0', publisher: 'X' },
+    ]);
+    expect(changes()).toBe(before + 1);
+    expect(
+      db
+        .prepare('SELECT version, publisher FROM device_software WHERE device_id = ? AND name = ?')
+        .get(id, 'Again C'),
+    ).toEqual({ version: '2.0', publisher: 'X' });
+    expectLinksInStep();
+  });
+
   it("an agent's inventory report, names repeated and in other cases, then replaced", () => {
     const id = deviceId(1);
     replaceDeviceSoftware(db, id, software('Tool X', 'TOOL X', 'tool x', 'Tool X', 'Other App'));

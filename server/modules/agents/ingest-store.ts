@@ -122,13 +122,33 @@ export function insertDeviceEvents(db: Db, owner: LogOwner, entries: DeviceEvent
   return inserted;
 }
 
-/** The device's inventory becomes exactly `software`; a name reported twice keeps its last entry. */
+/**
+ * The device's inventory becomes exactly `software`; a name reported twice keeps its last entry. Only what changed is
+ * written: agents report their whole inventory again and again, mostly unchanged, and every row inserted or deleted
+ * also moves the filter links kept by triggers (migration 0018).
+ */
 export function replaceDeviceSoftware(db: Db, deviceId: string, software: SoftwareEntry[]): void {
-  statement(db, 'DELETE FROM device_software WHERE device_id = ?').run(deviceId);
+  const wanted = new Map<string, SoftwareEntry>();
+  for (const item of software) wanted.set(item.name, item);
+  const current = statement(
+    db,
+    'SELECT name, version, publisher FROM device_software WHERE device_id = ?',
+  ).all(deviceId) as SoftwareEntry[];
+  for (const row of current) {
+    const next = wanted.get(row.name);
+    wanted.delete(row.name);
+    if (!next) {
+      statement(db, 'DELETE FROM device_software WHERE device_id = ? AND name = ?').run(deviceId, row.name);
+    } else if (next.version !== row.version || next.publisher !== row.publisher) {
+      statement(
+        db,
+        'UPDATE device_software SET version = ?, publisher = ? WHERE device_id = ? AND name = ?',
+      ).run(next.version, next.publisher, deviceId, row.name);
+    }
+  }
   const insert = statement(
     db,
-    `INSERT INTO device_software (device_id, name, version, publisher) VALUES (?, ?, ?, ?)
-     ON CONFLICT (device_id, name) DO UPDATE SET version = excluded.version, publisher = excluded.publisher`,
+    'INSERT INTO device_software (device_id, name, version, publisher) VALUES (?, ?, ?, ?)',
   );
-  for (const item of software) insert.run(deviceId, item.name, item.version, item.publisher);
+  for (const item of wanted.values()) insert.run(deviceId, item.name, item.version, item.publisher);
 }
