@@ -13,6 +13,7 @@ import {
   enrollFleet,
   enrollmentKey,
   json,
+  cpuSecondsOf,
   memoryOf,
   startServerProcess,
   stopServerProcess,
@@ -69,6 +70,8 @@ export interface Phase {
   push: Percentiles;
   loop: LoopDelay;
   rssMb: number;
+  /** The server's CPU use over the phase, in cores (1 = one core busy all the time). */
+  cpuCores: number;
 }
 
 export interface ScaleOutput {
@@ -78,6 +81,8 @@ export interface ScaleOutput {
   loaded: Phase;
   /** The event loop while the fleet enrolled and connected. */
   stormLoop: LoopDelay;
+  /** The server's CPU use while the fleet enrolled and connected, in cores. */
+  stormCpuCores: number;
   enrolledSeconds: number | null;
   connectedSeconds: number | null;
   fleet: FleetStats;
@@ -201,13 +206,17 @@ async function measurePhase(
   seconds: number,
 ): Promise<Phase> {
   await probe.reset();
+  const pid = server.child.pid!;
+  const cpuBefore = cpuSecondsOf(pid);
+  const started = performance.now();
   // The two probes run side by side from different agents, as a technician's day would have them.
   const [heartbeat, push] = await Promise.all([
     heartbeatProbe(server, agents[0]!, seconds),
     pushProbe(server, technician, agents.slice(1), seconds),
   ]);
   const loop = await probe.read();
-  return { heartbeat, push, loop, rssMb: memoryOf(server.child.pid!).rssMb };
+  const cpuCores = (cpuSecondsOf(pid) - cpuBefore) / ((performance.now() - started) / 1000);
+  return { heartbeat, push, loop, rssMb: memoryOf(pid).rssMb, cpuCores };
 }
 
 /** Waits until every agent is connected (or the fleet has given up on some); times enrolled and connected. */
@@ -274,9 +283,13 @@ export async function scaleBench(dataDir: string, options: ScaleOptions): Promis
       processes,
       seed: 11,
     });
+    const stormCpuBefore = cpuSecondsOf(server.child.pid!);
+    const stormStarted = performance.now();
     fleet.start();
     const timing = await waitForFleet(fleet, agents);
     const stormLoop = await probe.read();
+    const stormCpuCores =
+      (cpuSecondsOf(server.child.pid!) - stormCpuBefore) / ((performance.now() - stormStarted) / 1000);
     // Let the start-up reports of the fleet (software inventories, first logs) drain before measuring.
     await new Promise((r) => setTimeout(r, 10_000));
     process.stdout.write(`  ${fleet.stats().connected} agents connected: probing for ${LOADED_SECONDS} s\n`);
@@ -289,6 +302,7 @@ export async function scaleBench(dataDir: string, options: ScaleOptions): Promis
       idle,
       loaded,
       stormLoop,
+      stormCpuCores,
       ...timing,
       fleet: stats,
       rssPerAgentKb: ((loaded.rssMb - idle.rssMb) * 1024) / Math.max(1, stats.connected),
@@ -321,6 +335,7 @@ export function printScale(out: ScaleOutput): void {
   pair('elevation report -> console push p99', (p) => p.push.p99);
   pair('event loop delay p99', (p) => p.loop.p99);
   pair('event loop delay max', (p) => p.loop.max);
+  row('server CPU (cores busy)', out.idle.cpuCores.toFixed(2), out.loaded.cpuCores.toFixed(2), '');
   row(
     'server RSS',
     `${out.idle.rssMb.toFixed(0)} MB`,
@@ -341,6 +356,7 @@ export function printScale(out: ScaleOutput): void {
       (f.lastError ? `; last error: ${f.lastError}` : ''),
   );
   console.log(
-    `Event loop while the fleet enrolled and connected: p99 ${ms(out.stormLoop.p99)}, max ${ms(out.stormLoop.max)}`,
+    `While the fleet enrolled and connected: event loop delay p99 ${ms(out.stormLoop.p99)}, ` +
+      `max ${ms(out.stormLoop.max)}; server CPU ${out.stormCpuCores.toFixed(2)} cores`,
   );
 }

@@ -38,6 +38,13 @@ export function memoryOf(pid: number): { rssMb: number; peakMb: number } {
   return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 
+/** CPU seconds (user + system) a process has used so far (Linux /proc; clock ticks of 1/100 s). */
+export function cpuSecondsOf(pid: number): number {
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
+}
+
 export async function enrollmentKey(api: string, maxUsage: number): Promise<string> {
   const login = await fetch(`${api}/auth/login`, {
     method: 'POST',
