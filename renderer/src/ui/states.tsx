@@ -84,12 +84,22 @@ export function LoadFailure({
   onRetry,
   forbiddenTitle,
   forbiddenText,
+  notFound,
 }: {
   error: unknown;
   onRetry: () => void;
   forbiddenTitle: string;
   forbiddenText: ReactNode;
+  /** What a missing thing (404) says, where one id is loaded: not an error to retry. */
+  notFound?: NotFound;
 }) {
+  if (notFound && error instanceof ApiError && error.status === 404) {
+    return (
+      <EmptyState icon={notFound.icon} title={notFound.title} testId={notFound.testId}>
+        {notFound.text}
+      </EmptyState>
+    );
+  }
   if (error instanceof ApiError && error.code === 'PERMISSION_DENIED') {
     const required = typeof error.body?.required === 'string' ? error.body.required : null;
     return (
@@ -111,6 +121,14 @@ export function LoadFailure({
     );
   }
   return <ErrorBlock error={error} onRetry={onRetry} />;
+}
+
+/** What a page about one thing says when the server does not know it (deleted, or outside the caller's scope). */
+export interface NotFound {
+  icon: IconName;
+  title: string;
+  text: ReactNode;
+  testId: string;
 }
 
 /** What a refusal (403) of a list says: whose data it is and why the caller cannot read it. */

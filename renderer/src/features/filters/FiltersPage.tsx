@@ -1,6 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SavedFilter } from '../../../../server/contract';
-import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmTarget } from '../../ui/DialogActions';
 import { DeleteButton, SmallButton } from '../../ui/SmallButton';
@@ -11,7 +10,6 @@ import { useSession } from '../../lib/session';
 import {
   AdminTable,
   ButtonLink,
-  EmptyState,
   ListCount,
   ListEmpty,
   ListToolbar,
@@ -187,18 +185,18 @@ function FilterEditor({ filterId, lookups }: { filterId: string | null; lookups:
     return (
       <div className="page sf-page adm">
         <PageHeader title="Saved filter" back={{ to: '/filters', label: 'Saved filters' }} />
-        {loaded.error instanceof ApiError && loaded.error.status === 404 ? (
-          <EmptyState icon="search" title="No such filter" testId="filter-not-found">
-            It was deleted, or it belongs to an organization outside your access.
-          </EmptyState>
-        ) : (
-          <LoadFailure
-            error={loaded.error}
-            onRetry={loaded.reload}
-            forbiddenTitle="This filter is not available to you"
-            forbiddenText="It belongs to an organization outside your access."
-          />
-        )}
+        <LoadFailure
+          error={loaded.error}
+          onRetry={loaded.reload}
+          forbiddenTitle="This filter is not available to you"
+          forbiddenText="It belongs to an organization outside your access."
+          notFound={{
+            icon: 'search',
+            title: 'No such filter',
+            text: 'It was deleted, or it belongs to an organization outside your access.',
+            testId: 'filter-not-found',
+          }}
+        />
       </div>
     );
   if (filterId && !loaded.data)

@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/errors';
 import { useDocumentTitle, useDialog } from '../../lib/hooks';
 import { asList } from '../../lib/query';
 import { navigate } from '../../lib/router';
-import { Alert, Button, EmptyState, LoadFailure, LoadingBlock, PageHeader } from '../../ui';
+import { Alert, Button, LoadFailure, LoadingBlock, PageHeader } from '../../ui';
 import { useAvailablePermissions, useRole, useRoles } from './api';
 import { SCOPE_LABEL, roleTenantLabel } from './directory';
 import { CloneRoleDialog, DeleteRoleDialog, RoleUsersCard } from './RoleDialogs';
@@ -31,18 +31,18 @@ export function RoleEditor({ roleId }: { roleId: string | null }) {
     return (
       <>
         <PageHeader title={missing ? 'Role not found' : 'Role'} back={back} />
-        {missing ? (
-          <EmptyState icon="users" title="This role does not exist" testId="role-not-found">
-            It may have been deleted, or it belongs to a tenant your account cannot see.
-          </EmptyState>
-        ) : (
-          <LoadFailure
-            error={role.error}
-            onRetry={role.reload}
-            forbiddenTitle="Roles are not available to your account"
-            forbiddenText="Roles are managed inside a partner or an organization."
-          />
-        )}
+        <LoadFailure
+          error={role.error}
+          onRetry={role.reload}
+          forbiddenTitle="Roles are not available to your account"
+          forbiddenText="Roles are managed inside a partner or an organization."
+          notFound={{
+            icon: 'users',
+            title: 'This role does not exist',
+            text: 'It may have been deleted, or it belongs to a tenant your account cannot see.',
+            testId: 'role-not-found',
+          }}
+        />
       </>
     );
   }
