@@ -145,10 +145,13 @@ export function LoadState({
   of,
   loading,
   forbidden,
+  notFound,
 }: {
   of: { error: unknown; reload: () => void };
   loading?: string;
   forbidden: Forbidden;
+  /** Where one thing is loaded by id: what a 404 says. */
+  notFound?: NotFound;
 }) {
   if (of.error)
     return (
@@ -157,6 +160,7 @@ export function LoadState({
         onRetry={of.reload}
         forbiddenTitle={forbidden.title}
         forbiddenText={forbidden.text}
+        notFound={notFound}
       />
     );
   return <LoadingBlock label={loading} />;
