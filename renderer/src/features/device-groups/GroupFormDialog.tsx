@@ -20,6 +20,11 @@ export function GroupFormDialog({
   const { orgs } = useOrganizations();
   const [orgId, setOrgId] = useState(editing?.orgId ?? (orgs.length === 1 ? (orgs[0]?.id ?? '') : ''));
   const [siteId, setSiteId] = useState(editing?.siteId ?? '');
+  /** A site belongs to one organization: another organization clears it. */
+  const pickOrg = (id: string) => {
+    setOrgId(id);
+    setSiteId('');
+  };
   const [name, setName] = useState(editing?.name ?? '');
   const [description, setDescription] = useState(editing?.description ?? '');
   const [tried, setTried] = useState(false);
@@ -57,16 +62,7 @@ export function GroupFormDialog({
       }}
     >
       {!editing && orgs.length > 1 ? (
-        <OrgChoiceField
-          id="group-org"
-          orgs={orgs}
-          value={orgId}
-          onChange={(v) => {
-            setOrgId(v);
-            setSiteId('');
-          }}
-          error={orgError}
-        />
+        <OrgChoiceField id="group-org" orgs={orgs} value={orgId} onChange={pickOrg} error={orgError} />
       ) : null}
       <TextField
         id="group-name"
