@@ -4,12 +4,12 @@ import { ApiError } from '../../lib/errors';
 import { useDocumentTitle, useDialog } from '../../lib/hooks';
 import { asList } from '../../lib/query';
 import { navigate } from '../../lib/router';
-import { Alert, Button, LoadingBlock, LoadState, PageHeader, type Forbidden, type NotFound } from '../../ui';
+import { Alert, Button, LoadingBlock, LoadState, PageHeader, type NotFound } from '../../ui';
 import { useAvailablePermissions, useRole, useRoles } from './api';
 import { SCOPE_LABEL, roleTenantLabel } from './directory';
 import { CloneRoleDialog, DeleteRoleDialog, RoleUsersCard } from './RoleDialogs';
 import { RoleDetailsCard, RolePermissionsCard, RoleSaveBar } from './RoleSections';
-import { FALLBACK, offeredVocabulary } from './role-model';
+import { FALLBACK, offeredVocabulary, ROLES_FORBIDDEN } from './role-model';
 import { useRoleForm } from './useRoleForm';
 import { plural } from '../../lib/format';
 
@@ -18,10 +18,6 @@ import { plural } from '../../lib/format';
 // comes from; the server has the last word on cycles, escalation and names. The state lives in useRoleForm, the
 // cards in RoleSections, the rules of inheritance in role-model.
 
-const ROLE_FORBIDDEN: Forbidden = {
-  title: 'Roles are not available to your account',
-  text: 'Roles are managed inside a partner or an organization.',
-};
 const ROLE_NOT_FOUND: NotFound = {
   icon: 'users',
   title: 'This role does not exist',
@@ -42,7 +38,7 @@ export function RoleEditor({ roleId }: { roleId: string | null }) {
     return (
       <>
         <PageHeader title={missing ? 'Role not found' : 'Role'} back={back} />
-        <LoadState of={role} forbidden={ROLE_FORBIDDEN} notFound={ROLE_NOT_FOUND} />
+        <LoadState of={role} forbidden={ROLES_FORBIDDEN} notFound={ROLE_NOT_FOUND} />
       </>
     );
   }
