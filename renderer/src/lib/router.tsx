@@ -47,6 +47,12 @@ export function usePathname(): string {
   return useRouter((s) => s.pathname);
 }
 
+/** The id a list-or-detail section shows (`<base>/<id>`, decoded), or null on the list itself (`<base>`). */
+export function usePathId(base: string): string | null {
+  const id = usePathname().slice(base.length).replace(/^\/+/, '').split('/')[0];
+  return id ? decodeURIComponent(id) : null;
+}
+
 type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & {
   to: string;
   replace?: boolean;

@@ -149,7 +149,11 @@ export function Segmented<V extends string>({
 }
 
 /** The <option>s of a label list (types, plans, statuses). */
-export function LabelOptions<V extends string>({ options }: { options: Array<{ value: V; label: string }> }) {
+export function LabelOptions<V extends string | number>({
+  options,
+}: {
+  options: Array<{ value: V; label: string }>;
+}) {
   return (
     <>
       {options.map((o) => (

@@ -54,10 +54,15 @@ export function TextAreaField({
   onChange,
   error,
   hint,
+  aside,
   ...area
-}: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'value' | 'onChange'> & LabelledValue) {
+}: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'value' | 'onChange'> &
+  LabelledValue & {
+    /** Beside the label (a count of what was typed). */
+    aside?: ReactNode;
+  }) {
   return (
-    <Field label={label} htmlFor={id} error={error} hint={hint}>
+    <Field label={label} htmlFor={id} error={error} hint={hint} aside={aside}>
       <textarea id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid={id} {...area} />
     </Field>
   );

@@ -26,6 +26,7 @@ export * from './MfaFacts';
 export * from './PageNotFound';
 export * from './RecordPage';
 export * from './OutcomeStrip';
+export * from './OrgChoiceField';
 export * from './ProgressTrack';
 export * from './RecoveryCodes';
 export * from './RemovableChip';

@@ -84,12 +84,22 @@ export function LoadFailure({
   onRetry,
   forbiddenTitle,
   forbiddenText,
+  notFound,
 }: {
   error: unknown;
   onRetry: () => void;
   forbiddenTitle: string;
   forbiddenText: ReactNode;
+  /** What a missing thing (404) says, where one id is loaded: not an error to retry. */
+  notFound?: NotFound;
 }) {
+  if (notFound && error instanceof ApiError && error.status === 404) {
+    return (
+      <EmptyState icon={notFound.icon} title={notFound.title} testId={notFound.testId}>
+        {notFound.text}
+      </EmptyState>
+    );
+  }
   if (error instanceof ApiError && error.code === 'PERMISSION_DENIED') {
     const required = typeof error.body?.required === 'string' ? error.body.required : null;
     return (
@@ -113,6 +123,14 @@ export function LoadFailure({
   return <ErrorBlock error={error} onRetry={onRetry} />;
 }
 
+/** What a page about one thing says when the server does not know it (deleted, or outside the caller's scope). */
+export interface NotFound {
+  icon: IconName;
+  title: string;
+  text: ReactNode;
+  testId: string;
+}
+
 /** What a refusal (403) of a list says: whose data it is and why the caller cannot read it. */
 export interface Forbidden {
   title: string;
@@ -127,10 +145,13 @@ export function LoadState({
   of,
   loading,
   forbidden,
+  notFound,
 }: {
   of: { error: unknown; reload: () => void };
   loading?: string;
   forbidden: Forbidden;
+  /** Where one thing is loaded by id: what a 404 says. */
+  notFound?: NotFound;
 }) {
   if (of.error)
     return (
@@ -139,6 +160,7 @@ export function LoadState({
         onRetry={of.reload}
         forbiddenTitle={forbidden.title}
         forbiddenText={forbidden.text}
+        notFound={notFound}
       />
     );
   return <LoadingBlock label={loading} />;

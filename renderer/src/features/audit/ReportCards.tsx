@@ -29,6 +29,9 @@ function perDay<D extends { day: string }>(
   };
 }
 
+/** A report that counts nothing in the range shows `text` instead of its body. */
+const noneInRange = (text: string) => ({ when: (r: { total: number }) => r.total === 0, text });
+
 const lastSeen = (at: string | null) =>
   at ? <span title={formatDateTime(at)}>{compactTime(at)}</span> : '—';
 
@@ -67,7 +70,7 @@ export const OVERVIEW_REPORT: AuditReport<Answer<typeof auditApi.stats>> = {
       testId="report-overview-total"
     />
   ),
-  empty: { when: (s) => s.total === 0, text: 'No audit entries were written in this range.' },
+  empty: noneInRange('No audit entries were written in this range.'),
   body: (s) => (
     <>
       <BarChart
@@ -120,10 +123,7 @@ export const securityReport = (
   icon: 'lock',
   testId: 'report-security',
   summary: (r) => <EventsSummary total={r.total} failed={r.failures} />,
-  empty: {
-    when: (r) => r.total === 0,
-    text: 'No sign-ins, permission changes or policy changes in this range.',
-  },
+  empty: noneInRange('No sign-ins, permission changes or policy changes in this range.'),
   body: (r) => (
     <>
       <BarChart
@@ -230,10 +230,7 @@ export const COMPLIANCE_REPORT: AuditReport<AuditComplianceReport> = {
   icon: 'audit',
   testId: 'report-compliance',
   summary: (r) => plural(r.total, 'recorded action'),
-  empty: {
-    when: (r) => r.total === 0,
-    text: 'No data access, exports, device changes, policy changes or scripts in this range.',
-  },
+  empty: noneInRange('No data access, exports, device changes, policy changes or scripts in this range.'),
   body: (r) => (
     <>
       <BarChart

@@ -9,20 +9,27 @@ export interface RowCounter {
   push(text: string): number;
 }
 
+/** A counter that steps its state machine over each character code of every piece, then reads the rows so far. */
+function scanningCounter(step: (code: number) => void, rows: () => number): RowCounter {
+  return {
+    push(text) {
+      for (let i = 0; i < text.length; i += 1) step(text.charCodeAt(i));
+      return rows();
+    },
+  };
+}
+
 /** CSV: one row per line end outside quotes, less the header row. A quoted cell may hold line ends ("" is a quote). */
 export function csvRowCounter(): RowCounter {
   let quoted = false;
   let lines = 0;
-  return {
-    push(text) {
-      for (let i = 0; i < text.length; i += 1) {
-        const c = text.charCodeAt(i);
-        if (c === 34) quoted = !quoted;
-        else if (c === 10 && !quoted) lines += 1;
-      }
-      return Math.max(0, lines - 1);
+  return scanningCounter(
+    (c) => {
+      if (c === 34) quoted = !quoted;
+      else if (c === 10 && !quoted) lines += 1;
     },
-  };
+    () => Math.max(0, lines - 1),
+  );
 }
 
 /** JSON: the export is one array of entries (`[{…},{…}]`): a row is each object that closes at depth one. */
@@ -31,24 +38,21 @@ export function jsonRowCounter(): RowCounter {
   let inString = false;
   let escaped = false;
   let rows = 0;
-  return {
-    push(text) {
-      for (let i = 0; i < text.length; i += 1) {
-        const c = text.charCodeAt(i);
-        if (inString) {
-          if (escaped) escaped = false;
-          else if (c === 92) escaped = true;
-          else if (c === 34) inString = false;
-        } else if (c === 34) inString = true;
-        else if (c === 91 || c === 123) depth += 1;
-        else if (c === 93 || c === 125) {
-          depth -= 1;
-          if (c === 125 && depth === 1) rows += 1;
-        }
+  return scanningCounter(
+    (c) => {
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 92) escaped = true;
+        else if (c === 34) inString = false;
+      } else if (c === 34) inString = true;
+      else if (c === 91 || c === 123) depth += 1;
+      else if (c === 93 || c === 125) {
+        depth -= 1;
+        if (c === 125 && depth === 1) rows += 1;
       }
-      return rows;
     },
-  };
+    () => rows,
+  );
 }
 
 export function rowCounter(format: AuditExportFormat): RowCounter {

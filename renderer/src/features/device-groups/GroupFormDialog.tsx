@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { DeviceGroup } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { useOrganizations, useSites } from '../../lib/directory';
-import { ChoiceSelect, Field, FormDialog, nameChoices, TextField } from '../../ui';
+import { ChoiceSelect, Field, FormDialog, nameChoices, OrgChoiceField, TextField } from '../../ui';
 import { groupsApi, refreshGroups } from './api';
 
 // Create or edit a device group: its organization (chosen once, at creation, by callers who span several), an
@@ -20,6 +20,11 @@ export function GroupFormDialog({
   const { orgs } = useOrganizations();
   const [orgId, setOrgId] = useState(editing?.orgId ?? (orgs.length === 1 ? (orgs[0]?.id ?? '') : ''));
   const [siteId, setSiteId] = useState(editing?.siteId ?? '');
+  /** A site belongs to one organization: another organization clears it. */
+  const pickOrg = (id: string) => {
+    setOrgId(id);
+    setSiteId('');
+  };
   const [name, setName] = useState(editing?.name ?? '');
   const [description, setDescription] = useState(editing?.description ?? '');
   const [tried, setTried] = useState(false);
@@ -57,19 +62,7 @@ export function GroupFormDialog({
       }}
     >
       {!editing && orgs.length > 1 ? (
-        <Field label="Organization" htmlFor="group-org" error={orgError}>
-          <ChoiceSelect
-            id="group-org"
-            value={orgId}
-            onChange={(v) => {
-              setOrgId(v);
-              setSiteId('');
-            }}
-            emptyLabel={orgId ? null : 'Choose an organization…'}
-            options={nameChoices(orgs)}
-            testId="group-org"
-          />
-        </Field>
+        <OrgChoiceField id="group-org" orgs={orgs} value={orgId} onChange={pickOrg} error={orgError} />
       ) : null}
       <TextField
         id="group-name"

@@ -1,6 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SavedFilter } from '../../../../server/contract';
-import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmTarget } from '../../ui/DialogActions';
 import { DeleteButton, SmallButton } from '../../ui/SmallButton';
@@ -11,15 +10,17 @@ import { useSession } from '../../lib/session';
 import {
   AdminTable,
   ButtonLink,
-  EmptyState,
   ListCount,
   ListEmpty,
   ListToolbar,
   LoadFailure,
   LoadingBlock,
+  LoadState,
   PageHeader,
   rowAction,
   RowActions,
+  type Forbidden,
+  type NotFound,
 } from '../../ui';
 import { formatDate, plural } from '../../lib/format';
 
@@ -181,24 +182,24 @@ function FilterListView({ lookups }: { lookups: Lookups }) {
   );
 }
 
+const FILTER_FORBIDDEN: Forbidden = {
+  title: 'This filter is not available to you',
+  text: 'It belongs to an organization outside your access.',
+};
+const FILTER_NOT_FOUND: NotFound = {
+  icon: 'search',
+  title: 'No such filter',
+  text: 'It was deleted, or it belongs to an organization outside your access.',
+  testId: 'filter-not-found',
+};
+
 function FilterEditor({ filterId, lookups }: { filterId: string | null; lookups: Lookups }) {
   const loaded = useSavedFilter(filterId);
   if (filterId && loaded.error && !loaded.data)
     return (
       <div className="page sf-page adm">
         <PageHeader title="Saved filter" back={{ to: '/filters', label: 'Saved filters' }} />
-        {loaded.error instanceof ApiError && loaded.error.status === 404 ? (
-          <EmptyState icon="search" title="No such filter" testId="filter-not-found">
-            It was deleted, or it belongs to an organization outside your access.
-          </EmptyState>
-        ) : (
-          <LoadFailure
-            error={loaded.error}
-            onRetry={loaded.reload}
-            forbiddenTitle="This filter is not available to you"
-            forbiddenText="It belongs to an organization outside your access."
-          />
-        )}
+        <LoadState of={loaded} forbidden={FILTER_FORBIDDEN} notFound={FILTER_NOT_FOUND} />
       </div>
     );
   if (filterId && !loaded.data)

@@ -15,11 +15,12 @@ import './pam-policy.css';
 // /pam: the elevation policy of one organization at a time. Tabs: Rules | Signer groups | Defaults | Audit export;
 // /pam/rules/new (optionally ?fromRequest=<id>) and /pam/rules/<id> open the rule editor.
 
+/** Each tab once: its address, its words, and the view it shows for the chosen organization. */
 const TABS = [
-  { id: 'rules', path: '/pam/rules', label: 'Rules' },
-  { id: 'signer-groups', path: '/pam/signer-groups', label: 'Signer groups' },
-  { id: 'defaults', path: '/pam/defaults', label: 'Defaults' },
-  { id: 'export', path: '/pam/export', label: 'Audit export' },
+  { id: 'rules', path: '/pam/rules', label: 'Rules', View: RulesView },
+  { id: 'signer-groups', path: '/pam/signer-groups', label: 'Signer groups', View: SignerGroupsView },
+  { id: 'defaults', path: '/pam/defaults', label: 'Defaults', View: DefaultsView },
+  { id: 'export', path: '/pam/export', label: 'Audit export', View: ExportView },
 ] as const;
 
 export function PamPolicySection() {
@@ -41,7 +42,8 @@ export function PamPolicySection() {
 }
 
 function PolicyTabs({ tab, org }: { tab: (typeof TABS)[number]['id'] | null; org: PolicyOrg }) {
-  useDocumentTitle(TABS.find((t) => t.id === tab)?.label ?? 'Elevation policy');
+  const shown = TABS.find((t) => t.id === tab);
+  useDocumentTitle(shown?.label ?? 'Elevation policy');
   return (
     <div className="page adm ep-page" data-testid="pam-policy-page">
       <PageHeader
@@ -70,14 +72,8 @@ function PolicyTabs({ tab, org }: { tab: (typeof TABS)[number]['id'] | null; org
             </>
           ) : null}
         </EmptyState>
-      ) : tab === 'rules' ? (
-        <RulesView org={org} />
-      ) : tab === 'signer-groups' ? (
-        <SignerGroupsView org={org} />
-      ) : tab === 'defaults' ? (
-        <DefaultsView org={org} />
-      ) : tab === 'export' ? (
-        <ExportView org={org} />
+      ) : shown ? (
+        <shown.View org={org} />
       ) : (
         <EmptyState icon="alert" title="There is no such page" testId="not-found">
           <Link to={org.link('/pam/rules')}>Back to the rules</Link>

@@ -8,6 +8,7 @@ import { FLOW_LABEL, STATUS_LABEL, STATUS_TONE, requestPath } from '../approvals
 import { formatCount, plural } from '../../lib/format';
 import { useLatestRead } from '../../lib/latest-read';
 import { pamPolicyApi } from './api';
+import { VERDICT_EFFECT } from './model';
 
 // The rule against history: what the criteria would have matched over the last 7, 30 or 90 days (POST
 // /pam/rules/preview, debounced; the latest edit wins and an answer for an older edit is dropped). `body` null
@@ -22,13 +23,6 @@ const FLOW_SHORT: Record<ElevationFlowType, string> = {
   uac_intercept: 'UAC',
   tech_jit_admin: 'Tech admin',
   ai_tool_action: 'AI tool',
-};
-
-const VERDICT_EFFECT: Record<PamVerdict, string> = {
-  auto_approve: 'approved at once, without a technician',
-  auto_deny: 'denied at once',
-  require_approval: 'sent to a technician for a decision',
-  ignore: 'ignored: not recorded, left to Windows',
 };
 
 export function RulePreview({

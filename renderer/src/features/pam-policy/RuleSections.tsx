@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { PamRuleListRow, SignerGroup } from '../../../../server/contract';
 import { minutesText } from '../approvals';
 import { CardHead, LabelOptions, nameChoices, Segmented, SelectField, TextField, Toggle } from '../../ui';
@@ -18,7 +19,7 @@ const SHAPES = [
 export function NameSection({ form, autoFocus }: { form: RuleFormState; autoFocus: boolean }) {
   const { draft, msg, set, setNameTouched } = form;
   return (
-    <section className="card ep-card">
+    <RuleCard>
       <TextField
         id="rule-name"
         label="Name"
@@ -32,7 +33,7 @@ export function NameSection({ form, autoFocus }: { form: RuleFormState; autoFocu
         placeholder="Allow signed installers from Contoso"
         autoFocus={autoFocus}
       />
-    </section>
+    </RuleCard>
   );
 }
 
@@ -48,8 +49,9 @@ export function MatchSection({
 }) {
   const { draft, set, msg, bind, tools, tierWarning, isTool, subjectOnly } = form;
   return (
-    <section className="card ep-card">
-      <CardHead title="Requests it matches">
+    <RuleCard
+      title="Requests it matches"
+      head={
         <Segmented
           label="Rule shape"
           options={SHAPES}
@@ -57,7 +59,8 @@ export function MatchSection({
           onChange={(shape) => set({ shape })}
           testId={(shape) => `rule-shape-${shape}`}
         />
-      </CardHead>
+      }
+    >
       <p className="muted small ep-card-lead">
         {isTool
           ? 'Matches actions an AI assistant asks to run on a device, by tool and risk tier.'
@@ -85,30 +88,16 @@ export function MatchSection({
         </p>
       ) : null}
       <CritGrid bind={bind} specs={SUBJECT_CRITERIA} />
-    </section>
+    </RuleCard>
   );
 }
 
 export function PlaceSection({ form, org }: { form: RuleFormState; org: PolicyOrg }) {
   const { draft, set, msg } = form;
-  const orgName = org.org?.name ?? 'this organization';
   return (
-    <section className="card ep-card">
-      <CardHead title="Where and when" />
+    <RuleCard title="Where and when">
       <div className="adm-form-grid">
-        <SelectField
-          id="rule-site"
-          label="Site"
-          value={draft.siteId}
-          onChange={(siteId) => set({ siteId })}
-          hint={draft.siteId ? 'Only requests from devices at this site.' : `Every site of ${orgName}.`}
-        >
-          <option value="">Whole organization</option>
-          {draft.siteId && !org.sites.some((s) => s.id === draft.siteId) ? (
-            <option value={draft.siteId}>A site outside your access</option>
-          ) : null}
-          <LabelOptions options={nameChoices(org.sites)} />
-        </SelectField>
+        <SiteSelect form={form} org={org} />
         <div />
       </div>
       <Toggle
@@ -119,7 +108,27 @@ export function PlaceSection({ form, org }: { form: RuleFormState; org: PolicyOr
         hint="Outside the window the rule does not match, and the next rule (or the default) decides."
       />
       {draft.windowOn ? <WindowFields draft={draft} set={set} error={msg('window')} /> : null}
-    </section>
+    </RuleCard>
+  );
+}
+
+/** The rule's site: the whole organization, one of its sites, or (kept as saved) a site the caller cannot see. */
+function SiteSelect({ form: { draft, set }, org }: { form: RuleFormState; org: PolicyOrg }) {
+  const orgName = org.org?.name ?? 'this organization';
+  return (
+    <SelectField
+      id="rule-site"
+      label="Site"
+      value={draft.siteId}
+      onChange={(siteId) => set({ siteId })}
+      hint={draft.siteId ? 'Only requests from devices at this site.' : `Every site of ${orgName}.`}
+    >
+      <option value="">Whole organization</option>
+      {draft.siteId && !org.sites.some((s) => s.id === draft.siteId) ? (
+        <option value={draft.siteId}>A site outside your access</option>
+      ) : null}
+      <LabelOptions options={nameChoices(org.sites)} />
+    </SelectField>
   );
 }
 
@@ -139,8 +148,7 @@ export function DecisionSection({
   const { draft, set, msg, isTool } = form;
   const decides = draft.verdict === 'auto_approve' || draft.verdict === 'require_approval';
   return (
-    <section className="card ep-card">
-      <CardHead title="Decision" />
+    <RuleCard title="Decision">
       <div className="adm-form-grid">
         <SelectField
           id="rule-verdict"
@@ -195,6 +203,16 @@ export function DecisionSection({
           />
         </div>
       </div>
+    </RuleCard>
+  );
+}
+
+/** One card of the rule form: its title (with what the head carries beside it) over its fields. */
+function RuleCard({ title, head, children }: { title?: string; head?: ReactNode; children: ReactNode }) {
+  return (
+    <section className="card ep-card">
+      {title ? <CardHead title={title}>{head}</CardHead> : null}
+      {children}
     </section>
   );
 }

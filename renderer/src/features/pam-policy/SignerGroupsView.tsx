@@ -1,9 +1,8 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SignerGroup } from '../../../../server/contract';
-import { AdminTable, LoadState, TextField, SmallButton, TitleCell } from '../../ui';
+import { AdminTable, LoadState, TextAreaField, TextField, SmallButton, TitleCell } from '../../ui';
 import { ConfirmTarget } from '../../ui/DialogActions';
 import { FormDialog } from '../../ui/FormDialog';
-import { Field } from '../../ui/basics';
 import { useAsyncAction } from '../../lib/action';
 import { Link, navigate } from '../../lib/router';
 import { EmptyState, RowActions, rowAction } from '../../ui';
@@ -280,9 +279,11 @@ function SignerGroupDialog({
         value={description}
         onChange={setDescription}
       />
-      <Field
+      <TextAreaField
+        id="signer-group-signers"
         label="Signers"
-        htmlFor="signer-group-signers"
+        value={signersText}
+        onChange={setSignersText}
         error={signersError}
         aside={
           <span className="muted small" data-testid="signer-group-count">
@@ -295,18 +296,11 @@ function SignerGroupDialog({
             ? 'Duplicates (ignoring case) are saved once, as first written.'
             : `One code-signing subject per line, exactly as devices report it. Up to ${SIGNERS_MAX}.`
         }
-      >
-        <textarea
-          id="signer-group-signers"
-          className="mono ep-signers"
-          rows={10}
-          value={signersText}
-          spellCheck={false}
-          onChange={(e) => setSignersText(e.target.value)}
-          placeholder={'Microsoft Corporation\nAdobe Inc.\nGoogle LLC'}
-          data-testid="signer-group-signers"
-        />
-      </Field>
+        className="mono ep-signers"
+        rows={10}
+        spellCheck={false}
+        placeholder={'Microsoft Corporation\nAdobe Inc.\nGoogle LLC'}
+      />
     </FormDialog>
   );
 }

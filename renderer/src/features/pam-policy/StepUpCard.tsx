@@ -191,11 +191,7 @@ function StepUpForm({
                   }
                   data-testid={`step-up-floor-${r.value}`}
                 >
-                  {LEVELS.map((l) => (
-                    <option key={l.value} value={l.value}>
-                      {l.label}
-                    </option>
-                  ))}
+                  <LabelOptions options={LEVELS} />
                 </select>
               </td>
             </tr>

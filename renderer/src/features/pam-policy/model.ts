@@ -51,39 +51,56 @@ export interface RuleDraft {
   duration: string;
 }
 
+/** One verdict described once: its words, its pill's tone, what it does (the picker's hint), and what it would
+ * have done to a matched request (the preview's sentence). */
+export interface VerdictInfo {
+  value: PamVerdict;
+  label: string;
+  tone: Tone;
+  desc: string;
+  effect: string;
+}
+
 /** The verdict picker's choices, the safe one first: it is also a new rule's verdict. */
-export const VERDICTS: Array<{ value: PamVerdict; label: string; desc: string }> = [
+export const VERDICTS: VerdictInfo[] = [
   {
     value: 'require_approval',
     label: 'Require approval',
+    tone: 'warn',
     desc: 'Waits in the approvals inbox for a technician to decide.',
+    effect: 'sent to a technician for a decision',
   },
   {
     value: 'auto_approve',
     label: 'Auto-approve',
+    tone: 'ok',
     desc: 'Approved at once; the agent elevates without asking a technician.',
+    effect: 'approved at once, without a technician',
   },
-  { value: 'auto_deny', label: 'Auto-deny', desc: 'Denied at once; the user sees the elevation refused.' },
+  {
+    value: 'auto_deny',
+    label: 'Auto-deny',
+    tone: 'bad',
+    desc: 'Denied at once; the user sees the elevation refused.',
+    effect: 'denied at once',
+  },
   {
     value: 'ignore',
     label: 'Ignore',
+    tone: 'muted',
     desc: 'Not recorded at all: the agent lets the prompt through to Windows as if Gatehouse were not there.',
+    effect: 'ignored: not recorded, left to Windows',
   },
 ];
 
-export const VERDICT_LABEL: Record<PamVerdict, string> = {
-  auto_approve: 'Auto-approve',
-  require_approval: 'Require approval',
-  auto_deny: 'Auto-deny',
-  ignore: 'Ignore',
-};
+/** One column of VERDICTS keyed by verdict, for lookups (a pill's words and tone, the preview's sentence). */
+function verdictColumn<K extends keyof VerdictInfo>(key: K): Record<PamVerdict, VerdictInfo[K]> {
+  return Object.fromEntries(VERDICTS.map((v) => [v.value, v[key]])) as Record<PamVerdict, VerdictInfo[K]>;
+}
 
-export const VERDICT_TONE: Record<PamVerdict, Tone> = {
-  auto_approve: 'ok',
-  auto_deny: 'bad',
-  require_approval: 'warn',
-  ignore: 'muted',
-};
+export const VERDICT_LABEL = verdictColumn('label');
+export const VERDICT_TONE = verdictColumn('tone');
+export const VERDICT_EFFECT = verdictColumn('effect');
 
 export const DAY_SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 /** Monday first, as technicians read a week. */

@@ -1,7 +1,7 @@
 import type { PamVerdict } from '../../../../server/contract';
 import type { AsyncAction } from '../../lib/action';
 import type { ReactNode } from 'react';
-import { ActionError, Alert, Button, StatusPill } from '../../ui';
+import { ActionError, Alert, Button, LabelPill } from '../../ui';
 import { VERDICT_LABEL, VERDICT_TONE } from './model';
 
 // Small pieces the policy screens share.
@@ -12,11 +12,7 @@ export const RULES_FORBIDDEN = {
 };
 
 export function VerdictPill({ verdict, testId }: { verdict: PamVerdict; testId?: string }) {
-  return (
-    <StatusPill tone={VERDICT_TONE[verdict]} testId={testId}>
-      {VERDICT_LABEL[verdict]}
-    </StatusPill>
-  );
+  return <LabelPill value={verdict} tones={VERDICT_TONE} labels={VERDICT_LABEL} testId={testId} />;
 }
 
 /** After a save, "Saved." and what it means from now on, until the form changes again. */

@@ -4,12 +4,12 @@ import { ApiError } from '../../lib/errors';
 import { useDocumentTitle, useDialog } from '../../lib/hooks';
 import { asList } from '../../lib/query';
 import { navigate } from '../../lib/router';
-import { Alert, Button, EmptyState, LoadFailure, LoadingBlock, PageHeader } from '../../ui';
+import { Alert, Button, LoadingBlock, LoadState, PageHeader, type NotFound } from '../../ui';
 import { useAvailablePermissions, useRole, useRoles } from './api';
 import { SCOPE_LABEL, roleTenantLabel } from './directory';
 import { CloneRoleDialog, DeleteRoleDialog, RoleUsersCard } from './RoleDialogs';
 import { RoleDetailsCard, RolePermissionsCard, RoleSaveBar } from './RoleSections';
-import { FALLBACK, offeredVocabulary } from './role-model';
+import { FALLBACK, offeredVocabulary, ROLES_FORBIDDEN } from './role-model';
 import { useRoleForm } from './useRoleForm';
 import { plural } from '../../lib/format';
 
@@ -17,6 +17,13 @@ import { plural } from '../../lib/format';
 // permissions and full administration. What the parent chain grants is shown checked and locked, with the role it
 // comes from; the server has the last word on cycles, escalation and names. The state lives in useRoleForm, the
 // cards in RoleSections, the rules of inheritance in role-model.
+
+const ROLE_NOT_FOUND: NotFound = {
+  icon: 'users',
+  title: 'This role does not exist',
+  text: 'It may have been deleted, or it belongs to a tenant your account cannot see.',
+  testId: 'role-not-found',
+};
 
 export function RoleEditor({ roleId }: { roleId: string | null }) {
   const role = useRole(roleId ?? null);
@@ -31,18 +38,7 @@ export function RoleEditor({ roleId }: { roleId: string | null }) {
     return (
       <>
         <PageHeader title={missing ? 'Role not found' : 'Role'} back={back} />
-        {missing ? (
-          <EmptyState icon="users" title="This role does not exist" testId="role-not-found">
-            It may have been deleted, or it belongs to a tenant your account cannot see.
-          </EmptyState>
-        ) : (
-          <LoadFailure
-            error={role.error}
-            onRetry={role.reload}
-            forbiddenTitle="Roles are not available to your account"
-            forbiddenText="Roles are managed inside a partner or an organization."
-          />
-        )}
+        <LoadState of={role} forbidden={ROLES_FORBIDDEN} notFound={ROLE_NOT_FOUND} />
       </>
     );
   }

@@ -20,12 +20,8 @@ import { useTarget, writeTarget, useDialog } from '../../lib/hooks';
 import { SCOPE_LABEL, roleTenantLabel, useDirectory } from './directory';
 import { CloneRoleDialog, DeleteRoleDialog } from './RoleDialogs';
 import { peopleApi, useRoles } from './api';
+import { ROLES_FORBIDDEN } from './role-model';
 import { plural } from '../../lib/format';
-
-const ROLES_FORBIDDEN = {
-  title: 'Roles are not available to your account',
-  text: 'Roles are managed inside a partner or an organization.',
-};
 
 export function RolesView({ tabs }: { tabs: ReactNode }) {
   const scope = useScope();

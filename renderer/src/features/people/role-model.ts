@@ -20,6 +20,12 @@ const IN_GATEHOUSE: typeof GATEHOUSE_PERMISSION_RESOURCES = [
   'pam',
 ];
 
+/** What the role list and the role editor say when the caller's role cannot read roles. */
+export const ROLES_FORBIDDEN = {
+  title: 'Roles are not available to your account',
+  text: 'Roles are managed inside a partner or an organization.',
+};
+
 /**
  * The vocabulary the role editor offers: the server's (spec 1's whole catalog) without the resources of features
  * Gatehouse does not have (scripts, alerts, automations, reports, remote, settings), which no check reads. A role

@@ -20,7 +20,7 @@ import {
 import { tenantsApi } from './api';
 import { ORG_STATUSES, ORG_TYPES } from './labels';
 import { CapField, ChoiceField, NameSlugFields, useTenantForm } from './tenant-form';
-import { capError, capValue, nameSlugBody } from './tenant-rules';
+import { capError, tenantBody } from './tenant-rules';
 
 interface Form {
   name: string;
@@ -79,10 +79,8 @@ function validate(form: Form, needsPartner: boolean): Partial<Record<keyof Form,
 /** What the form writes of the organization's own fields (the partner and the sign-in policy aside). */
 function organizationBody(form: Form) {
   return {
-    ...nameSlugBody(form),
-    type: form.type,
+    ...tenantBody(form),
     status: form.status,
-    maxDevices: capValue(form.maxDevices),
     contractStart: dateInputToIso(form.contractStart),
     contractEnd: dateInputToIso(form.contractEnd),
   };

@@ -16,7 +16,7 @@ import {
 import { tenantsApi } from './api';
 import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, partnerStatusOf } from './labels';
 import { CapField, ChoiceField, NameSlugFields, useTenantForm } from './tenant-form';
-import { capError, capValue, nameSlugBody } from './tenant-rules';
+import { capError, capValue, tenantBody } from './tenant-rules';
 
 // The partner dialogs: create/edit a partner, and change its status.
 
@@ -54,11 +54,9 @@ export function partnerForm(p: Partner | null): PartnerForm {
 /** What the form writes: trimmed text, caps as numbers, an empty billing email as none. */
 function partnerBody(form: PartnerForm) {
   return {
-    ...nameSlugBody(form),
-    type: form.type,
+    ...tenantBody(form),
     plan: form.plan,
     maxOrganizations: capValue(form.maxOrganizations),
-    maxDevices: capValue(form.maxDevices),
     billingEmail: form.billingEmail.trim() || null,
   };
 }

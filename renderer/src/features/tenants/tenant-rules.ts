@@ -14,9 +14,18 @@ export function nameSlugErrors(form: { name: string; slug: string }): { name?: s
   return errors;
 }
 
-/** What every tenant form writes of the name and slug: the name trimmed, the slug as typed (validated). */
-export function nameSlugBody(form: { name: string; slug: string }): { name: string; slug: string } {
-  return { name: form.name.trim(), slug: form.slug };
+/** The fields every tenant form (partner, organization) has: a name, a slug, a type and a device cap. */
+interface TenantFields<T extends string> {
+  name: string;
+  slug: string;
+  type: T;
+  maxDevices: string;
+}
+
+/** What every tenant form writes of its common fields: the name trimmed, the slug as typed (validated), the type,
+ * the device cap as a number (null: none). */
+export function tenantBody<T extends string>(form: TenantFields<T>) {
+  return { name: form.name.trim(), slug: form.slug, type: form.type, maxDevices: capValue(form.maxDevices) };
 }
 
 /** A whole number in a cap field, or an error for anything else; empty is no cap. */

@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import type { Organization, Webhook } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
-import { ChoiceSelect, Field, FormDialog, TextField, nameChoices } from '../../ui';
+import { FormDialog, OrgChoiceField, TextField } from '../../ui';
 import { webhooksApi } from './api';
 import { EventPicker } from './EventPicker';
 import { refusalOf, useWebhookForm } from './form-model';
@@ -76,16 +76,13 @@ export function WebhookFormDialog({
     >
       <div className="form-row">
         {pickOrg ? (
-          <Field label="Organization" htmlFor="webhook-org" error={form.show('orgId')}>
-            <ChoiceSelect
-              id="webhook-org"
-              value={form.orgId}
-              onChange={form.setOrgId}
-              emptyLabel={form.orgId ? null : 'Choose an organization…'}
-              options={nameChoices(orgs)}
-              testId="webhook-org"
-            />
-          </Field>
+          <OrgChoiceField
+            id="webhook-org"
+            orgs={orgs}
+            value={form.orgId}
+            onChange={form.setOrgId}
+            error={form.show('orgId')}
+          />
         ) : null}
         <TextField
           id="webhook-name"
