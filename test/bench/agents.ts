@@ -8,6 +8,7 @@ import { agentIdentity } from '../../agent-sim/identity';
 import { Machine } from '../../agent-sim/machine';
 import { archWord, platformWord } from '../../agent-sim/protocol';
 import type { SavedAgent } from '../../agent-sim/state';
+import { timeOrderedId } from '../../server/db/ids';
 import { measure, ok, type Result } from './measure';
 import {
   enrollFleet,
@@ -131,7 +132,7 @@ function eventBatch(batch: number): Array<Record<string, unknown>> {
   }));
 }
 
-/** The same rows written straight into a table of the same shape: one transaction, chunks of 100. */
+/** The same rows (ids as the server makes them) written straight into a table of the same shape: one transaction, chunks of 100. */
 function rawIngest(dbFile: string, batches: Array<Array<Record<string, unknown>>>): Result {
   const db = new Database(dbFile);
   db.pragma('journal_mode = WAL');
@@ -158,7 +159,7 @@ function rawIngest(dbFile: string, batches: Array<Array<Record<string, unknown>>
         const params = events
           .slice(offset, offset + 100)
           .flatMap((e) => [
-            randomUUID(),
+            timeOrderedId(),
             deviceId,
             orgId,
             e.timestamp,

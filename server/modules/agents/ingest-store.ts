@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../db/ids';
 import { statement, type Db } from '../../db/connection';
 
 // What agents report in bulk: diagnostic logs, device event logs, the software inventory. Free functions of the
@@ -80,7 +80,7 @@ export function insertDiagnosticLogs(
     for (let i = start; i < end; i++) {
       const log = entries[i]!;
       params.push(
-        randomUUID(),
+        timeOrderedId(),
         owner.deviceId,
         owner.orgId,
         log.timestamp,
@@ -104,7 +104,7 @@ export function insertDeviceEvents(db: Db, owner: LogOwner, entries: DeviceEvent
     for (let i = start; i < end; i++) {
       const event = entries[i]!;
       params.push(
-        randomUUID(),
+        timeOrderedId(),
         owner.deviceId,
         owner.orgId,
         event.timestamp,

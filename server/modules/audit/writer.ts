@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../db/ids';
 import type { Logger } from 'pino';
 import { transaction } from '../../db/after-commit';
 import type { Db } from '../../db/connection';
@@ -111,7 +111,7 @@ export class AuditWriter {
     const chain = chainKey({ orgId: input.orgId, partnerId });
     const head = chainHead(this.db, chain);
     const row: ChainedRow = {
-      id: randomUUID(),
+      id: timeOrderedId(),
       org_id: input.orgId,
       partner_id: partnerId,
       timestamp: new Date().toISOString(),
