@@ -70,10 +70,11 @@ export class FleetProcesses {
       const agents = Math.min(per, options.count - start);
       const { processes: _, ...shared } = options;
       const plan: WorkerPlan = { ...shared, count: agents, firstIndex: first + start };
-      // tsx in the worker too: the simulator runs from source wherever it runs.
+      // tsx in the worker too: the simulator runs from source wherever it runs. AGENT_SIM_NODE_ARGS adds Node
+      // flags (`--cpu-prof --cpu-prof-dir=/tmp/prof`: where a worker's time goes).
       const child = fork(WORKER, [JSON.stringify(plan)], {
         cwd: join(AGENT_SIM_DIR, '..'),
-        execArgv: ['--import', 'tsx'],
+        execArgv: ['--import', 'tsx', ...(process.env.AGENT_SIM_NODE_ARGS?.split(' ').filter(Boolean) ?? [])],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       const worker: Worker = {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 // Seeded randomness for the simulator. Everything a simulated machine *is* (inventory, software, synthetic event
 // logs, metric walks, log chatter) comes from a Rng keyed by (seed, agent index, purpose), so the same seed gives
@@ -14,7 +14,9 @@ export class Rng {
 
   /** A generator keyed by any list of parts, e.g. `Rng.of(seed, index, 'metrics')`. */
   static of(...parts: Array<string | number>): Rng {
-    const digest = createHash('sha256').update(parts.join(':')).digest();
+    // The one-shot hash: a fleet starting up keys millions of these (event-log history), and it costs a third less
+    // than a Hash object for the same digest.
+    const digest = hash('sha256', parts.join(':'), 'buffer');
     return new Rng(
       digest.readUInt32BE(0),
       digest.readUInt32BE(4),
