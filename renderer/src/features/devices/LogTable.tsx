@@ -1,3 +1,4 @@
+import { capitalize } from '../../lib/format';
 import { useState, type ComponentProps, type ReactNode } from 'react';
 import { FilterBar, ListEmpty, LoadFailure, LoadingBlock, Pager, type EmptyState } from '../../ui';
 import { paginationOf, type QueryState } from '../../lib/query';
@@ -53,7 +54,7 @@ export function LogTab<T, R extends { id: string }>({
         <LoadFailure
           error={of.error}
           onRetry={of.reload}
-          forbiddenTitle={`${subject.name[0]?.toUpperCase()}${subject.name.slice(1)} are not available to you`}
+          forbiddenTitle={`${capitalize(subject.name)} are not available to you`}
           forbiddenText={`Your account cannot read this device's ${subject.reads}.`}
         />
       ) : !of.data ? (

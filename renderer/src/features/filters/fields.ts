@@ -1,6 +1,8 @@
 // The saved-filter condition language as spec 2 defines it: the filterable fields by group, the operators each
 // field type accepts, and the value shape each operator takes. The builder offers only what the server accepts.
 
+import { capitalize } from '../../lib/format';
+
 export type FieldType =
   | 'string'
   | 'number'
@@ -31,7 +33,7 @@ export interface FieldDef {
 }
 
 const opt = (values: string[], labels: Record<string, string> = {}): Option[] =>
-  values.map((value) => ({ value, label: labels[value] ?? value[0]?.toUpperCase() + value.slice(1) }));
+  values.map((value) => ({ value, label: labels[value] ?? capitalize(value) }));
 
 export const STATUS_OPTIONS = opt(['online', 'offline', 'maintenance', 'quarantined', 'decommissioned']);
 export const ROLE_OPTIONS = opt(
