@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { AgentArch, AgentPlatform } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
-import { FormDialog, SelectField, TextField } from '../../ui';
+import { CodeField, FormDialog, SelectField, TextField } from '../../ui';
 import { agentVersionsApi, refreshAgentVersions } from './api';
 import { PLATFORM_LABEL } from './labels';
 
@@ -9,25 +9,59 @@ import { PLATFORM_LABEL } from './labels';
 // is downloaded from and its SHA-256 checksum, which every agent verifies before installing. The server's
 // validation messages ("checksum must be a SHA-256 checksum (64 hexadecimal characters)") are shown as they come.
 
+/** The fields a machine reads (monospace, no autofill or spell check), by the name the server takes them under. */
+const CODE_FIELDS = {
+  version: {
+    id: 'register-version-number',
+    label: 'Version',
+    placeholder: '1.4.0',
+    maxLength: 50,
+    autoFocus: true,
+  },
+  downloadUrl: {
+    id: 'register-url',
+    label: 'Download URL',
+    placeholder: 'https://downloads.example.com/gatehouse-agent-1.4.0-windows-amd64.exe',
+    maxLength: 2048,
+    hint: 'HTTPS only. Agents download the binary from here.',
+  },
+  checksum: {
+    id: 'register-checksum',
+    label: 'SHA-256 checksum',
+    placeholder: '64 hexadecimal characters',
+    maxLength: 64,
+    hint: 'Each agent verifies the download against it and refuses a binary that does not match.',
+  },
+} as const;
+
+const ARCHITECTURES: AgentArch[] = ['amd64', 'arm64'];
+
 export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
-  const [version, setVersion] = useState('');
+  const [codes, setCodes] = useState<Record<keyof typeof CODE_FIELDS, string>>({
+    version: '',
+    downloadUrl: '',
+    checksum: '',
+  });
   const [platform, setPlatform] = useState<AgentPlatform>('windows');
   const [architecture, setArchitecture] = useState<AgentArch>('amd64');
-  const [downloadUrl, setDownloadUrl] = useState('');
-  const [checksum, setChecksum] = useState('');
   const [releaseNotes, setReleaseNotes] = useState('');
   const save = useAsyncAction();
+  const codeField = (name: keyof typeof CODE_FIELDS) => (
+    <CodeField
+      {...CODE_FIELDS[name]}
+      value={codes[name]}
+      onChange={(value) => setCodes((c) => ({ ...c, [name]: value }))}
+    />
+  );
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     if (save.busy) return;
     void save.run(async () => {
       await agentVersionsApi.register({
-        version,
+        ...codes,
         platform,
         architecture,
-        downloadUrl,
-        checksum,
         ...(releaseNotes.trim() ? { releaseNotes: releaseNotes.trim() } : {}),
       });
       await refreshAgentVersions();
@@ -46,17 +80,7 @@ export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
       submit={{ label: 'Register version', busyLabel: 'Registering…', testId: 'register-version-submit' }}
     >
       <div className="form-row">
-        <TextField
-          id="register-version-number"
-          label="Version"
-          className="mono"
-          value={version}
-          onChange={setVersion}
-          placeholder="1.4.0"
-          maxLength={50}
-          autoFocus
-          spellCheck={false}
-        />
+        {codeField('version')}
         <SelectField
           id="register-platform"
           label="Platform"
@@ -75,34 +99,15 @@ export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
           value={architecture}
           onChange={(v) => setArchitecture(v as AgentArch)}
         >
-          <option value="amd64">amd64</option>
-          <option value="arm64">arm64</option>
+          {ARCHITECTURES.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
         </SelectField>
       </div>
-      <TextField
-        id="register-url"
-        label="Download URL"
-        className="mono"
-        value={downloadUrl}
-        onChange={setDownloadUrl}
-        placeholder="https://downloads.example.com/gatehouse-agent-1.4.0-windows-amd64.exe"
-        maxLength={2048}
-        spellCheck={false}
-        autoComplete="off"
-        hint="HTTPS only. Agents download the binary from here."
-      />
-      <TextField
-        id="register-checksum"
-        label="SHA-256 checksum"
-        className="mono"
-        value={checksum}
-        onChange={setChecksum}
-        placeholder="64 hexadecimal characters"
-        maxLength={64}
-        spellCheck={false}
-        autoComplete="off"
-        hint="Each agent verifies the download against it and refuses a binary that does not match."
-      />
+      {codeField('downloadUrl')}
+      {codeField('checksum')}
       <TextField
         id="register-notes"
         label="Release notes (optional)"
