@@ -109,7 +109,7 @@ export function nameChoices(items: ReadonlyArray<{ id: string; name: string }>):
 
 /**
  * One choice of a few, as a row of buttons (a radio group underneath). `testId` is a prefix (`<prefix>-<value>`)
- * or a function of the value; options are {value, label} or [value, label].
+ * or a function of the value; options are {value, label} or [value, label], or each value's label in order.
  */
 export function Segmented<V extends string>({
   label,
@@ -120,7 +120,7 @@ export function Segmented<V extends string>({
   small,
 }: {
   label: string;
-  options: ReadonlyArray<Choice<V> | readonly [V, string]>;
+  options: ReadonlyArray<Choice<V> | readonly [V, string]> | Readonly<Record<V, string>>;
   value: V;
   onChange: (value: V) => void;
   testId: string | ((value: V) => string);
@@ -128,8 +128,7 @@ export function Segmented<V extends string>({
 }) {
   return (
     <div className={`ui-seg${small ? ' small' : ''}`} role="radiogroup" aria-label={label}>
-      {options.map((o) => {
-        const [option, text] = Array.isArray(o) ? o : [(o as Choice<V>).value, (o as Choice<V>).label];
+      {choicesOf(options).map(([option, text]) => {
         return (
           <button
             key={option}
@@ -145,6 +144,16 @@ export function Segmented<V extends string>({
         );
       })}
     </div>
+  );
+}
+
+/** Segmented's options as [value, label] pairs, whichever way they were given. */
+function choicesOf<V extends string>(
+  options: ReadonlyArray<Choice<V> | readonly [V, string]> | Readonly<Record<V, string>>,
+): Array<readonly [V, string]> {
+  if (!Array.isArray(options)) return Object.entries(options) as Array<[V, string]>;
+  return (options as ReadonlyArray<Choice<V> | readonly [V, string]>).map((o) =>
+    Array.isArray(o) ? (o as readonly [V, string]) : [(o as Choice<V>).value, (o as Choice<V>).label],
   );
 }
 

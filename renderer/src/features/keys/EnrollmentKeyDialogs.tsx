@@ -166,11 +166,7 @@ export function RotateEnrollmentKeyDialog({
               value={maxMode}
               onChange={setMaxMode}
               testId="enrollment-key-rotate-max"
-              options={[
-                { value: 'keep', label: `Keep (${currentMax})` },
-                { value: 'limit', label: 'Set a limit' },
-                { value: 'unlimited', label: 'Unlimited' },
-              ]}
+              options={{ keep: `Keep (${currentMax})`, limit: 'Set a limit', unlimited: 'Unlimited' }}
             />
             {maxMode === 'limit' ? (
               <input
