@@ -130,12 +130,15 @@ export function ToggleChips<V extends string>({
   values,
   onChange,
   testIdPrefix,
+  chip = (o) => o,
 }: {
   label: string;
   options: readonly V[];
   values: V[];
   onChange: (values: V[]) => void;
   testIdPrefix: string;
+  /** What a chip shows (its value when omitted). */
+  chip?: (option: V) => ReactNode;
 }) {
   return (
     <div className="ui-chips" role="group" aria-label={label}>
@@ -148,7 +151,7 @@ export function ToggleChips<V extends string>({
           onClick={() => onChange(values.includes(o) ? values.filter((x) => x !== o) : [...values, o])}
           data-testid={`${testIdPrefix}-${o}`}
         >
-          {o}
+          {chip(o)}
         </button>
       ))}
     </div>

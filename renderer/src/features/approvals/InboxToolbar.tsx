@@ -1,5 +1,5 @@
 import { useOrganizations } from '../../lib/directory';
-import { ChoiceSelect, ListToolbar, TextFilter } from '../../ui';
+import { ChoiceSelect, ListToolbar, TextFilter, ToggleChips } from '../../ui';
 import type { InboxFilters } from './api';
 import { FLOW_LABEL, FLOW_TYPES, RISK_LABEL } from './format';
 import { RISKS, riskList } from './inbox-filters';
@@ -28,11 +28,9 @@ export function InboxToolbar({
 }) {
   const { orgs } = useOrganizations();
   const risks = riskList(filters);
-  const toggleRisk = (risk: string) => {
-    const next = risks.includes(risk as never) ? risks.filter((r) => r !== risk) : [...risks, risk];
-    // Kept in triage order, so the address reads the same whichever chip was pressed first.
+  // Kept in triage order, so the address reads the same whichever chip was pressed first.
+  const setRisks = (next: readonly string[]) =>
     onSet({ riskLevel: RISKS.filter((r) => next.includes(r)).join(',') });
-  };
   return (
     <ListToolbar
       className="ap-toolbar"
@@ -42,21 +40,19 @@ export function InboxToolbar({
       searchTestId="inbox-search"
       filters={
         <>
-          <div className="ui-chips" role="group" aria-label="Risk">
-            {RISKS.map((risk) => (
-              <button
-                key={risk}
-                type="button"
-                aria-pressed={risks.includes(risk)}
-                className={`ui-chip${risks.includes(risk) ? ' on' : ''}`}
-                onClick={() => toggleRisk(risk)}
-                data-testid={`inbox-risk-${risk}`}
-              >
+          <ToggleChips
+            label="Risk"
+            options={RISKS}
+            values={risks}
+            onChange={setRisks}
+            testIdPrefix="inbox-risk"
+            chip={(risk) => (
+              <>
                 <span className={`ap-risk-dot ${risk}`} aria-hidden="true" />
                 {RISK_LABEL[risk]}
-              </button>
-            ))}
-          </div>
+              </>
+            )}
+          />
           <ChoiceSelect
             value={filters.flowType}
             onChange={(flowType) => onSet({ flowType })}
