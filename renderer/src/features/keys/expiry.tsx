@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { isoFromNow, toLocalInput } from '../../lib/dates';
 import { useNow } from '../../lib/hooks';
-import { Segmented } from '../../ui';
+import { Field, Segmented } from '../../ui';
 
 // When a key stops working: a preset lifetime from now, or a moment the technician picks. API keys choose from a
 // select (never, 30, 90 or 365 days); enrollment keys from short presets, and keep theirs when rotated.
@@ -139,10 +139,15 @@ export function ExpiryPicker({
     ? [{ value: 'keep', label: 'Keep' }, ...PRESETS]
     : PRESETS;
   return (
-    <div className="field">
-      <div className="field-head">
-        <span className="label">Expires</span>
-      </div>
+    <Field
+      label="Expires"
+      error={error}
+      hint={
+        expiry.preset === 'keep' && withKeep
+          ? `Currently ${withKeep}.`
+          : 'Short lifetimes are safer: a leaked key is useless once it expires.'
+      }
+    >
       <div className="kx-expiry ui-compact-fields">
         <Segmented<ExpiryPreset | 'keep'>
           label="Expiry"
@@ -155,15 +160,6 @@ export function ExpiryPicker({
           <CustomMomentInput moment={expiry.custom} testId={`${idPrefix}-expiry-input`} />
         ) : null}
       </div>
-      {error ? (
-        <div className="field-error">{error}</div>
-      ) : (
-        <div className="field-hint">
-          {expiry.preset === 'keep' && withKeep
-            ? `Currently ${withKeep}.`
-            : 'Short lifetimes are safer: a leaked key is useless once it expires.'}
-        </div>
-      )}
-    </div>
+    </Field>
   );
 }
