@@ -157,13 +157,17 @@ function choicesOf<V extends string>(
   );
 }
 
-/** The <option>s of a label list (types, plans, statuses). */
-export function LabelOptions<V extends string>({ options }: { options: Array<{ value: V; label: string }> }) {
+/** The <option>s of a label list (types, plans, statuses), as a list or each value's label in order. */
+export function LabelOptions<V extends string>({
+  options,
+}: {
+  options: ReadonlyArray<Choice<V>> | Readonly<Record<V, string>>;
+}) {
   return (
     <>
-      {options.map((o) => (
-        <option key={o.value} value={o.value}>
-          {o.label}
+      {choicesOf(options).map(([value, label]) => (
+        <option key={value} value={value}>
+          {label}
         </option>
       ))}
     </>

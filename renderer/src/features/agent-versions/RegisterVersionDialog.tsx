@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { AgentArch, AgentPlatform } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
-import { CodeField, FormDialog, SelectField, TextField } from '../../ui';
+import { CodeField, FormDialog, LabelOptions, SelectField, TextField } from '../../ui';
 import { agentVersionsApi, refreshAgentVersions } from './api';
 import { PLATFORM_LABEL } from './labels';
 
@@ -34,7 +34,7 @@ const CODE_FIELDS = {
   },
 } as const;
 
-const ARCHITECTURES: AgentArch[] = ['amd64', 'arm64'];
+const ARCHITECTURES: Record<AgentArch, string> = { amd64: 'amd64', arm64: 'arm64' };
 
 export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
   const [codes, setCodes] = useState<Record<keyof typeof CODE_FIELDS, string>>({
@@ -87,11 +87,7 @@ export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
           value={platform}
           onChange={(v) => setPlatform(v as AgentPlatform)}
         >
-          {(Object.keys(PLATFORM_LABEL) as AgentPlatform[]).map((p) => (
-            <option key={p} value={p}>
-              {PLATFORM_LABEL[p]}
-            </option>
-          ))}
+          <LabelOptions options={PLATFORM_LABEL} />
         </SelectField>
         <SelectField
           id="register-architecture"
@@ -99,11 +95,7 @@ export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
           value={architecture}
           onChange={(v) => setArchitecture(v as AgentArch)}
         >
-          {ARCHITECTURES.map((a) => (
-            <option key={a} value={a}>
-              {a}
-            </option>
-          ))}
+          <LabelOptions options={ARCHITECTURES} />
         </SelectField>
       </div>
       {codeField('downloadUrl')}

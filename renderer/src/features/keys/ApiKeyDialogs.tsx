@@ -10,7 +10,7 @@ import {
   CreateKeyForm,
   IssuedKeyLimits,
   KeyFormFoot,
-  KeyNameField,
+  IssuedKeyNameField,
   KeyOrgField,
   useCreateSubmit,
   useIssuedKeyFields,
@@ -42,11 +42,10 @@ export function CreateApiKeyForm({ orgs, defaultOrg, onCancel, onCreated }: Crea
     <CreateKeyForm create={create} testId="api-key-create" onSubmit={onSubmit} onCancel={onCancel}>
       <div className="form-row">
         <KeyOrgField idPrefix="api-key" orgs={orgs} value={orgId} onChange={setOrgId} error={show('orgId')} />
-        <KeyNameField
+        <IssuedKeyNameField
           idPrefix="api-key"
-          value={fields.name}
-          onChange={fields.setName}
-          error={show('name')}
+          fields={fields}
+          show={show}
           hint="Say who uses it, e.g. “PSA sync”."
         />
       </div>

@@ -350,6 +350,29 @@ export type IssuedKeyFields = ReturnType<typeof useIssuedKeyFields>;
  * The row under an issued key's scopes: its hourly limit (`<idPrefix>-rate-limit`) and when it expires (a picker
  * whose field is `api-key-expiry` for every issued kind).
  */
+/** An issued key's name field, over its useIssuedKeyFields state (`<idPrefix>-name`). */
+export function IssuedKeyNameField({
+  idPrefix,
+  fields,
+  show,
+  hint,
+}: {
+  idPrefix: string;
+  fields: IssuedKeyFields;
+  show: (problem: 'name') => string | null;
+  hint: string;
+}) {
+  return (
+    <KeyNameField
+      idPrefix={idPrefix}
+      value={fields.name}
+      onChange={fields.setName}
+      error={show('name')}
+      hint={hint}
+    />
+  );
+}
+
 export function IssuedKeyLimits({
   idPrefix,
   label,
