@@ -8,15 +8,13 @@ import type { IssuedKeyKind } from './IssuedKeyDialogs';
 import { ScopeEditor } from './ScopeEditor';
 import {
   CreateKeyForm,
-  IssuedKeyLimits,
   KeyFormFoot,
-  IssuedKeyNameField,
   KeyOrgField,
   useCreateSubmit,
-  useIssuedKeyFields,
   type CreateKeyProps,
   type OnKey,
 } from './shared';
+import { IssuedKeyLimits, IssuedKeyNameField, useIssuedKeyFields } from './issued-key-fields';
 
 // The API-key dialogs: create, edit, rotate and revoke.
 

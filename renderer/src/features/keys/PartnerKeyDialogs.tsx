@@ -5,13 +5,8 @@ import { Checklist, Field } from '../../ui';
 import { keysApi } from './api';
 import type { IssuedKeyKind } from './IssuedKeyDialogs';
 import { PARTNER_SCOPE_LABELS, PARTNER_SCOPES, PARTNER_WRITE_CAP } from './partner-scopes';
-import {
-  CreateKeyForm,
-  IssuedKeyLimits,
-  IssuedKeyNameField,
-  useCreateSubmit,
-  useIssuedKeyFields,
-} from './shared';
+import { CreateKeyForm, useCreateSubmit } from './shared';
+import { IssuedKeyLimits, IssuedKeyNameField, useIssuedKeyFields } from './issued-key-fields';
 
 // The partner provisioning key dialogs: create (name, scopes from the five, write limit, expiry), rotate and
 // revoke. The raw key is shown once by the tab's reveal dialog.
