@@ -34,7 +34,16 @@ const CODE_FIELDS = {
   },
 } as const;
 
-const ARCHITECTURES: Record<AgentArch, string> = { amd64: 'amd64', arm64: 'arm64' };
+/** The build's target, each picked from its label list. */
+const TARGET_FIELDS = {
+  platform: { id: 'register-platform', label: 'Platform', options: PLATFORM_LABEL },
+  architecture: {
+    id: 'register-architecture',
+    label: 'Architecture',
+    options: { amd64: 'amd64', arm64: 'arm64' },
+  },
+} as const;
+type Target = { platform: AgentPlatform; architecture: AgentArch };
 
 export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
   const [codes, setCodes] = useState<Record<keyof typeof CODE_FIELDS, string>>({
@@ -42,10 +51,20 @@ export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
     downloadUrl: '',
     checksum: '',
   });
-  const [platform, setPlatform] = useState<AgentPlatform>('windows');
-  const [architecture, setArchitecture] = useState<AgentArch>('amd64');
+  const [target, setTarget] = useState<Target>({ platform: 'windows', architecture: 'amd64' });
   const [releaseNotes, setReleaseNotes] = useState('');
   const save = useAsyncAction();
+  const targetField = (name: keyof Target) => (
+    <SelectField
+      id={TARGET_FIELDS[name].id}
+      label={TARGET_FIELDS[name].label}
+      value={target[name]}
+      // The select offers only the listed values, so what it reports is one of them.
+      onChange={(value) => setTarget((t) => ({ ...t, [name]: value }))}
+    >
+      <LabelOptions<string> options={TARGET_FIELDS[name].options} />
+    </SelectField>
+  );
   const codeField = (name: keyof typeof CODE_FIELDS) => (
     <CodeField
       {...CODE_FIELDS[name]}
@@ -60,8 +79,7 @@ export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
     void save.run(async () => {
       await agentVersionsApi.register({
         ...codes,
-        platform,
-        architecture,
+        ...target,
         ...(releaseNotes.trim() ? { releaseNotes: releaseNotes.trim() } : {}),
       });
       await refreshAgentVersions();
@@ -81,22 +99,8 @@ export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
     >
       <div className="form-row">
         {codeField('version')}
-        <SelectField
-          id="register-platform"
-          label="Platform"
-          value={platform}
-          onChange={(v) => setPlatform(v as AgentPlatform)}
-        >
-          <LabelOptions options={PLATFORM_LABEL} />
-        </SelectField>
-        <SelectField
-          id="register-architecture"
-          label="Architecture"
-          value={architecture}
-          onChange={(v) => setArchitecture(v as AgentArch)}
-        >
-          <LabelOptions options={ARCHITECTURES} />
-        </SelectField>
+        {targetField('platform')}
+        {targetField('architecture')}
       </div>
       {codeField('downloadUrl')}
       {codeField('checksum')}
