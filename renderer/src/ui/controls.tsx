@@ -120,7 +120,7 @@ export function Segmented<V extends string>({
   small,
 }: {
   label: string;
-  options: ReadonlyArray<Choice<V> | readonly [V, string]> | Readonly<Record<V, string>>;
+  options: ReadonlyArray<Choice<V> | readonly [V, string]> | LabelRecord<V>;
   value: V;
   onChange: (value: V) => void;
   testId: string | ((value: V) => string);
@@ -147,11 +147,17 @@ export function Segmented<V extends string>({
   );
 }
 
+/** Each value's label, in the order offered; a value left out is not offered. */
+export type LabelRecord<V extends string> = Readonly<Partial<Record<V, string>>>;
+
 /** Segmented's options as [value, label] pairs, whichever way they were given. */
 function choicesOf<V extends string>(
-  options: ReadonlyArray<Choice<V> | readonly [V, string]> | Readonly<Record<V, string>>,
+  options: ReadonlyArray<Choice<V> | readonly [V, string]> | LabelRecord<V>,
 ): Array<readonly [V, string]> {
-  if (!Array.isArray(options)) return Object.entries(options) as Array<[V, string]>;
+  if (!Array.isArray(options))
+    return (Object.entries(options) as Array<[V, string | undefined]>).filter(
+      (entry): entry is [V, string] => entry[1] !== undefined,
+    );
   return (options as ReadonlyArray<Choice<V> | readonly [V, string]>).map((o) =>
     Array.isArray(o) ? (o as readonly [V, string]) : [(o as Choice<V>).value, (o as Choice<V>).label],
   );
@@ -161,7 +167,7 @@ function choicesOf<V extends string>(
 export function LabelOptions<V extends string>({
   options,
 }: {
-  options: ReadonlyArray<Choice<V>> | Readonly<Record<V, string>>;
+  options: ReadonlyArray<Choice<V>> | LabelRecord<V>;
 }) {
   return (
     <>
