@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Icon, Logo } from '../ui/Icon';
 import { Spinner } from '../ui/basics';
+import { EmptyState } from '../ui/states';
 
 // Every page of the route table is its own chunk, loaded when it is first opened (issue 18: the console used to
 // ship one script of about a megabyte, all of it parsed before the first screen). A page shows a spinner in its
@@ -31,19 +32,19 @@ function BareLoading() {
 function PageLoadFailed() {
   return (
     <div className="page">
-      <div className="empty" data-testid="page-load-failed">
-        <div className="empty-icon">
-          <Icon name="alert" size={26} />
-        </div>
-        <h2>This page could not be loaded</h2>
-        <p>
-          The server may have been updated or stopped since the console opened. Reloading fetches it again.
-        </p>
-        <button type="button" className="btn btn-secondary btn-sm" onClick={() => window.location.reload()}>
-          <Icon name="refresh" />
-          Reload
-        </button>
-      </div>
+      <EmptyState
+        icon="alert"
+        title="This page could not be loaded"
+        testId="page-load-failed"
+        action={
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => window.location.reload()}>
+            <Icon name="refresh" />
+            Reload
+          </button>
+        }
+      >
+        The server may have been updated or stopped since the console opened. Reloading fetches it again.
+      </EmptyState>
     </div>
   );
 }

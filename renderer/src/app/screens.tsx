@@ -2,6 +2,7 @@ import type { Section } from './routes';
 import { Link } from '../lib/router';
 import { Icon, Logo } from '../ui/Icon';
 import { Spinner } from '../ui/basics';
+import { EmptyState } from '../ui/states';
 import { useDocumentTitle } from '../lib/hooks';
 
 export function PlaceholderPage({ section }: { section: Section }) {
@@ -35,16 +36,18 @@ export function NotFoundPage() {
   useDocumentTitle('Not found');
   return (
     <div className="page">
-      <div className="empty" data-testid="not-found">
-        <div className="empty-icon">
-          <Icon name="alert" size={26} />
-        </div>
-        <h2>There is no page at {window.location.pathname}</h2>
-        <p>The link may be old, or the section may have moved.</p>
-        <Link to="/" className="btn btn-secondary btn-sm">
-          Back to overview
-        </Link>
-      </div>
+      <EmptyState
+        icon="alert"
+        title={`There is no page at ${window.location.pathname}`}
+        testId="not-found"
+        action={
+          <Link to="/" className="btn btn-secondary btn-sm">
+            Back to overview
+          </Link>
+        }
+      >
+        The link may be old, or the section may have moved.
+      </EmptyState>
     </div>
   );
 }

@@ -56,6 +56,11 @@ export function formatDate(value: string | null | undefined): string {
 }
 
 /** "1,204": thousands grouped the same way on every machine. */
+/** The text with its first letter in upper case ("active" → "Active"), for a label made from a value. */
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }

@@ -1,5 +1,5 @@
 import { ApiError } from './api/client';
-import { formatCount } from './format';
+import { capitalize, formatCount } from './format';
 
 // Form helpers: slugs, whole numbers, and the field messages of a 400 VALIDATION_ERROR.
 
@@ -35,10 +35,10 @@ export function fieldErrors(err: unknown): Record<string, string> {
 export function parseWhole(raw: string, min: number, max: number, label: string): number | string {
   const text = raw.trim().replace(/[,_\s]/g, '');
   if (!text) return `Enter ${label}.`;
-  if (!/^\d+$/.test(text)) return `${label[0]?.toUpperCase()}${label.slice(1)} must be a whole number.`;
+  if (!/^\d+$/.test(text)) return `${capitalize(label)} must be a whole number.`;
   const n = Number(text);
   if (n < min || n > max)
-    return `${label[0]?.toUpperCase()}${label.slice(1)} must be between ${formatCount(min)} and ${formatCount(max)}.`;
+    return `${capitalize(label)} must be between ${formatCount(min)} and ${formatCount(max)}.`;
   return n;
 }
 

@@ -1,4 +1,5 @@
 import type { ComponentProps, ReactNode } from 'react';
+import { capitalize } from '../lib/format';
 import type { IconName } from './Icon';
 import { PageHeader } from './layout';
 import { DetailPlaceholder, type Forbidden } from './states';
@@ -52,7 +53,7 @@ export function RecordPlaceholder({
   return (
     <DetailPlaceholder
       className={className}
-      title={page.title ?? noun.charAt(0).toUpperCase() + noun.slice(1)}
+      title={page.title ?? capitalize(noun)}
       back={back}
       of={of}
       loading={`Loading the ${noun}…`}

@@ -41,7 +41,8 @@ export function Field({
   aside,
 }: {
   label: string;
-  htmlFor: string;
+  /** The control the label names; none for a group of controls (a choice and its input), headed by a plain label. */
+  htmlFor?: string;
   hint?: ReactNode;
   error?: string | null | undefined;
   children: ReactNode;
@@ -50,12 +51,12 @@ export function Field({
   return (
     <div className={`field${error ? ' has-error' : ''}`}>
       <div className="field-head">
-        <label htmlFor={htmlFor}>{label}</label>
+        {htmlFor ? <label htmlFor={htmlFor}>{label}</label> : <span className="label">{label}</span>}
         {aside}
       </div>
       {children}
       {error ? (
-        <div className="field-error" id={`${htmlFor}-error`}>
+        <div className="field-error" id={htmlFor ? `${htmlFor}-error` : undefined}>
           {error}
         </div>
       ) : hint ? (

@@ -109,7 +109,7 @@ export function nameChoices(items: ReadonlyArray<{ id: string; name: string }>):
 
 /**
  * One choice of a few, as a row of buttons (a radio group underneath). `testId` is a prefix (`<prefix>-<value>`)
- * or a function of the value; options are {value, label} or [value, label].
+ * or a function of the value; options are {value, label} or [value, label], or each value's label in order.
  */
 export function Segmented<V extends string>({
   label,
@@ -120,7 +120,7 @@ export function Segmented<V extends string>({
   small,
 }: {
   label: string;
-  options: ReadonlyArray<Choice<V> | readonly [V, string]>;
+  options: ReadonlyArray<Choice<V> | readonly [V, string]> | LabelRecord<V>;
   value: V;
   onChange: (value: V) => void;
   testId: string | ((value: V) => string);
@@ -128,8 +128,7 @@ export function Segmented<V extends string>({
 }) {
   return (
     <div className={`ui-seg${small ? ' small' : ''}`} role="radiogroup" aria-label={label}>
-      {options.map((o) => {
-        const [option, text] = Array.isArray(o) ? o : [(o as Choice<V>).value, (o as Choice<V>).label];
+      {choicesOf(options).map(([option, text]) => {
         return (
           <button
             key={option}
@@ -148,17 +147,39 @@ export function Segmented<V extends string>({
   );
 }
 
-/** The <option>s of a label list (types, plans, statuses). */
+/** Each value's label, in the order offered; a value left out is not offered. */
+export type LabelRecord<V extends string> = Readonly<Partial<Record<V, string>>>;
+
+/** Segmented's options as [value, label] pairs, whichever way they were given. */
+function choicesOf<V extends string>(
+  options: ReadonlyArray<Choice<V> | readonly [V, string]> | LabelRecord<V>,
+): Array<readonly [V, string]> {
+  if (!Array.isArray(options))
+    return (Object.entries(options) as Array<[V, string | undefined]>).filter(
+      (entry): entry is [V, string] => entry[1] !== undefined,
+    );
+  return (options as ReadonlyArray<Choice<V> | readonly [V, string]>).map((o) =>
+    Array.isArray(o) ? (o as readonly [V, string]) : [(o as Choice<V>).value, (o as Choice<V>).label],
+  );
+}
+
+/**
+ * The <option>s of a label list (types, plans, statuses, numeric levels), as a list or each value's label in
+ * order.
+ */
 export function LabelOptions<V extends string | number>({
   options,
 }: {
-  options: Array<{ value: V; label: string }>;
+  options: ReadonlyArray<{ value: V; label: string }> | LabelRecord<Extract<V, string>>;
 }) {
+  const pairs: ReadonlyArray<readonly [string | number, string]> = Array.isArray(options)
+    ? (options as ReadonlyArray<{ value: V; label: string }>).map((o) => [o.value, o.label] as const)
+    : choicesOf(options as LabelRecord<string>);
   return (
     <>
-      {options.map((o) => (
-        <option key={o.value} value={o.value}>
-          {o.label}
+      {pairs.map(([value, label]) => (
+        <option key={value} value={value}>
+          {label}
         </option>
       ))}
     </>

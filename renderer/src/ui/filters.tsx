@@ -51,7 +51,7 @@ export function TextFilter({
   value: string;
   onChange: (value: string) => void;
   label: string;
-  placeholder: string;
+  placeholder?: string;
   testId: string;
   type?: 'text' | 'search';
   size?: 'wide' | 'narrow';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { AgentArch, AgentPlatform } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
-import { FormDialog, SelectField, TextField } from '../../ui';
+import { CodeField, FormDialog, LabelOptions, SelectField, TextField } from '../../ui';
 import { agentVersionsApi, refreshAgentVersions } from './api';
 import { PLATFORM_LABEL } from './labels';
 
@@ -9,25 +9,77 @@ import { PLATFORM_LABEL } from './labels';
 // is downloaded from and its SHA-256 checksum, which every agent verifies before installing. The server's
 // validation messages ("checksum must be a SHA-256 checksum (64 hexadecimal characters)") are shown as they come.
 
+/** The fields a machine reads (monospace, no autofill or spell check), by the name the server takes them under. */
+const CODE_FIELDS = {
+  version: {
+    id: 'register-version-number',
+    label: 'Version',
+    placeholder: '1.4.0',
+    maxLength: 50,
+    autoFocus: true,
+  },
+  downloadUrl: {
+    id: 'register-url',
+    label: 'Download URL',
+    placeholder: 'https://downloads.example.com/gatehouse-agent-1.4.0-windows-amd64.exe',
+    maxLength: 2048,
+    hint: 'HTTPS only. Agents download the binary from here.',
+  },
+  checksum: {
+    id: 'register-checksum',
+    label: 'SHA-256 checksum',
+    placeholder: '64 hexadecimal characters',
+    maxLength: 64,
+    hint: 'Each agent verifies the download against it and refuses a binary that does not match.',
+  },
+} as const;
+
+/** The build's target, each picked from its label list. */
+const TARGET_FIELDS = {
+  platform: { id: 'register-platform', label: 'Platform', options: PLATFORM_LABEL },
+  architecture: {
+    id: 'register-architecture',
+    label: 'Architecture',
+    options: { amd64: 'amd64', arm64: 'arm64' },
+  },
+} as const;
+type Target = { platform: AgentPlatform; architecture: AgentArch };
+
 export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
-  const [version, setVersion] = useState('');
-  const [platform, setPlatform] = useState<AgentPlatform>('windows');
-  const [architecture, setArchitecture] = useState<AgentArch>('amd64');
-  const [downloadUrl, setDownloadUrl] = useState('');
-  const [checksum, setChecksum] = useState('');
+  const [codes, setCodes] = useState<Record<keyof typeof CODE_FIELDS, string>>({
+    version: '',
+    downloadUrl: '',
+    checksum: '',
+  });
+  const [target, setTarget] = useState<Target>({ platform: 'windows', architecture: 'amd64' });
   const [releaseNotes, setReleaseNotes] = useState('');
   const save = useAsyncAction();
+  const targetField = (name: keyof Target) => (
+    <SelectField
+      id={TARGET_FIELDS[name].id}
+      label={TARGET_FIELDS[name].label}
+      value={target[name]}
+      // The select offers only the listed values, so what it reports is one of them.
+      onChange={(value) => setTarget((t) => ({ ...t, [name]: value }))}
+    >
+      <LabelOptions<string> options={TARGET_FIELDS[name].options} />
+    </SelectField>
+  );
+  const codeField = (name: keyof typeof CODE_FIELDS) => (
+    <CodeField
+      {...CODE_FIELDS[name]}
+      value={codes[name]}
+      onChange={(value) => setCodes((c) => ({ ...c, [name]: value }))}
+    />
+  );
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     if (save.busy) return;
     void save.run(async () => {
       await agentVersionsApi.register({
-        version,
-        platform,
-        architecture,
-        downloadUrl,
-        checksum,
+        ...codes,
+        ...target,
         ...(releaseNotes.trim() ? { releaseNotes: releaseNotes.trim() } : {}),
       });
       await refreshAgentVersions();
@@ -46,63 +98,12 @@ export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
       submit={{ label: 'Register version', busyLabel: 'Registering…', testId: 'register-version-submit' }}
     >
       <div className="form-row">
-        <TextField
-          id="register-version-number"
-          label="Version"
-          className="mono"
-          value={version}
-          onChange={setVersion}
-          placeholder="1.4.0"
-          maxLength={50}
-          autoFocus
-          spellCheck={false}
-        />
-        <SelectField
-          id="register-platform"
-          label="Platform"
-          value={platform}
-          onChange={(v) => setPlatform(v as AgentPlatform)}
-        >
-          {(Object.keys(PLATFORM_LABEL) as AgentPlatform[]).map((p) => (
-            <option key={p} value={p}>
-              {PLATFORM_LABEL[p]}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          id="register-architecture"
-          label="Architecture"
-          value={architecture}
-          onChange={(v) => setArchitecture(v as AgentArch)}
-        >
-          <option value="amd64">amd64</option>
-          <option value="arm64">arm64</option>
-        </SelectField>
+        {codeField('version')}
+        {targetField('platform')}
+        {targetField('architecture')}
       </div>
-      <TextField
-        id="register-url"
-        label="Download URL"
-        className="mono"
-        value={downloadUrl}
-        onChange={setDownloadUrl}
-        placeholder="https://downloads.example.com/gatehouse-agent-1.4.0-windows-amd64.exe"
-        maxLength={2048}
-        spellCheck={false}
-        autoComplete="off"
-        hint="HTTPS only. Agents download the binary from here."
-      />
-      <TextField
-        id="register-checksum"
-        label="SHA-256 checksum"
-        className="mono"
-        value={checksum}
-        onChange={setChecksum}
-        placeholder="64 hexadecimal characters"
-        maxLength={64}
-        spellCheck={false}
-        autoComplete="off"
-        hint="Each agent verifies the download against it and refuses a binary that does not match."
-      />
+      {codeField('downloadUrl')}
+      {codeField('checksum')}
       <TextField
         id="register-notes"
         label="Release notes (optional)"

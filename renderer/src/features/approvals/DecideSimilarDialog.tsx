@@ -4,17 +4,11 @@ import { ReauthField } from './ReauthField';
 import { useAsyncAction } from '../../lib/action';
 import { decideMany, type BulkPhase, type BulkSummary, type BulkTarget } from './bulk-decide';
 import { BulkRequestList } from './BulkRequestList';
+import { GRANT_DURATION_LABEL } from './format';
 
 // Approve or deny a request and its look-alikes in one step. Each is still its own decision on the server; here
 // each approve is confirmed on the approver device one by one when the technician has one, and the password (or
 // code) is asked once when any of them needs it again (a critical request, or a level-3 floor).
-
-const DURATIONS = [
-  { value: '15', label: '15 minutes' },
-  { value: '60', label: '1 hour' },
-  { value: '240', label: '4 hours' },
-  { value: '480', label: '8 hours' },
-];
 
 const MAX_REASON = 2000;
 
@@ -120,7 +114,7 @@ export function DecideSimilarDialog({
             disabled={action.busy}
             data-testid="similar-duration"
           >
-            <LabelOptions options={DURATIONS} />
+            <LabelOptions options={GRANT_DURATION_LABEL} />
           </select>
         </Field>
       ) : null}

@@ -11,20 +11,15 @@ import { useSession } from '../../lib/session';
 import { ceremonyCancelled, webAuthnMessage } from './actions';
 import { approvalsApi } from './api';
 import { StepUpSummary, afterApprove, noticeText, type Notice } from './decision-parts';
-import { LEVEL_MEANING, RISK_LABEL } from './format';
+import { GRANT_DURATION_LABEL, LEVEL_MEANING, RISK_LABEL } from './format';
 import { ReauthField } from './ReauthField';
 
 // Approve or deny a pending request. Approving proves presence on an approver device when the technician has
 // one (a WebAuthn assertion bound to this request), adds a fresh password or code when the request needs it,
 // then sends the approved elevation to the device at once. The server checks all of it again.
 
-const DURATIONS: Array<{ value: string; label: string }> = [
-  { value: '15', label: '15 minutes' },
-  { value: '60', label: '1 hour' },
-  { value: '240', label: '4 hours' },
-  { value: '480', label: '8 hours' },
-  { value: 'custom', label: 'Custom…' },
-];
+/** The grant lengths offered, then a custom one (typed in minutes). */
+const DURATIONS = { ...GRANT_DURATION_LABEL, custom: 'Custom…' };
 
 const MAX_REASON = 2000;
 

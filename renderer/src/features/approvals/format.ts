@@ -96,6 +96,14 @@ export function requestState(r: Pick<ElevationRequest, 'status' | 'enforcementSt
   return { label: STATUS_LABEL[r.status], tone: STATUS_TONE[r.status] };
 }
 
+/** The grant lengths a technician picks from, in minutes (the value sent), each with its label. */
+export const GRANT_DURATION_LABEL: Record<string, string> = {
+  '15': '15 minutes',
+  '60': '1 hour',
+  '240': '4 hours',
+  '480': '8 hours',
+};
+
 export const RISK_LABEL: Record<RiskLevel, string> = {
   low: 'Low',
   medium: 'Medium',

@@ -6,10 +6,9 @@ import { SmallButton } from '../../ui/SmallButton';
 import { Field, StatusPill } from '../../ui/basics';
 import { CodeField } from '../../ui/fields';
 import { useAsyncAction } from '../../lib/action';
-import { EmptyState } from '../../ui';
 import { Check, ChoiceSelect } from '../../ui';
 import { deviceName } from './format';
-import { LogTab } from './LogTable';
+import { LogTab, type LogKind } from './LogTable';
 import { JsonBlock, Stamp } from './parts';
 
 // Command history and the two commands a technician queues from here: uninstall the agent, and push a specific
@@ -50,6 +49,19 @@ const COMMANDS = {
 } as const;
 type CommandKind = keyof typeof COMMANDS;
 const QUEUEABLE: CommandKind[] = ['update', 'uninstall'];
+const COMMAND_LOG: LogKind = {
+  testId: 'device-commands',
+  subject: { name: 'commands' },
+  variant: 'dv-cmd',
+  columns: ['Queued', 'Type', 'Status', 'Sent', 'Completed', 'Result'],
+  rowTestId: 'command-row',
+  empty: {
+    title: 'No commands yet',
+    text: 'Commands sent to this device (updates, uninstall, live queries) are listed here with their results.',
+    testId: 'commands-empty',
+    icon: 'activity',
+  },
+};
 
 interface CommandDialogProps {
   device: DeviceDetail;
@@ -214,7 +226,7 @@ export function CommandsTab({ device }: { device: DeviceDetail }) {
   return (
     <>
       <LogTab
-        testId="device-commands"
+        kind={COMMAND_LOG}
         filters={
           <>
             <span className="muted small">
@@ -239,17 +251,7 @@ export function CommandsTab({ device }: { device: DeviceDetail }) {
           </>
         }
         of={commands}
-        subject={{ name: 'commands', reads: 'commands' }}
-        empty={
-          <EmptyState icon="activity" title="No commands yet" compact testId="commands-empty">
-            Commands sent to this device (updates, uninstall, live queries) are listed here with their
-            results.
-          </EmptyState>
-        }
-        variant="dv-cmd"
-        columns={['Queued', 'Type', 'Status', 'Sent', 'Completed', 'Result']}
         rows={rows}
-        rowTestId="command-row"
         row={(c) => {
           const hasResult = c.result !== null && c.result !== undefined;
           return {

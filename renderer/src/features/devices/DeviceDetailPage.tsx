@@ -17,19 +17,20 @@ import './devices.css';
 // /devices/:id — one device: header with its state, then tabs (?tab=) for inventory, stored logs, the live
 // event-log viewer, commands and decommissioning.
 
-const TABS = [
-  { id: 'overview', label: 'Overview' },
-  { id: 'performance', label: 'Performance' },
-  { id: 'software', label: 'Software' },
-  { id: 'elevations', label: 'Elevations' },
-  { id: 'events', label: 'Event logs' },
-  { id: 'diagnostics', label: 'Diagnostic logs' },
-  { id: 'live', label: 'Live event log' },
-  { id: 'commands', label: 'Commands' },
-  { id: 'decommission', label: 'Decommission' },
-] as const;
+/** The tabs in order, each by its ?tab= id, with its label. */
+const TAB_LABEL = {
+  overview: 'Overview',
+  performance: 'Performance',
+  software: 'Software',
+  elevations: 'Elevations',
+  events: 'Event logs',
+  diagnostics: 'Diagnostic logs',
+  live: 'Live event log',
+  commands: 'Commands',
+  decommission: 'Decommission',
+} as const;
 
-type TabId = (typeof TABS)[number]['id'];
+type TabId = keyof typeof TAB_LABEL;
 
 const PAGE: RecordPage = {
   noun: 'device',
@@ -43,7 +44,7 @@ const DETAIL_REFRESH_MS = 20_000;
 export function DeviceDetailPage({ deviceId }: { deviceId: string }) {
   const search = useRouter((s) => s.search);
   const requested = new URLSearchParams(search).get('tab');
-  const tab: TabId = TABS.some((t) => t.id === requested) ? (requested as TabId) : 'overview';
+  const tab: TabId = requested && Object.hasOwn(TAB_LABEL, requested) ? (requested as TabId) : 'overview';
   // Pushes patch this query's data in place (api.ts, registerDeviceLiveCache); metrics and "last seen" change
   // with every heartbeat, which sends no console event, so the detail is also re-read now and then.
   const query = useQuery({
@@ -110,11 +111,11 @@ export function DeviceDetailPage({ deviceId }: { deviceId: string }) {
     >
       <Tabs
         label="Device sections"
-        tabs={TABS.map((t) => ({
-          to: t.id === 'overview' ? base : `${base}?tab=${t.id}`,
-          label: t.label,
-          testId: `device-tab-${t.id}`,
-          active: tab === t.id,
+        tabs={Object.entries(TAB_LABEL).map(([id, label]) => ({
+          to: id === 'overview' ? base : `${base}?tab=${id}`,
+          label,
+          testId: `device-tab-${id}`,
+          active: tab === id,
         }))}
       />
       {d.status === 'decommissioned' ? (

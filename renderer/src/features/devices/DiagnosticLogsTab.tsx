@@ -3,7 +3,7 @@ import { useDiagnosticLogs } from './api';
 import { DateRangeFilter, TextFilter, ToggleChips } from '../../ui';
 import { useLogFilters } from './controls';
 import { useDebounced } from '../../lib/hooks';
-import { LogEmpty, LogTab } from './LogTable';
+import { LogTab, type LogKind } from './LogTable';
 import { JsonBlock, LevelBadge, Stamp } from './parts';
 import { localToIso } from '../../lib/dates';
 
@@ -11,6 +11,20 @@ import { localToIso } from '../../lib/dates';
 
 const PAGE = 200;
 const LEVELS: DiagnosticLevel[] = ['debug', 'info', 'warn', 'error'];
+const DIAGNOSTIC_LOGS: LogKind = {
+  testId: 'device-diagnostics',
+  subject: { name: 'diagnostic logs', reads: 'logs' },
+  variant: 'dv-diag',
+  columns: ['Time', 'Level', 'Component', 'Message'],
+  rowTestId: 'diag-row',
+  pagerTestId: 'diag-pager',
+  empty: {
+    title: 'No diagnostic logs yet',
+    filteredTitle: 'No log line matches',
+    text: 'The agent uploads its own log lines in batches; none have arrived yet.',
+    testId: 'diag-empty',
+  },
+};
 
 export function DiagnosticLogsTab({ deviceId }: { deviceId: string }) {
   const filters = useLogFilters({
@@ -38,7 +52,8 @@ export function DiagnosticLogsTab({ deviceId }: { deviceId: string }) {
 
   return (
     <LogTab
-      testId="device-diagnostics"
+      kind={DIAGNOSTIC_LOGS}
+      filtered={filtered}
       filters={
         <>
           <ToggleChips
@@ -71,22 +86,8 @@ export function DiagnosticLogsTab({ deviceId }: { deviceId: string }) {
         </>
       }
       of={logs}
-      subject={{ name: 'diagnostic logs', reads: 'logs' }}
-      empty={
-        <LogEmpty
-          filtered={filtered}
-          title="No diagnostic logs yet"
-          filteredTitle="No log line matches"
-          testId="diag-empty"
-        >
-          The agent uploads its own log lines in batches; none have arrived yet.
-        </LogEmpty>
-      }
-      variant="dv-diag"
-      columns={['Time', 'Level', 'Component', 'Message']}
-      pager={{ onPage: filters.setPage, testId: 'diag-pager' }}
+      onPage={filters.setPage}
       rows={rows}
-      rowTestId="diag-row"
       row={(e) => {
         const fieldCount = Object.keys(e.fields).length;
         return {

@@ -2,7 +2,7 @@ import { useEventLogs } from './api';
 import { ChoiceSelect } from '../../ui';
 import { EventLogFilters, useLogFilters } from './controls';
 import { useDebounced } from '../../lib/hooks';
-import { LogEmpty, LogTab } from './LogTable';
+import { LogTab, type LogKind } from './LogTable';
 import { JsonBlock, LevelBadge, Stamp } from './parts';
 import { localToIso } from '../../lib/dates';
 import { SmallButton } from '../../ui/SmallButton';
@@ -12,6 +12,22 @@ import { SmallButton } from '../../ui/SmallButton';
 const PAGE = 100;
 const CATEGORIES = ['security', 'hardware', 'application', 'system'];
 const LEVELS = ['info', 'warning', 'error', 'critical'];
+const EVENT_LOGS: LogKind = {
+  testId: 'device-eventlogs',
+  subject: { name: 'event logs', reads: 'logs' },
+  variant: 'dv-ev',
+  columns: ['Time', 'Level', 'Category', 'Source', 'Event', 'Message'],
+  rowTestId: 'eventlog-row',
+  pagerTestId: 'eventlog-pager',
+  empty: {
+    title: 'No event logs stored',
+    filteredTitle: 'No event matches',
+    text:
+      'The agent submits operating-system events in batches; they appear here once it has. For the device’s ' +
+      'own logs right now, use the live event log.',
+    testId: 'eventlog-empty',
+  },
+};
 
 export function EventLogsTab({ deviceId }: { deviceId: string }) {
   const filters = useLogFilters({ category: '', level: '', source: '', start: '', end: '' });
@@ -32,7 +48,8 @@ export function EventLogsTab({ deviceId }: { deviceId: string }) {
 
   return (
     <LogTab
-      testId="device-eventlogs"
+      kind={EVENT_LOGS}
+      filtered={filtered}
       filters={
         <>
           <ChoiceSelect
@@ -56,23 +73,8 @@ export function EventLogsTab({ deviceId }: { deviceId: string }) {
         </>
       }
       of={logs}
-      subject={{ name: 'event logs', reads: 'logs' }}
-      empty={
-        <LogEmpty
-          filtered={filtered}
-          title="No event logs stored"
-          filteredTitle="No event matches"
-          testId="eventlog-empty"
-        >
-          The agent submits operating-system events in batches; they appear here once it has. For the device’s
-          own logs right now, use the live event log.
-        </LogEmpty>
-      }
-      variant="dv-ev"
-      columns={['Time', 'Level', 'Category', 'Source', 'Event', 'Message']}
-      pager={{ onPage: filters.setPage, testId: 'eventlog-pager' }}
+      onPage={filters.setPage}
       rows={rows}
-      rowTestId="eventlog-row"
       row={(e) => ({
         detail: (
           <>

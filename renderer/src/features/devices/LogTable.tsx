@@ -1,3 +1,4 @@
+import { capitalize } from '../../lib/format';
 import { useState, type ComponentProps, type ReactNode } from 'react';
 import { FilterBar, ListEmpty, LoadFailure, LoadingBlock, Pager, type EmptyState } from '../../ui';
 import { paginationOf, type QueryState } from '../../lib/query';
@@ -12,39 +13,56 @@ export interface LogRow {
   disabled?: boolean;
 }
 
+/** What a stored-log tab lists and how: the tab's names, test ids, grid and empty state, as data. */
+export interface LogKind {
+  testId: string;
+  /**
+   * What the tab lists ("event logs") and what a refusal says the account cannot read ("logs"; the name itself
+   * when omitted).
+   */
+  subject: { name: string; reads?: string };
+  /** The grid's class (dv-diag, dv-ev…), which sets its columns, and the columns' titles. */
+  variant: string;
+  columns: string[];
+  rowTestId: string;
+  /** Paged lists: the pager's test id. */
+  pagerTestId?: string;
+  /** The empty state when nothing is stored; `filteredTitle` when filters hide everything there is. */
+  empty: {
+    title: string;
+    filteredTitle?: string;
+    text: ReactNode;
+    testId: string;
+    icon?: ComponentProps<typeof EmptyState>['icon'];
+  };
+}
+
 /**
- * One stored-log tab of the device detail (event logs, diagnostic logs, commands): its filter bar, then the
- * failure (when nothing was loaded), loading or empty state, or the log table with its rows and pager.
- * `subject` names what the tab lists ("event logs") and what a refusal says the account cannot read ("logs").
+ * One stored-log tab of the device detail (event logs, diagnostic logs, commands) as `kind` describes it: its
+ * filter bar, then the failure (when nothing was loaded), loading or empty state, or the log table with its rows
+ * and pager.
  */
 export function LogTab<T, R extends { id: string }>({
-  testId,
+  kind,
   filters,
+  filtered = false,
   of,
   rows,
   row,
-  rowTestId,
-  subject,
-  empty,
-  variant,
-  columns,
-  pager,
+  onPage,
 }: {
-  testId: string;
+  kind: LogKind;
   filters: ReactNode;
+  /** Whether filters are set (the empty state then says nothing matches). */
+  filtered?: boolean;
   of: QueryState<T>;
   rows: readonly R[];
   /** What one row shows; it unfolds its detail when clicked (one row open at a time). */
   row: (item: R) => LogRow;
-  rowTestId: string;
-  subject: { name: string; reads: string };
-  /** The EmptyState to show when the answer has no rows. */
-  empty: ReactNode;
-  variant: string;
-  columns: string[];
-  /** Paged lists: where a page change goes, and the pager's test id. */
-  pager?: { onPage: (page: number) => void; testId: string };
+  /** Paged lists: where a page change goes. */
+  onPage?: (page: number) => void;
 }) {
+  const { testId, subject, variant, columns, rowTestId, pagerTestId, empty } = kind;
   const open = useOpenRow();
   return (
     <div className="dv-tab" data-testid={testId}>
@@ -53,18 +71,30 @@ export function LogTab<T, R extends { id: string }>({
         <LoadFailure
           error={of.error}
           onRetry={of.reload}
-          forbiddenTitle={`${subject.name[0]?.toUpperCase()}${subject.name.slice(1)} are not available to you`}
-          forbiddenText={`Your account cannot read this device's ${subject.reads}.`}
+          forbiddenTitle={`${capitalize(subject.name)} are not available to you`}
+          forbiddenText={`Your account cannot read this device's ${subject.reads ?? subject.name}.`}
         />
       ) : !of.data ? (
         <LoadingBlock label={`Loading ${subject.name}…`} />
       ) : rows.length === 0 ? (
-        empty
+        <LogEmpty
+          filtered={filtered}
+          title={empty.title}
+          filteredTitle={empty.filteredTitle ?? empty.title}
+          testId={empty.testId}
+          icon={empty.icon}
+        >
+          {empty.text}
+        </LogEmpty>
       ) : (
         <LogTable
           variant={variant}
           columns={columns}
-          pager={pager ? { ...pager, pagination: paginationOf(of.data) } : undefined}
+          pager={
+            onPage && pagerTestId
+              ? { onPage, testId: pagerTestId, pagination: paginationOf(of.data) }
+              : undefined
+          }
         >
           {rows.map((item) => {
             const { cells, detail, disabled } = row(item);

@@ -1,4 +1,4 @@
-import { Segmented } from '../../ui/controls';
+import { LabelOptions, Segmented } from '../../ui/controls';
 import { SmallButton } from '../../ui/SmallButton';
 import {
   CUSTOM_PREFIX,
@@ -135,11 +135,7 @@ function ConditionRow({ node, ctx, index }: { node: CondNode; ctx: Ctx; index: n
           data-testid="filter-operator"
         >
           {!ops.includes(node.operator) ? <option value={node.operator}>{node.operator}</option> : null}
-          {ops.map((op) => (
-            <option key={op} value={op}>
-              {OPERATOR_LABELS[op] ?? op}
-            </option>
-          ))}
+          <LabelOptions options={ops.map((op) => ({ value: op, label: OPERATOR_LABELS[op] ?? op }))} />
         </select>
         <div className="fb-value">
           <ValueEditor

@@ -1,6 +1,8 @@
 // The saved-filter condition language as spec 2 defines it: the filterable fields by group, the operators each
 // field type accepts, and the value shape each operator takes. The builder offers only what the server accepts.
 
+import { capitalize } from '../../lib/format';
+
 export type FieldType =
   | 'string'
   | 'number'
@@ -31,7 +33,7 @@ export interface FieldDef {
 }
 
 const opt = (values: string[], labels: Record<string, string> = {}): Option[] =>
-  values.map((value) => ({ value, label: labels[value] ?? value[0]?.toUpperCase() + value.slice(1) }));
+  values.map((value) => ({ value, label: labels[value] ?? capitalize(value) }));
 
 export const STATUS_OPTIONS = opt(['online', 'offline', 'maintenance', 'quarantined', 'decommissioned']);
 export const ROLE_OPTIONS = opt(
@@ -55,67 +57,69 @@ export const WATCHDOG_OPTIONS = opt(['connected', 'failover', 'offline']);
 export const OS_OPTIONS = opt(['windows', 'macos', 'linux'], { macos: 'macOS' });
 export const ARCH_OPTIONS = opt(['x64', 'x86', 'arm64'], { x64: 'x64', x86: 'x86', arm64: 'arm64' });
 
-export const FIELDS: FieldDef[] = [
-  { key: 'hostname', label: 'Hostname', group: 'Core', type: 'string' },
-  { key: 'displayName', label: 'Display name', group: 'Core', type: 'string' },
-  { key: 'status', label: 'Status', group: 'Core', type: 'enum', options: STATUS_OPTIONS },
-  { key: 'agentVersion', label: 'Agent version', group: 'Core', type: 'string' },
-  { key: 'lastUser', label: 'Last user', group: 'Core', type: 'string' },
-  { key: 'tags', label: 'Tags', group: 'Core', type: 'array' },
-  { key: 'deviceRole', label: 'Device role', group: 'Core', type: 'enum', options: ROLE_OPTIONS },
-  { key: 'isHeadless', label: 'Headless', group: 'Core', type: 'boolean' },
-  { key: 'uptimeSeconds', label: 'Uptime', group: 'Core', type: 'number', unit: 'seconds' },
-  { key: 'watchdogStatus', label: 'Watchdog status', group: 'Core', type: 'enum', options: WATCHDOG_OPTIONS },
-  { key: 'enrolledAt', label: 'Enrolled at', group: 'Core', type: 'datetime' },
-  { key: 'lastSeenAt', label: 'Last seen at', group: 'Core', type: 'datetime' },
-  { key: 'quarantinedAt', label: 'Quarantined at', group: 'Core', type: 'datetime' },
+/** The fields the builder offers, by group (the group's name is the heading the builder shows them under). */
+const OFFERED_BY_GROUP: Record<string, Array<Omit<FieldDef, 'group'>>> = {
+  Core: [
+    { key: 'hostname', label: 'Hostname', type: 'string' },
+    { key: 'displayName', label: 'Display name', type: 'string' },
+    { key: 'status', label: 'Status', type: 'enum', options: STATUS_OPTIONS },
+    { key: 'agentVersion', label: 'Agent version', type: 'string' },
+    { key: 'lastUser', label: 'Last user', type: 'string' },
+    { key: 'tags', label: 'Tags', type: 'array' },
+    { key: 'deviceRole', label: 'Device role', type: 'enum', options: ROLE_OPTIONS },
+    { key: 'isHeadless', label: 'Headless', type: 'boolean' },
+    { key: 'uptimeSeconds', label: 'Uptime', type: 'number', unit: 'seconds' },
+    { key: 'watchdogStatus', label: 'Watchdog status', type: 'enum', options: WATCHDOG_OPTIONS },
+    { key: 'enrolledAt', label: 'Enrolled at', type: 'datetime' },
+    { key: 'lastSeenAt', label: 'Last seen at', type: 'datetime' },
+    { key: 'quarantinedAt', label: 'Quarantined at', type: 'datetime' },
+  ],
+  'Capability checks': [{ key: 'system.rebootRequired', label: 'Reboot required', type: 'capability' }],
+  OS: [
+    { key: 'osType', label: 'OS type', type: 'enum', options: OS_OPTIONS },
+    { key: 'osVersion', label: 'OS version', type: 'string' },
+    { key: 'osBuild', label: 'OS build', type: 'string' },
+    { key: 'architecture', label: 'Architecture', type: 'enum', options: ARCH_OPTIONS },
+  ],
+  Hardware: [
+    { key: 'hardware.manufacturer', label: 'Manufacturer', type: 'string' },
+    { key: 'hardware.model', label: 'Model', type: 'string' },
+    { key: 'hardware.serialNumber', label: 'Serial number', type: 'string' },
+    { key: 'hardware.cpuModel', label: 'CPU model', type: 'string' },
+    { key: 'hardware.gpuModel', label: 'GPU model', type: 'string' },
+    { key: 'hardware.cpuCores', label: 'CPU cores', type: 'number' },
+    { key: 'hardware.ramTotalMb', label: 'RAM', type: 'number', unit: 'MB' },
+    { key: 'hardware.diskTotalGb', label: 'Disk size', type: 'number', unit: 'GB' },
+  ],
+  Network: [
+    { key: 'network.ipAddress', label: 'IP address', type: 'string' },
+    { key: 'network.publicIp', label: 'Public IP', type: 'string' },
+    { key: 'network.macAddress', label: 'MAC address', type: 'string' },
+    { key: 'lastSeenIp', label: 'Last seen IP', type: 'string' },
+  ],
+  Metrics: [
+    { key: 'metrics.cpuPercent', label: 'CPU usage', type: 'number', unit: '%' },
+    { key: 'metrics.ramPercent', label: 'RAM usage', type: 'number', unit: '%' },
+    { key: 'metrics.diskPercent', label: 'Disk usage', type: 'number', unit: '%' },
+  ],
+  Software: [
+    { key: 'software.installed', label: 'Software installed', type: 'software' },
+    { key: 'software.notInstalled', label: 'Software not installed', type: 'softwareMissing' },
+  ],
+  Hierarchy: [
+    { key: 'orgId', label: 'Organization', type: 'hierarchy', pick: 'org' },
+    { key: 'siteId', label: 'Site', type: 'hierarchy', pick: 'site' },
+    { key: 'groupId', label: 'Device group', type: 'hierarchy', pick: 'group' },
+  ],
+  Computed: [
+    { key: 'daysSinceLastSeen', label: 'Days since last seen', type: 'number', unit: 'days' },
+    { key: 'daysSinceEnrolled', label: 'Days since enrolled', type: 'number', unit: 'days' },
+  ],
+};
 
-  { key: 'system.rebootRequired', label: 'Reboot required', group: 'Capability checks', type: 'capability' },
-
-  { key: 'osType', label: 'OS type', group: 'OS', type: 'enum', options: OS_OPTIONS },
-  { key: 'osVersion', label: 'OS version', group: 'OS', type: 'string' },
-  { key: 'osBuild', label: 'OS build', group: 'OS', type: 'string' },
-  { key: 'architecture', label: 'Architecture', group: 'OS', type: 'enum', options: ARCH_OPTIONS },
-
-  { key: 'hardware.manufacturer', label: 'Manufacturer', group: 'Hardware', type: 'string' },
-  { key: 'hardware.model', label: 'Model', group: 'Hardware', type: 'string' },
-  { key: 'hardware.serialNumber', label: 'Serial number', group: 'Hardware', type: 'string' },
-  { key: 'hardware.cpuModel', label: 'CPU model', group: 'Hardware', type: 'string' },
-  { key: 'hardware.gpuModel', label: 'GPU model', group: 'Hardware', type: 'string' },
-  { key: 'hardware.cpuCores', label: 'CPU cores', group: 'Hardware', type: 'number' },
-  { key: 'hardware.ramTotalMb', label: 'RAM', group: 'Hardware', type: 'number', unit: 'MB' },
-  { key: 'hardware.diskTotalGb', label: 'Disk size', group: 'Hardware', type: 'number', unit: 'GB' },
-
-  { key: 'network.ipAddress', label: 'IP address', group: 'Network', type: 'string' },
-  { key: 'network.publicIp', label: 'Public IP', group: 'Network', type: 'string' },
-  { key: 'network.macAddress', label: 'MAC address', group: 'Network', type: 'string' },
-  { key: 'lastSeenIp', label: 'Last seen IP', group: 'Network', type: 'string' },
-
-  { key: 'metrics.cpuPercent', label: 'CPU usage', group: 'Metrics', type: 'number', unit: '%' },
-  { key: 'metrics.ramPercent', label: 'RAM usage', group: 'Metrics', type: 'number', unit: '%' },
-  { key: 'metrics.diskPercent', label: 'Disk usage', group: 'Metrics', type: 'number', unit: '%' },
-
-  { key: 'software.installed', label: 'Software installed', group: 'Software', type: 'software' },
-  {
-    key: 'software.notInstalled',
-    label: 'Software not installed',
-    group: 'Software',
-    type: 'softwareMissing',
-  },
-
-  { key: 'orgId', label: 'Organization', group: 'Hierarchy', type: 'hierarchy', pick: 'org' },
-  { key: 'siteId', label: 'Site', group: 'Hierarchy', type: 'hierarchy', pick: 'site' },
-  { key: 'groupId', label: 'Device group', group: 'Hierarchy', type: 'hierarchy', pick: 'group' },
-
-  {
-    key: 'daysSinceLastSeen',
-    label: 'Days since last seen',
-    group: 'Computed',
-    type: 'number',
-    unit: 'days',
-  },
-  { key: 'daysSinceEnrolled', label: 'Days since enrolled', group: 'Computed', type: 'number', unit: 'days' },
-];
+export const FIELDS: FieldDef[] = Object.entries(OFFERED_BY_GROUP).flatMap(([group, fields]) =>
+  fields.map((f) => ({ ...f, group })),
+);
 
 /**
  * Spec fields for data Gatehouse does not collect (it has no patching and no alerting): the server still accepts

@@ -38,6 +38,31 @@ function LinkedCard({
   return <Card {...card} actions={actions} />;
 }
 
+/** The header of each card whose link does not depend on what it shows: title, icon, test id, the list it opens. */
+const HEADS = {
+  presence: {
+    title: 'Devices · last 24 hours',
+    icon: 'devices',
+    testId: 'ov-presence',
+    link: { to: links.devices(), label: 'All devices', testId: 'ov-presence-link' },
+  },
+  elevations: {
+    title: 'Elevations · last 7 days',
+    icon: 'approvals',
+    testId: 'ov-elevations',
+    link: { to: links.history(), label: 'History', testId: 'ov-elevations-link' },
+  },
+  audit: {
+    title: 'Recent activity',
+    icon: 'audit',
+    testId: 'ov-audit',
+    link: { to: links.audit, label: 'Audit log', testId: 'ov-audit-link' },
+  },
+} satisfies Record<string, Omit<ComponentProps<typeof LinkedCard>, 'children'>>;
+
+/** The height of the Overview's charts, so the two cards of a row line up. */
+const CHART_HEIGHT = 190;
+
 export function PresenceCard({ devices }: { devices: DashboardDevices }) {
   const series = useMemo(
     () => [
@@ -55,15 +80,10 @@ export function PresenceCard({ devices }: { devices: DashboardDevices }) {
     [devices.presence],
   );
   return (
-    <LinkedCard
-      title="Devices · last 24 hours"
-      icon="devices"
-      testId="ov-presence"
-      link={{ to: links.devices(), label: 'All devices', testId: 'ov-presence-link' }}
-    >
+    <LinkedCard {...HEADS.presence}>
       <TimeSeriesChart
         series={series}
-        height={190}
+        height={CHART_HEIGHT}
         ariaLabel="Devices online and offline over the last 24 hours"
         testId="ov-presence-chart"
       />
@@ -91,18 +111,13 @@ export function ElevationsCard({ elevations }: { elevations: DashboardElevations
   );
   const total = OUTCOMES.reduce((sum, o) => sum + elevations.mix[o.key], 0);
   return (
-    <LinkedCard
-      title="Elevations · last 7 days"
-      icon="approvals"
-      testId="ov-elevations"
-      link={{ to: links.history(), label: 'History', testId: 'ov-elevations-link' }}
-    >
+    <LinkedCard {...HEADS.elevations}>
       <BarChart
         categories={categories}
         series={series}
         stacked
         legend={false}
-        height={190}
+        height={CHART_HEIGHT}
         ariaLabel="Elevation requests per day by outcome over the last 7 days"
         testId="ov-elevations-chart"
       />
@@ -183,12 +198,7 @@ const actorOf = (e: AuditEntry) =>
 
 export function AuditCard({ entries }: { entries: AuditEntry[] }) {
   return (
-    <LinkedCard
-      title="Recent activity"
-      icon="audit"
-      testId="ov-audit"
-      link={{ to: links.audit, label: 'Audit log', testId: 'ov-audit-link' }}
-    >
+    <LinkedCard {...HEADS.audit}>
       {entries.length === 0 ? (
         <div className="empty-inline">Nothing recorded yet.</div>
       ) : (

@@ -106,10 +106,10 @@ function Summary({
           onChange={setFilter}
           testId="import-result-filter"
           small
-          options={[
-            ['failed', `Failed (${formatCount(failed.length)})`],
-            ['all', `All rows (${formatCount(outcomes.length)})`],
-          ]}
+          options={{
+            failed: `Failed (${formatCount(failed.length)})`,
+            all: `All rows (${formatCount(outcomes.length)})`,
+          }}
         />
         <Button
           tone="secondary"

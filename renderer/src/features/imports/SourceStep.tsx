@@ -58,10 +58,7 @@ export function SourceStep({
           value={way}
           onChange={setWay}
           testId="import-way"
-          options={[
-            ['upload', 'Upload a file'],
-            ['paste', 'Paste CSV text'],
-          ]}
+          options={{ upload: 'Upload a file', paste: 'Paste CSV text' }}
         />
         <SmallButton
           tone="ghost"

@@ -8,15 +8,13 @@ import type { IssuedKeyKind } from './IssuedKeyDialogs';
 import { ScopeEditor } from './ScopeEditor';
 import {
   CreateKeyForm,
-  IssuedKeyLimits,
   KeyFormFoot,
-  KeyNameField,
   KeyOrgField,
   useCreateSubmit,
-  useIssuedKeyFields,
   type CreateKeyProps,
   type OnKey,
 } from './shared';
+import { IssuedKeyLimits, IssuedKeyNameField, useIssuedKeyFields } from './issued-key-fields';
 
 // The API-key dialogs: create, edit, rotate and revoke.
 
@@ -42,11 +40,10 @@ export function CreateApiKeyForm({ orgs, defaultOrg, onCancel, onCreated }: Crea
     <CreateKeyForm create={create} testId="api-key-create" onSubmit={onSubmit} onCancel={onCancel}>
       <div className="form-row">
         <KeyOrgField idPrefix="api-key" orgs={orgs} value={orgId} onChange={setOrgId} error={show('orgId')} />
-        <KeyNameField
+        <IssuedKeyNameField
           idPrefix="api-key"
-          value={fields.name}
-          onChange={fields.setName}
-          error={show('name')}
+          fields={fields}
+          show={show}
           hint="Say who uses it, e.g. “PSA sync”."
         />
       </div>

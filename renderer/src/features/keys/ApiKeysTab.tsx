@@ -1,26 +1,27 @@
 import type { ApiKey, ApiKeyCreated, ApiKeyStatus, Organization } from '../../../../server/contract';
-import { formatCount } from '../../lib/format';
+import { capitalize, formatCount } from '../../lib/format';
 import { useApiKeys } from './api';
-import { KeyListFrame, KeyRow, useFilteredPages, type KeyListKind, type KeyRowProps } from './KeyListFrame';
-import { KeyPrefixCell, KeyStatusCell, KeyUseAndExpiryCells } from './KeyRowCells';
+import { ALL_KEYS, KeyListFrame, KeyRow, type KeyListKind, type KeyRowProps } from './KeyListFrame';
+import { ISSUED_KEY_STATUSES, KeyPrefixCell, KeyStatusCell, KeyUseAndExpiryCells } from './KeyRowCells';
 import { WILDCARD } from './ScopeEditor';
-import { useKeyModals } from './shared';
+import { useKeyTab } from './useKeyTab';
 import { API_KEY_KIND, CreateApiKeyForm, EditApiKeyDialog } from './ApiKeyDialogs';
 import { IssuedKeyDialogs } from './IssuedKeyDialogs';
 
 type StatusFilter = 'all' | ApiKeyStatus;
-const PAGE_SIZE = 50;
-const API_KEY_LIST: KeyListKind<StatusFilter> = {
+const API_KEY_LIST = {
   prefix: 'api-key',
   noun: 'API key',
   icon: 'keys',
   filter: {
     label: 'Status',
     options: [
-      { value: 'all', label: 'All' },
-      { value: 'active', label: 'Active' },
-      { value: 'expired', label: 'Expired' },
-      { value: 'revoked', label: 'Revoked' },
+      ALL_KEYS,
+      ...ISSUED_KEY_STATUSES.map((status) => ({
+        value: status,
+        label: capitalize(status),
+        query: { status },
+      })),
     ],
   },
   columns: [
@@ -33,47 +34,37 @@ const API_KEY_LIST: KeyListKind<StatusFilter> = {
     'Last used',
     'Expires',
   ],
-};
+  empty: {
+    title: (status) => (status === 'all' ? 'No API keys yet' : `No ${status} API keys`),
+    text: (
+      <>
+        API keys let integrations and scripts call Gatehouse with the <span className="mono">X-API-Key</span>{' '}
+        header. Each key belongs to one organization, carries scopes and an hourly rate limit.
+      </>
+    ),
+  },
+  createForm: CreateApiKeyForm,
+} satisfies KeyListKind<StatusFilter, ApiKeyCreated>;
 
 export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilter: string }) {
-  const pages = useFilteredPages<StatusFilter>('all');
-  const { filter: status, page } = pages;
-
-  const list = useApiKeys({
-    page,
-    limit: PAGE_SIZE,
-    orgId: orgFilter || undefined,
-    status: status === 'all' ? undefined : status,
-  });
-
-  const modals = useKeyModals<ApiKey, ApiKeyCreated, 'edit' | 'rotate' | 'revoke'>(list.reload);
-  const { modal, closeFor, done } = modals;
+  const tab = useKeyTab<ApiKey, ApiKeyCreated, 'edit' | 'rotate' | 'revoke', StatusFilter>(
+    API_KEY_LIST,
+    useApiKeys,
+    orgs,
+    orgFilter,
+  );
+  const { modal, closeFor, done } = tab.modals;
 
   return (
     <KeyListFrame
-      kind={API_KEY_LIST}
-      pages={pages}
-      orgs={{ all: orgs, filter: orgFilter }}
-      modals={modals}
-      list={list}
-      empty={{
-        title: status === 'all' ? 'No API keys yet' : `No ${status} API keys`,
-        text: (
-          <>
-            API keys let integrations and scripts call Gatehouse with the{' '}
-            <span className="mono">X-API-Key</span> header. Each key belongs to one organization, carries
-            scopes and an hourly rate limit.
-          </>
-        ),
-      }}
-      createForm={CreateApiKeyForm}
+      {...tab}
       renderRow={(row) => <ApiKeyRow {...row} />}
       dialogs={
         <>
           {modal?.kind === 'edit' ? (
             <EditApiKeyDialog k={modal.key} onClose={closeFor('edit')} onDone={done} />
           ) : null}
-          <IssuedKeyDialogs kind={API_KEY_KIND} modals={modals} />
+          <IssuedKeyDialogs kind={API_KEY_KIND} modals={tab.modals} />
         </>
       }
     />

@@ -6,7 +6,7 @@ import { errorMessage } from '../../lib/errors';
 import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
 import { parseWhole } from '../../lib/forms';
 import { useNow } from '../../lib/hooks';
-import { Alert, Dialog, Segmented, SelectField, TextField } from '../../ui';
+import { Alert, Dialog, Field, Segmented, SelectField, TextField, TextFilter } from '../../ui';
 import { keysApi } from './api';
 import { ExpiryPicker, useExpiry } from './expiry';
 import {
@@ -156,39 +156,31 @@ export function RotateEnrollmentKeyDialog({
           A new key replaces the current one, which stops working at once. The usage count starts again at 0.
           Agents that already enrolled are not affected.
         </p>
-        <div className="field">
-          <div className="field-head">
-            <span className="label">Maximum enrollments</span>
-          </div>
+        <Field
+          label="Maximum enrollments"
+          error={usageProblem}
+          hint={maxMode === 'unlimited' ? 'Any number of agents can enroll until the key expires.' : null}
+        >
           <div className="kx-expiry ui-compact-fields">
             <Segmented<MaxMode>
               label="Maximum enrollments"
               value={maxMode}
               onChange={setMaxMode}
               testId="enrollment-key-rotate-max"
-              options={[
-                { value: 'keep', label: `Keep (${currentMax})` },
-                { value: 'limit', label: 'Set a limit' },
-                { value: 'unlimited', label: 'Unlimited' },
-              ]}
+              options={{ keep: `Keep (${currentMax})`, limit: 'Set a limit', unlimited: 'Unlimited' }}
             />
             {maxMode === 'limit' ? (
-              <input
-                type="text"
-                inputMode="numeric"
-                className="ui-filter-text narrow"
+              <TextFilter
+                size="narrow"
+                numeric
                 value={maxUsage}
-                onChange={(e) => setMaxUsage(e.target.value)}
-                aria-label="Maximum enrollments"
-                data-testid="enrollment-key-rotate-max-usage"
+                onChange={setMaxUsage}
+                label="Maximum enrollments"
+                testId="enrollment-key-rotate-max-usage"
               />
             ) : null}
           </div>
-          {usageProblem ? <div className="field-error">{usageProblem}</div> : null}
-          {maxMode === 'unlimited' ? (
-            <div className="field-hint">Any number of agents can enroll until the key expires.</div>
-          ) : null}
-        </div>
+        </Field>
         <ExpiryPicker
           expiry={expiry}
           idPrefix="enrollment-key-rotate"

@@ -4,9 +4,9 @@ import { useSites } from '../../lib/directory';
 import { formatCount, formatDateTime, relativeTo } from '../../lib/format';
 import { StatusPill } from '../../ui';
 import { useEnrollmentKeys } from './api';
-import { KeyListFrame, KeyRow, useFilteredPages, type KeyListKind, type KeyRowProps } from './KeyListFrame';
+import { ALL_KEYS, KeyListFrame, KeyRow, type KeyListKind, type KeyRowProps } from './KeyListFrame';
 import { CopySnippet, RevealDialog } from './KeyReveal';
-import { useKeyModals } from './shared';
+import { useKeyTab } from './useKeyTab';
 import {
   CreateEnrollmentKeyForm,
   RotateEnrollmentKeyDialog,
@@ -14,7 +14,6 @@ import {
 } from './EnrollmentKeyDialogs';
 
 type ExpiredFilter = 'all' | 'usable' | 'expired';
-const PAGE_SIZE = 50;
 
 /** The name of a key's site among those of the organizations in view; null for a key not pinned to one. */
 function useSiteNames(orgId: string): (siteId: string | null) => string | null {
@@ -27,52 +26,44 @@ export function simulatorCommand(key: string): string {
   return `npm run agent-sim -- --server ${window.location.origin} --enrollment-key ${key}`;
 }
 
-const ENROLLMENT_KEY_LIST: KeyListKind<ExpiredFilter> = {
+const ENROLLMENT_KEY_LIST = {
   prefix: 'enrollment-key',
   noun: 'enrollment key',
   icon: 'devices',
   filter: {
     label: 'Expiry',
     options: [
-      { value: 'all', label: 'All' },
-      { value: 'usable', label: 'Not expired' },
-      { value: 'expired', label: 'Expired' },
+      ALL_KEYS,
+      { value: 'usable', label: 'Not expired', query: { expired: 'false' } },
+      { value: 'expired', label: 'Expired', query: { expired: 'true' } },
     ],
   },
   columns: ['Name', 'Site', 'Usage', 'Expires', 'Status', 'Created'],
-};
+  empty: {
+    title: (filter) => (filter === 'all' ? 'No enrollment keys' : 'Nothing matches this filter'),
+    text: (
+      <>
+        Agents enroll with a short-lived enrollment key. Create one for an organization (optionally pinned to
+        a site), hand it to the installer, and let it expire.
+      </>
+    ),
+  },
+  createForm: CreateEnrollmentKeyForm,
+} satisfies KeyListKind<ExpiredFilter, EnrollmentKeyCreated>;
 
 export function EnrollmentKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilter: string }) {
-  const pages = useFilteredPages<ExpiredFilter>('all');
-  const { filter, page } = pages;
-
-  const list = useEnrollmentKeys({
-    page,
-    limit: PAGE_SIZE,
-    orgId: orgFilter || undefined,
-    expired: filter === 'all' ? undefined : filter === 'expired' ? 'true' : 'false',
-  });
+  const tab = useKeyTab<EnrollmentKey, EnrollmentKeyCreated, 'rotate' | 'delete', ExpiredFilter>(
+    ENROLLMENT_KEY_LIST,
+    useEnrollmentKeys,
+    orgs,
+    orgFilter,
+  );
   const siteName = useSiteNames(orgFilter);
-  const modals = useKeyModals<EnrollmentKey, EnrollmentKeyCreated, 'rotate' | 'delete'>(list.reload);
-  const { modal, closeFor, reveal, done } = modals;
+  const { modal, closeFor, reveal, done } = tab.modals;
 
   return (
     <KeyListFrame
-      kind={ENROLLMENT_KEY_LIST}
-      pages={pages}
-      orgs={{ all: orgs, filter: orgFilter }}
-      modals={modals}
-      list={list}
-      empty={{
-        title: filter === 'all' ? 'No enrollment keys' : 'Nothing matches this filter',
-        text: (
-          <>
-            Agents enroll with a short-lived enrollment key. Create one for an organization (optionally pinned
-            to a site), hand it to the installer, and let it expire.
-          </>
-        ),
-      }}
-      createForm={CreateEnrollmentKeyForm}
+      {...tab}
       renderRow={(row) => <EnrollmentKeyRow {...row} site={siteName(row.k.siteId)} />}
       dialogs={
         <>

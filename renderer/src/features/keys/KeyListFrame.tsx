@@ -15,7 +15,7 @@ import { useCan } from '../../lib/can';
 import { orgName } from '../../lib/directory';
 import { useNow } from '../../lib/hooks';
 import type { Organization } from '../../../../server/contract';
-import type { KeyList } from './api';
+import type { KeyList, KeyListQuery } from './api';
 import { defaultOrgOf, type CreateKeyProps } from './shared';
 
 // The list every key tab shares: the toolbar, the load states, the table with its row actions, the pager and the
@@ -47,7 +47,7 @@ function CreateButton({
 }
 
 /** What a key tab's frame needs to know about its kind of key: names, test ids, its filter and the table's columns. */
-export interface KeyListKind<F extends string = string> {
+export interface KeyListKind<F extends string = string, C = unknown> {
   /** The test id stem: `<prefix>-row`, `create-<prefix>`, `<prefix>-create-dialog`, `<prefix>s-table`, ... */
   prefix: string;
   /** "API key": "New API key" (button and dialog title), "Loading API keys…". */
@@ -56,8 +56,25 @@ export interface KeyListKind<F extends string = string> {
   icon: IconName;
   /** The table's columns (a title, or a whole <th>); the actions column comes last by itself. */
   columns: Array<string | ReactElement>;
-  /** The segmented filter above the list (`<prefix>-filter`); its first option shows every key. */
-  filter?: { label: string; options: Array<{ value: F; label: string }> };
+  /**
+   * The segmented filter above the list (`<prefix>-filter`); its first option shows every key. Each option names the
+   * list query's parameters it stands for.
+   */
+  filter?: { label: string; options: [KeyFilterOption<F>, ...Array<KeyFilterOption<F>>] };
+  /** The empty state: its title for the filter chosen (none for a kind without a filter), and what the keys are for. */
+  empty: { title: (filter?: F) => string; text: ReactNode };
+  /** The create dialog's form. */
+  createForm: ComponentType<CreateKeyProps<C>>;
+}
+
+/** The filter option every kind starts with: every key. */
+export const ALL_KEYS = { value: 'all', label: 'All', query: {} } as const;
+
+/** A filter option and what it narrows the key list to. */
+interface KeyFilterOption<F extends string> {
+  value: F;
+  label: string;
+  query: Pick<KeyListQuery, 'status' | 'expired'>;
 }
 
 /** The part of a tab's useKeyModals the frame drives: the create dialog, and opening a row's dialogs. */
@@ -85,12 +102,10 @@ export function KeyListFrame<
   orgs,
   modals,
   list,
-  empty,
-  createForm,
   renderRow,
   dialogs,
 }: {
-  kind: KeyListKind<F>;
+  kind: KeyListKind<F, C>;
   /** The filter chosen and the page shown (useFilteredPages), for a kind with a filter. */
   pages?: { filter: F; choose: (filter: F) => void; setPage: (page: number) => void };
   /** A line in the toolbar, for a kind without a filter. */
@@ -103,9 +118,6 @@ export function KeyListFrame<
   modals: KeyListModals<K, C, Kind>;
   /** The page of keys shown (rows null while the first answer is on its way). */
   list: KeyList<K>;
-  empty: { title: string; text: ReactNode };
-  /** The create dialog's form. */
-  createForm: ComponentType<CreateKeyProps<C>>;
   /** One table row. */
   renderRow: (row: KeyRowProps<K, Kind>) => ReactNode;
   dialogs: ReactNode;
@@ -118,7 +130,7 @@ export function KeyListFrame<
   const onCreate = () => modals.setModal({ kind: 'create' });
   const canCreate = orgs === undefined || orgs.all.length > 0;
   const showOrg = orgs !== undefined && !orgs.filter && orgs.all.length > 1;
-  const CreateForm = createForm;
+  const CreateForm = kind.createForm;
   // The empty state offers a first key only when nothing is filtered out.
   const offerCreate = canCreate && (!pages || pages.filter === kind.filter?.options[0]?.value);
   const creating = modals.modal?.kind === 'create';
@@ -160,11 +172,11 @@ export function KeyListFrame<
       ) : count === 0 && !loadError ? (
         <EmptyState
           icon={kind.icon}
-          title={empty.title}
+          title={kind.empty.title(pages?.filter)}
           testId={`${noun}-empty`}
           action={offerCreate && mayWrite ? <CreateButton label={createLabel} onClick={onCreate} /> : null}
         >
-          {empty.text}
+          {kind.empty.text}
         </EmptyState>
       ) : count > 0 ? (
         <AdminTable className="kx-keys" testId={`${noun}-table`} columns={kind.columns}>

@@ -4,8 +4,9 @@ import { StatusPill } from '../../ui';
 // The cells an API-key row and a partner-key row share: both kinds are issued with a prefix, live until revoked or
 // expired, and are rotated or revoked from the row.
 
-/** The status an API key or a partner key is in (the two contracts name the same three). */
-export type IssuedKeyStatus = 'active' | 'expired' | 'revoked';
+/** The statuses an API key or a partner key can be in (the two contracts name the same three), in list order. */
+export const ISSUED_KEY_STATUSES = ['active', 'expired', 'revoked'] as const;
+export type IssuedKeyStatus = (typeof ISSUED_KEY_STATUSES)[number];
 
 const STATUS_TONE: Record<IssuedKeyStatus, 'ok' | 'warn' | 'muted'> = {
   active: 'ok',

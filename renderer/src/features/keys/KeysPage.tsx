@@ -10,16 +10,12 @@ import './keys.css';
 
 type Tab = 'api' | 'enrollment' | 'partner';
 
-const TABS: Array<{ id: Tab; label: string; path: string; icon: IconName }> = [
-  { id: 'api', label: 'API keys', path: '/keys', icon: 'keys' },
-  { id: 'enrollment', label: 'Enrollment keys', path: '/keys/enrollment', icon: 'devices' },
+/** The key tabs in order: each one's label (also the page title), address and icon. */
+const TABS: Record<Tab, { label: string; path: string; icon: IconName }> = {
+  api: { label: 'API keys', path: '/keys', icon: 'keys' },
+  enrollment: { label: 'Enrollment keys', path: '/keys/enrollment', icon: 'devices' },
   // The partner's own provisioning keys: partner administrators only.
-  { id: 'partner', label: 'Partner keys', path: '/keys/partner', icon: 'tenants' },
-];
-const TAB_TITLES: Record<Tab, string> = {
-  api: 'API keys',
-  enrollment: 'Enrollment keys',
-  partner: 'Partner keys',
+  partner: { label: 'Partner keys', path: '/keys/partner', icon: 'tenants' },
 };
 
 // /keys shows API keys, /keys/enrollment enrollment keys; ?orgId= narrows both to one organization and
@@ -39,7 +35,7 @@ export function KeysPage() {
     : pathname.startsWith('/keys/partner') && partnerAdmin
       ? 'partner'
       : 'api';
-  useDocumentTitle(TAB_TITLES[tab]);
+  useDocumentTitle(TABS[tab].label);
   const { orgs, loading, error } = useOrganizations();
   const requested = new URLSearchParams(search).get('orgId') ?? '';
   // A stale ?orgId= (deleted or out of scope) falls back to all organizations rather than an empty page.
@@ -47,7 +43,7 @@ export function KeysPage() {
   const query = orgFilter ? `?orgId=${encodeURIComponent(orgFilter)}` : '';
 
   const setOrg = (id: string) => {
-    const base = TABS.find((t) => t.id === tab)?.path ?? '/keys';
+    const base = TABS[tab].path;
     navigate(id ? `${base}?orgId=${encodeURIComponent(id)}` : base, { replace: true });
   };
 
@@ -87,13 +83,15 @@ export function KeysPage() {
         label="Key types"
         className="kx-tabs"
         replace
-        tabs={TABS.filter((t) => t.id !== 'partner' || partnerAdmin).map((t) => ({
-          to: `${t.path}${query}`,
-          label: t.label,
-          icon: t.icon,
-          testId: `keys-tab-${t.id}`,
-          active: tab === t.id,
-        }))}
+        tabs={(Object.keys(TABS) as Tab[])
+          .filter((id) => id !== 'partner' || partnerAdmin)
+          .map((id) => ({
+            to: `${TABS[id].path}${query}`,
+            label: TABS[id].label,
+            icon: TABS[id].icon,
+            testId: `keys-tab-${id}`,
+            active: tab === id,
+          }))}
       />
 
       {user && !user.mfaEnabled ? (

@@ -5,7 +5,8 @@ import { Checklist, Field } from '../../ui';
 import { keysApi } from './api';
 import type { IssuedKeyKind } from './IssuedKeyDialogs';
 import { PARTNER_SCOPE_LABELS, PARTNER_SCOPES, PARTNER_WRITE_CAP } from './partner-scopes';
-import { CreateKeyForm, IssuedKeyLimits, KeyNameField, useCreateSubmit, useIssuedKeyFields } from './shared';
+import { CreateKeyForm, useCreateSubmit } from './shared';
+import { IssuedKeyLimits, IssuedKeyNameField, useIssuedKeyFields } from './issued-key-fields';
 
 // The partner provisioning key dialogs: create (name, scopes from the five, write limit, expiry), rotate and
 // revoke. The raw key is shown once by the tab's reveal dialog.
@@ -31,11 +32,10 @@ export function CreatePartnerKeyForm({
 
   return (
     <CreateKeyForm create={action} testId="partner-key-create" onSubmit={onSubmit} onCancel={onCancel}>
-      <KeyNameField
+      <IssuedKeyNameField
         idPrefix="partner-key"
-        value={fields.name}
-        onChange={fields.setName}
-        error={show('name')}
+        fields={fields}
+        show={show}
         hint="Say which automation uses it, e.g. “Onboarding runbook”."
       />
       <Field label="Scopes" htmlFor="partner-key-scopes" error={show('scopes')}>

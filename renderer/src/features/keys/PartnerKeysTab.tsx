@@ -12,11 +12,22 @@ import { useKeyModals } from './shared';
 // unattended automation through /partner-api. Created, rotated and revoked by a partner administrator in an
 // MFA session; the list never holds the raw key.
 
-const PARTNER_KEY_LIST: KeyListKind = {
+const PARTNER_KEY_LIST: KeyListKind<string, PartnerKeyCreated> = {
   prefix: 'partner-key',
   noun: 'partner key',
   icon: 'keys',
   columns: ['Name', 'Prefix', 'Scopes', 'Status', <th className="num">Writes</th>, 'Last used', 'Expires'],
+  empty: {
+    title: () => 'No partner keys yet',
+    text: (
+      <>
+        A partner key lets your onboarding scripts create customers, their sites and enrollment keys through{' '}
+        <span className="mono">/partner-api</span> with the <span className="mono">X-API-Key</span> header,
+        without a person signing in.
+      </>
+    ),
+  },
+  createForm: CreatePartnerKeyForm,
 };
 
 export function PartnerKeysTab() {
@@ -34,17 +45,6 @@ export function PartnerKeysTab() {
       }
       modals={modals}
       list={list}
-      empty={{
-        title: 'No partner keys yet',
-        text: (
-          <>
-            A partner key lets your onboarding scripts create customers, their sites and enrollment keys
-            through <span className="mono">/partner-api</span> with the{' '}
-            <span className="mono">X-API-Key</span> header, without a person signing in.
-          </>
-        ),
-      }}
-      createForm={CreatePartnerKeyForm}
       renderRow={(row) => <PartnerKeyRow {...row} />}
       dialogs={<IssuedKeyDialogs kind={PARTNER_KEY_KIND} modals={modals} />}
     />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { isoFromNow, toLocalInput } from '../../lib/dates';
 import { useNow } from '../../lib/hooks';
-import { Segmented } from '../../ui';
+import { Field, Segmented, type LabelRecord } from '../../ui';
 
 // When a key stops working: a preset lifetime from now, or a moment the technician picks. API keys choose from a
 // select (never, 30, 90 or 365 days); enrollment keys from short presets, and keep theirs when rotated.
@@ -100,13 +100,14 @@ const PRESET_MS: Record<Exclude<ExpiryPreset, 'custom'>, number> = {
   '30d': 30 * DAY,
 };
 
-const PRESETS: Array<{ value: ExpiryPreset; label: string }> = [
-  { value: '1h', label: '1 hour' },
-  { value: '1d', label: '1 day' },
-  { value: '7d', label: '7 days' },
-  { value: '30d', label: '30 days' },
-  { value: 'custom', label: 'Custom' },
-];
+/** Each preset's label, in the order offered. */
+const PRESET_LABEL: Record<ExpiryPreset, string> = {
+  '1h': '1 hour',
+  '1d': '1 day',
+  '7d': '7 days',
+  '30d': '30 days',
+  custom: 'Custom',
+};
 
 /** Expiry picker: presets plus a custom moment. `resolve` gives the ISO time, or null to keep the current one. */
 export function useExpiry(initial: ExpiryPreset | 'keep') {
@@ -135,14 +136,19 @@ export function ExpiryPicker({
   withKeep?: string;
   error: string | null;
 }) {
-  const options: Array<{ value: ExpiryPreset | 'keep'; label: string }> = withKeep
-    ? [{ value: 'keep', label: 'Keep' }, ...PRESETS]
-    : PRESETS;
+  const options: LabelRecord<ExpiryPreset | 'keep'> = withKeep
+    ? { keep: 'Keep', ...PRESET_LABEL }
+    : PRESET_LABEL;
   return (
-    <div className="field">
-      <div className="field-head">
-        <span className="label">Expires</span>
-      </div>
+    <Field
+      label="Expires"
+      error={error}
+      hint={
+        expiry.preset === 'keep' && withKeep
+          ? `Currently ${withKeep}.`
+          : 'Short lifetimes are safer: a leaked key is useless once it expires.'
+      }
+    >
       <div className="kx-expiry ui-compact-fields">
         <Segmented<ExpiryPreset | 'keep'>
           label="Expiry"
@@ -155,15 +161,6 @@ export function ExpiryPicker({
           <CustomMomentInput moment={expiry.custom} testId={`${idPrefix}-expiry-input`} />
         ) : null}
       </div>
-      {error ? (
-        <div className="field-error">{error}</div>
-      ) : (
-        <div className="field-hint">
-          {expiry.preset === 'keep' && withKeep
-            ? `Currently ${withKeep}.`
-            : 'Short lifetimes are safer: a leaked key is useless once it expires.'}
-        </div>
-      )}
-    </div>
+    </Field>
   );
 }
