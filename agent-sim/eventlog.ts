@@ -81,6 +81,20 @@ interface Log {
   cache: Map<number, LiveEventLogEntry> | null;
 }
 
+const weighted = new WeakMap<readonly EventTemplate[], ReadonlyArray<readonly [EventTemplate, number]>>();
+
+/** A log's templates with their weights, built once per catalogue list: a fleet starting up picks millions. */
+function weightedTemplates(
+  templates: readonly EventTemplate[],
+): ReadonlyArray<readonly [EventTemplate, number]> {
+  let pairs = weighted.get(templates);
+  if (!pairs) {
+    pairs = templates.map((t) => [t, t.weight] as const);
+    weighted.set(templates, pairs);
+  }
+  return pairs;
+}
+
 export class EventLogStore {
   private readonly logs = new Map<LogName, Log>();
   private readonly computer: string;
@@ -283,12 +297,12 @@ export class EventLogStore {
 
   private templateOf(name: LogName, recordId: number): EventTemplate {
     const rng = Rng.of(this.seed, this.index, 'record', name, recordId);
-    return rng.weighted(catalogFor(this.identity.osType)[name].map((t) => [t, t.weight] as const));
+    return rng.weighted(weightedTemplates(catalogFor(this.identity.osType)[name]));
   }
 
   private generate(name: LogName, recordId: number, atMs: number): LiveEventLogEntry {
     const rng = Rng.of(this.seed, this.index, 'record', name, recordId);
-    const template = rng.weighted(catalogFor(this.identity.osType)[name].map((t) => [t, t.weight] as const));
+    const template = rng.weighted(weightedTemplates(catalogFor(this.identity.osType)[name]));
     const rendered = template.render(rng, this.identity);
     const timeCreated = new Date(Math.floor(atMs)).toISOString();
     const processId = rng.int(4, 9000);
