@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Db } from './connection';
 import { transaction } from './after-commit';
 
@@ -6,7 +7,12 @@ import { transaction } from './after-commit';
 // of this turn of the event loop one transaction runs every queued write, each in its own savepoint (one that
 // throws rolls back alone and rejects its own promise), commits once, and only then resolves the promises. So a
 // caller that answers after the promise settles still answers for a committed change, as with `transaction()`,
-// and afterCommit callbacks run after that one commit, as they would have after each.
+// and afterCommit callbacks run after that one commit, as they would have after each. A group stops taking writes
+// once it has run GROUP_TURN_MS (a storm of first inventories would otherwise hold the loop): the rest, in order, go
+// to the next turn's group.
+
+/** How long one group may run its writes before the rest wait for the next turn. */
+const GROUP_TURN_MS = 8;
 
 interface Queued {
   write: () => unknown;
@@ -30,17 +36,19 @@ export function commitSoon<T>(db: Db, write: () => T): Promise<T> {
 }
 
 function flush(db: Db): void {
-  const queue = queues.get(db) ?? [];
+  const waiting = queues.get(db) ?? [];
   queues.delete(db);
   // A database closed meanwhile (the server is stopping) fails its writers; nothing is half-written.
   if (!db.open) {
-    for (const item of queue) item.reject(new Error('The database is closed'));
+    for (const item of waiting) item.reject(new Error('The database is closed'));
     return;
   }
   const outcomes: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }> = [];
+  const deadline = performance.now() + GROUP_TURN_MS;
   try {
     transaction(db, () => {
-      for (const item of queue) {
+      for (const item of waiting) {
+        if (outcomes.length > 0 && performance.now() > deadline) break;
         try {
           outcomes.push({ ok: true, value: transaction(db, item.write) });
         } catch (err) {
@@ -51,12 +59,25 @@ function flush(db: Db): void {
   } catch (err) {
     // The COMMIT failed (nothing is kept), or an afterCommit effect threw after it: every writer of the group
     // hears it, as a lone transaction() would have told its one caller.
-    for (const item of queue) item.reject(err);
+    for (const item of waiting.slice(0, outcomes.length)) item.reject(err);
+    requeue(db, waiting.slice(outcomes.length));
     return;
   }
-  queue.forEach((item, i) => {
-    const outcome = outcomes[i]!;
+  outcomes.forEach((outcome, i) => {
+    const item = waiting[i]!;
     if (outcome.ok) item.resolve(outcome.value);
     else item.reject(outcome.err);
   });
+  requeue(db, waiting.slice(outcomes.length));
+}
+
+/** Writes a group had no time for go first in the next turn's group, before any queued since. */
+function requeue(db: Db, rest: Queued[]): void {
+  if (rest.length === 0) return;
+  const queued = queues.get(db);
+  if (queued) queues.set(db, rest.concat(queued));
+  else {
+    queues.set(db, rest);
+    setImmediate(() => flush(db));
+  }
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { afterCommit } from '../../server/db/after-commit';
@@ -75,6 +76,25 @@ describe('commitSoon', () => {
     await kept;
     await expect(dropped).rejects.toThrow('refused');
     expect(effects).toEqual(['kept, 1 row(s) visible']);
+  });
+
+  it('leaves what a group has no time for to the next turns, in order, each committed before it settles', async () => {
+    const busy = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+    const committedBefore: number[] = [];
+    const writes = [1, 2, 3, 4, 5].map((n) =>
+      commitSoon(db, () => {
+        busy(5);
+        insert(n);
+      }).then(() => committedBefore.push(rows())),
+    );
+    await Promise.all(writes);
+    expect(observer.prepare('SELECT n FROM beats ORDER BY rowid').pluck().all()).toEqual([1, 2, 3, 4, 5]);
+    // 5 ms each against an 8 ms group: never all in one commit; each settles once its own write is committed.
+    expect(committedBefore[0]).toBeLessThan(5);
+    committedBefore.forEach((visible, i) => expect(visible).toBeGreaterThanOrEqual(i + 1));
   });
 
   it('fails the queued writes when the database closed before they ran', async () => {

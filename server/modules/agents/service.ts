@@ -1,4 +1,3 @@
-import { transaction } from '../../db/after-commit';
 import { commitSoon } from '../../db/group-commit';
 import type { Request } from 'express';
 import type { AppContext } from '../../context';
@@ -110,25 +109,26 @@ export async function heartbeat(
   };
 }
 
-export function replaceSoftware(
+export async function replaceSoftware(
   ctx: AppContext,
   caller: AgentCaller,
   body: SoftwareBody,
-): { success: true; count: number } {
+): Promise<{ success: true; count: number }> {
   const software = body.software.map((item) => ({
     name: item.name,
     version: item.version ?? null,
     publisher: item.publisher ?? null,
   }));
-  transaction(ctx.db, () => replaceDeviceSoftware(ctx.db, caller.device.id, software));
+  // Group-committed: a fleet's inventories name the same software, so the index pages they change are shared.
+  await commitSoon(ctx.db, () => replaceDeviceSoftware(ctx.db, caller.device.id, software));
   return { success: true, count: body.software.length };
 }
 
-export function submitDiagnosticLogs(
+export async function submitDiagnosticLogs(
   ctx: AppContext,
   caller: AgentCaller,
   body: DiagnosticLogsBody,
-): { received: number } {
+): Promise<{ received: number }> {
   const { device } = caller;
   const entries = body.logs.map((log) => ({
     timestamp: log.timestamp,
@@ -139,19 +139,19 @@ export function submitDiagnosticLogs(
     agentVersion: log.agentVersion ?? device.agent_version,
   }));
   const at = new Date().toISOString();
-  // One transaction for the whole submission (spec 2): a failing chunk keeps none of it.
-  transaction(ctx.db, () =>
+  // All or nothing for the whole submission (spec 2): its own savepoint in the turn's group commit.
+  await commitSoon(ctx.db, () =>
     insertDiagnosticLogs(ctx.db, { deviceId: device.id, orgId: device.org_id }, entries, at),
   );
   return { received: body.logs.length };
 }
 
-export function submitEventLogs(
+export async function submitEventLogs(
   ctx: AppContext,
   req: Request,
   caller: AgentCaller,
   body: EventLogsBody,
-): { success: true; count: number } {
+): Promise<{ success: true; count: number }> {
   const { device } = caller;
   const entries = body.events.map((event) => ({
     timestamp: event.timestamp,
@@ -163,7 +163,7 @@ export function submitEventLogs(
     details: JSON.stringify(event.details ?? {}),
   }));
   const at = new Date().toISOString();
-  const inserted = transaction(ctx.db, () =>
+  const inserted = await commitSoon(ctx.db, () =>
     insertDeviceEvents(ctx.db, { deviceId: device.id, orgId: device.org_id }, entries, at),
   );
   const client = clientInfo(req);
