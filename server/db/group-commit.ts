@@ -2,8 +2,8 @@ import { performance } from 'node:perf_hooks';
 import type { Db } from './connection';
 import { transaction } from './after-commit';
 
-// Group commit for small, frequent writes (agent heartbeats): a COMMIT costs more than the UPDATE it seals, and
-// ten thousand agents each paying one is what slows the server down. `commitSoon(db, fn)` queues `fn`; at the end
+// Group commit for small, frequent writes (agent heartbeats, inventories and log submissions): a COMMIT costs more
+// than the UPDATE it seals, and ten thousand agents each paying one is what slows the server down. `commitSoon(db, fn)` queues `fn`; at the end
 // of this turn of the event loop one transaction runs every queued write, each in its own savepoint (one that
 // throws rolls back alone and rejects its own promise), commits once, and only then resolves the promises. So a
 // caller that answers after the promise settles still answers for a committed change, as with `transaction()`,
