@@ -199,7 +199,7 @@ export class EventLogStore {
 
   /** The most recent noteworthy records (warning and worse, plus security audits), for a first report. */
   recentNotable(limit: number): Array<{ log: LogName; entry: LiveEventLogEntry; template: EventTemplate }> {
-    const out: Array<{ log: LogName; entry: LiveEventLogEntry; template: EventTemplate }> = [];
+    const found: Array<{ log: Log; id: number; atMs: number; template: EventTemplate }> = [];
     for (const name of LOG_NAMES) {
       const log = this.open(name);
       let taken = 0;
@@ -208,13 +208,15 @@ export class EventLogStore {
       for (let id = this.lastId(log); id >= stop && taken < limit; id--) {
         const template = this.templateOf(name, id);
         if (template.level === 'information' && name !== 'Security') continue;
-        out.push({ log: name, entry: this.entry(log, id), template });
+        // Its time, to the millisecond as the entry will carry it; the entry itself is built only if kept.
+        found.push({ log, id, atMs: Math.floor(this.timeOf(log, id)), template });
         taken++;
       }
     }
-    return out
-      .sort((a, b) => Date.parse(b.entry.timeCreated) - Date.parse(a.entry.timeCreated))
-      .slice(0, limit);
+    return found
+      .sort((a, b) => b.atMs - a.atMs)
+      .slice(0, limit)
+      .map(({ log, id, template }) => ({ log: log.name, entry: this.entry(log, id), template }));
   }
 
   /** A live record as a stored device event (spec 2): `info` for information and verbose, the OS id as text. */
