@@ -43,6 +43,13 @@ export function createTurnTaker(budgetMs = TURN_BUDGET_MS): TurnTaker {
     turnStartedAt ??= performance.now();
     start();
   };
+  /** True (and the turn's clock started) when nothing waits and this turn has budget left. */
+  const startsNow = () => {
+    endTurnSoon();
+    if (head !== queue.length || spent() >= budgetMs) return false;
+    turnStartedAt ??= performance.now();
+    return true;
+  };
   function newTurn(): void {
     scheduled = false;
     turnStartedAt = null;
@@ -65,17 +72,11 @@ export function createTurnTaker(budgetMs = TURN_BUDGET_MS): TurnTaker {
 
   return {
     take(start) {
-      endTurnSoon();
-      if (head === queue.length && spent() < budgetMs) run(start);
+      if (startsNow()) start();
       else queue.push(start);
     },
     wait() {
-      endTurnSoon();
-      if (head === queue.length && spent() < budgetMs) {
-        turnStartedAt ??= performance.now();
-        return null;
-      }
-      return new Promise<void>((resolve) => queue.push(resolve));
+      return startsNow() ? null : new Promise<void>((resolve) => queue.push(resolve));
     },
     get waiting() {
       return queue.length - head;

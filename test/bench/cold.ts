@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { request } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { freePort, ROOT } from '../support/server-process';
+import { cpuSecondsOf } from './server-process';
 import { percentile, type Result } from './measure';
 
 // Cold start (issue 18): the built headless server (out/main/serve.js, what `npm run serve` runs) started in
@@ -41,12 +42,10 @@ interface Start {
   cpuMs: number | null;
 }
 
-/** CPU time of a live process so far, from /proc (Linux; null elsewhere). Clock ticks are 1/100 s on Linux. */
+/** CPU time of a live process so far (Linux /proc; null elsewhere). */
 function cpuMsOf(pid: number | undefined): number | null {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    // After "pid (comm) ", utime and stime are the 12th and 13th fields.
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return pid === undefined ? null : cpuSecondsOf(pid) * 1000;
   } catch {
     return null;
   }

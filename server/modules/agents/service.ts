@@ -14,8 +14,8 @@ import { insertDeviceEvents, insertDiagnosticLogs, replaceDeviceSoftware } from 
 
 // The rules of the agent protocol after enrollment (DESIGN §3; spec 2 for logs; spec 3 for upgrades; enrollment
 // itself is enroll.ts). Heartbeats and log submissions are the hot paths: prepared statements, no scope resolution and
-// no audit entry per heartbeat; heartbeats are group-committed (db/group-commit.ts), one COMMIT per turn of the
-// event loop for all the agents that beat in it, each answered once its own write has committed.
+// no audit entry per heartbeat; heartbeats, inventories and log submissions are group-committed (db/group-commit.ts),
+// one COMMIT per turn of the event loop for all that arrived in it, each answered once its own write has committed.
 
 export interface HeartbeatResponse {
   commands: WireCommand[];
