@@ -5,7 +5,8 @@ import { badRequest, HttpError } from './errors';
 
 // The one JSON body reader of the API (DESIGN §6). Every way a body can be wrong ends in a 4xx with a clear
 // message: a foreign media type or charset, an encoding we do not speak, bytes that do not decode, too many bytes,
-// text that is not JSON, or JSON nested deeper than any request of the API. Nothing here can throw a 500.
+// text that is not JSON, JSON nested deeper than any request of the API, or a NUL character in a string. Nothing
+// here can throw a 500.
 // The caller decides the size limit, because it depends on who is asking (route.ts reads bodies only after
 // authentication, and strangers get a small limit).
 
@@ -13,6 +14,7 @@ import { badRequest, HttpError } from './errors';
 export const MAX_JSON_DEPTH = 100;
 
 export const MALFORMED_JSON = 'Malformed JSON body';
+export const NUL_IN_BODY = 'Request body must not contain NUL characters';
 
 /** Compressed bodies are decoded; the limit applies to the decoded bytes, so a small bomb stays small. */
 const DECODERS: Record<string, () => Transform> = {
@@ -109,15 +111,29 @@ function collect(
   });
 }
 
-/** True when `value` holds objects or arrays nested more than `max` levels deep. Iterative: no recursion. */
-function nestedDeeperThan(value: unknown, max: number): boolean {
+/**
+ * What is wrong with a parsed body beyond its syntax, in one iterative walk (no recursion):
+ *   - objects or arrays nested more than `max` levels deep;
+ *   - a NUL character in any string or key. No field of the API has a use for one, and SQLite's text functions
+ *     stop at it, so `length(name)` in a CHECK reads "\u0000x" as empty and the insert would fail as a 500.
+ */
+function shapeProblem(value: unknown, max: number): HttpError | null {
   const stack: Array<{ node: unknown; depth: number }> = [{ node: value, depth: 1 }];
   for (let item = stack.pop(); item; item = stack.pop()) {
+    if (typeof item.node === 'string') {
+      if (item.node.includes('\u0000')) return badRequest(NUL_IN_BODY, 'NUL_IN_BODY');
+      continue;
+    }
     if (item.node === null || typeof item.node !== 'object') continue;
-    if (item.depth > max) return true;
-    for (const child of Object.values(item.node)) stack.push({ node: child, depth: item.depth + 1 });
+    if (item.depth > max) {
+      return badRequest(`Request body is nested more than ${max} levels deep`, 'BODY_TOO_DEEP');
+    }
+    for (const [key, child] of Object.entries(item.node)) {
+      if (key.includes('\u0000')) return badRequest(NUL_IN_BODY, 'NUL_IN_BODY');
+      stack.push({ node: child, depth: item.depth + 1 });
+    }
   }
-  return false;
+  return null;
 }
 
 /** Strict JSON: UTF-8 text whose top level is an object or an array (scalars are not request bodies here). */
@@ -136,9 +152,8 @@ function parseJson(raw: Buffer): unknown {
   } catch {
     throw badRequest(MALFORMED_JSON, 'INVALID_JSON');
   }
-  if (nestedDeeperThan(value, MAX_JSON_DEPTH)) {
-    throw badRequest(`Request body is nested more than ${MAX_JSON_DEPTH} levels deep`, 'BODY_TOO_DEEP');
-  }
+  const problem = shapeProblem(value, MAX_JSON_DEPTH);
+  if (problem) throw problem;
   return value;
 }
 

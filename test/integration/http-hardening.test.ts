@@ -260,6 +260,29 @@ describe('request bodies', () => {
     expect(fine.body.code).toBe('VALIDATION_ERROR');
   });
 
+  it('answers 400 to a NUL character in any string or key of a body', async () => {
+    // A NUL would reach SQLite, whose length() stops at it: a CHECK on a name's length would fail as a 500.
+    for (const body of [
+      '{"email":"\\u0000admin@example.com","password":"x"}',
+      '{"email":"a@example.com","password":["ok","\\u0000"]}',
+      '{"\\u0000email":"a@example.com","password":"x"}',
+    ]) {
+      const res = await raw(server, { path: '/api/v1/auth/login', headers: JSON_TYPE, body });
+      expect(res.status, body).toBe(400);
+      expect(res.body).toEqual({
+        error: 'Request body must not contain NUL characters',
+        code: 'NUL_IN_BODY',
+      });
+    }
+    // An escaped backslash before "u0000" is not a NUL.
+    const fine = await raw(server, {
+      path: '/api/v1/auth/login',
+      headers: JSON_TYPE,
+      body: '{"email":"\\\\u0000@example.com","password":"x"}',
+    });
+    expect(fine.body.code).not.toBe('NUL_IN_BODY');
+  });
+
   it('keeps public bodies small, and gives identified callers the route limit', async () => {
     const padded = (bytes: number) =>
       json({ email: ADMIN.email, password: ADMIN.password, pad: 'x'.repeat(bytes) });
