@@ -9,7 +9,7 @@ import {
 } from './event-catalog';
 import { SHAPES, DISPLAY, mix32, escapeXml, LEVEL_ALIASES } from './eventlog-shapes';
 import type { DeviceEvent } from './protocol';
-import { Rng } from './random';
+import { pickWeighted, Rng } from './random';
 
 // One simulated machine's operating-system logs, answering the live event-log commands (DESIGN §3,
 // `event_logs_list`, `event_log_info`, `event_logs_query`, `event_log_get`) with the shapes of spec 2 (live event
@@ -192,7 +192,7 @@ export class EventLogStore {
         log.dropped++;
       }
       const id = this.lastId(log);
-      out.push({ log: name, entry: this.entry(log, id), template: this.templateOf(name, id) });
+      out.push({ log: name, entry: this.entry(log, id), template: this.templateOf(log, id) });
     }
     return out;
   }
@@ -206,7 +206,7 @@ export class EventLogStore {
       // Looks back a bounded distance: a quiet log simply contributes nothing.
       const stop = Math.max(this.firstId(log), this.lastId(log) - limit * 8);
       for (let id = this.lastId(log); id >= stop && taken < limit; id--) {
-        const template = this.templateOf(name, id);
+        const template = this.templateOf(log, id);
         if (template.level === 'information' && name !== 'Security') continue;
         // Its time, to the millisecond as the entry will carry it; the entry itself is built only if kept.
         found.push({ log, id, atMs: Math.floor(this.timeOf(log, id)), template });
@@ -260,7 +260,7 @@ export class EventLogStore {
   private entry(log: Log, id: number): LiveEventLogEntry {
     const cached = log.cache?.get(id);
     if (cached) return cached;
-    const entry = this.generate(log.name, id, this.timeOf(log, id));
+    const entry = this.generate(log, id, this.timeOf(log, id));
     log.cache?.set(id, entry);
     return entry;
   }
@@ -297,14 +297,20 @@ export class EventLogStore {
     return log;
   }
 
-  private templateOf(name: LogName, recordId: number): EventTemplate {
-    const rng = Rng.of(this.seed, this.index, 'record', name, recordId);
-    return rng.weighted(weightedTemplates(catalogFor(this.identity.osType)[name]));
+  /**
+   * A record's template, from an integer hash of (the log's seeded salt, the record id): a fleet starting up
+   * looks at hundreds of records per agent for its first report (recentNotable), and a keyed SHA-256 generator
+   * for each was a sixth of the simulator's time. The record's content still comes from its own keyed Rng.
+   */
+  private templateOf(log: Log, recordId: number): EventTemplate {
+    const roll = mix32(log.salt ^ mix32(recordId)) / 4294967296;
+    return pickWeighted(weightedTemplates(catalogFor(this.identity.osType)[log.name]), roll);
   }
 
-  private generate(name: LogName, recordId: number, atMs: number): LiveEventLogEntry {
+  private generate(log: Log, recordId: number, atMs: number): LiveEventLogEntry {
+    const { name } = log;
     const rng = Rng.of(this.seed, this.index, 'record', name, recordId);
-    const template = rng.weighted(weightedTemplates(catalogFor(this.identity.osType)[name]));
+    const template = this.templateOf(log, recordId);
     const rendered = template.render(rng, this.identity);
     const timeCreated = new Date(Math.floor(atMs)).toISOString();
     const processId = rng.int(4, 9000);

@@ -66,13 +66,7 @@ export class Rng {
 
   /** Picks by weight: `[[value, weight], ...]`. */
   weighted<T>(entries: ReadonlyArray<readonly [T, number]>): T {
-    const total = entries.reduce((sum, [, w]) => sum + w, 0);
-    let roll = this.next() * total;
-    for (const [value, weight] of entries) {
-      roll -= weight;
-      if (roll < 0) return value;
-    }
-    return entries[entries.length - 1]![0];
+    return pickWeighted(entries, this.next());
   }
 
   /** `count` distinct items in a stable random order. */
@@ -89,6 +83,17 @@ export class Rng {
     while (out.length < length) out += Math.floor(this.next() * 16).toString(16);
     return out;
   }
+}
+
+/** The entry a uniform `roll` in [0, 1) lands on when each takes its weight's share of the range. */
+export function pickWeighted<T>(entries: ReadonlyArray<readonly [T, number]>, roll: number): T {
+  const total = entries.reduce((sum, [, w]) => sum + w, 0);
+  let left = roll * total;
+  for (const [value, weight] of entries) {
+    left -= weight;
+    if (left < 0) return value;
+  }
+  return entries[entries.length - 1]![0];
 }
 
 /** `ms` spread by ±`fraction` (default ±20%): timing only, deliberately not seeded. */
