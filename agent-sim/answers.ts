@@ -1,5 +1,5 @@
 import { afterServerDelay } from './random';
-import { retryAfterMs, type HttpAnswer } from './transport';
+import { retryAfterMs, type AnswerHeaders, type HttpAnswer } from './transport';
 
 // Reading the server's answers the way every part of an agent does: how long to back off, what the error said,
 // whether the server still knows this agent.
@@ -21,7 +21,7 @@ export const errorText = (body: unknown): string => {
  * The server's Retry-After, honoured up to the longest pause an agent takes (a wild value must not park it), and
  * spread a little past it (afterServerDelay) so a crowd told the same second does not come back in one instant.
  */
-export const serverDelay = (headers: Headers): number | undefined => {
+export const serverDelay = (headers: AnswerHeaders): number | undefined => {
   const ms = retryAfterMs(headers);
   return ms === null ? undefined : afterServerDelay(Math.min(ms, REFUSED_BACKOFF_CAP_MS));
 };

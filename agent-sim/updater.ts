@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { TransportError, type AgentHttp } from './transport';
+import { TransportError, type AgentHttp, type AnswerHeaders } from './transport';
 
 // Agent self-update (spec 3, Versioning): download the binary, verify its SHA-256 against the checksum the server
 // offered, and only then switch. A simulated "binary" is opaque bytes; switching means the agent adopts the new
@@ -25,7 +25,7 @@ export function sha256Hex(bytes: Buffer): string {
  * registry's download path (`/agent-versions/<version>/download`), else the release file name
  * (`gatehouse-agent-<version>-<platform>-<arch>`). `dev_update` needs this: its payload carries no version.
  */
-export function versionOfDownload(url: string, headers: Headers): string | null {
+export function versionOfDownload(url: string, headers: AnswerHeaders): string | null {
   const header = headers.get('x-agent-version')?.trim();
   if (header) return header;
   try {
