@@ -4,19 +4,22 @@ import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
-// The server reads its numbered .sql migrations from a `migrations/` folder beside its code; in the bundled
-// server process (out/main/server-child.js) that folder is out/main/migrations, so the build emits the files there.
-function bundleMigrations(): Plugin {
-  const dir = resolve(__dirname, 'server/db/migrations');
+// The server reads its numbered .sql migrations from a `migrations/` folder beside its code, and starts its WAL
+// checkpointer's thread from `checkpoint-worker.mjs` beside it; in the bundled server (out/main/server-child.js,
+// out/main/serve.js) that is out/main, so the build emits the files there as they are.
+function bundleServerFiles(): Plugin {
+  const dir = resolve(__dirname, 'server/db');
   return {
-    name: 'gatehouse-bundle-migrations',
+    name: 'gatehouse-bundle-server-files',
     generateBundle() {
-      for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql'))) {
-        this.emitFile({
-          type: 'asset',
-          fileName: `migrations/${file}`,
-          source: readFileSync(resolve(dir, file), 'utf8'),
-        });
+      const files = [
+        ...readdirSync(resolve(dir, 'migrations'))
+          .filter((f) => f.endsWith('.sql'))
+          .map((f) => `migrations/${f}`),
+        'checkpoint-worker.mjs',
+      ];
+      for (const fileName of files) {
+        this.emitFile({ type: 'asset', fileName, source: readFileSync(resolve(dir, fileName), 'utf8') });
       }
     },
   };
@@ -44,7 +47,7 @@ function chunkBudget(): Plugin {
 
 export default defineConfig({
   main: {
-    plugins: [bundleMigrations()],
+    plugins: [bundleServerFiles()],
     build: {
       outDir: 'out/main',
       // The pure-JavaScript packages the server loads at start are bundled in: one parsed file instead of hundreds

@@ -7,6 +7,7 @@ import { loadConfig, type Config } from './config';
 import type { AppContext } from './context';
 import type { DemoSeedResponse } from './contract';
 import { SecretBox } from './crypto';
+import { startCheckpointer } from './db/checkpointer';
 import { openDatabase, type Db } from './db/connection';
 import { loadMigrations, migrate, migrationStatus, MigrationError } from './db/migrate';
 import { EventBus } from './events/bus';
@@ -174,8 +175,13 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
   const db = prepareDatabase(config, log, options.nativeBinding);
   // `npm run restore` refuses while this process holds the data directory (server/backup/lock.ts).
   const releaseDataDir = claimDataDir(config.dataDir);
+  const checkpoints = startCheckpointer(db, config.databaseFile, {
+    nativeBinding: options.nativeBinding,
+    onFailure: (err) =>
+      log.warn({ err }, 'WAL checkpoint thread failed; SQLite checkpoints on the server thread'),
+  });
   // Undone in reverse order if start-up fails half way, so a failed start leaves no open handles behind.
-  const teardown: Array<() => void> = [releaseDataDir, () => db.close()];
+  const teardown: Array<() => void> = [releaseDataDir, () => db.close(), () => void checkpoints.stop()];
   const undo = () => {
     for (const step of teardown.reverse()) step();
   };
@@ -352,6 +358,7 @@ export async function createServer(options: ServerOptions = {}): Promise<Running
       ctx.audit.flush();
       flushMetricSamples(db); // heartbeats answered after the jobs stopped
       await backups.idle(); // a scheduled backup reads the database until it is done
+      await checkpoints.stop();
       db.close();
       releaseDataDir();
       log.info('gatehouse server stopped');
