@@ -72,6 +72,9 @@ export function startCheckpointer(db: Db, file: string, options: CheckpointerOpt
       worker = null;
       if (!running) return;
       const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+      // Held until it has gone: an unreferenced thread is all a closing process may have left, and Node would
+      // exit mid-close, before the server's connection is closed.
+      running.ref();
       running.postMessage({ type: 'stop' });
       await exited;
     },

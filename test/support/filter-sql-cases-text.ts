@@ -43,8 +43,16 @@ export const STRING_CASES: Case[] = [
     field: 'osBuild',
     operator: 'matches',
     value: '^22\\d+$',
+    // The index range of the prefix every match starts with, then the pattern.
+    sql: `(d.os_build LIKE ? ${LIKE}) AND d.os_build REGEXP ?`,
+    params: ['22%', '^22\\d+$'],
+  },
+  {
+    field: 'osBuild',
+    operator: 'matches',
+    value: '22\\d+$',
     sql: 'd.os_build REGEXP ?',
-    params: ['^22\\d+$'],
+    params: ['22\\d+$'],
   },
   {
     field: 'hardware.model',

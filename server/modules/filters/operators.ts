@@ -16,6 +16,7 @@ import {
   type Leaf,
 } from './leaf';
 import { pattern } from './regexp';
+import { requiredPrefixes } from './regexp-prefix';
 
 // Each operator of each field type as SQL over `devices d`, with the semantics compile.ts describes: negative
 // operators are the exact complement of their positive one, positive operators never match a missing value.
@@ -35,8 +36,15 @@ export function compileString(e: Expr, leaf: Leaf, b: Binder): string {
       return like(`${escapeLike(text(leaf))}%`);
     case 'endsWith':
       return like(`%${escapeLike(text(leaf))}`);
-    case 'matches':
-      return `${e(b)} REGEXP ${b.bind(pattern(leaf))}`;
+    case 'matches': {
+      const p = pattern(leaf);
+      // The index range of the text every match starts with first, so the pattern runs only on those devices.
+      const prefixes = requiredPrefixes(p);
+      const narrowed = prefixes
+        ? `(${prefixes.map((x) => like(`${escapeLike(x)}%`)).join(' OR ')}) AND `
+        : '';
+      return `${narrowed}${e(b)} REGEXP ${b.bind(p)}`;
+    }
     case 'in':
       return `${e(b)} IN ${b.list(textList(leaf))}`;
     case 'notIn':
