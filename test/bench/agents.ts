@@ -191,19 +191,42 @@ function rawIngest(dbFile: string, batches: Array<Array<Record<string, unknown>>
   };
 }
 
+/**
+ * Ingest is measured in rounds, each against its own baseline run just before it, and the round with the median
+ * ratio is reported: one round is 60 batches, and a single slow write to the disk moved its ratio by a fifth
+ * (0.78x to 1.10x over seven single-round runs on a quiet machine).
+ */
+const INGEST_ROUNDS = 3;
+
 async function ingestResults(
   server: ServerProcess,
   agents: SavedAgent[],
   scratchDir: string,
 ): Promise<Result[]> {
-  const batches = Array.from({ length: BATCHES }, (_, b) => eventBatch(b));
-  const baseline = rawIngest(join(scratchDir, 'raw-ingest.db'), batches);
+  const rounds: Result[][] = [];
+  for (let round = 0; round < INGEST_ROUNDS; round++)
+    rounds.push(await ingestRound(server, agents, join(scratchDir, `raw-ingest-${round}.db`), round));
+  const ratio = ([baseline, full]: Result[]) => full!.perSecond / baseline!.perSecond;
+  rounds.sort((a, b) => ratio(a) - ratio(b));
+  return rounds[Math.floor(INGEST_ROUNDS / 2)]!;
+}
+
+/** One round: its own events (new ids) from its own agents, so no round repeats what an earlier one stored. */
+async function ingestRound(
+  server: ServerProcess,
+  agents: SavedAgent[],
+  rawFile: string,
+  round: number,
+): Promise<Result[]> {
+  const first = round * BATCHES;
+  const batches = Array.from({ length: BATCHES }, (_, b) => eventBatch(first + b));
+  const baseline = rawIngest(rawFile, batches);
   const full = await measure(
     `PUT eventlogs, batches of ${BATCH}`,
     BATCHES,
     4,
     async (i) => {
-      const agent = agents[i % agents.length]!;
+      const agent = agents[(first + i) % agents.length]!;
       await ok(
         'eventlogs',
         fetch(`${server.api}/agents/${agent.agentId}/eventlogs`, {
