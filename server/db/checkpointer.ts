@@ -29,7 +29,7 @@ const CHECK_EVERY_MS = 1000;
 export interface CheckpointerOptions {
   /** better-sqlite3's native build, when not the default one (the desktop's Electron build). */
   nativeBinding?: string | undefined;
-  /** Told when the thread fails; SQLite's own checkpoints on the server's connection take over again. */
+  /** Told when the thread fails or cannot start; SQLite's own checkpoints on the server's connection take over. */
   onFailure?: (err: Error) => void;
 }
 
@@ -44,23 +44,40 @@ const workerFile = () => join(dirname(fileURLToPath(import.meta.url)), 'checkpoi
 /** Moves the checkpoints of `file` (the database `db` has open) to a thread once the WAL first needs one. */
 export function startCheckpointer(db: Db, file: string, options: CheckpointerOptions = {}): Checkpointer {
   let worker: Worker | null = null;
+  // A thread that fails (no worker threads where the server runs, the file gone, a native load error) leaves
+  // SQLite's own checkpoints in charge again.
+  const fallBack = (err: unknown) => {
+    worker = null;
+    if (db.open) db.pragma('wal_autocheckpoint = 1000');
+    options.onFailure?.(err instanceof Error ? err : new Error(String(err)));
+  };
   const start = () => {
-    const thread = new Worker(workerFile(), {
-      workerData: { file, nativeBinding: options.nativeBinding, everyMs: THREAD_EVERY_MS },
-    });
+    let thread: Worker;
+    try {
+      thread = new Worker(workerFile(), {
+        workerData: { file, nativeBinding: options.nativeBinding, everyMs: THREAD_EVERY_MS },
+      });
+    } catch (err) {
+      fallBack(err);
+      return;
+    }
     thread.unref();
-    // A failed thread (the file gone, a native load error) leaves SQLite's own checkpoints in charge again.
     thread.on('error', (err) => {
-      if (worker === thread) worker = null;
-      db.pragma('wal_autocheckpoint = 1000');
-      options.onFailure?.(err);
+      if (worker === thread) fallBack(err);
     });
     db.pragma(`wal_autocheckpoint = ${SERVER_CHECKPOINT_PAGES}`);
     worker = thread;
   };
+  /** The WAL file's size; 0 while it is absent or cannot be read (looked at again a second later). */
+  const walBytes = () => {
+    try {
+      return statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    } catch {
+      return 0;
+    }
+  };
   const timer = setInterval(() => {
-    const walBytes = statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-    if (walBytes < CHECKPOINT_WAL_BYTES) return;
+    if (walBytes() < CHECKPOINT_WAL_BYTES) return;
     clearInterval(timer);
     start();
   }, CHECK_EVERY_MS);
