@@ -3,13 +3,13 @@ import type { Db } from './connection';
 import { transaction } from './after-commit';
 
 // Group commit for small, frequent writes (agent heartbeats, inventories and log submissions): a COMMIT costs more
-// than the UPDATE it seals, and ten thousand agents each paying one is what slows the server down. `commitSoon(db, fn)` queues `fn`; at the end
-// of this turn of the event loop one transaction runs every queued write, each in its own savepoint (one that
-// throws rolls back alone and rejects its own promise), commits once, and only then resolves the promises. So a
-// caller that answers after the promise settles still answers for a committed change, as with `transaction()`,
-// and afterCommit callbacks run after that one commit, as they would have after each. A group stops taking writes
-// once it has run GROUP_TURN_MS (a storm of first inventories would otherwise hold the loop): the rest, in order, go
-// to the next turn's group.
+// than the UPDATE it seals, and ten thousand agents each paying one is what slows the server down.
+// `commitSoon(db, fn)` queues `fn`; at the end of this turn of the event loop one transaction runs every queued
+// write, each in its own savepoint (one that throws rolls back alone and rejects its own promise), commits once,
+// and only then resolves the promises. So a caller that answers after the promise settles still answers for a
+// committed change, as with `transaction()`, and afterCommit callbacks run after that one commit, as they would
+// have after each. A group stops taking writes once it has run GROUP_TURN_MS (a storm of first inventories would
+// otherwise hold the loop): the rest, in order, go to the next turn's group.
 
 /** How long one group may run its writes before the rest wait for the next turn. */
 const GROUP_TURN_MS = 8;

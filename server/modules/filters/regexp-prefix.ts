@@ -1,3 +1,5 @@
+import { CASE_INSENSITIVE, quantifierAt } from './regexp';
+
 // The literal text a `matches` pattern requires at the start of a value, so the filter can narrow the devices a
 // regular expression runs on with an index range first (`hostname LIKE 'WEB%'`) instead of calling into
 // JavaScript for every device: `^(WEB|DC)[0-9]*7$` needs a value starting with WEB or DC. Only what is certain
@@ -30,15 +32,6 @@ function splitsAtTop(pattern: string): boolean {
   return false;
 }
 
-/** What a quantifier at `i` allows: none (no quantifier), optional (may match zero times) or repeated. */
-function quantifierAt(pattern: string, i: number): 'none' | 'optional' | 'repeated' {
-  const c = pattern[i];
-  if (c === '?' || c === '*') return 'optional';
-  if (c === '+') return 'repeated';
-  if (c === '{') return /^\{0*[1-9]/.test(pattern.slice(i)) ? 'repeated' : 'optional';
-  return 'none';
-}
-
 /** The literal alternatives of a group at `i` (`(WEB|DC)`, `(?:a|b)`) and where it ends; null for anything else. */
 function literalGroupAt(pattern: string, i: number): { alternatives: string[]; end: number } | null {
   const body = pattern.startsWith('(?:', i) ? i + 3 : pattern[i + 1] === '?' ? -1 : i + 1;
@@ -55,7 +48,7 @@ function literalGroupAt(pattern: string, i: number): { alternatives: string[]; e
  * `(?i)` marks a case-insensitive pattern, as the filter language has it.
  */
 export function requiredPrefixes(pattern: string): string[] | null {
-  const p = pattern.startsWith('(?i)') ? pattern.slice(4) : pattern;
+  const p = pattern.startsWith(CASE_INSENSITIVE) ? pattern.slice(CASE_INSENSITIVE.length) : pattern;
   if (!p.startsWith('^') || splitsAtTop(p)) return null;
   let prefixes = [''];
   let i = 1;
@@ -75,9 +68,9 @@ export function requiredPrefixes(pattern: string): string[] | null {
       end = i + 1;
     } else break;
     const quantifier = quantifierAt(p, end);
-    if (quantifier === 'optional' || prefixes.length * alternatives.length > MAX_PREFIXES) break;
+    if (quantifier?.min === 0 || prefixes.length * alternatives.length > MAX_PREFIXES) break;
     prefixes = prefixes.flatMap((prefix) => alternatives.map((a) => prefix + a));
-    if (quantifier === 'repeated') break; // at least once: the text counts, what follows it is unknown
+    if (quantifier) break; // at least once: the text counts, what follows it is unknown
     i = end;
   }
   return prefixes.some((prefix) => prefix === '') ? null : prefixes;

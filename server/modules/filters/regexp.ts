@@ -23,7 +23,10 @@ const LONGEST_VALUE = 1000;
  */
 const MAX_PATTERN_COST = LONGEST_VALUE ** 2;
 
-function quantifierAt(pattern: string, i: number): { length: number; min: number; max: number } | null {
+export function quantifierAt(
+  pattern: string,
+  i: number,
+): { length: number; min: number; max: number } | null {
   const m = QUANTIFIER.exec(pattern.slice(i));
   if (!m) return null;
   const [token, symbol, min, comma, max] = m;
@@ -98,7 +101,8 @@ function riskyPattern(pattern: string): string | null {
   return null;
 }
 
-const CASE_INSENSITIVE = '(?i)';
+/** At the start of a filter pattern: match without case. */
+export const CASE_INSENSITIVE = '(?i)';
 const regexCache = new Map<string, RegExp>();
 const REGEX_CACHE_SIZE = 256;
 
