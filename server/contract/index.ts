@@ -149,3 +149,4 @@ export * from './imports';
 export * from './partner-api';
 export * from './sso';
 export * from './dashboard';
+export * from './endpoints';

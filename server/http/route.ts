@@ -8,6 +8,7 @@ import { loopTurns } from './turns';
 import { badRequest } from './errors';
 import type { ApiKeyAuth, AuthContext, UserAuth } from './auth-context';
 import type { Permission } from './permissions';
+import type { ApiEndpoints } from '../contract/endpoints';
 
 // Every route is declared once as a RouteSpec: the same zod schemas validate the request and describe it in the
 // OpenAPI document at /api/v1/openapi.json, so the two can never drift apart.
@@ -58,10 +59,55 @@ export interface HandlerContext<B, Q, P, A> {
   auth: A;
 }
 
-export interface RouteSpec<B = unknown, Q = unknown, P = unknown, Auth extends RouteAuth = RouteAuth> {
-  method: HttpMethod;
+/** The console's endpoint (server/contract/endpoints) a route declares, if the console calls it. */
+type EndpointOf<
+  M extends HttpMethod,
+  Path extends string,
+> = `${Uppercase<M>} ${Path}` extends keyof ApiEndpoints
+  ? ApiEndpoints[`${Uppercase<M>} ${Path}`]
+  : undefined;
+
+/** What a route's handler may answer with: its endpoint's response, or anything for a route the console never calls. */
+type AnswerOf<M extends HttpMethod, Path extends string> =
+  EndpointOf<M, Path> extends { response: infer R } ? R | Promise<R> : unknown;
+
+/**
+ * A route the console calls must accept what the console sends: every body (and query) of its endpoint must pass
+ * the route's schema. Where one would not, the spec is asked for a property it cannot have, naming the mismatch.
+ */
+type AcceptsEndpoint<M extends HttpMethod, Path extends string, BodySchema, QuerySchema> =
+  EndpointOf<M, Path> extends { body: infer Body; query: infer Query }
+    ? ([Body] extends [undefined]
+        ? unknown
+        : [Body] extends [InputOf<BodySchema>]
+          ? unknown
+          : { bodyNotAccepted: Body }) &
+        ([Query] extends [undefined]
+          ? unknown
+          : [OnTheWire<Query>] extends [InputOf<QuerySchema>]
+            ? unknown
+            : { queryNotAccepted: Query })
+    : unknown;
+
+/** A query as it arrives: the console writes each number or flag into the URL as text. */
+type OnTheWire<Query> = { [K in keyof Query]: Query[K] extends string | undefined ? Query[K] : string };
+
+/** What a schema accepts (its input); `undefined` where the route has none. */
+type InputOf<Schema> = Schema extends ZodType ? z.input<Schema> : undefined;
+
+export interface RouteSpec<
+  B = unknown,
+  Q = unknown,
+  P = unknown,
+  Auth extends RouteAuth = RouteAuth,
+  M extends HttpMethod = HttpMethod,
+  Path extends string = string,
+  BodySchema = unknown,
+  QuerySchema = unknown,
+> {
+  method: M;
   /** Express-style path relative to /api/v1, e.g. `/auth/login` or `/users/:id`. */
-  path: string;
+  path: Path;
   summary: string;
   tag: string;
   auth: Auth;
@@ -71,27 +117,37 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown, Auth extends R
   permission?: Permission | readonly Permission[];
   /** With `auth: 'agent'`: what the agent may do (`full` unless said; see AgentAccess). */
   agentAccess?: AgentAccess;
-  body?: ZodType<B>;
+  body?: ZodType<B> & BodySchema;
   /** JSON body size limit; 1 MB unless a route needs less (spec 2: 32 KB for elevation ingest). */
   bodyLimit?: BodySize;
-  query?: ZodType<Q>;
+  query?: ZodType<Q> & QuerySchema;
   params?: ZodType<P>;
   /** Success status; defaults to 200. */
   status?: number;
   /** Extra documented responses, status to description. */
   responses?: Record<number, string>;
-  handler: (ctx: HandlerContext<B, Q, P, CallerFor<Auth>>) => unknown;
+  handler: (ctx: HandlerContext<B, Q, P, CallerFor<Auth>>) => AnswerOf<M, Path>;
 }
 
-export function defineRoute<B = undefined, Q = undefined, P = undefined, Auth extends RouteAuth = RouteAuth>(
-  spec: RouteSpec<B, Q, P, Auth>,
+export function defineRoute<
+  B = undefined,
+  Q = undefined,
+  P = undefined,
+  Auth extends RouteAuth = RouteAuth,
+  M extends HttpMethod = HttpMethod,
+  Path extends string = string,
+  BodySchema = undefined,
+  QuerySchema = undefined,
+>(
+  spec: RouteSpec<B, Q, P, Auth, M, Path, BodySchema, QuerySchema> &
+    AcceptsEndpoint<M, Path, BodySchema, QuerySchema>,
   // NoInfer: the caller's contextual type (AnyRoute[]) must not widen the inferred `auth` literal.
-): NoInfer<RouteSpec<B, Q, P, Auth>> {
+): NoInfer<RouteSpec<B, Q, P, Auth, M, Path, BodySchema, QuerySchema>> {
   return spec;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a heterogeneous list of routes
-export type AnyRoute = RouteSpec<any, any, any, any>;
+export type AnyRoute = RouteSpec<any, any, any, any, any, any, any, any>;
 
 function validate<T>(schema: ZodType<T> | undefined, input: unknown, where: string): T {
   if (!schema) return undefined as T;
@@ -152,7 +208,7 @@ export function mountRoutes(router: Router, routes: AnyRoute[], middleware: Rout
       if (result === undefined) res.status(route.status ?? 204).end();
       else res.status(route.status ?? 200).json(result);
     });
-    router[route.method](route.path, ...chain);
+    router[route.method as HttpMethod](route.path, ...chain);
   }
 }
 

@@ -1,73 +1,30 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
-  Paginated,
-  Webhook,
-  WebhookDelivery,
-  WebhookDeliveryStatus,
+  DeliveryListQuery,
+  UpdateWebhookBody,
+  CreateWebhookBody,
   WebhookDetail,
-  WebhookHeader,
-  WebhookListItem,
-  WebhookRetryPolicy,
-  WebhookRetryResponse,
-  WebhookStatus,
-  WebhookTestResponse,
+  WebhookListQuery,
 } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
-import { qs } from '../../lib/forms';
+import { call } from '../../lib/api/endpoints';
 import { useApiQuery, type QueryState } from '../../lib/query';
+
+export type { CreateWebhookBody, DeliveryListQuery, UpdateWebhookBody, WebhookListQuery };
 
 // The /webhooks endpoints (spec 2 Webhooks), typed by the contract, and their cached reads. Every key starts
 // with 'webhooks' so a live delivery push (live.ts) finds what it must patch or re-read.
 
-export interface WebhookListQuery {
-  page: number;
-  limit: number;
-  status?: WebhookStatus;
-}
-
-export interface DeliveryListQuery {
-  page: number;
-  limit: number;
-  status?: WebhookDeliveryStatus;
-}
-
-export interface CreateWebhookBody {
-  name: string;
-  url: string;
-  secret: string;
-  events: string[];
-  headers: WebhookHeader[];
-  retryPolicy?: WebhookRetryPolicy;
-  orgId?: string;
-}
-
-export interface UpdateWebhookBody {
-  name?: string;
-  url?: string;
-  secret?: string;
-  events?: string[];
-  headers?: WebhookHeader[];
-  status?: 'active' | 'paused';
-  retryPolicy?: WebhookRetryPolicy | null;
-}
-
-const hookPath = (id: string) => `/webhooks/${encodeURIComponent(id)}`;
-
 export const webhooksApi = {
-  list: (q: WebhookListQuery) => api<Paginated<WebhookListItem>>(`/webhooks${qs({ ...q })}`),
-  get: (id: string) => api<WebhookDetail>(hookPath(id)),
-  create: (body: CreateWebhookBody) => api<Webhook>('/webhooks', { method: 'POST', body }),
-  update: (id: string, body: UpdateWebhookBody) => api<Webhook>(hookPath(id), { method: 'PATCH', body }),
-  remove: (id: string) => api<void>(hookPath(id), { method: 'DELETE' }),
-  deliveries: (id: string, q: DeliveryListQuery) =>
-    api<Paginated<WebhookDelivery>>(`${hookPath(id)}/deliveries${qs({ ...q })}`),
-  test: (id: string, event: string) =>
-    api<WebhookTestResponse>(`${hookPath(id)}/test`, { method: 'POST', body: { event } }),
+  list: (query: WebhookListQuery) => call('GET /webhooks', { query }),
+  get: (id: string) => call('GET /webhooks/:id', { params: { id } }),
+  create: (body: CreateWebhookBody) => call('POST /webhooks', { body }),
+  update: (id: string, body: UpdateWebhookBody) => call('PATCH /webhooks/:id', { params: { id }, body }),
+  remove: (id: string) => call('DELETE /webhooks/:id', { params: { id } }),
+  deliveries: (id: string, query: DeliveryListQuery) =>
+    call('GET /webhooks/:id/deliveries', { params: { id }, query }),
+  test: (id: string, event: string) => call('POST /webhooks/:id/test', { params: { id }, body: { event } }),
   retry: (id: string, deliveryId: string) =>
-    api<WebhookRetryResponse>(`${hookPath(id)}/retry/${encodeURIComponent(deliveryId)}`, {
-      method: 'POST',
-      body: {},
-    }),
+    call('POST /webhooks/:id/retry/:deliveryId', { params: { id, deliveryId } }),
 };
 
 export const webhooksKeys = {
