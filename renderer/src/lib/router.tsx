@@ -70,3 +70,14 @@ export function Link({ to, replace, onClick, target, ...rest }: LinkProps) {
   };
   return <a href={to} target={target} onClick={handle} {...rest} />;
 }
+
+/**
+ * A list row's click handler that opens `to`, unless the click landed on one of the row's own controls
+ * (`controls`: its links and buttons unless told otherwise), which handle their own clicks.
+ */
+export function openOnRowClick(to: string, controls = 'a, button') {
+  return (event: MouseEvent) => {
+    if ((event.target as HTMLElement).closest(controls)) return;
+    navigate(to);
+  };
+}

@@ -1,12 +1,12 @@
 import { Fragment, type ReactElement, type ReactNode } from 'react';
 import type { Pagination } from '../../../server/contract';
 import { formatCount } from '../lib/format';
-import { Link } from '../lib/router';
+import { Link, openOnRowClick } from '../lib/router';
 import { SmallButton } from './SmallButton';
 import './kit.css';
 
-// Tables: the table card with its header cells and actions column, the row that says a search found nothing,
-// and the pager under a paginated list.
+// Tables: the table card with its header cells and actions column, the row that opens a page, the row that says
+// a search found nothing, and the pager under a paginated list.
 
 /**
  * The table card: a header cell per column (a plain title, or a whole <th>), an actions column last, the rows,
@@ -89,6 +89,30 @@ export function TitleCell({
         ) : null}
       </div>
     </td>
+  );
+}
+
+/**
+ * A table row that stands for a page: a click anywhere but on its own controls opens `to` (see openOnRowClick);
+ * `name` is the row's `data-name`.
+ */
+export function LinkRow({
+  to,
+  controls,
+  testId,
+  name,
+  children,
+}: {
+  to: string;
+  controls?: string;
+  testId: string;
+  name: string;
+  children: ReactNode;
+}) {
+  return (
+    <tr className="clickable" data-testid={testId} data-name={name} onClick={openOnRowClick(to, controls)}>
+      {children}
+    </tr>
   );
 }
 

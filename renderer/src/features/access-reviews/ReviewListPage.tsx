@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import type { AccessReviewSummary } from '../../../../server/contract';
 import { formatDate, formatDateTime } from '../../lib/format';
-import { useDocumentTitle } from '../../lib/hooks';
+import { useDialog, useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate } from '../../lib/router';
-import { AdminPage, AdminTable, EmptyState, Icon, LoadState, CreateButton } from '../../ui';
+import { AdminPage, AdminTable, EmptyState, Icon, LinkRow, LoadState, CreateButton } from '../../ui';
 import { useReviewList } from './api';
 import { CreateReviewDialog } from './CreateReviewDialog';
 import { useCanWriteReviews } from './access';
@@ -20,12 +19,12 @@ const FORBIDDEN = {
 export function ReviewListPage() {
   useDocumentTitle('Access reviews');
   const canWrite = useCanWriteReviews();
-  const [creating, setCreating] = useState(false);
+  const creating = useDialog<true>();
   const list = useReviewList();
   const rows = list.data?.data;
 
   const createButton = (
-    <CreateButton allowed={canWrite} onClick={() => setCreating(true)} testId="ar-create">
+    <CreateButton allowed={canWrite} onClick={() => creating.open(true)} testId="ar-create">
       New review
     </CreateButton>
   );
@@ -58,13 +57,10 @@ export function ReviewListPage() {
           ))}
         </AdminTable>
       )}
-      {creating ? (
+      {creating.value ? (
         <CreateReviewDialog
-          onClose={() => setCreating(false)}
-          onCreated={(id) => {
-            setCreating(false);
-            navigate(`/access-reviews/${id}`);
-          }}
+          onClose={creating.close}
+          onCreated={creating.closeThen((id: string) => navigate(`/access-reviews/${id}`))}
         />
       ) : null}
     </AdminPage>
@@ -74,15 +70,7 @@ export function ReviewListPage() {
 function ReviewRow({ review }: { review: AccessReviewSummary }) {
   const to = `/access-reviews/${review.id}`;
   return (
-    <tr
-      className="clickable"
-      data-testid="ar-row"
-      data-name={review.name}
-      onClick={(e) => {
-        if ((e.target as HTMLElement).closest('a, button')) return;
-        navigate(to);
-      }}
-    >
+    <LinkRow to={to} testId="ar-row" name={review.name}>
       <td>
         <div className="adm-cell-main">
           <Link to={to} className="adm-cell-title" data-testid="ar-link">
@@ -106,6 +94,6 @@ function ReviewRow({ review }: { review: AccessReviewSummary }) {
       <td className="actions">
         <Icon name="chevron" className="row-chevron" />
       </td>
-    </tr>
+    </LinkRow>
   );
 }

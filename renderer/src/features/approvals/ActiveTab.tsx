@@ -1,10 +1,10 @@
-import { useState, type MouseEvent } from 'react';
+import { useState } from 'react';
 import type { ActiveElevations, ElevationRequest } from '../../../../server/contract';
 import { errorMessage } from '../../lib/api/client';
 import { LoadState } from '../../ui';
 import { Alert } from '../../ui/basics';
 import { useNow, useDialog } from '../../lib/hooks';
-import { Link, navigate } from '../../lib/router';
+import { Link, openOnRowClick } from '../../lib/router';
 import { EmptyState } from '../../ui';
 import {
   REQUESTS_FORBIDDEN,
@@ -95,11 +95,6 @@ export function ActiveTab({ canApprove }: { canApprove: boolean }) {
       setSending(null);
     }
   };
-  const open = (r: ElevationRequest) => (event: MouseEvent) => {
-    // A click on the row opens the request; the link and the Revoke button handle their own clicks.
-    if ((event.target as HTMLElement).closest('a, button')) return;
-    navigate(requestPath(r.id));
-  };
 
   return (
     <div className="ap-tab" data-testid="approvals-active">
@@ -126,7 +121,7 @@ export function ActiveTab({ canApprove }: { canApprove: boolean }) {
               key={r.id}
               className={`ap-row ap-item ap-active ap-clickable${list.fresh.has(r.id) ? ' ap-fresh' : ''}`}
               role="row"
-              onClick={open(r)}
+              onClick={openOnRowClick(requestPath(r.id))}
               data-testid={`approval-row-${r.id}`}
               data-status={r.status}
             >

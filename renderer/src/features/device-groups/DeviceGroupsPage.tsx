@@ -1,10 +1,20 @@
 import { useState } from 'react';
+import type { DeviceGroup } from '../../../../server/contract';
 import { useCan } from '../../lib/can';
 import { orgName, useOrganizations, useSites } from '../../lib/directory';
 import { formatDate, plural } from '../../lib/format';
-import { useDocumentTitle } from '../../lib/hooks';
+import { useDialog, useDocumentTitle } from '../../lib/hooks';
 import { navigate } from '../../lib/router';
-import { AdminTable, EmptyState, LoadState, PageHeader, Pager, TitleCell, CreateButton } from '../../ui';
+import {
+  AdminTable,
+  EmptyState,
+  LinkRow,
+  LoadState,
+  PageHeader,
+  Pager,
+  TitleCell,
+  CreateButton,
+} from '../../ui';
 import { useGroupList } from './api';
 import { GroupFormDialog } from './GroupFormDialog';
 
@@ -16,7 +26,7 @@ const FORBIDDEN = { title: 'Device groups are not available to you', text: 'Your
 export function DeviceGroupsPage() {
   useDocumentTitle('Device groups');
   const [page, setPage] = useState(1);
-  const [creating, setCreating] = useState(false);
+  const creating = useDialog<true>();
   const canWrite = useCan('devices:write');
   const { orgs } = useOrganizations();
   const sites = useSites(null);
@@ -27,7 +37,7 @@ export function DeviceGroupsPage() {
     id === null ? 'Whole organization' : (sites.data?.find((s) => s.id === id)?.name ?? '…');
 
   const createButton = (
-    <CreateButton allowed={canWrite} onClick={() => setCreating(true)} testId="group-create">
+    <CreateButton allowed={canWrite} onClick={() => creating.open(true)} testId="group-create">
       New group
     </CreateButton>
   );
@@ -61,16 +71,7 @@ export function DeviceGroupsPage() {
           after={<Pager pagination={list.data?.pagination ?? null} onPage={setPage} />}
         >
           {rows.map((g) => (
-            <tr
-              key={g.id}
-              className="clickable"
-              data-testid="group-row"
-              data-name={g.name}
-              onClick={(e) => {
-                if ((e.target as HTMLElement).closest('a, button')) return;
-                navigate(`/device-groups/${g.id}`);
-              }}
-            >
+            <LinkRow key={g.id} to={`/device-groups/${g.id}`} testId="group-row" name={g.name}>
               <TitleCell
                 title={g.name}
                 to={`/device-groups/${g.id}`}
@@ -83,17 +84,14 @@ export function DeviceGroupsPage() {
                 {plural(g.deviceCount, 'device')}
               </td>
               <td className="muted nowrap">{formatDate(g.updatedAt)}</td>
-            </tr>
+            </LinkRow>
           ))}
         </AdminTable>
       )}
-      {creating ? (
+      {creating.value ? (
         <GroupFormDialog
-          onClose={() => setCreating(false)}
-          onSaved={(group) => {
-            setCreating(false);
-            navigate(`/device-groups/${group.id}`);
-          }}
+          onClose={creating.close}
+          onSaved={creating.closeThen((group: DeviceGroup) => navigate(`/device-groups/${group.id}`))}
         />
       ) : null}
     </div>

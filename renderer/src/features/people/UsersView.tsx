@@ -7,7 +7,7 @@ import { Dialog } from '../../ui/Dialog';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { Alert } from '../../ui/basics';
 import { formatDateTime, plural } from '../../lib/format';
-import { useNow } from '../../lib/hooks';
+import { useDialog, useNow } from '../../lib/hooks';
 import {
   AdminTable,
   Button,
@@ -67,7 +67,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
   }
   const [status, setStatus] = useState<UserStatus | ''>('');
   const [page, setPage] = useState(1);
-  const [inviting, setInviting] = useState(false);
+  const inviting = useDialog<true>();
   const [pending, setPending] = useState<Pending | null>(null);
   const action = useAsyncAction();
   const { busy, error: actionError } = action;
@@ -128,7 +128,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
         }
         actions={
           canInvite ? (
-            <Button tone="primary" icon="mail" onClick={() => setInviting(true)} testId="invite-user">
+            <Button tone="primary" icon="mail" onClick={() => inviting.open(true)} testId="invite-user">
               Invite user
             </Button>
           ) : null
@@ -196,7 +196,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
               testId="users-empty"
               action={
                 canInvite ? (
-                  <SmallButton tone="secondary" icon="mail" iconSize={16} onClick={() => setInviting(true)}>
+                  <SmallButton tone="secondary" icon="mail" iconSize={16} onClick={() => inviting.open(true)}>
                     Invite the first user
                   </SmallButton>
                 ) : null
@@ -227,14 +227,13 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
         </AdminTable>
       </ListStates>
 
-      {inviting ? (
+      {inviting.value ? (
         <InviteDialog
-          onClose={() => setInviting(false)}
-          onInvited={(email) => {
-            setInviting(false);
+          onClose={inviting.close}
+          onInvited={inviting.closeThen((email: string) => {
             setNotice(`Invitation sent to ${email}.`);
             users.reload();
-          }}
+          })}
         />
       ) : null}
 

@@ -3,7 +3,7 @@ import type { Webhook, WebhookStatus } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { orgName, useOrganizations } from '../../lib/directory';
 import { formatDateTime, plural } from '../../lib/format';
-import { useDocumentTitle, useNow } from '../../lib/hooks';
+import { useDialog, useDocumentTitle, useNow } from '../../lib/hooks';
 import { loadStateOf, queryClient } from '../../lib/query';
 import { navigate } from '../../lib/router';
 import {
@@ -12,6 +12,7 @@ import {
   AdminTable,
   EmptyState,
   Icon,
+  LinkRow,
   LoadState,
   PageHeader,
   Pager,
@@ -39,7 +40,7 @@ const FORBIDDEN = {
 export function WebhooksPage() {
   useDocumentTitle('Webhooks');
   const { filter, setPage, query, control } = useStatusPage(STATUSES);
-  const [creating, setCreating] = useState(false);
+  const creating = useDialog<true>();
   const [created, setCreated] = useState<{ hook: Webhook; secret: string } | null>(null);
   const canWrite = useCanWriteWebhooks();
   const spans = useSpansOrganizations();
@@ -56,7 +57,7 @@ export function WebhooksPage() {
     });
 
   const createButton = (
-    <CreateButton allowed={canWrite} onClick={() => setCreating(true)} testId="webhook-create">
+    <CreateButton allowed={canWrite} onClick={() => creating.open(true)} testId="webhook-create">
       New webhook
     </CreateButton>
   );
@@ -109,15 +110,12 @@ export function WebhooksPage() {
           after={<Pager pagination={list.data?.pagination ?? null} onPage={setPage} />}
         >
           {rows.map((hook) => (
-            <tr
+            <LinkRow
               key={hook.id}
-              className="clickable"
-              data-testid="webhook-row"
-              data-name={hook.name}
-              onClick={(e) => {
-                if ((e.target as HTMLElement).closest('a, button, label, input')) return;
-                navigate(`/webhooks/${hook.id}`);
-              }}
+              to={`/webhooks/${hook.id}`}
+              controls="a, button, label, input"
+              testId="webhook-row"
+              name={hook.name}
             >
               <TitleCell
                 title={hook.name}
@@ -153,20 +151,19 @@ export function WebhooksPage() {
               <td className="actions">
                 <Icon name="chevron" className="row-chevron" />
               </td>
-            </tr>
+            </LinkRow>
           ))}
         </AdminTable>
       )}
 
-      {creating ? (
+      {creating.value ? (
         <WebhookFormDialog
           orgs={orgs}
-          onClose={() => setCreating(false)}
-          onCreated={(hook, secret) => {
-            setCreating(false);
+          onClose={creating.close}
+          onCreated={creating.closeThen((hook: Webhook, secret: string) => {
             setCreated({ hook, secret });
             void queryClient.invalidateQueries({ queryKey: webhooksKeys.all });
-          }}
+          })}
         />
       ) : null}
       {created ? (
