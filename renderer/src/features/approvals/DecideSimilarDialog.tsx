@@ -1,16 +1,15 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Field, FormDialog, LabelOptions } from '../../ui';
+import { Field, FormDialog, LabelOptions, TextAreaField } from '../../ui';
 import { ReauthField } from './ReauthField';
 import { useAsyncAction } from '../../lib/action';
 import { decideMany, type BulkPhase, type BulkSummary, type BulkTarget } from './bulk-decide';
 import { BulkRequestList } from './BulkRequestList';
 import { GRANT_DURATION_LABEL } from './format';
+import { reasonProblem } from './reason';
 
 // Approve or deny a request and its look-alikes in one step. Each is still its own decision on the server; here
 // each approve is confirmed on the approver device one by one when the technician has one, and the password (or
 // code) is asked once when any of them needs it again (a critical request, or a level-3 floor).
-
-const MAX_REASON = 2000;
 
 function phaseText(phase: BulkPhase | null): string | undefined {
   if (!phase) return undefined;
@@ -53,8 +52,11 @@ export function DecideSimilarDialog({
     e.preventDefault();
     const text = reason.trim();
     const next: typeof errors = {};
-    if (!approving && !text) next.reason = 'Give a reason to deny; each user and the audit trail see it.';
-    if (text.length > MAX_REASON) next.reason = `Keep the reason under ${MAX_REASON} characters.`;
+    const problem = reasonProblem(
+      reason,
+      approving ? undefined : 'Give a reason to deny; each user and the audit trail see it.',
+    );
+    if (problem) next.reason = problem;
     if (reauthTargets.length > 0 && !secret.trim())
       next.secret =
         method === 'mfa_code' ? 'Enter the code from your authenticator app.' : 'Enter your password.';
@@ -118,21 +120,16 @@ export function DecideSimilarDialog({
           </select>
         </Field>
       ) : null}
-      <Field
+      <TextAreaField
+        id="similar-reason"
         label="Reason"
-        htmlFor={`${uid}-reason`}
+        value={reason}
+        onChange={setReason}
         error={errors.reason}
         hint={approving ? 'Optional; recorded for each request.' : 'Required; recorded for each request.'}
-      >
-        <textarea
-          id={`${uid}-reason`}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          rows={2}
-          disabled={action.busy}
-          data-testid="similar-reason"
-        />
-      </Field>
+        rows={2}
+        disabled={action.busy}
+      />
       {reauthTargets.length > 0 ? (
         <ReauthField
           method={method}

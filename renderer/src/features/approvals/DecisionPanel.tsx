@@ -6,12 +6,13 @@ import { ActionError } from '../../ui/ActionError';
 import { Icon } from '../../ui/Icon';
 import { Alert, Field } from '../../ui/basics';
 import { Link } from '../../lib/router';
-import { LabelOptions } from '../../ui';
+import { LabelOptions, TextAreaField } from '../../ui';
 import { useSession } from '../../lib/session';
 import { ceremonyCancelled, webAuthnMessage } from './actions';
 import { approvalsApi } from './api';
 import { StepUpSummary, afterApprove, noticeText, type Notice } from './decision-parts';
 import { GRANT_DURATION_LABEL, LEVEL_MEANING, RISK_LABEL } from './format';
+import { reasonProblem } from './reason';
 import { ReauthField } from './ReauthField';
 
 // Approve or deny a pending request. Approving proves presence on an approver device when the technician has
@@ -20,8 +21,6 @@ import { ReauthField } from './ReauthField';
 
 /** The grant lengths offered, then a custom one (typed in minutes). */
 const DURATIONS = { ...GRANT_DURATION_LABEL, custom: 'Custom…' };
-
-const MAX_REASON = 2000;
 
 const MFA_NEEDED = new ApiError(403, 'MFA required', 'MFA_REQUIRED');
 
@@ -165,7 +164,8 @@ export function DecisionPanel({
         reauthMethod === 'mfa_code'
           ? 'Enter the 6-digit code from your authenticator app.'
           : 'Enter your password.';
-    if (reason.trim().length > MAX_REASON) next.reason = `Keep the reason under ${MAX_REASON} characters.`;
+    const reasonError = reasonProblem(reason);
+    if (reasonError) next.reason = reasonError;
     if (Object.keys(next).length > 0 || minutes === null) {
       setErrors(next);
       return;
@@ -211,18 +211,14 @@ export function DecisionPanel({
 
   const deny = async () => {
     clearMessages();
-    const text = reason.trim();
-    if (!text) {
-      setErrors({ reason: 'Give a reason to deny; the user and the audit trail see it.' });
-      return;
-    }
-    if (text.length > MAX_REASON) {
-      setErrors({ reason: `Keep the reason under ${MAX_REASON} characters.` });
+    const reasonError = reasonProblem(reason, 'Give a reason to deny; the user and the audit trail see it.');
+    if (reasonError) {
+      setErrors({ reason: reasonError });
       return;
     }
     setPhase('denying');
     try {
-      await approvalsApi.respond(request.id, { decision: 'deny', reason: text });
+      await approvalsApi.respond(request.id, { decision: 'deny', reason: reason.trim() });
       onDecided({ tone: 'info', testId: 'deny-done', text: 'Denied. Nothing runs with elevated rights.' });
     } catch (err) {
       handleError(err);
@@ -290,22 +286,17 @@ export function DecisionPanel({
         </Field>
       </div>
 
-      <Field
+      <TextAreaField
+        id="deny-reason"
         label="Reason"
-        htmlFor={`${uid}-reason`}
+        value={reason}
+        onChange={setReason}
         error={errors.reason}
         hint="Optional when approving, required to deny. Recorded in the audit trail."
-      >
-        <textarea
-          id={`${uid}-reason`}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          rows={2}
-          disabled={busy}
-          placeholder="e.g. Ticket 4821: installing the printer driver"
-          data-testid="deny-reason"
-        />
-      </Field>
+        rows={2}
+        disabled={busy}
+        placeholder="e.g. Ticket 4821: installing the printer driver"
+      />
 
       {reauthNeeded || reauthOptional ? (
         <ReauthField

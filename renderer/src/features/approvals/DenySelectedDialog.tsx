@@ -1,14 +1,14 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { ElevationRequest } from '../../../../server/contract';
-import { Field, FormDialog } from '../../ui';
+import { FormDialog, TextAreaField } from '../../ui';
 import { useAsyncAction } from '../../lib/action';
 import { decideMany, type BulkSummary } from './bulk-decide';
 import { BulkRequestList } from './BulkRequestList';
+import { reasonProblem } from './reason';
 
 // "Deny selected": one reason for every selected request. Each is still denied on its own by the server (its own
 // audit entry and push); one decided meanwhile is skipped and the summary says so.
 
-const MAX_REASON = 2000;
 const LISTED = 6;
 
 export function DenySelectedDialog({
@@ -20,22 +20,20 @@ export function DenySelectedDialog({
   onClose: () => void;
   onDone: (summary: BulkSummary) => void;
 }) {
-  const uid = useId();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const action = useAsyncAction();
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const text = reason.trim();
-    if (!text) return setError('Give a reason; each user and the audit trail see it.');
-    if (text.length > MAX_REASON) return setError(`Keep the reason under ${MAX_REASON} characters.`);
-    setError(null);
+    const problem = reasonProblem(reason, 'Give a reason; each user and the audit trail see it.');
+    setError(problem);
+    if (problem) return;
     void action.run(async () => {
       onDone(
         await decideMany(
           requests.map((request) => ({ request })),
-          { decision: 'deny', reason: text },
+          { decision: 'deny', reason: reason.trim() },
         ),
       );
     });
@@ -52,23 +50,18 @@ export function DenySelectedDialog({
       submit={{ label: `Deny ${n}`, busyLabel: 'Denying…', testId: 'deny-selected-submit' }}
     >
       <BulkRequestList requests={requests} limit={LISTED} testId="deny-selected-list" />
-      <Field
+      <TextAreaField
+        id="deny-selected-reason"
         label="Reason"
-        htmlFor={`${uid}-reason`}
+        value={reason}
+        onChange={setReason}
         error={error}
         hint="The same reason is recorded for each request; nothing runs with elevated rights."
-      >
-        <textarea
-          id={`${uid}-reason`}
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          rows={3}
-          autoFocus
-          placeholder="e.g. Not approved software: use the Company Portal version"
-          disabled={action.busy}
-          data-testid="deny-selected-reason"
-        />
-      </Field>
+        rows={3}
+        autoFocus
+        placeholder="e.g. Not approved software: use the Company Portal version"
+        disabled={action.busy}
+      />
     </FormDialog>
   );
 }

@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import type { ElevationRequest } from '../../../../server/contract';
 import { ConfirmAction } from '../../ui/DialogActions';
-import { Field } from '../../ui/basics';
+import { TextAreaField } from '../../ui/fields';
 import { approvalsApi } from './api';
 import { subjectOf } from './format';
+import { MAX_REASON, reasonProblem } from './reason';
 
 // Revoking ends an elevation before its time: the server marks it revoked and sends the agent a cleanup
 // command. A reason is required (it goes into the audit trail).
-
-const MAX_REASON = 2000;
 
 export function RevokeDialog({
   request,
@@ -21,13 +20,7 @@ export function RevokeDialog({
 }) {
   const [reason, setReason] = useState('');
   const [tried, setTried] = useState(false);
-  const trimmed = reason.trim();
-  const problem =
-    trimmed.length === 0
-      ? 'Say why you are ending this elevation.'
-      : trimmed.length > MAX_REASON
-        ? `Keep the reason under ${MAX_REASON} characters.`
-        : null;
+  const problem = reasonProblem(reason, 'Say why you are ending this elevation.');
 
   return (
     <ConfirmAction
@@ -39,7 +32,7 @@ export function RevokeDialog({
       onConfirm={async () => {
         setTried(true);
         if (problem) return;
-        await approvalsApi.revoke(request.id, trimmed);
+        await approvalsApi.revoke(request.id, reason.trim());
         onRevoked();
       }}
     >
@@ -53,18 +46,17 @@ export function RevokeDialog({
         ) : null}{' '}
         loses its elevated rights now. The agent removes the grant as soon as it receives the cleanup.
       </p>
-      <Field label="Reason" htmlFor="revoke-reason" error={tried ? problem : null}>
-        <textarea
-          id="revoke-reason"
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          rows={3}
-          maxLength={MAX_REASON + 200}
-          placeholder="e.g. Task finished early; user reported suspicious prompt"
-          autoFocus
-          data-testid="revoke-reason"
-        />
-      </Field>
+      <TextAreaField
+        id="revoke-reason"
+        label="Reason"
+        value={reason}
+        onChange={setReason}
+        error={tried ? problem : null}
+        rows={3}
+        maxLength={MAX_REASON + 200}
+        placeholder="e.g. Task finished early; user reported suspicious prompt"
+        autoFocus
+      />
     </ConfirmAction>
   );
 }
