@@ -7,6 +7,8 @@ import globals from 'globals';
 import path from 'node:path';
 
 const electronBan = { name: 'electron', message: 'Only main/ and preload/ may import electron.' };
+const CONTRACT_ALONE =
+  'server/contract is data and types only (the console bundles it): it imports nothing outside server/contract.';
 /** The top-level app/ folder (the composing entries), not any folder named app (renderer/src/app). */
 const topLevelApp = '^(\\.\\./)+app/';
 
@@ -293,9 +295,11 @@ export default tseslint.config(
               message: 'The renderer talks to the server over HTTP and WebSocket only.',
             },
             {
-              group: ['**/server/**'],
+              // The contract is data and types only (lint holds it to that, below): its constants are the
+              // console's too. Anything else of the server's may cross only as types.
+              group: ['**/server/**', '!**/server/contract', '!**/server/contract/**'],
               allowTypeImports: true,
-              message: 'Only type imports of the API contract may cross from server/ into renderer/.',
+              message: 'Only the API contract (server/contract) may cross from server/ into renderer/.',
             },
           ],
         },
@@ -337,6 +341,23 @@ export default tseslint.config(
     files: ['server/**/*store.ts', 'server/backup/**/*.ts'],
     ignores: ['server/db/**'],
     rules: { 'no-restricted-syntax': ['error', ...TRANSACTIONS_AFTER_COMMIT] },
+  },
+  {
+    // The contract is bundled into the console as it is, so it is data and types only: it imports nothing but
+    // itself (no server code, no package, no node:*).
+    files: ['server/contract/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./)', message: CONTRACT_ALONE }] }],
+    },
+  },
+  {
+    files: ['server/contract/*/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!\\.\\.?/)|^\\.\\./\\.\\./', message: CONTRACT_ALONE }] },
+      ],
+    },
   },
   {
     // Test helpers read arbitrary JSON response bodies.

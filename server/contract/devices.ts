@@ -4,7 +4,8 @@
 // the types; the renderer may import only the types, so its option lists are typed against them.
 export const OS_TYPES = ['windows', 'macos', 'linux'] as const;
 export type OsType = (typeof OS_TYPES)[number];
-export type Architecture = 'x64' | 'x86' | 'arm64';
+export const ARCHITECTURES = ['x64', 'x86', 'arm64'] as const;
+export type Architecture = (typeof ARCHITECTURES)[number];
 export const DEVICE_STATUSES = ['online', 'offline', 'maintenance', 'quarantined', 'decommissioned'] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 export type DeviceHealth = 'ok' | 'warning' | 'error';
@@ -23,7 +24,8 @@ export const DEVICE_ROLES = [
   'unknown',
 ] as const;
 export type DeviceRole = (typeof DEVICE_ROLES)[number];
-export type WatchdogStatus = 'connected' | 'failover' | 'offline';
+export const WATCHDOG_STATUSES = ['connected', 'failover', 'offline'] as const;
+export type WatchdogStatus = (typeof WATCHDOG_STATUSES)[number];
 
 export interface DeviceHardware {
   manufacturer: string | null;

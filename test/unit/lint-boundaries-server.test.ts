@@ -117,3 +117,29 @@ describe('server: modules are reached through their index.ts', () => {
     expect(await boundary('server/context.ts', './modules/users/store')).toEqual([]);
   });
 });
+
+describe('server: the contract is data and types only', () => {
+  const IMPORTS = 'no-restricted-imports';
+  it('a contract file may not import server code, a package or node:*', async () => {
+    expect(
+      await messages('server/contract/fixture.ts', importing('../http/auth-context'), IMPORTS),
+    ).toHaveLength(1);
+    expect(await messages('server/contract/fixture.ts', importing('zod'), IMPORTS)).toHaveLength(1);
+    expect(
+      await messages('server/contract/endpoints/fixture.ts', importing('../../db/connection'), IMPORTS),
+    ).toHaveLength(1);
+    expect(
+      await messages('server/contract/endpoints/fixture.ts', importing('node:fs'), IMPORTS),
+    ).toHaveLength(1);
+  });
+
+  it('it may import the rest of the contract', async () => {
+    expect(await messages('server/contract/fixture.ts', importing('./common'), IMPORTS)).toEqual([]);
+    expect(await messages('server/contract/endpoints/fixture.ts', importing('../common'), IMPORTS)).toEqual(
+      [],
+    );
+    expect(await messages('server/contract/endpoints/fixture.ts', importing('./endpoint'), IMPORTS)).toEqual(
+      [],
+    );
+  });
+});

@@ -104,7 +104,7 @@ describe('renderer boundaries', () => {
     ).toContain(BOUNDARY);
   });
 
-  it('the renderer may not import node:*, electron or server runtime code (types of the contract are fine)', async () => {
+  it('the renderer may not import node:*, electron or server code other than the contract', async () => {
     expect(
       await rulesFired(
         'renderer/src/lib/Fixture.ts',
@@ -127,6 +127,19 @@ describe('renderer boundaries', () => {
       await rulesFired(
         'renderer/src/features/devices/Fixture.ts',
         "import type { DeviceSummary } from '../../../../server/contract';\nexport type X = DeviceSummary;\n",
+      ),
+    ).not.toContain(RESTRICTED);
+    // The contract is data and types only (its own lint rule), so its constants may be imported as values.
+    expect(
+      await rulesFired(
+        'renderer/src/features/devices/Fixture.ts',
+        "import { DEVICE_ROLES } from '../../../../server/contract';\nexport const x = DEVICE_ROLES;\n",
+      ),
+    ).not.toContain(RESTRICTED);
+    expect(
+      await rulesFired(
+        'renderer/src/features/devices/Fixture.ts',
+        "import type { AuthContext } from '../../../../server/http/auth-context';\nexport type X = AuthContext;\n",
       ),
     ).not.toContain(RESTRICTED);
   });

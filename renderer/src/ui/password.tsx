@@ -1,14 +1,11 @@
 import { useState, type ComponentPropsWithoutRef } from 'react';
-import type { PasswordMinLength } from '../../../server/contract';
+import { PASSWORD_MIN_LENGTH as MIN_PASSWORD } from '../../../server/contract';
 import { TextField } from './fields';
 import './password.css';
 
 // Password strength as the server judges it (server/modules/auth/passwords.ts passwordProblem), mirrored here
 // so the form can say "too weak" before the round trip. The server stays the authority: its 400 message is
 // shown verbatim when the two ever disagree.
-
-/** The contract's one minimum (PASSWORD_MIN_LENGTH), held here as a value of its literal type. */
-export const MIN_PASSWORD: PasswordMinLength = 12;
 
 const COMMON = new Set([
   'password',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEVICE_ROLES, OS_TYPES } from '../../contract/devices';
+import { ARCHITECTURES, DEVICE_ROLES, OS_TYPES } from '../../contract/devices';
 
 // Request bodies of the agent protocol (DESIGN §3; spec 2 for logs). Objects strip unknown keys: an agent newer
 // than the server may send fields we do not know, and that must not break its heartbeat.
@@ -36,7 +36,7 @@ export const enrollBody = z.object({
   hostname: text(255).min(1, 'hostname is required'),
   osType: z.enum(OS_TYPES),
   osVersion: text(255).min(1, 'osVersion is required'),
-  architecture: z.enum(['x64', 'x86', 'arm64']),
+  architecture: z.enum(ARCHITECTURES),
   agentVersion: text(50).min(1, 'agentVersion is required'),
   displayName: optionalText(255),
   deviceRole: z.enum(DEVICE_ROLES).optional(),

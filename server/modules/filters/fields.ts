@@ -1,5 +1,11 @@
 import type { CustomFieldType, FilterFieldType } from '../../contract/filters';
-import { DEVICE_ROLES, DEVICE_STATUSES, OS_TYPES } from '../../contract/devices';
+import {
+  ARCHITECTURES,
+  DEVICE_ROLES,
+  DEVICE_STATUSES,
+  OS_TYPES,
+  WATCHDOG_STATUSES,
+} from '../../contract/devices';
 import { badRequest } from '../../http/errors';
 import { column, type Binder, type Expr, type Leaf } from './leaf';
 import {
@@ -14,7 +20,6 @@ import {
   compileTags,
 } from './operators';
 import {
-  ARCHITECTURES,
   ARRAY_OPERATORS,
   BOOLEAN_OPERATORS,
   CAPABILITY_OPERATORS,
@@ -25,7 +30,6 @@ import {
   SOFTWARE_INSTALLED_OPERATORS,
   SOFTWARE_NOT_INSTALLED_OPERATORS,
   STRING_OPERATORS,
-  WATCHDOG_STATUSES,
 } from './vocabulary';
 
 // The fields a filter may name: the fixed table of device columns (the only place a field key selects SQL text)

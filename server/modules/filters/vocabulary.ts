@@ -61,6 +61,3 @@ export const HIERARCHY_OPERATORS = ['equals', 'in'] as const;
 
 export const TIME_UNITS = ['minutes', 'hours', 'days', 'weeks', 'months'] as const;
 export type TimeUnit = (typeof TIME_UNITS)[number];
-
-export const WATCHDOG_STATUSES = ['connected', 'failover', 'offline'] as const;
-export const ARCHITECTURES = ['x64', 'x86', 'arm64'] as const;

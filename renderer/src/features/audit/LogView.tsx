@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AuditEntry } from '../../../../server/contract';
+import { AUDIT_EXPORT_CAP, type AuditEntry } from '../../../../server/contract';
 import { formatCount, plural } from '../../lib/format';
 import { useDebounced } from '../../lib/hooks';
 import { useLiveEvent } from '../../lib/live/useLiveEvent';
@@ -7,7 +7,7 @@ import { useSession } from '../../lib/session';
 import { EmptyState, PagedListStates, SmallButton } from '../../ui';
 import { useAuditLog } from './api';
 import { EntryDrawer } from './EntryDrawer';
-import { EXPORT_CAP, useAuditExport } from './export';
+import { useAuditExport } from './export';
 import { ExportStrip } from './ExportStrip';
 import { LogFilterBar } from './LogFilterBar';
 import { LogTable } from './LogTable';
@@ -83,7 +83,7 @@ export function LogView() {
             disabled={!canExport || exporter.progress?.state === 'running' || log.total === 0}
             title={
               canExport
-                ? `Export the ${formatCount(Math.min(log.total, EXPORT_CAP))} newest matching entries`
+                ? `Export the ${formatCount(Math.min(log.total, AUDIT_EXPORT_CAP))} newest matching entries`
                 : 'Exporting needs the audit:export permission'
             }
             onClick={() => exporter.run(query, q, format)}

@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import type {
-  AUDIT_EXPORT_CAP,
-  AUDIT_EXPORT_HEADERS,
-  AuditExportFormat,
-  AuditFilterQuery,
+import {
+  AUDIT_EXPORT_HEADERS as HEADERS,
+  type AuditExportFormat,
+  type AuditFilterQuery,
 } from '../../../../server/contract';
 import { saveFile } from '../../lib/clipboard';
 import { auditApi } from './api';
@@ -12,17 +11,6 @@ import { attachmentName, rowCounter } from './export-count';
 // An export of the log as it is filtered: the server streams at most 10,000 rows and says up front how many
 // match and how many it will send; the body is read with a reader, counting rows as they arrive, then saved as
 // one file through a download link.
-
-/** The contract's header names (a value import would cross the renderer boundary; the type keeps them equal). */
-const HEADERS: typeof AUDIT_EXPORT_HEADERS = {
-  total: 'X-Total-Count',
-  rows: 'X-Export-Row-Count',
-  truncated: 'X-Export-Truncated',
-  cap: 'X-Export-Cap',
-};
-
-/** Rows per export (spec 2 Limits); typed by the contract's constant so the two cannot drift. */
-export const EXPORT_CAP: typeof AUDIT_EXPORT_CAP = 10_000;
 
 export type ExportProgress =
   | { state: 'running'; format: AuditExportFormat; rows: number; expected: number | null; bytes: number }

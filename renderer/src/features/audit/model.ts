@@ -1,10 +1,12 @@
-import type {
-  AuditCategory,
-  AuditChanges,
-  AuditChainProblem,
-  AuditFilterQuery,
-  AuditResult,
-  AuditRowRef,
+import {
+  AUDIT_CATEGORIES,
+  AUDIT_RESULTS,
+  type AuditCategory,
+  type AuditChanges,
+  type AuditChainProblem,
+  type AuditFilterQuery,
+  type AuditResult,
+  type AuditRowRef,
 } from '../../../../server/contract';
 import { localToIso } from '../../lib/dates';
 
@@ -12,7 +14,6 @@ import { localToIso } from '../../lib/dates';
 // and results, the log's filters as the API's query, the words for what a chain verification found, and the
 // field-by-field diff of a change.
 
-/** The contract's AUDIT_CATEGORIES (a value import would cross the renderer boundary); the Record keeps them in step. */
 export const CATEGORY_LABEL: Record<AuditCategory, string> = {
   authentication: 'Authentication',
   device: 'Device',
@@ -23,14 +24,14 @@ export const CATEGORY_LABEL: Record<AuditCategory, string> = {
   organization: 'Organization',
   system: 'System',
 };
-export const CATEGORIES = Object.keys(CATEGORY_LABEL) as AuditCategory[];
+export const CATEGORIES: readonly AuditCategory[] = AUDIT_CATEGORIES;
 
 export const RESULT_LABEL: Record<AuditResult, string> = {
   success: 'Success',
   failure: 'Failure',
   denied: 'Denied',
 };
-export const RESULTS = Object.keys(RESULT_LABEL) as AuditResult[];
+export const RESULTS: readonly AuditResult[] = AUDIT_RESULTS;
 
 /**
  * What the technician typed and picked above the log, as the controls hold it (date bounds as `datetime-local`

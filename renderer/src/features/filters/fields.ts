@@ -1,6 +1,13 @@
 // The saved-filter condition language as spec 2 defines it: the filterable fields by group, the operators each
 // field type accepts, and the value shape each operator takes. The builder offers only what the server accepts.
 
+import {
+  ARCHITECTURES,
+  DEVICE_ROLES,
+  DEVICE_STATUSES,
+  OS_TYPES,
+  WATCHDOG_STATUSES,
+} from '../../../../server/contract';
 import { capitalize } from '../../lib/format';
 
 export type FieldType =
@@ -32,30 +39,15 @@ export interface FieldDef {
   pick?: 'org' | 'site' | 'group';
 }
 
-const opt = (values: string[], labels: Record<string, string> = {}): Option[] =>
+/** A contract list as choices: its values, in its order, with the word for each that is not just capitalized. */
+const opt = (values: readonly string[], labels: Record<string, string> = {}): Option[] =>
   values.map((value) => ({ value, label: labels[value] ?? capitalize(value) }));
 
-export const STATUS_OPTIONS = opt(['online', 'offline', 'maintenance', 'quarantined', 'decommissioned']);
-export const ROLE_OPTIONS = opt(
-  [
-    'workstation',
-    'server',
-    'printer',
-    'router',
-    'switch',
-    'firewall',
-    'access_point',
-    'phone',
-    'iot',
-    'camera',
-    'nas',
-    'unknown',
-  ],
-  { access_point: 'Access point', iot: 'IoT', nas: 'NAS' },
-);
-export const WATCHDOG_OPTIONS = opt(['connected', 'failover', 'offline']);
-export const OS_OPTIONS = opt(['windows', 'macos', 'linux'], { macos: 'macOS' });
-export const ARCH_OPTIONS = opt(['x64', 'x86', 'arm64'], { x64: 'x64', x86: 'x86', arm64: 'arm64' });
+export const STATUS_OPTIONS = opt(DEVICE_STATUSES);
+export const ROLE_OPTIONS = opt(DEVICE_ROLES, { access_point: 'Access point', iot: 'IoT', nas: 'NAS' });
+export const WATCHDOG_OPTIONS = opt(WATCHDOG_STATUSES);
+export const OS_OPTIONS = opt(OS_TYPES, { macos: 'macOS' });
+export const ARCH_OPTIONS = opt(ARCHITECTURES, { x64: 'x64', x86: 'x86', arm64: 'arm64' });
 
 /** The fields the builder offers, by group (the group's name is the heading the builder shows them under). */
 const OFFERED_BY_GROUP: Record<string, Array<Omit<FieldDef, 'group'>>> = {

@@ -1,4 +1,4 @@
-import type { IMPORT_MAX_ROWS, ImportMode } from '../../../../server/contract';
+import { IMPORT_MAX_ROWS, type ImportMode } from '../../../../server/contract';
 import { errorMessage } from '../../lib/errors';
 import type { BuiltRow, Decision, ImportModel, PreviewLine, RowOutcome } from './model';
 
@@ -6,8 +6,8 @@ import type { BuiltRow, Decision, ImportModel, PreviewLine, RowOutcome } from '.
 // organization) stay in one request: the server treats them as one organization, and a group split across two
 // requests would see its own first half as an existing match in the second.
 
-/** The spec's rows per request (typed by the contract's constant, so a change there fails here). */
-export const ROWS_PER_REQUEST: typeof IMPORT_MAX_ROWS = 1000;
+/** The spec's rows per request. */
+export const ROWS_PER_REQUEST = IMPORT_MAX_ROWS;
 
 export interface Progress {
   done: number;

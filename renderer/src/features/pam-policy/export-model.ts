@@ -1,4 +1,4 @@
-import type { ElevationEventType } from '../../../../server/contract';
+import { ELEVATION_EVENT_TYPES, type ElevationEventType } from '../../../../server/contract';
 
 // The elevation audit export without its screen: time windows, id filters, paging and the saved file.
 
@@ -29,8 +29,7 @@ export const EVENT_LABEL: Record<ElevationEventType, string> = {
   'elevation.expired': 'Expired',
 };
 
-/** The contract's ELEVATION_EVENT_TYPES (a value import would cross the renderer boundary); the Record keeps them in step. */
-export const EVENT_TYPES = Object.keys(EVENT_LABEL) as ElevationEventType[];
+export const EVENT_TYPES: readonly ElevationEventType[] = ELEVATION_EVENT_TYPES;
 
 /** `<input type="datetime-local">` value of a time, to the minute, in the browser's zone. */
 export function toLocalInput(ms: number): string {

@@ -1,24 +1,11 @@
-import type {
-  AvailablePermissionsResponse,
+import {
   GATEHOUSE_PERMISSION_RESOURCES,
-  Role,
+  type AvailablePermissionsResponse,
+  type Role,
 } from '../../../../server/contract';
 
 // What a role may inherit and grant, as the server decides it: the permission vocabulary shown when the server
 // cannot say, full administration, which roles a tenant may hold, and where a new role lives.
-
-/**
- * The resources Gatehouse has features for: the contract's list, written out here (the renderer imports only its
- * types); its type is the contract's, so a difference from it fails the typecheck.
- */
-const IN_GATEHOUSE: typeof GATEHOUSE_PERMISSION_RESOURCES = [
-  'devices',
-  'users',
-  'organizations',
-  'sites',
-  'audit',
-  'pam',
-];
 
 /** What the role list and the role editor say when the caller's role cannot read roles. */
 export const ROLES_FORBIDDEN = {
@@ -32,7 +19,7 @@ export const ROLES_FORBIDDEN = {
  * that already holds one keeps it: the form sends back every permission it was given.
  */
 export function offeredVocabulary(all: AvailablePermissionsResponse): AvailablePermissionsResponse {
-  const offered = new Set<string>(IN_GATEHOUSE);
+  const offered = new Set<string>(GATEHOUSE_PERMISSION_RESOURCES);
   return {
     ...all,
     resources: all.resources.filter((r) => offered.has(r)),

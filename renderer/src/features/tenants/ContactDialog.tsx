@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import type { Contact, ContactRole, Site } from '../../../../server/contract';
+import { CONTACT_ROLES, type Contact, type ContactRole, type Site } from '../../../../server/contract';
 import { useFormSubmit } from '../../lib/form-submit';
 import { Checklist, ChoiceSelect, Field, FormDialog, nameChoices, TextField } from '../../ui';
 import { tenantsApi } from './api';
-import { CONTACT_ROLE_LABELS, CONTACT_ROLES } from './contact-labels';
+import { CONTACT_ROLE_LABELS } from './contact-labels';
 import { contactChanges, TEXT_FIELDS, type TextKey } from './contact-changes';
 
 // Edit one contact through PATCH: only what changed is sent, and a field emptied here is sent as null, which

@@ -11,5 +11,3 @@ export const CONTACT_ROLE_LABELS: Record<ContactRole, string> = {
   after_hours: 'After hours',
   portal: 'Portal',
 };
-
-export const CONTACT_ROLES = Object.keys(CONTACT_ROLE_LABELS) as ContactRole[];

@@ -1,15 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import type { Webhook } from '../../../../server/contract';
+import { WEBHOOK_TEST_EVENT, type Webhook } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { Field, FormDialog } from '../../ui';
 import { webhooksApi } from './api';
-import { EVENT_GROUP_ENTRIES, TEST_EVENT } from './model';
+import { EVENT_GROUP_ENTRIES } from './model';
 
 // Send a test delivery with a chosen event type. It goes through the same pipeline as a real event (signed,
 // checked, retried) and shows up in the log by push; the payload says it is a test.
 
 export function TestDeliveryDialog({ hook, onClose }: { hook: Webhook; onClose: () => void }) {
-  const [event, setEvent] = useState(TEST_EVENT);
+  const [event, setEvent] = useState<string>(WEBHOOK_TEST_EVENT);
   const send = useAsyncAction();
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -39,7 +39,7 @@ export function TestDeliveryDialog({ hook, onClose }: { hook: Webhook; onClose: 
           onChange={(e) => setEvent(e.target.value)}
           data-testid="webhook-test-event"
         >
-          <option value={TEST_EVENT}>{TEST_EVENT} (test)</option>
+          <option value={WEBHOOK_TEST_EVENT}>{WEBHOOK_TEST_EVENT} (test)</option>
           {EVENT_GROUP_ENTRIES.map(([group, events]) => (
             <optgroup key={group} label={group}>
               {events.map((name) => (

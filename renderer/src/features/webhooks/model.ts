@@ -1,10 +1,9 @@
-import type {
+import {
   WEBHOOK_EMITTED_EVENTS,
   WEBHOOK_EVENT_GROUPS,
-  WEBHOOK_RECENT_OUTCOMES,
-  Webhook,
-  WebhookDeliveryStatus,
-  WebhookStatus,
+  type Webhook,
+  type WebhookDeliveryStatus,
+  type WebhookStatus,
 } from '../../../../server/contract';
 import type { Tone } from '../../ui';
 import { relativeTo } from '../../lib/format';
@@ -13,55 +12,13 @@ import { useSession } from '../../lib/session';
 // What the webhook screens derive from the contract: the event catalog, tones and words for statuses, health
 // figures, the signing secret, and whether the caller may change webhooks.
 
-/**
- * The spec's event catalog as the picker groups it. The renderer may import only types from the server, so the
- * catalog is written out here; its type is the contract's, so any difference from it fails the typecheck.
- */
-export const EVENT_GROUPS: typeof WEBHOOK_EVENT_GROUPS = {
-  Device: ['device.enrolled', 'device.online', 'device.offline', 'device.updated', 'device.decommissioned'],
-  Alert: ['alert.triggered', 'alert.acknowledged', 'alert.resolved', 'alert.escalated'],
-  Script: ['script.started', 'script.completed', 'script.failed'],
-  Automation: ['automation.started', 'automation.completed', 'automation.failed'],
-  Policy: ['policy.evaluated', 'policy.violation', 'policy.compliant'],
-  Patch: ['patch.available', 'patch.approved', 'patch.installed', 'patch.failed', 'patch.rollback'],
-  'Privileged access': ['elevation.approved', 'elevation.denied'],
-  Other: [
-    'security.score_changed',
-    'remote.session.started',
-    'remote.session.ended',
-    'remote.file.transferred',
-    'user.login',
-    'user.logout',
-    'session.login',
-    'session.logout',
-  ],
-};
-
-/** The events Gatehouse sends today (the contract's list, written out for the same reason as the catalog). */
-const EMITTED_EVENTS: typeof WEBHOOK_EMITTED_EVENTS = [
-  'device.enrolled',
-  'device.online',
-  'device.offline',
-  'device.updated',
-  'device.decommissioned',
-  'elevation.approved',
-  'elevation.denied',
-  'user.login',
-  'user.logout',
-  'session.login',
-  'session.logout',
-];
-const EMITTED: ReadonlySet<string> = new Set(EMITTED_EVENTS);
+const EMITTED: ReadonlySet<string> = new Set(WEBHOOK_EMITTED_EVENTS);
 
 /** Whether Gatehouse sends this catalog event today (the others belong to features it does not have). */
 export const isSent = (event: string): boolean => EMITTED.has(event);
 
-export const TEST_EVENT = 'webhook.test';
-
-/** How many statuses the list's `recentOutcomes` carries: the sparkline's slots (the contract's type pins it). */
-export const RECENT_OUTCOMES: typeof WEBHOOK_RECENT_OUTCOMES = 24;
-
-export const EVENT_GROUP_ENTRIES = Object.entries(EVENT_GROUPS) as Array<[string, readonly string[]]>;
+/** The spec's event catalog as the picker groups it. */
+export const EVENT_GROUP_ENTRIES = Object.entries(WEBHOOK_EVENT_GROUPS) as Array<[string, readonly string[]]>;
 
 export const ALL_EVENTS: readonly string[] = EVENT_GROUP_ENTRIES.flatMap(([, events]) => events);
 

@@ -1,7 +1,12 @@
-import type { WebhookDeliveryStatus, WebhookListItem, WebhookStatus } from '../../../../server/contract';
+import {
+  WEBHOOK_RECENT_OUTCOMES,
+  type WebhookDeliveryStatus,
+  type WebhookListItem,
+  type WebhookStatus,
+} from '../../../../server/contract';
 import { copyText } from '../../lib/clipboard';
 import { CopyButton, OutcomeStrip, StatusPill } from '../../ui';
-import { DELIVERY_TONE, RECENT_OUTCOMES, STATUS_TONE, outcomeTones, rateTone, successRate } from './model';
+import { DELIVERY_TONE, STATUS_TONE, outcomeTones, rateTone, successRate } from './model';
 
 // Small pieces the webhook screens share: status pills, the health cells of a list row, and a copyable block.
 
@@ -45,7 +50,7 @@ export function HealthCells({ hook }: { hook: WebhookListItem }) {
       <td>
         <OutcomeStrip
           tones={outcomeTones(outcomes)}
-          slots={RECENT_OUTCOMES}
+          slots={WEBHOOK_RECENT_OUTCOMES}
           label={label}
           testId="webhook-sparkline"
         />
