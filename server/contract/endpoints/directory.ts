@@ -4,7 +4,7 @@ import type { OrganizationListResponse, Partner, Site } from '../tenancy';
 import type { Endpoint } from './endpoint';
 
 // The tenancy directory every screen names things from: organizations, sites, device groups and partners in the
-// caller's scope. The pages these lists are read in are the console's every use of them.
+// caller's scope. The queries also cover the screens that page through these lists (tenants, device groups, people).
 
 export interface SiteListQuery {
   orgId?: string;
