@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { MeResponse } from '../../../server/contract';
-import { api } from './api/client';
+import { call } from './api/endpoints';
 import { useSession } from './session';
 
 // GET /auth/me, the source of truth for the signed-in identity and the session's MFA state: one cached read
@@ -9,7 +8,7 @@ import { useSession } from './session';
 
 export const meKey = ['account', 'me'] as const;
 
-export const fetchMe = () => api<MeResponse>('/auth/me');
+export const fetchMe = () => call('GET /auth/me');
 
 /** The cached /auth/me; each fresh answer updates the session's identity. */
 export function useMe() {

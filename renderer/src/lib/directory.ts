@@ -5,10 +5,10 @@ import type {
   Paginated,
   Partner,
   Site,
+  SiteListQuery,
 } from '../../../server/contract';
-import { api } from './api/client';
+import { call } from './api/endpoints';
 import { errorMessage } from './errors';
-import { qs } from './forms';
 import { useApiQuery, type QueryState } from './query';
 
 // The tenancy directory every screen names things from: organizations, sites and device groups in the caller's
@@ -25,12 +25,12 @@ export interface GroupRef {
 const SITE_PAGE = 100;
 
 export const directoryApi = {
-  organizations: () => api<OrganizationListResponse>('/orgs/'),
-  sites: (query: { orgId?: string; page?: number; limit?: number } = {}) =>
-    api<Paginated<Site>>(`/orgs/sites${qs({ orgId: query.orgId, limit: query.limit, page: query.page })}`),
-  groups: () => api<Paginated<GroupRef>>('/groups?limit=500'),
-  partners: (limit = 100) => api<Paginated<Partner>>(`/orgs/partners?limit=${limit}`),
-  ownPartner: () => api<Partner>('/orgs/partners/me'),
+  organizations: () => call('GET /orgs/'),
+  sites: (query: SiteListQuery = {}) =>
+    call('GET /orgs/sites', { query: { orgId: query.orgId, limit: query.limit, page: query.page } }),
+  groups: () => call('GET /groups', { query: { limit: 500 } }),
+  partners: (limit = 100) => call('GET /orgs/partners', { query: { limit } }),
+  ownPartner: () => call('GET /orgs/partners/me'),
   /** Every site in scope (pages of 100, at most 2,000). */
   async allSites(): Promise<Site[]> {
     const out: Site[] = [];

@@ -3,7 +3,8 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { HealthResponse } from '../../../server/contract';
-import { api, errorMessage } from './api/client';
+import { errorMessage } from './api/client';
+import { call } from './api/endpoints';
 
 interface MetaState {
   health: HealthResponse | null;
@@ -18,7 +19,7 @@ export const useMeta = create<MetaState>((set) => ({
   checkedAt: null,
   loadHealth: async () => {
     try {
-      const health = await api<HealthResponse>('/health', { auth: false });
+      const health = await call('GET /health', { auth: false });
       set({ health, healthError: null, checkedAt: Date.now() });
     } catch (err) {
       set({ healthError: errorMessage(err), checkedAt: Date.now() });

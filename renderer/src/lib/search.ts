@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { SearchResult } from '../../../server/contract';
-import { api } from './api/client';
+import { call } from './api/endpoints';
 import { errorMessage } from './errors';
 import { useDebounced } from './hooks';
 
@@ -12,7 +12,7 @@ export const searchKeys = {
 
 export const searchApi = {
   search: (q: string, limit: number, signal?: AbortSignal) =>
-    api<{ results: SearchResult[] }>(`/search?q=${encodeURIComponent(q)}&limit=${limit}`, { signal }),
+    call('GET /search', { query: { q, limit }, signal }),
 };
 
 export interface SearchAnswer {

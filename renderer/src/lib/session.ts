@@ -3,8 +3,9 @@
 // cookie to restore the session, then falls back to /login (or /setup on a fresh install).
 
 import { create } from 'zustand';
-import type { AuthUser, Scope, SetupStatusResponse, TokenPair } from '../../../server/contract';
-import { ApiError, api, bindAuth, refreshWithCookie } from './api/client';
+import type { AuthUser, Scope, TokenPair } from '../../../server/contract';
+import { ApiError, bindAuth, refreshWithCookie } from './api/client';
+import { call } from './api/endpoints';
 import { navigate } from './router';
 
 export type SessionStatus = 'booting' | 'unreachable' | 'signedOut' | 'signedIn';
@@ -109,7 +110,7 @@ export const useSession = create<SessionState>((set, get) => {
       set({ status: 'booting' });
       let setupRequired: boolean;
       try {
-        const status = await api<SetupStatusResponse>('/setup/status', { auth: false });
+        const status = await call('GET /setup/status', { auth: false });
         setupRequired = status.setupRequired;
       } catch (err) {
         if (err instanceof ApiError && err.isNetworkError) {
@@ -154,7 +155,7 @@ export const useSession = create<SessionState>((set, get) => {
       const token = get().accessToken;
       if (token) {
         try {
-          await api('/auth/logout', { method: 'POST', body: {}, token, retryOnUnauthorized: false });
+          await call('POST /auth/logout', { token, retryOnUnauthorized: false });
         } catch {
           // The local session ends regardless; the server-side tokens expire on their own.
         }

@@ -4,10 +4,31 @@
 // the console, the one typed caller (renderer/src/lib/api/endpoints.ts) takes its argument and result types from
 // here, so no call site names a type of its own. test/unit/endpoint-map.test.ts checks that every key is a route.
 import type { WebhookEndpoints } from './webhooks';
+import type { AuthEndpoints } from './auth';
+import type { ProfileEndpoints } from './profile';
+import type { SessionEndpoints } from './session';
+import type { DirectoryEndpoints } from './directory';
+import type { SsoEndpoints } from './sso';
+import type { AccessReviewEndpoints } from './access-reviews';
+import type { ImportEndpoints } from './imports';
 
 export type { Endpoint } from './endpoint';
 export type * from './webhooks';
+export type * from './auth';
+export type * from './profile';
+export type * from './session';
+export type * from './directory';
+export type * from './sso';
+export type * from './access-reviews';
+export type * from './imports';
 
-export type ApiEndpoints = WebhookEndpoints;
+export type ApiEndpoints = WebhookEndpoints &
+  AuthEndpoints &
+  ProfileEndpoints &
+  SessionEndpoints &
+  DirectoryEndpoints &
+  SsoEndpoints &
+  AccessReviewEndpoints &
+  ImportEndpoints;
 
 export type EndpointKey = keyof ApiEndpoints & string;

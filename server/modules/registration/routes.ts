@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { notFound } from '../../http/errors';
 import { defineRoute, type AnyRoute } from '../../http/route';
@@ -5,9 +6,10 @@ import { registerPartnerBody, registerUserBody, verifyEmailBody } from './schema
 import { requestPartnerRegistration, requestUserRegistration, verifyEmail } from './service';
 
 export function registrationRoutes(ctx: AppContext): AnyRoute[] {
-  // ENABLE_REGISTRATION=false: both registration endpoints answer a plain 404 whatever the body (spec 1 §8),
-  // so they are mounted without a body schema that could answer 400 first.
+  // ENABLE_REGISTRATION=false: both registration endpoints answer a plain 404 whatever the body (spec 1 §8), so
+  // their body schema refuses nothing and no 400 can come first.
   const disabled = !ctx.config.enableRegistration;
+  const anyBody = z.unknown();
   const whenDisabled = () => {
     throw notFound('Not found');
   };
@@ -19,6 +21,7 @@ export function registrationRoutes(ctx: AppContext): AnyRoute[] {
           tag: 'registration',
           summary: 'Partner self-registration (disabled on this server)',
           auth: 'public',
+          body: anyBody,
           responses: { 404: 'Registration is disabled' },
           handler: whenDisabled,
         })
@@ -42,6 +45,7 @@ export function registrationRoutes(ctx: AppContext): AnyRoute[] {
           tag: 'registration',
           summary: 'Standalone user registration (disabled on this server)',
           auth: 'public',
+          body: anyBody,
           responses: { 404: 'Registration is disabled' },
           handler: whenDisabled,
         })

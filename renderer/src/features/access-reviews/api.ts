@@ -1,42 +1,27 @@
 import type {
-  AccessReviewCompleted,
-  AccessReviewCreated,
-  AccessReviewDecision,
   AccessReviewDetail,
-  AccessReviewItemDecided,
   AccessReviewListResponse,
+  CreateReviewBody,
+  DecideItemBody,
   UserListResponse,
 } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
-import { qs } from '../../lib/forms';
+import { call } from '../../lib/api/endpoints';
 import { useApiQuery, type QueryState } from '../../lib/query';
+
+export type { CreateReviewBody };
 
 // The /access-reviews endpoints (spec 1), typed by the contract, and their cached reads. Every key starts with
 // 'access-reviews' so a live push (live.ts) finds what it must patch or re-read.
 
-export interface CreateReviewBody {
-  name: string;
-  description?: string;
-  /** YYYY-MM-DD: due at the end of that day (UTC). */
-  dueDate?: string;
-  reviewerId?: string;
-}
-
-const reviewPath = (id: string) => `/access-reviews/${encodeURIComponent(id)}`;
-
 export const reviewsApi = {
-  list: () => api<AccessReviewListResponse>('/access-reviews'),
-  get: (id: string) => api<AccessReviewDetail>(reviewPath(id)),
-  create: (body: CreateReviewBody) => api<AccessReviewCreated>('/access-reviews', { method: 'POST', body }),
-  decide: (id: string, itemId: string, body: { decision: AccessReviewDecision; notes?: string | null }) =>
-    api<AccessReviewItemDecided>(`${reviewPath(id)}/items/${encodeURIComponent(itemId)}`, {
-      method: 'PATCH',
-      body,
-    }),
-  complete: (id: string) =>
-    api<AccessReviewCompleted>(`${reviewPath(id)}/complete`, { method: 'POST', body: {} }),
+  list: () => call('GET /access-reviews'),
+  get: (id: string) => call('GET /access-reviews/:id', { params: { id } }),
+  create: (body: CreateReviewBody) => call('POST /access-reviews', { body }),
+  decide: (id: string, itemId: string, body: DecideItemBody) =>
+    call('PATCH /access-reviews/:id/items/:itemId', { params: { id, itemId }, body }),
+  complete: (id: string) => call('POST /access-reviews/:id/complete', { params: { id } }),
   /** The people of the caller's tenant, for the reviewer picker (the picker keeps the tenant's own members). */
-  people: () => api<UserListResponse>(`/users${qs({ status: 'active', limit: 100 })}`),
+  people: () => call('GET /users', { query: { status: 'active', limit: 100 } }),
 };
 
 export const reviewsKeys = {

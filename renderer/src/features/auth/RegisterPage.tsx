@@ -47,7 +47,8 @@ export function RegisterPage() {
           name: name.trim(),
           email: email.trim(),
           password,
-          acceptTerms,
+          // Only a ticked box gets this far (`ready` above).
+          acceptTerms: true,
         });
         setSentTo(email.trim());
         setPassword('');

@@ -1,36 +1,11 @@
-import type {
-  AcceptedResponse,
-  InvitationInfo,
-  LoginResponse,
-  MeResponse,
-  MfaEnableResponse,
-  MfaSetupResponse,
-  SmsSentResponse,
-  SsoDiscoveryResponse,
-  SsoExchangeResponse,
-  TokenPair,
-  VerifyEmailResponse,
-} from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import type { AcceptInviteBody, RegisterBody, SetupBody } from '../../../../server/contract';
+import { call } from '../../lib/api/endpoints';
+
+export type { RegisterBody, SetupBody };
 
 // The signed-out and first-factor endpoints (spec 1: setup, sign-in, registration, invitations, password reset,
 // authenticator enrolment), typed by the contract. Each screen calls one of these on submit and keeps its own
 // form state; the only read, the invitation, is cached under `authKeys.invitation`.
-
-export interface SetupBody {
-  setupToken: string;
-  name: string;
-  email: string;
-  password: string;
-}
-
-export interface RegisterBody {
-  companyName: string;
-  name: string;
-  email: string;
-  password: string;
-  acceptTerms: boolean;
-}
 
 export const authKeys = {
   invitation: (token: string) => ['auth', 'invitation', token] as const,
@@ -38,42 +13,32 @@ export const authKeys = {
   partnerSignIn: (slug: string | null) => ['auth', 'partner-sign-in', slug ?? ''] as const,
 };
 
-const signedOut = { method: 'POST', auth: false } as const;
+const signedOut = { auth: false } as const;
 
 export const authApi = {
   login: (email: string, password: string) =>
-    api<LoginResponse>('/auth/login', { ...signedOut, body: { email, password } }),
+    call('POST /auth/login', { ...signedOut, body: { email, password } }),
   verifyMfa: (tempToken: string, code: string) =>
-    api<TokenPair>('/auth/mfa/verify', { ...signedOut, body: { tempToken, code } }),
+    call('POST /auth/mfa/verify', { ...signedOut, body: { tempToken, code } }),
   /** Texts a sign-in code to an SMS account midway through sign-in. */
-  sendLoginSms: (tempToken: string) =>
-    api<SmsSentResponse>('/auth/mfa/sms/send', { ...signedOut, body: { tempToken } }),
+  sendLoginSms: (tempToken: string) => call('POST /auth/mfa/sms/send', { ...signedOut, body: { tempToken } }),
   /** Rule 14: the single sign-on provider for an email's domain, if one is offered. */
-  ssoDiscovery: (email: string) =>
-    api<SsoDiscoveryResponse>('/auth/sso-discovery', { ...signedOut, body: { email } }),
+  ssoDiscovery: (email: string) => call('POST /auth/sso-discovery', { ...signedOut, body: { email } }),
   /** Rule 15: a partner's sign-in button, by slug (the per-partner page) or without (a single-partner install). */
   partnerSignIn: (slug: string | null) =>
-    api<SsoDiscoveryResponse>(`/sso/partner-sign-in${slug ? `?slug=${encodeURIComponent(slug)}` : ''}`, {
-      auth: false,
-    }),
+    call('GET /sso/partner-sign-in', { ...signedOut, query: { slug: slug ?? undefined } }),
   /** Rule 10 m: the single-use code from `/login#ssoCode=` for the session (or the MFA challenge). */
-  ssoExchange: (code: string) => api<SsoExchangeResponse>('/sso/exchange', { ...signedOut, body: { code } }),
-  setup: (body: SetupBody) => api<TokenPair>('/setup', { ...signedOut, body }),
-  registerPartner: (body: RegisterBody) =>
-    api<AcceptedResponse>('/auth/register-partner', { ...signedOut, body }),
-  verifyEmail: (token: string) =>
-    api<VerifyEmailResponse>('/auth/verify-email', { ...signedOut, body: { token } }),
-  forgotPassword: (email: string) =>
-    api<AcceptedResponse>('/auth/forgot-password', { ...signedOut, body: { email } }),
+  ssoExchange: (code: string) => call('POST /sso/exchange', { ...signedOut, body: { code } }),
+  setup: (body: SetupBody) => call('POST /setup', { ...signedOut, body }),
+  registerPartner: (body: RegisterBody) => call('POST /auth/register-partner', { ...signedOut, body }),
+  verifyEmail: (token: string) => call('POST /auth/verify-email', { ...signedOut, body: { token } }),
+  forgotPassword: (email: string) => call('POST /auth/forgot-password', { ...signedOut, body: { email } }),
   resetPassword: (token: string, password: string) =>
-    api<AcceptedResponse>('/auth/reset-password', { ...signedOut, body: { token, password } }),
-  invitation: (token: string) =>
-    api<InvitationInfo>(`/auth/invitation?token=${encodeURIComponent(token)}`, { auth: false }),
-  acceptInvite: (body: { token: string; password: string; name?: string }) =>
-    api<TokenPair>('/auth/accept-invite', { ...signedOut, body }),
+    call('POST /auth/reset-password', { ...signedOut, body: { token, password } }),
+  invitation: (token: string) => call('GET /auth/invitation', { ...signedOut, query: { token } }),
+  acceptInvite: (body: AcceptInviteBody) => call('POST /auth/accept-invite', { ...signedOut, body }),
   /** Who holds `accessToken`, asked once with that token alone (no refresh on a 401). */
-  meWith: (accessToken: string) =>
-    api<MeResponse>('/auth/me', { token: accessToken, retryOnUnauthorized: false }),
-  startMfaSetup: () => api<MfaSetupResponse>('/auth/mfa/setup', { method: 'POST', body: {} }),
-  enableMfa: (code: string) => api<MfaEnableResponse>('/auth/mfa/enable', { method: 'POST', body: { code } }),
+  meWith: (accessToken: string) => call('GET /auth/me', { token: accessToken, retryOnUnauthorized: false }),
+  startMfaSetup: () => call('POST /auth/mfa/setup'),
+  enableMfa: (code: string) => call('POST /auth/mfa/enable', { body: { code } }),
 };

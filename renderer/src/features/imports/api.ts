@@ -1,15 +1,11 @@
 import type {
   ContactImportCommitRow,
-  ContactImportPreviewResponse,
-  ContactImportResult,
   ContactImportRow,
   ImportMode,
   OrgImportCommitRow,
-  OrgImportPreviewResponse,
-  OrgImportResult,
   OrgImportRow,
 } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import { call } from '../../lib/api/endpoints';
 import { queryClient } from '../../lib/query';
 
 // The estate import endpoints (spec 3, Import), typed by the contract. Each call carries at most 1000 rows (the
@@ -23,12 +19,11 @@ async function committed<T>(work: Promise<T>): Promise<T> {
 }
 
 export const importsApi = {
-  previewOrganizations: (rows: OrgImportRow[]) =>
-    api<OrgImportPreviewResponse>('/orgs/import/preview', { method: 'POST', body: { rows } }),
+  previewOrganizations: (rows: OrgImportRow[]) => call('POST /orgs/import/preview', { body: { rows } }),
   commitOrganizations: (rows: OrgImportCommitRow[], mode: ImportMode) =>
-    committed(api<OrgImportResult>('/orgs/import', { method: 'POST', body: { rows, mode } })),
+    committed(call('POST /orgs/import', { body: { rows, mode } })),
   previewContacts: (rows: ContactImportRow[]) =>
-    api<ContactImportPreviewResponse>('/orgs/contacts/import/preview', { method: 'POST', body: { rows } }),
+    call('POST /orgs/contacts/import/preview', { body: { rows } }),
   commitContacts: (rows: ContactImportCommitRow[], mode: ImportMode) =>
-    committed(api<ContactImportResult>('/orgs/contacts/import', { method: 'POST', body: { rows, mode } })),
+    committed(call('POST /orgs/contacts/import', { body: { rows, mode } })),
 };

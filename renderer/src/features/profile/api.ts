@@ -1,12 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import type {
-  MfaEnableResponse,
-  SessionSignIn,
-  SmsSentResponse,
-  UserProfile,
-} from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import type { ProfileChanges, SessionSignIn, UserProfile } from '../../../../server/contract';
+import { call } from '../../lib/api/endpoints';
 import { errorMessage } from '../../lib/errors';
 import { queryClient } from '../../lib/query';
 import { meKey, useMe } from '../../lib/account';
@@ -14,30 +9,24 @@ import { meKey, useMe } from '../../lib/account';
 // The signed-in account's own endpoints (spec 1: profile, password, second factor, phone), typed by the
 // contract, and the two cached reads the profile page is built from.
 
-export interface ProfileChanges {
-  name?: string;
-  avatarUrl?: string | null;
-}
+export type { ProfileChanges };
 
 export const profileKeys = {
   profile: ['account', 'profile'] as const,
 };
 
 export const profileApi = {
-  profile: () => api<UserProfile>('/users/me'),
-  updateProfile: (changes: ProfileChanges) =>
-    api<UserProfile>('/users/me', { method: 'PATCH', body: changes }),
+  profile: () => call('GET /users/me'),
+  updateProfile: (changes: ProfileChanges) => call('PATCH /users/me', { body: changes }),
   changePassword: (currentPassword: string, newPassword: string) =>
-    api<void>('/auth/change-password', { method: 'POST', body: { currentPassword, newPassword } }),
-  regenerateRecoveryCodes: () =>
-    api<Pick<MfaEnableResponse, 'recoveryCodes'>>('/auth/mfa/recovery-codes', { method: 'POST', body: {} }),
+    call('POST /auth/change-password', { body: { currentPassword, newPassword } }),
+  regenerateRecoveryCodes: () => call('POST /auth/mfa/recovery-codes'),
   /** Texts a code to the verified phone of this SMS-MFA account. */
-  sendMfaSms: () => api<SmsSentResponse>('/auth/mfa/sms/send', { method: 'POST', body: {} }),
-  disableMfa: (code: string) => api<void>('/auth/mfa/disable', { method: 'POST', body: { code } }),
-  verifyPhone: (phoneNumber: string) =>
-    api<SmsSentResponse>('/auth/phone/verify', { method: 'POST', body: { phoneNumber } }),
-  confirmPhone: (code: string) => api<void>('/auth/phone/confirm', { method: 'POST', body: { code } }),
-  enableSmsMfa: () => api<MfaEnableResponse>('/auth/mfa/sms/enable', { method: 'POST', body: {} }),
+  sendMfaSms: () => call('POST /auth/mfa/sms/send', { body: {} }),
+  disableMfa: (code: string) => call('POST /auth/mfa/disable', { body: { code } }),
+  verifyPhone: (phoneNumber: string) => call('POST /auth/phone/verify', { body: { phoneNumber } }),
+  confirmPhone: (code: string) => call('POST /auth/phone/confirm', { body: { code } }),
+  enableSmsMfa: () => call('POST /auth/mfa/sms/enable'),
 };
 
 /** What the profile page knows beyond the session's identity: policy flags and the stored profile. */

@@ -1,50 +1,41 @@
 import type {
+  CreateProviderBody,
   RoleListResponse,
-  SsoDomain,
   SsoDomainListResponse,
   SsoEnforcementPreview,
+  SsoOwnerQuery,
   SsoPresetsResponse,
-  SsoProvider,
   SsoProviderListResponse,
   SsoProviderStatus,
-  SsoProviderWriteResponse,
-  SsoTestResponse,
+  UpdateProviderBody,
 } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
-import { qs } from '../../lib/forms';
+import { call } from '../../lib/api/endpoints';
 import { useApiQuery, type QueryState } from '../../lib/query';
-import type { CreateProviderBody, SsoOwner, UpdateProviderBody } from './model';
+import type { SsoOwner } from './model';
 
 // The /sso administration endpoints (spec 1 "SSO (`/sso`)" and Gatehouse's /sso/domains), typed by the contract,
 // and their cached reads. Every key starts with 'sso' so one invalidation after a write refreshes the screen.
 
-const providerPath = (id: string) => `/sso/providers/${encodeURIComponent(id)}`;
-const domainPath = (id: string) => `/sso/domains/${encodeURIComponent(id)}`;
-const ownerQuery = (owner: SsoOwner) =>
-  owner.kind === 'organization' ? qs({ orgId: owner.id }) : qs({ partnerId: owner.id });
+const ownerQuery = (owner: SsoOwner): SsoOwnerQuery =>
+  owner.kind === 'organization' ? { orgId: owner.id } : { partnerId: owner.id };
 
 export const ssoApi = {
-  presets: () => api<SsoPresetsResponse>('/sso/presets'),
-  providers: (owner: SsoOwner) => api<SsoProviderListResponse>(`/sso/providers${ownerQuery(owner)}`),
-  create: (body: CreateProviderBody) =>
-    api<SsoProviderWriteResponse>('/sso/providers', { method: 'POST', body }),
+  presets: () => call('GET /sso/presets'),
+  providers: (owner: SsoOwner) => call('GET /sso/providers', { query: ownerQuery(owner) }),
+  create: (body: CreateProviderBody) => call('POST /sso/providers', { body }),
   update: (id: string, body: UpdateProviderBody) =>
-    api<SsoProviderWriteResponse>(providerPath(id), { method: 'PATCH', body }),
-  remove: (id: string) => api<void>(providerPath(id), { method: 'DELETE' }),
+    call('PATCH /sso/providers/:id', { params: { id }, body }),
+  remove: (id: string) => call('DELETE /sso/providers/:id', { params: { id } }),
   setStatus: (id: string, status: SsoProviderStatus) =>
-    api<SsoProvider>(`${providerPath(id)}/status`, { method: 'POST', body: { status } }),
-  test: (id: string) => api<SsoTestResponse>(`${providerPath(id)}/test`, { method: 'POST', body: {} }),
-  enforcementPreview: (id: string) => api<SsoEnforcementPreview>(`${providerPath(id)}/enforcement-preview`),
-  domains: (orgId: string) => api<SsoDomainListResponse>(`/sso/domains${qs({ orgId })}`),
-  addDomain: (orgId: string, domain: string) =>
-    api<SsoDomain>('/sso/domains', { method: 'POST', body: { orgId, domain } }),
-  verifyDomain: (id: string) => api<SsoDomain>(`${domainPath(id)}/verify`, { method: 'POST', body: {} }),
-  removeDomain: (id: string) => api<void>(domainPath(id), { method: 'DELETE' }),
+    call('POST /sso/providers/:id/status', { params: { id }, body: { status } }),
+  test: (id: string) => call('POST /sso/providers/:id/test', { params: { id } }),
+  enforcementPreview: (id: string) => call('GET /sso/providers/:id/enforcement-preview', { params: { id } }),
+  domains: (orgId: string) => call('GET /sso/domains', { query: { orgId } }),
+  addDomain: (orgId: string, domain: string) => call('POST /sso/domains', { body: { orgId, domain } }),
+  verifyDomain: (id: string) => call('POST /sso/domains/:id/verify', { params: { id } }),
+  removeDomain: (id: string) => call('DELETE /sso/domains/:id', { params: { id } }),
   /** The roles the owner's users may hold: the choices of the default role. */
-  roles: (owner: SsoOwner) =>
-    api<RoleListResponse>(
-      `/users/roles${owner.kind === 'organization' ? qs({ orgId: owner.id }) : qs({ partnerId: owner.id })}`,
-    ),
+  roles: (owner: SsoOwner) => call('GET /users/roles', { query: ownerQuery(owner) }),
 };
 
 export const ssoKeys = {

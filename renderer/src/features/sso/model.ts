@@ -1,8 +1,10 @@
 import type {
+  CreateProviderBody,
   SsoAttributeMapping,
   SsoPreset,
   SsoProvider,
   SsoProviderStatus,
+  UpdateProviderBody,
 } from '../../../../server/contract';
 
 // The provider form as the screens edit it, and how it becomes the create and update bodies. The client secret is
@@ -15,33 +17,6 @@ export interface SsoOwner {
   kind: 'organization' | 'partner';
   id: string;
 }
-
-/** The provider fields the console edits (spec 1 "SSO provider"); the secret only when it is being replaced. */
-export interface ProviderFieldsBody {
-  name: string;
-  preset?: string;
-  issuer?: string;
-  clientId?: string;
-  clientSecret?: string;
-  scopes?: string;
-  attributeMapping?: SsoAttributeMapping;
-  autoProvision?: boolean;
-  defaultRoleId?: string;
-  allowedDomains?: string;
-  trustsIdpMfa?: boolean;
-}
-
-export type CreateProviderBody = ProviderFieldsBody & {
-  type: 'oidc';
-  ownerScope: 'organization' | 'partner';
-  orgId?: string;
-  partnerId?: string;
-};
-
-export type UpdateProviderBody = Partial<Omit<ProviderFieldsBody, 'defaultRoleId'>> & {
-  defaultRoleId?: string | null;
-  enforceSSO?: boolean;
-};
 
 export interface ProviderDraft {
   /** The preset the setup started from; null for another OIDC provider. */

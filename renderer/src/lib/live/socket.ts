@@ -7,9 +7,8 @@ import type {
   ConsoleEventName,
   ConsoleSocketMessage,
   Scope,
-  WsTicketResponse,
 } from '../../../../server/contract';
-import { api } from '../api/client';
+import { call } from '../api/endpoints';
 
 export type ConnectionState = 'connecting' | 'live' | 'offline';
 
@@ -167,7 +166,7 @@ async function connect(): Promise<void> {
   useLive.setState({ state: 'connecting', retryAt: null });
   let ticket: string;
   try {
-    const res = await api<WsTicketResponse>('/ws/ticket', { method: 'POST', body: {} });
+    const res = await call('POST /ws/ticket');
     ticket = res.ticket;
   } catch (err) {
     // A 401 here has already been through one refresh; if the session is gone, sign-out stops us shortly.
