@@ -5,6 +5,7 @@ import {
   insertOrgUser,
   insertPartner,
   lastMessageTo,
+  nextMessageTo,
   PASSWORD,
   plainToken,
   ROLES,
@@ -69,8 +70,9 @@ describe('one password policy', () => {
   it('reset and change', async () => {
     const email = 'reset@contoso.test';
     await insertOrgUser(server, orgId, ROLES.orgTechnician, email);
-    expect((await server.api.post('/auth/forgot-password', { email })).status).toBe(200);
-    const { token } = lastMessageTo(server, email);
+    const { token } = await nextMessageTo(server, email, async () => {
+      expect((await server.api.post('/auth/forgot-password', { email })).status).toBe(200);
+    });
     const reset = await server.api.post('/auth/reset-password', { token, password: ELEVEN });
     expect(reset.status).toBe(400);
     expect(refusal(reset.body)).toBe(TOO_SHORT);

@@ -4,7 +4,7 @@ import {
   insertOrg,
   insertOrgUser,
   insertPartner,
-  lastMessageTo,
+  nextMessageTo,
   PASSWORD,
   readOutbox,
   ROLES,
@@ -47,9 +47,9 @@ async function newUser(email: string): Promise<string> {
 }
 
 async function requestReset(email: string): Promise<string> {
-  const res = await post('/auth/forgot-password', { email });
-  expect(res.status).toBe(200);
-  const { token } = lastMessageTo(server, email);
+  const { token } = await nextMessageTo(server, email, async () => {
+    expect((await post('/auth/forgot-password', { email })).status).toBe(200);
+  });
   if (!token) throw new Error('no reset link');
   return token;
 }
@@ -60,15 +60,17 @@ const mailsTo = (email: string) =>
 describe('forgot-password', () => {
   it('always answers the same 200 and emails a 1-hour link only to an active account with a password', async () => {
     const userId = await newUser('forgetful@contoso.test');
-    const known = await post('/auth/forgot-password', { email: 'FORGETFUL@contoso.test' });
     const unknown = await post('/auth/forgot-password', { email: 'ghost@contoso.test' });
+    let known = unknown;
+    const { message, token } = await nextMessageTo(server, 'forgetful@contoso.test', async () => {
+      known = await post('/auth/forgot-password', { email: 'FORGETFUL@contoso.test' });
+    });
     expect(known.status).toBe(200);
     expect(known.body).toEqual(RESET_ACCEPTED);
     expect(unknown.status).toBe(200);
     expect(unknown.body).toEqual(known.body);
     expect(mailsTo('ghost@contoso.test')).toEqual([]);
 
-    const { message, token } = lastMessageTo(server, 'forgetful@contoso.test');
     expect(message.text).toContain(`${server.url}/reset-password?token=${token}`);
     const row = server.context.db
       .prepare(

@@ -184,6 +184,25 @@ export function readOutbox(server: TestServer): OutboxRecord[] {
   return names.sort().map((n) => JSON.parse(readFileSync(join(dir, n), 'utf8')) as OutboxRecord);
 }
 
+/**
+ * The message to `to` that `send` causes, once it is in the outbox. Mail that leaves after the answer (a password
+ * reset link is issued only once the uniform answer has gone out) may land a moment after the response arrives.
+ */
+export async function nextMessageTo(
+  server: TestServer,
+  to: string,
+  send: () => Promise<unknown>,
+): Promise<{ message: OutboxRecord; token: string | null }> {
+  const count = () => readOutbox(server).filter((m) => m.to.toLowerCase() === to.toLowerCase()).length;
+  const before = count();
+  await send();
+  for (let waited = 0; count() === before; waited += 10) {
+    if (waited >= 5_000) throw new Error(`no message to ${to}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return lastMessageTo(server, to);
+}
+
 /** The newest outbox message to `to`, and the first `token=` value in its text (links carry tokens). */
 export function lastMessageTo(
   server: TestServer,
