@@ -4,10 +4,37 @@
 // the console, the one typed caller (renderer/src/lib/api/endpoints.ts) takes its argument and result types from
 // here, so no call site names a type of its own. test/unit/endpoint-map.test.ts checks that every key is a route.
 import type { WebhookEndpoints } from './webhooks';
+import type { DeviceEndpoints } from './devices';
+import type { DeviceHistoryEndpoints } from './device-history';
+import type { FilterEndpoints } from './filters';
+import type { DeviceGroupEndpoints } from './device-groups';
+import type { PostureEndpoints } from './posture';
+import type { AgentVersionEndpoints } from './agent-versions';
+import type { HomeEndpoints } from './home';
+import type { SettingsEndpoints } from './settings';
+import type { TenantEndpoints } from './tenants';
 
 export type { Endpoint } from './endpoint';
 export type * from './webhooks';
+export type * from './devices';
+export type * from './device-history';
+export type * from './filters';
+export type * from './device-groups';
+export type * from './posture';
+export type * from './agent-versions';
+export type * from './home';
+export type * from './settings';
+export type * from './tenants';
 
-export type ApiEndpoints = WebhookEndpoints;
+export type ApiEndpoints = WebhookEndpoints &
+  DeviceEndpoints &
+  DeviceHistoryEndpoints &
+  FilterEndpoints &
+  DeviceGroupEndpoints &
+  PostureEndpoints &
+  AgentVersionEndpoints &
+  HomeEndpoints &
+  SettingsEndpoints &
+  TenantEndpoints;
 
 export type EndpointKey = keyof ApiEndpoints & string;
