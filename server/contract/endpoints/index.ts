@@ -5,9 +5,18 @@
 // here, so no call site names a type of its own. test/unit/endpoint-map.test.ts checks that every key is a route.
 import type { WebhookEndpoints } from './webhooks';
 import type { AuthEndpoints } from './auth';
-import type { ProfileEndpoints } from './profile';
 import type { SessionEndpoints } from './session';
+import type { ProfileEndpoints } from './profile';
 import type { DirectoryEndpoints } from './directory';
+import type { TenantEndpoints } from './tenants';
+import type { SettingsEndpoints } from './settings';
+import type { HomeEndpoints } from './home';
+import type { DeviceEndpoints } from './devices';
+import type { DeviceHistoryEndpoints } from './device-history';
+import type { FilterEndpoints } from './filters';
+import type { DeviceGroupEndpoints } from './device-groups';
+import type { PostureEndpoints } from './posture';
+import type { AgentVersionEndpoints } from './agent-versions';
 import type { SsoEndpoints } from './sso';
 import type { AccessReviewEndpoints } from './access-reviews';
 import type { ImportEndpoints } from './imports';
@@ -15,18 +24,36 @@ import type { ImportEndpoints } from './imports';
 export type { Endpoint } from './endpoint';
 export type * from './webhooks';
 export type * from './auth';
-export type * from './profile';
 export type * from './session';
+export type * from './profile';
 export type * from './directory';
+export type * from './tenants';
+export type * from './settings';
+export type * from './home';
+export type * from './devices';
+export type * from './device-history';
+export type * from './filters';
+export type * from './device-groups';
+export type * from './posture';
+export type * from './agent-versions';
 export type * from './sso';
 export type * from './access-reviews';
 export type * from './imports';
 
 export type ApiEndpoints = WebhookEndpoints &
   AuthEndpoints &
-  ProfileEndpoints &
   SessionEndpoints &
+  ProfileEndpoints &
   DirectoryEndpoints &
+  TenantEndpoints &
+  SettingsEndpoints &
+  HomeEndpoints &
+  DeviceEndpoints &
+  DeviceHistoryEndpoints &
+  FilterEndpoints &
+  DeviceGroupEndpoints &
+  PostureEndpoints &
+  AgentVersionEndpoints &
   SsoEndpoints &
   AccessReviewEndpoints &
   ImportEndpoints;

@@ -25,14 +25,13 @@ const LIVE_ERRORS = {
   504: 'The device did not answer within 30 seconds (LIVE_QUERY_TIMEOUT)',
 };
 
-/** Live queries live under /system-tools/devices/:deviceId and, except the list, under /devices/:deviceId too. */
-const LIVE_PREFIXES = ['/system-tools/devices/:deviceId', '/devices/:deviceId'] as const;
-
 export function logRoutes(ctx: AppContext): AnyRoute[] {
-  const live = LIVE_PREFIXES.flatMap((prefix): AnyRoute[] => [
+  // Declared under /system-tools/devices/:deviceId, the console's paths, so defineRoute holds them to the
+  // console's endpoints; the same routes answer under /devices/:deviceId too (all but the list of logs).
+  const live: AnyRoute[] = [
     defineRoute({
       method: 'get',
-      path: `${prefix}/eventlogs/:name`,
+      path: '/system-tools/devices/:deviceId/eventlogs/:name',
       tag: TAG,
       summary: 'Live: one event log of the device (name matched case-insensitively by the agent)',
       auth: 'user_or_key',
@@ -43,7 +42,7 @@ export function logRoutes(ctx: AppContext): AnyRoute[] {
     }),
     defineRoute({
       method: 'get',
-      path: `${prefix}/eventlogs/:name/events`,
+      path: '/system-tools/devices/:deviceId/eventlogs/:name/events',
       tag: TAG,
       summary:
         'Live: events of one log, newest first, filtered by level, source, eventId and time (limit 1-500)',
@@ -56,7 +55,7 @@ export function logRoutes(ctx: AppContext): AnyRoute[] {
     }),
     defineRoute({
       method: 'get',
-      path: `${prefix}/eventlogs/:name/events/:recordId`,
+      path: '/system-tools/devices/:deviceId/eventlogs/:name/events/:recordId',
       tag: TAG,
       summary: 'Live: one event by record id',
       auth: 'user_or_key',
@@ -65,7 +64,8 @@ export function logRoutes(ctx: AppContext): AnyRoute[] {
       responses: LIVE_ERRORS,
       handler: ({ auth, params }) => liveEvent(ctx, auth, params.deviceId, params.name, params.recordId),
     }),
-  ]);
+  ];
+  const underDevices = live.map((route) => ({ ...route, path: route.path.replace(/^\/system-tools/, '') }));
 
   return [
     defineRoute({
@@ -111,5 +111,6 @@ export function logRoutes(ctx: AppContext): AnyRoute[] {
       handler: ({ auth, params }) => listLiveLogs(ctx, auth, params.deviceId),
     }),
     ...live,
+    ...underDevices,
   ];
 }

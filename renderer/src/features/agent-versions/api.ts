@@ -1,35 +1,16 @@
-import type {
-  AgentArch,
-  AgentPlatform,
-  AgentVersion,
-  AgentVersionList,
-  AgentVersionRollout,
-  DeviceFacets,
-} from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import type { AgentVersionList, DeviceFacets, RegisterVersionBody } from '../../../../server/contract';
+import { call } from '../../lib/api/endpoints';
 import { queryClient, useApiQuery, type QueryState } from '../../lib/query';
 
 // The agent builds (spec 3 GET|POST /agent-versions), their staged rollout (PUT /agent-versions/:version/rollout)
 // and how many devices in the caller's scope run each build, counted by one GET /devices/facets.
 
-export interface RegisterVersionBody {
-  version: string;
-  platform: AgentPlatform;
-  architecture: AgentArch;
-  downloadUrl: string;
-  checksum: string;
-  releaseNotes?: string;
-}
-
 export const agentVersionsApi = {
-  list: () => api<AgentVersionList>('/agent-versions'),
-  register: (body: RegisterVersionBody) => api<AgentVersion>('/agent-versions', { method: 'POST', body }),
+  list: () => call('GET /agent-versions'),
+  register: (body: RegisterVersionBody) => call('POST /agent-versions', { body }),
   setRollout: (version: string, percent: number) =>
-    api<AgentVersionRollout>(`/agent-versions/${encodeURIComponent(version)}/rollout`, {
-      method: 'PUT',
-      body: { percent },
-    }),
-  adoption: () => api<DeviceFacets>('/devices/facets?by=agentBuild'),
+    call('PUT /agent-versions/:version/rollout', { params: { version }, body: { percent } }),
+  adoption: () => call('GET /devices/facets', { query: { by: 'agentBuild' } }),
 };
 
 export const agentVersionsKeys = {

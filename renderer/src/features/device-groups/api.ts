@@ -1,43 +1,28 @@
-import type {
-  DeviceGroup,
-  DeviceGroupMembersAdded,
-  DeviceSummary,
-  Paginated,
-} from '../../../../server/contract';
-import { api } from '../../lib/api/client';
-import { qs } from '../../lib/forms';
+import type { DeviceGroup, DeviceGroupBody, DeviceSummary, Paginated } from '../../../../server/contract';
+import { call } from '../../lib/api/endpoints';
 import { queryClient, useApiQuery, type QueryState } from '../../lib/query';
 
 // The device group endpoints (spec 3 catalog: /groups), typed by the contract, and their cached reads. Every key
 // starts with 'device-groups', so a write refreshes the list, the group and its members at once.
 
-export interface GroupBody {
-  name: string;
-  description: string | null;
-  siteId: string | null;
-}
-
-const groupPath = (id: string) => `/groups/${encodeURIComponent(id)}`;
-
 /** A group's members are read in one page: the screen is for curating groups, not for browsing thousands. */
 export const MEMBER_PAGE = 500;
 
 export const groupsApi = {
-  list: (page: number) => api<Paginated<DeviceGroup>>(`/groups${qs({ page, limit: 100 })}`),
-  get: (id: string) => api<DeviceGroup>(groupPath(id)),
-  create: (body: GroupBody & { orgId?: string }) => api<DeviceGroup>('/groups', { method: 'POST', body }),
-  update: (id: string, body: Partial<GroupBody>) =>
-    api<DeviceGroup>(groupPath(id), { method: 'PATCH', body }),
-  remove: (id: string) => api<DeviceGroup>(groupPath(id), { method: 'DELETE' }),
+  list: (page: number) => call('GET /groups', { query: { page, limit: 100 } }),
+  get: (id: string) => call('GET /groups/:id', { params: { id } }),
+  create: (body: DeviceGroupBody & { orgId?: string }) => call('POST /groups', { body }),
+  update: (id: string, body: Partial<DeviceGroupBody>) => call('PATCH /groups/:id', { params: { id }, body }),
+  remove: (id: string) => call('DELETE /groups/:id', { params: { id } }),
   members: (id: string) =>
-    api<Paginated<DeviceSummary>>(`${groupPath(id)}/devices${qs({ limit: MEMBER_PAGE, sort: 'hostname' })}`),
+    call('GET /groups/:id/devices', { params: { id }, query: { limit: MEMBER_PAGE, sort: 'hostname' } }),
   addMembers: (id: string, deviceIds: string[]) =>
-    api<DeviceGroupMembersAdded>(`${groupPath(id)}/devices`, { method: 'POST', body: { deviceIds } }),
+    call('POST /groups/:id/devices', { params: { id }, body: { deviceIds } }),
   removeMember: (id: string, deviceId: string) =>
-    api<DeviceGroup>(`${groupPath(id)}/devices/${encodeURIComponent(deviceId)}`, { method: 'DELETE' }),
+    call('DELETE /groups/:id/devices/:deviceId', { params: { id, deviceId } }),
   /** The device picker: devices of the group's organization matching a search, one page. */
   candidates: (orgId: string, search: string) =>
-    api<Paginated<DeviceSummary>>(`/devices${qs({ orgId, search: search || undefined, limit: 50 })}`),
+    call('GET /devices', { query: { orgId, search, limit: 50 } }),
 };
 
 export const groupsKeys = {

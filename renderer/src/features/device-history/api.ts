@@ -5,8 +5,7 @@ import type {
   Paginated,
   SoftwareItem,
 } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
-import { qs } from '../../lib/forms';
+import { call } from '../../lib/api/endpoints';
 import { useApiQuery, type QueryState } from '../../lib/query';
 
 // The device's history endpoints (issue 16 item 3): its metric series, stored software and elevation requests. Keys start with 'devices', like the
@@ -14,15 +13,13 @@ import { useApiQuery, type QueryState } from '../../lib/query';
 
 export const deviceHistoryApi = {
   metrics: (id: string, range: MetricsRange) =>
-    api<DeviceMetricsHistory>(`/devices/${encodeURIComponent(id)}/metrics?range=${range}`),
-  software: (id: string, q: string) =>
-    api<Paginated<SoftwareItem>>(
-      `/software/inventory/${encodeURIComponent(id)}${qs({ q: q || undefined, limit: SOFTWARE_LIMIT })}`,
-    ),
-  elevations: (id: string, page: number) =>
-    api<ElevationRequestList>(
-      `/pam/elevation-requests${qs({ deviceId: id, page, limit: ELEVATIONS_PAGE, order: 'newest' })}`,
-    ),
+    call('GET /devices/:id/metrics', { params: { id }, query: { range } }),
+  software: (deviceId: string, q: string) =>
+    call('GET /software/inventory/:deviceId', { params: { deviceId }, query: { q, limit: SOFTWARE_LIMIT } }),
+  elevations: (deviceId: string, page: number) =>
+    call('GET /pam/elevation-requests', {
+      query: { deviceId, page, limit: ELEVATIONS_PAGE, order: 'newest' },
+    }),
 };
 
 /** One read holds a device's whole inventory in practice; past it the tab asks for a narrower search. */

@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { CommandStatus, DeviceDetail } from '../../../../server/contract';
-import { devicesApi, useAgentVersions, useDeviceCommands } from './api';
+import { devicesApi, useAgentVersions, useDeviceCommands, type DeviceCommandBody } from './api';
 import { FormDialog } from '../../ui/FormDialog';
 import { SmallButton } from '../../ui/SmallButton';
 import { Field, StatusPill } from '../../ui/basics';
@@ -72,9 +72,9 @@ interface CommandDialogProps {
 /** Queues one command for the device, then tells the tab; `action` carries busy and the error. */
 function useQueueCommand({ device, onQueued }: CommandDialogProps) {
   const action = useAsyncAction();
-  const queue = (type: string, payload: Record<string, unknown>) =>
+  const queue = (command: DeviceCommandBody) =>
     void action.run(async () => {
-      await devicesApi.command(device.id, type, payload);
+      await devicesApi.command(device.id, command);
       onQueued();
     });
   return { action, queue };
@@ -119,7 +119,7 @@ function UninstallDialog(props: CommandDialogProps) {
   const { action, queue } = useQueueCommand(props);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    queue('self_uninstall', { removeConfig });
+    queue({ type: 'self_uninstall', payload: { removeConfig } });
   };
   return (
     <CommandDialog kind="uninstall" onClose={onClose} onSubmit={submit} action={action}>
@@ -164,7 +164,10 @@ function UpdateDialog(props: CommandDialogProps) {
     e.preventDefault();
     setTried(true);
     if (!urlOk || !sumOk) return;
-    queue('dev_update', { downloadUrl: url.trim(), checksum: checksum.trim().toLowerCase() });
+    queue({
+      type: 'dev_update',
+      payload: { downloadUrl: url.trim(), checksum: checksum.trim().toLowerCase() },
+    });
   };
 
   return (

@@ -369,7 +369,7 @@ export function DevicesPage() {
           sort={url.sort}
           order={url.order}
           onSort={onSort}
-          resetKey={query}
+          resetKey={JSON.stringify(query)}
         />
         <div className="dv-foot muted small" data-testid="device-count">
           {list.rows.length < list.total

@@ -5,7 +5,7 @@ import { localToIso } from '../../lib/dates';
 import { formatDateTime } from '../../lib/format';
 import { useDebounced } from '../../lib/hooks';
 import { EmptyState, FilterBar, TextFilter } from '../../ui';
-import { devicesKeys, liveLogApi, useLiveRead } from './api';
+import { devicesKeys, LIVE_LEVELS, liveLogApi, useLiveRead } from './api';
 import { EventLogFilters, useLogFilters } from './controls';
 import { deviceName } from './format';
 import { LiveProblem, RecordDetail, Waiting, bytes } from './live-log-parts';
@@ -18,7 +18,6 @@ import { SmallButton } from '../../ui/SmallButton';
 // (504 LIVE_QUERY_TIMEOUT) each get their own plain explanation and a retry.
 
 const PAGE = 50;
-const LEVELS = ['critical', 'error', 'warning', 'information', 'verbose'];
 
 export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; onRecheck: () => void }) {
   // A device the server knows to be disconnected is not asked until the technician says so.
@@ -148,7 +147,7 @@ export function LiveEventLogTab({ device, onRecheck }: { device: DeviceDetail; o
           <FilterBar>
             <EventLogFilters
               filters={filters}
-              levels={LEVELS}
+              levels={LIVE_LEVELS}
               sourcePlaceholder="Source"
               testIdPrefix="live-log"
             >

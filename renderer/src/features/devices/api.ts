@@ -3,28 +3,32 @@ import { useCallback } from 'react';
 import type {
   AgentVersion,
   DeviceCommand,
+  DeviceCommandBody,
   DeviceDetail,
-  DeviceEventLogEntry,
   DeviceFacet,
   DeviceFacets,
+  DeviceFilterQuery,
   DeviceStatus,
   DeviceSummary,
   DeviceLiveEvent,
+  DeviceEventLogEntry,
   DiagnosticLogEntry,
-  LiveEventLogDescriptor,
+  DiagnosticLogQuery,
+  EventLogQuery,
   LiveEventLogEntry,
-  LiveEventLogPage,
   Paginated,
-  SimulatedElevationKind,
-  SimulatorElevationResponse,
+  SimulatorElevationBody,
+  SimulatorStartBody,
   SimulatorStatus,
+  DeviceLabelsBody,
 } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
-import { qs } from '../../lib/forms';
+import { call } from '../../lib/api/endpoints';
 import { onLiveEvent } from '../../lib/live/socket';
 import { asList, queryClient, useApiQuery, type QueryState } from '../../lib/query';
 import { usePagedList, type PagedList } from '../../lib/paged-list';
 import { STATUS_LABEL } from './format';
+
+export type { DeviceCommandBody };
 
 // The device endpoints (spec 2, Devices) typed by the contract, their cached queries, and what a `device.*`
 // push does to the cache: the device's row and detail are patched in place, an enrolment or a decommission
@@ -34,73 +38,87 @@ export const PAGE_SIZE = 500;
 const REFRESH_MS = 30_000;
 
 export const devicesApi = {
-  /** One page of GET /devices; `query` is the list's query string (`?q=…&status=…`, or ''). */
-  list: (query: string, page: number, limit = PAGE_SIZE) =>
-    api<Paginated<DeviceSummary>>(`/devices${query}${query ? '&' : '?'}page=${page}&limit=${limit}`),
-  detail: (id: string) => api<DeviceDetail>(`/devices/${encodeURIComponent(id)}`),
-  update: (id: string, body: { displayName: string | null; tags: string[] }) =>
-    api<DeviceDetail>(`/devices/${id}`, { method: 'PATCH', body }),
-  decommission: (id: string) => api<void>(`/devices/${id}`, { method: 'DELETE' }),
-  command: (id: string, type: string, payload: Record<string, unknown>) =>
-    api<void>(`/devices/${id}/commands`, { method: 'POST', body: { type, payload } }),
-  commands: (id: string) =>
-    api<DeviceCommand[] | { data: DeviceCommand[] }>(`/devices/${encodeURIComponent(id)}/commands`).then(
-      asList,
-    ),
-  /** GET /devices/facets under the list's filters (`query`, as for `list`). */
-  facets: (query: string, by: readonly DeviceFacet[]) =>
-    api<DeviceFacets>(`/devices/facets${query}${query ? '&' : '?'}by=${by.join(',')}`),
-  agentVersions: () => api<AgentVersion[] | { data: AgentVersion[] }>('/agent-versions').then(asList),
-  /** Stored event logs; `query` is the tab's filters and page as query-string values. */
-  eventLogs: (id: string, query: LogQuery) =>
-    api<Paginated<DeviceEventLogEntry>>(`/devices/${encodeURIComponent(id)}/eventlogs${qs(query)}`),
-  diagnosticLogs: (id: string, query: LogQuery) =>
-    api<Paginated<DiagnosticLogEntry>>(`/devices/${encodeURIComponent(id)}/diagnostic-logs${qs(query)}`),
+  /** One page of GET /devices under the list's filters and sort (list-url.ts `listQuery`). */
+  list: (filter: DeviceFilterQuery, page: number, limit = PAGE_SIZE) =>
+    call('GET /devices', { query: { ...filter, page, limit } }),
+  detail: (id: string) => call('GET /devices/:id', { params: { id } }),
+  update: (id: string, body: DeviceLabelsBody) => call('PATCH /devices/:id', { params: { id }, body }),
+  decommission: (id: string) => call('DELETE /devices/:id', { params: { id } }),
+  command: (id: string, body: DeviceCommandBody) =>
+    call('POST /devices/:id/commands', { params: { id }, body }),
+  commands: (id: string) => call('GET /devices/:id/commands', { params: { id } }).then(asList),
+  /** GET /devices/facets under the list's filters (as for `list`). */
+  facets: (filter: DeviceFilterQuery, by: readonly DeviceFacet[]) =>
+    call('GET /devices/facets', { query: { ...filter, by: by.join(',') } }),
+  agentVersions: () => call('GET /agent-versions').then(asList),
+  /** Stored event logs under the tab's filters and page (empty filters are left out). */
+  eventLogs: (deviceId: string, query: EventLogQuery) =>
+    call('GET /devices/:deviceId/eventlogs', { params: { deviceId }, query }),
+  diagnosticLogs: (deviceId: string, query: DiagnosticLogQuery) =>
+    call('GET /devices/:deviceId/diagnostic-logs', { params: { deviceId }, query }),
 };
 
-/** A log tab's filters and page, as query-string values (empty ones are left out). */
-export type LogQuery = Record<string, string | number | undefined>;
+/** The levels a live event query filters by, in the order the tab offers them. */
+export const LIVE_LEVELS: Array<LiveEventLogEntry['level']> = [
+  'critical',
+  'error',
+  'warning',
+  'information',
+  'verbose',
+];
 
-const liveBase = (id: string) => `/system-tools/devices/${encodeURIComponent(id)}`;
+/** The live tab's filters as its controls hold them: text, empty for none. */
+export interface LiveEventsFilter {
+  page: number;
+  limit: number;
+  level: string;
+  source: string;
+  eventId: string;
+  startTime: string;
+  endTime: string;
+}
 
 /**
  * The live event-log endpoints: each one asks the device itself over the agent's socket (nothing is stored) and
  * may take up to 30 s; `signal` cancels the wait when the viewer moves on.
  */
 export const liveLogApi = {
-  logs: (id: string, signal?: AbortSignal) =>
-    api<{ data: LiveEventLogDescriptor[] }>(`${liveBase(id)}/eventlogs`, { signal }),
-  events: (id: string, log: string, query: LogQuery, signal?: AbortSignal) =>
-    api<LiveEventLogPage>(`${liveBase(id)}/eventlogs/${encodeURIComponent(log)}/events${qs(query)}`, {
+  logs: (deviceId: string, signal?: AbortSignal) =>
+    call('GET /system-tools/devices/:deviceId/eventlogs', { params: { deviceId }, signal }),
+  events: (deviceId: string, name: string, filter: LiveEventsFilter, signal?: AbortSignal) =>
+    call('GET /system-tools/devices/:deviceId/eventlogs/:name/events', {
+      params: { deviceId, name },
+      // The level select offers only these; '' (all levels) is left out.
+      query: { ...filter, level: LIVE_LEVELS.find((level) => level === filter.level) },
       signal,
     }),
-  event: (id: string, log: string, recordId: number, signal?: AbortSignal) =>
-    api<LiveEventLogEntry | { data: LiveEventLogEntry }>(
-      `${liveBase(id)}/eventlogs/${encodeURIComponent(log)}/events/${recordId}`,
-      { signal },
-    ).then((r) => ('data' in r ? r.data : r)),
+  event: (deviceId: string, name: string, recordId: number, signal?: AbortSignal) =>
+    call('GET /system-tools/devices/:deviceId/eventlogs/:name/events/:recordId', {
+      params: { deviceId, name, recordId: String(recordId) },
+      signal,
+    }).then((r) => r.data),
 };
 
 /** The demo server's bundled agent simulator (spec 1, demo mode). */
 export const simulatorApi = {
-  status: () => api<SimulatorStatus>('/demo/simulator'),
-  start: (body: { count: number; orgId?: string }) =>
-    api<void>('/demo/simulator/start', { method: 'POST', body }),
-  stop: () => api<void>('/demo/simulator/stop', { method: 'POST', body: {} }),
-  raiseElevation: (body: { kind: SimulatedElevationKind; orgId?: string }) =>
-    api<SimulatorElevationResponse>('/demo/simulator/elevation-requests', { method: 'POST', body }),
+  status: () => call('GET /demo/simulator'),
+  start: (body: SimulatorStartBody) => call('POST /demo/simulator/start', { body }),
+  stop: () => call('POST /demo/simulator/stop'),
+  raiseElevation: (body: SimulatorElevationBody) => call('POST /demo/simulator/elevation-requests', { body }),
 };
 
 export const devicesKeys = {
   all: ['devices'] as const,
   lists: ['devices', 'list'] as const,
-  list: (query: string) => ['devices', 'list', query] as const,
-  counts: (query: string) => ['devices', 'counts', query] as const,
+  list: (filter: DeviceFilterQuery) => ['devices', 'list', filter] as const,
+  counts: (filter: DeviceFilterQuery, by: readonly DeviceFacet[]) =>
+    ['devices', 'counts', filter, by] as const,
   detail: (id: string) => ['devices', 'detail', id] as const,
   commands: (id: string) => ['devices', 'commands', id] as const,
   agentVersions: ['agent-versions'] as const,
-  eventLogs: (id: string, query: LogQuery) => ['devices', 'eventlogs', id, query] as const,
-  diagnosticLogs: (id: string, query: LogQuery) => ['devices', 'diagnostic-logs', id, query] as const,
+  eventLogs: (id: string, query: EventLogQuery) => ['devices', 'eventlogs', id, query] as const,
+  diagnosticLogs: (id: string, query: DiagnosticLogQuery) =>
+    ['devices', 'diagnostic-logs', id, query] as const,
   /** A live read of the device; `attempt` makes each retry a new question rather than a cached answer. */
   live: (id: string, attempt: number, ...what: unknown[]) =>
     ['devices', 'live', id, attempt, ...what] as const,
@@ -115,11 +133,14 @@ export function useAgentVersions(): QueryState<AgentVersion[]> {
   return useApiQuery(devicesKeys.agentVersions, devicesApi.agentVersions);
 }
 
-export function useEventLogs(id: string, query: LogQuery): QueryState<Paginated<DeviceEventLogEntry>> {
+export function useEventLogs(id: string, query: EventLogQuery): QueryState<Paginated<DeviceEventLogEntry>> {
   return useApiQuery(devicesKeys.eventLogs(id, query), () => devicesApi.eventLogs(id, query));
 }
 
-export function useDiagnosticLogs(id: string, query: LogQuery): QueryState<Paginated<DiagnosticLogEntry>> {
+export function useDiagnosticLogs(
+  id: string,
+  query: DiagnosticLogQuery,
+): QueryState<Paginated<DiagnosticLogEntry>> {
   return useApiQuery(devicesKeys.diagnosticLogs(id, query), () => devicesApi.diagnosticLogs(id, query));
 }
 
@@ -173,21 +194,21 @@ type DevicePages = InfiniteData<Paginated<DeviceSummary>>;
  * The device list: pages of 500 appended as the technician scrolls, so a fleet of thousands opens fast. A
  * refetch (every 30 s while visible: heartbeats carry no push each) keeps as many pages as were scrolled.
  */
-export function useDeviceList(query: string): PagedList<DeviceSummary> {
-  return usePagedList(devicesKeys.list(query), (page) => devicesApi.list(query, page), {
+export function useDeviceList(filter: DeviceFilterQuery): PagedList<DeviceSummary> {
+  return usePagedList(devicesKeys.list(filter), (page) => devicesApi.list(filter, page), {
     refetchInterval: REFRESH_MS,
   });
 }
 
 /**
- * Counts of the devices matching `query` (the list's query string) per value of each facet in `by`, from one
+ * Counts of the devices matching `filter` (the list's) per value of each facet in `by`, from one
  * GET /devices/facets: the header's "N devices across M organizations" and the status chips. Kept under the
  * 'counts' key, so device pushes refresh it with the chips.
  */
-export function useDeviceFacets(query: string, by: readonly DeviceFacet[]): DeviceFacets | null {
+export function useDeviceFacets(filter: DeviceFilterQuery, by: readonly DeviceFacet[]): DeviceFacets | null {
   const q = useQuery({
-    queryKey: devicesKeys.counts(`${query}|${by.join(',')}`),
-    queryFn: () => devicesApi.facets(query, by),
+    queryKey: devicesKeys.counts(filter, by),
+    queryFn: () => devicesApi.facets(filter, by),
     placeholderData: keepPreviousData,
   });
   return q.data ?? null;

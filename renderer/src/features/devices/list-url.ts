@@ -1,4 +1,4 @@
-import type { FilterConditionGroup } from '../../../../server/contract';
+import type { DeviceFilterQuery, FilterConditionGroup } from '../../../../server/contract';
 import { navigate } from '../../lib/router';
 import { SORT_LABELS, type SortKey } from './DeviceTable';
 
@@ -52,16 +52,16 @@ export function parseConditions(raw: string): FilterConditionGroup | null {
   }
 }
 
-/** The list query without paging: what GET /devices filters and sorts by. */
-export function listQuery(u: UrlState, overrides: Partial<Record<'status', string>> = {}): string {
-  const p = new URLSearchParams();
+/** The list query without paging: what GET /devices filters and sorts by (empty filters are left out). */
+export function listQuery(u: UrlState, overrides: Partial<Record<'status', string>> = {}): DeviceFilterQuery {
   const status = overrides.status ?? u.status;
-  if (u.q.trim()) p.set('search', u.q.trim());
-  if (status) p.set('status', status);
-  if (u.orgId) p.set('orgId', u.orgId);
-  if (u.filterId) p.set('filterId', u.filterId);
-  if (u.conditions && parseConditions(u.conditions)) p.set('conditions', u.conditions);
-  p.set('sort', u.sort);
-  p.set('order', u.order);
-  return `?${p.toString()}`;
+  return {
+    search: u.q.trim() || undefined,
+    status: status || undefined,
+    orgId: u.orgId || undefined,
+    filterId: u.filterId || undefined,
+    conditions: u.conditions && parseConditions(u.conditions) ? u.conditions : undefined,
+    sort: u.sort,
+    order: u.order,
+  };
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { FilterConditionGroup } from '../../../../server/contract';
+import type { FilterConditionGroup, SaveFilterBody } from '../../../../server/contract';
 import { Field } from '../../ui/basics';
 import { fieldErrors } from '../../lib/forms';
 import { ChoiceSelect, TextField, nameChoices } from '../../ui';
@@ -56,8 +56,8 @@ export function useFilterMeta({
     return !(needsOrg && !orgId);
   };
 
-  const body = (conditions: FilterConditionGroup): Record<string, unknown> => {
-    const out: Record<string, unknown> = {
+  const body = (conditions: FilterConditionGroup): SaveFilterBody => {
+    const out: SaveFilterBody = {
       name: name.trim(),
       description: description.trim() ? description.trim() : null,
       conditions,

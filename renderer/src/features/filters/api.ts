@@ -1,23 +1,20 @@
 import type {
   FilterConditionGroup,
-  SavedFilterList,
-  FilterPreview,
+  SaveFilterBody,
   SavedFilter,
+  SavedFilterList,
 } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
-import { qs } from '../../lib/forms';
+import { call } from '../../lib/api/endpoints';
 import { useApiQuery, type QueryState } from '../../lib/query';
 
 // The saved-filter endpoints (spec 2, filters), typed by the contract.
 
-type Body = Record<string, unknown>;
-
 export const filtersApi = {
-  create: (body: Body) => api<SavedFilter>('/filters', { method: 'POST', body }),
-  update: (id: string, body: Body) => api<SavedFilter>(`/filters/${id}`, { method: 'PATCH', body }),
-  remove: (id: string) => api<void>(`/filters/${id}`, { method: 'DELETE' }),
+  create: (body: SaveFilterBody) => call('POST /filters', { body }),
+  update: (id: string, body: SaveFilterBody) => call('PATCH /filters/:id', { params: { id }, body }),
+  remove: (id: string) => call('DELETE /filters/:id', { params: { id } }),
   preview: (conditions: FilterConditionGroup, limit: number, signal?: AbortSignal) =>
-    api<FilterPreview>('/filters/preview', { method: 'POST', body: { conditions, limit }, signal }),
+    call('POST /filters/preview', { body: { conditions, limit }, signal }),
 };
 
 export const filtersKeys = {
@@ -26,12 +23,12 @@ export const filtersKeys = {
 };
 
 export function useFilterList(search: string): QueryState<SavedFilterList> {
-  return useApiQuery(filtersKeys.list(search), () => api<SavedFilterList>(`/filters${qs({ search })}`));
+  return useApiQuery(filtersKeys.list(search), () => call('GET /filters', { query: { search } }));
 }
 
 /** One saved filter (null: none chosen). */
 export function useSavedFilter(id: string | null): QueryState<SavedFilter> {
   return useApiQuery(id ? filtersKeys.one(id) : null, () =>
-    api<SavedFilter>(`/filters/${encodeURIComponent(id ?? '')}`),
+    call('GET /filters/:id', { params: { id: id ?? '' } }),
   );
 }

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { DashboardResponse, DemoSeedResponse, Paginated, Partner } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import { call } from '../../lib/api/endpoints';
 
 // The overview's endpoints, typed by the contract: the dashboard (issue 16) and the demo data offer (spec 1).
 
@@ -11,9 +10,10 @@ export const homeKeys = {
 };
 
 export const homeApi = {
-  partnerCount: () => api<Paginated<Partner>>('/orgs/partners?limit=1').then((page) => page.pagination.total),
-  seedDemo: () => api<DemoSeedResponse>('/demo/seed', { method: 'POST', body: {} }),
-  dashboard: () => api<DashboardResponse>('/dashboard'),
+  partnerCount: () =>
+    call('GET /orgs/partners', { query: { limit: 1 } }).then((page) => page.pagination.total),
+  seedDemo: () => call('POST /demo/seed'),
+  dashboard: () => call('GET /dashboard'),
 };
 
 /** The Overview's numbers; refreshed by live pushes (live.ts) and once a minute for the clock-driven parts. */

@@ -1,24 +1,19 @@
-import type { PostureDevices, PostureSummary } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
-import { qs } from '../../lib/forms';
+import type { PostureDevices, PostureDrill, PostureSummary } from '../../../../server/contract';
+import { call } from '../../lib/api/endpoints';
 import { useApiQuery, type QueryState } from '../../lib/query';
+
+export type { PostureDrill };
 
 // The management posture report (spec 3): third-party management products the agents report, counted per
 // organization, and the devices behind one product and status.
-
-export interface PostureDrill {
-  orgId: string;
-  product: string;
-  status: string;
-}
 
 export const DRILL_PAGE = 100;
 
 export const postureApi = {
   summary: (stalenessDays: number) =>
-    api<PostureSummary>(`/devices/management-posture/summary${qs({ stalenessDays })}`),
+    call('GET /devices/management-posture/summary', { query: { stalenessDays } }),
   devices: (drill: PostureDrill, page: number) =>
-    api<PostureDevices>(`/devices/management-posture/devices${qs({ ...drill, page, limit: DRILL_PAGE })}`),
+    call('GET /devices/management-posture/devices', { query: { ...drill, page, limit: DRILL_PAGE } }),
 };
 
 export const postureKeys = {

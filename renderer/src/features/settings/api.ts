@@ -1,5 +1,5 @@
-import type { BackupStatus, Partner } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import type { BackupStatus, OwnPartnerPatch } from '../../../../server/contract';
+import { call } from '../../lib/api/endpoints';
 import { useApiQuery, type QueryState } from '../../lib/query';
 
 // The settings endpoints (spec 1: partner settings; the install's backups), typed by the contract. The partner
@@ -11,9 +11,8 @@ export const settingsKeys = {
 
 export const settingsApi = {
   /** PATCH /orgs/partners/me with only what changed (model.ts buildPatch). */
-  updateOwnPartner: (patch: Record<string, unknown>) =>
-    api<Partner>('/orgs/partners/me', { method: 'PATCH', body: patch }),
-  backups: () => api<BackupStatus>('/system/backups'),
+  updateOwnPartner: (body: OwnPartnerPatch) => call('PATCH /orgs/partners/me', { body }),
+  backups: () => call('GET /system/backups'),
 };
 
 export function useBackups(): QueryState<BackupStatus> {

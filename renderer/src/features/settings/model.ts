@@ -1,5 +1,6 @@
 import type {
   BusinessDay,
+  OwnPartnerPatch,
   Partner,
   PartnerSettings,
   ServiceManagementMode,
@@ -111,8 +112,8 @@ export function changedSections(before: Draft, after: Draft): Set<SectionId> {
 }
 
 /** The PATCH /orgs/partners/me body: only changed keys, down to the changed leaf. */
-export function buildPatch(before: Draft, after: Draft): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
+export function buildPatch(before: Draft, after: Draft): OwnPartnerPatch {
+  const body: OwnPartnerPatch = {};
   const settings: Record<string, unknown> = {};
   if (after.name.trim() !== before.name) body.name = after.name.trim();
   if (after.billingEmail.trim() !== before.billingEmail)

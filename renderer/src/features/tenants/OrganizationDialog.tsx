@@ -1,5 +1,7 @@
 import type {
+  NewOrganizationBody,
   Organization,
+  OrganizationPatch,
   OrganizationSettings,
   OrganizationStatus,
   OrganizationType,
@@ -20,7 +22,7 @@ import {
 import { tenantsApi } from './api';
 import { ORG_STATUSES, ORG_TYPES } from './labels';
 import { CapField, ChoiceField, NameSlugFields, useTenantForm } from './tenant-form';
-import { capError, tenantBody } from './tenant-rules';
+import { capError, createBody, tenantBody } from './tenant-rules';
 
 interface Form {
   name: string;
@@ -136,7 +138,7 @@ export function OrganizationDialog({
   const submit = tenant.submit(async () => {
     let saved: Organization;
     if (creating) {
-      const body: Record<string, unknown> = writeBody(organizationBody(form), null);
+      const body: NewOrganizationBody = createBody(organizationBody(form));
       if (needsPartner) body.partnerId = form.partnerId;
       if (form.requireMfa || !form.smsAllowed) body.settings = settingsWith({}, form);
       saved = await tenantsApi.createOrganization(body);
@@ -147,7 +149,7 @@ export function OrganizationDialog({
         });
       }
     } else {
-      const body: Record<string, unknown> = writeBody(organizationBody(form), organizationBody(initial(org)));
+      const body: OrganizationPatch = writeBody(organizationBody(form), organizationBody(initial(org)));
       if (!securityMatches(org, form)) body.settings = settingsWith(org.settings, form);
       if (Object.keys(body).length === 0) {
         onClose();

@@ -16,7 +16,7 @@ import {
 import { tenantsApi } from './api';
 import { PARTNER_PLANS, PARTNER_STATUSES, PARTNER_TYPES, partnerStatusOf } from './labels';
 import { CapField, ChoiceField, NameSlugFields, useTenantForm } from './tenant-form';
-import { capError, capValue, tenantBody } from './tenant-rules';
+import { capError, capValue, createBody, tenantBody } from './tenant-rules';
 
 // The partner dialogs: create/edit a partner, and change its status.
 
@@ -90,12 +90,14 @@ export function PartnerDialog({
   const { form } = tenant;
 
   const submit = tenant.submit(async () => {
-    const body = writeBody(partnerBody(form), creating ? null : partnerBody(partnerForm(partner)));
-    if (creating) await tenantsApi.createPartner(body);
-    else if (Object.keys(body).length > 0) await tenantsApi.updatePartner(partner.id, body);
+    if (creating) await tenantsApi.createPartner(createBody(partnerBody(form)));
     else {
-      onClose();
-      return;
+      const body = writeBody(partnerBody(form), partnerBody(partnerForm(partner)));
+      if (Object.keys(body).length === 0) {
+        onClose();
+        return;
+      }
+      await tenantsApi.updatePartner(partner.id, body);
     }
     onSaved();
   });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Site } from '../../../../server/contract';
+import type { Site, SitePatch } from '../../../../server/contract';
 
 import { useFormSubmit } from '../../lib/form-submit';
 import { tenantsApi } from './api';
@@ -112,7 +112,7 @@ export function SiteDialog({
         contact: nextContact,
       });
     } else {
-      const body: Record<string, unknown> = {};
+      const body: SitePatch = {};
       if (name.trim() !== site.name) body.name = name.trim();
       if (timezone !== site.timezone) body.timezone = timezone;
       if (JSON.stringify(nextAddress) !== JSON.stringify(site.address)) body.address = nextAddress;

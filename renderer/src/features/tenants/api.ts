@@ -1,13 +1,24 @@
-import type { Contact, Organization, Paginated, Partner, Site } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import type {
+  Contact,
+  ContactPatch,
+  NewOrganizationBody,
+  NewPartnerBody,
+  NewSiteBody,
+  Organization,
+  OrganizationPatch,
+  Paginated,
+  Partner,
+  PartnerPatch,
+  Site,
+  SitePatch,
+} from '../../../../server/contract';
+import { call } from '../../lib/api/endpoints';
 import { directoryKeys } from '../../lib/directory';
 import { qs } from '../../lib/forms';
 import { apiKey, queryClient, useApiQuery, type QueryState } from '../../lib/query';
 
 // The tenancy endpoints (spec 1: partners, organizations, sites), typed by the contract. Every write marks the
 // shared directory (organization, partner and site names used across the console) stale.
-
-type Body = Record<string, unknown>;
 
 async function write<T>(work: Promise<T>): Promise<T> {
   const result = await work;
@@ -16,44 +27,48 @@ async function write<T>(work: Promise<T>): Promise<T> {
 }
 
 export const tenantsApi = {
-  partners: (q: { page: number; limit: number }) => `/orgs/partners${qs(q)}`,
-  createPartner: (body: Body) => write(api<Partner>('/orgs/partners', { method: 'POST', body })),
-  updatePartner: (id: string, body: Body) =>
-    write(api<Partner>(`/orgs/partners/${id}`, { method: 'PATCH', body })),
-  deletePartner: (id: string) => write(api<void>(`/orgs/partners/${id}`, { method: 'DELETE' })),
+  createPartner: (body: NewPartnerBody) => write(call('POST /orgs/partners', { body })),
+  updatePartner: (id: string, body: PartnerPatch) =>
+    write(call('PATCH /orgs/partners/:id', { params: { id }, body })),
+  deletePartner: (id: string) => write(call('DELETE /orgs/partners/:id', { params: { id } })),
 
-  createOrganization: (body: Body) =>
-    write(api<Organization>('/orgs/organizations', { method: 'POST', body })),
-  updateOrganization: (id: string, body: Body) =>
-    write(api<Organization>(`/orgs/organizations/${id}`, { method: 'PATCH', body })),
-  deleteOrganization: (id: string) => write(api<void>(`/orgs/organizations/${id}`, { method: 'DELETE' })),
+  createOrganization: (body: NewOrganizationBody) => write(call('POST /orgs/organizations', { body })),
+  updateOrganization: (id: string, body: OrganizationPatch) =>
+    write(call('PATCH /orgs/organizations/:id', { params: { id }, body })),
+  deleteOrganization: (id: string) => write(call('DELETE /orgs/organizations/:id', { params: { id } })),
 
-  createSite: (body: Body) => write(api<Site>('/orgs/sites', { method: 'POST', body })),
-  updateSite: (id: string, body: Body) => write(api<Site>(`/orgs/sites/${id}`, { method: 'PATCH', body })),
-  deleteSite: (id: string) => write(api<void>(`/orgs/sites/${id}`, { method: 'DELETE' })),
+  createSite: (body: NewSiteBody) => write(call('POST /orgs/sites', { body })),
+  updateSite: (id: string, body: SitePatch) => write(call('PATCH /orgs/sites/:id', { params: { id }, body })),
+  deleteSite: (id: string) => write(call('DELETE /orgs/sites/:id', { params: { id } })),
 
   /** PATCH: absent fields stay, an explicit null clears the field. */
-  updateContact: (id: string, body: Body) => api<Contact>(`/orgs/contacts/${id}`, { method: 'PATCH', body }),
+  updateContact: (contactId: string, body: ContactPatch) =>
+    call('PATCH /orgs/contacts/:contactId', { params: { contactId }, body }),
 };
 
-function useGet<T>(path: string | null): QueryState<T> {
-  return useApiQuery<T>(path === null ? null : apiKey(path), () => api<T>(path ?? ''));
+/** Reads are cached under their path (`apiKey`), as other features' reads of the same records are. */
+function useRead<T>(path: string | null, read: () => Promise<T>): QueryState<T> {
+  return useApiQuery<T>(path === null ? null : apiKey(path), read);
 }
 
 export function usePartnerPage(q: { page: number; limit: number }): QueryState<Paginated<Partner>> {
-  return useGet(tenantsApi.partners(q));
+  return useRead(`/orgs/partners${qs(q)}`, () => call('GET /orgs/partners', { query: q }));
 }
 
 export function usePartner(id: string | null): QueryState<Partner> {
-  return useGet(id === null ? null : `/orgs/partners/${id}`);
+  return useRead(id === null ? null : `/orgs/partners/${id}`, () =>
+    call('GET /orgs/partners/:id', { params: { id: id ?? '' } }),
+  );
 }
 
 export function useOrganization(id: string | null): QueryState<Organization> {
-  return useGet(id === null ? null : `/orgs/organizations/${id}`);
+  return useRead(id === null ? null : `/orgs/organizations/${id}`, () =>
+    call('GET /orgs/organizations/:id', { params: { id: id ?? '' } }),
+  );
 }
 
 export function useSitePage(q: { orgId: string; page: number; limit: number }): QueryState<Paginated<Site>> {
-  return useGet(`/orgs/sites${qs(q)}`);
+  return useRead(`/orgs/sites${qs(q)}`, () => call('GET /orgs/sites', { query: q }));
 }
 
 export function useContactPage(q: {
@@ -61,5 +76,8 @@ export function useContactPage(q: {
   page: number;
   limit: number;
 }): QueryState<Paginated<Contact>> {
-  return useGet(`/orgs/organizations/${q.orgId}/contacts${qs({ page: q.page, limit: q.limit })}`);
+  const { orgId: id, ...page } = q;
+  return useRead(`/orgs/organizations/${id}/contacts${qs(page)}`, () =>
+    call('GET /orgs/organizations/:id/contacts', { params: { id }, query: page }),
+  );
 }

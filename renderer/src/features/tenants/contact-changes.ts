@@ -1,4 +1,4 @@
-import type { Contact, ContactRole } from '../../../../server/contract';
+import type { Contact, ContactPatch, ContactRole } from '../../../../server/contract';
 
 // What the contact dialog sends: PATCH semantics (spec 3), where an absent field stays and an explicit null
 // clears it. Only changed fields go; a field emptied in the form goes as null.
@@ -19,8 +19,8 @@ export function contactChanges(
   values: Record<TextKey, string>,
   siteId: string,
   roles: ContactRole[],
-): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
+): ContactPatch {
+  const body: ContactPatch = {};
   for (const { key } of TEXT_FIELDS) {
     const next = values[key].trim() || null;
     if (next !== contact[key]) body[key] = next;

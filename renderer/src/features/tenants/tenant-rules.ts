@@ -1,4 +1,5 @@
 import { SLUG_PATTERN } from '../../lib/forms';
+import { writeBody } from '../../lib/write-body';
 
 // The rules of the partner and organization forms that are plain functions of their values: the name and slug
 // checks and what they write, and the optional whole-number caps.
@@ -26,6 +27,13 @@ interface TenantFields<T extends string> {
  * the device cap as a number (null: none). */
 export function tenantBody<T extends string>(form: TenantFields<T>) {
   return { name: form.name.trim(), slug: form.slug, type: form.type, maxDevices: capValue(form.maxDevices) };
+}
+
+/** A new tenant's body: the fields that are set (writeBody against nothing), its name and slug always among them. */
+export function createBody<B extends { name: string; slug: string }>(
+  next: B,
+): Partial<B> & Pick<B, 'name' | 'slug'> {
+  return { ...writeBody(next, null), name: next.name, slug: next.slug };
 }
 
 /** A whole number in a cap field, or an error for anything else; empty is no cap. */
