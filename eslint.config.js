@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const electronBan = { name: 'electron', message: 'Only main/ and preload/ may import electron.' };
 const CONTRACT_ALONE =
-  'server/contract is data and types only (the console bundles it): it imports nothing outside server/contract.';
+  'server/contract is data and types only (the console bundles it): it imports no server code, and from a package only types.';
 /** The top-level app/ folder (the composing entries), not any folder named app (renderer/src/app). */
 const topLevelApp = '^(\\.\\./)+app/';
 
@@ -347,7 +347,15 @@ export default tseslint.config(
     // itself (no server code, no package, no node:*).
     files: ['server/contract/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./)', message: CONTRACT_ALONE }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.\\./', message: CONTRACT_ALONE },
+            { regex: '^(?!\\.)', allowTypeImports: true, message: CONTRACT_ALONE },
+          ],
+        },
+      ],
     },
   },
   {
@@ -355,7 +363,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(?!\\.\\.?/)|^\\.\\./\\.\\./', message: CONTRACT_ALONE }] },
+        {
+          patterns: [
+            { regex: '^\\.\\./\\.\\./', message: CONTRACT_ALONE },
+            { regex: '^(?!\\.)', allowTypeImports: true, message: CONTRACT_ALONE },
+          ],
+        },
       ],
     },
   },

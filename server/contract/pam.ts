@@ -1,3 +1,7 @@
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/server';
 import type { OsType } from './devices';
 
 // Privileged access (spec 2 "Elevation request", "PAM rule", "Signer group", "PAM organization configuration",
@@ -384,4 +388,22 @@ export interface ApproverDevice {
 export interface ApproverDeviceList {
   success: true;
   devices: ApproverDevice[];
+}
+
+/** `POST /pam/approver-devices/registration-options`: what the browser's authenticator registers against. */
+export interface ApproverDeviceRegistrationOptions {
+  success: true;
+  options: PublicKeyCredentialCreationOptionsJSON;
+}
+
+/** `POST /pam/approver-devices`: the device just registered. */
+export interface ApproverDeviceRegistered {
+  success: true;
+  device: ApproverDevice;
+}
+
+/** `POST /pam/elevation-requests/:id/assertion-challenge`: the challenge for the caller's approver devices. */
+export interface AssertionChallengeResponse {
+  success: true;
+  options: PublicKeyCredentialRequestOptionsJSON;
 }

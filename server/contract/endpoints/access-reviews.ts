@@ -6,7 +6,6 @@ import type {
   AccessReviewItemDecided,
   AccessReviewListResponse,
 } from '../access-reviews';
-import type { UserListResponse, UserStatus } from '../people';
 import type { Endpoint } from './endpoint';
 
 // /access-reviews (spec 1).
@@ -31,5 +30,4 @@ export interface AccessReviewEndpoints {
   'PATCH /access-reviews/:id/items/:itemId': Endpoint<AccessReviewItemDecided, DecideItemBody>;
   'POST /access-reviews/:id/complete': Endpoint<AccessReviewCompleted>;
   /** The reviewer picker's people. */
-  'GET /users': Endpoint<UserListResponse, undefined, { status?: UserStatus; limit?: number }>;
 }

@@ -1,6 +1,5 @@
 import type { Paginated } from '../common';
 import type { DeviceMetricsHistory, MetricsRange, SoftwareItem } from '../device-metrics';
-import type { ElevationRequestList } from '../pam';
 import type { Endpoint } from './endpoint';
 
 // A device's history (issue 16 item 3): its metric series, its stored software and the elevation requests it
@@ -12,15 +11,7 @@ export interface SoftwareInventoryQuery {
 }
 
 /** One device's requests, newest first. */
-export interface DeviceElevationsQuery {
-  deviceId: string;
-  page: number;
-  limit: number;
-  order: 'newest';
-}
-
 export interface DeviceHistoryEndpoints {
   'GET /devices/:id/metrics': Endpoint<DeviceMetricsHistory, undefined, { range: MetricsRange }>;
   'GET /software/inventory/:deviceId': Endpoint<Paginated<SoftwareItem>, undefined, SoftwareInventoryQuery>;
-  'GET /pam/elevation-requests': Endpoint<ElevationRequestList, undefined, DeviceElevationsQuery>;
 }

@@ -10,6 +10,8 @@ import type { ProfileEndpoints } from './profile';
 import type { DirectoryEndpoints } from './directory';
 import type { TenantEndpoints } from './tenants';
 import type { SettingsEndpoints } from './settings';
+import type { PeopleEndpoints } from './people';
+import type { KeyEndpoints } from './keys';
 import type { HomeEndpoints } from './home';
 import type { DeviceEndpoints } from './devices';
 import type { DeviceHistoryEndpoints } from './device-history';
@@ -17,6 +19,9 @@ import type { FilterEndpoints } from './filters';
 import type { DeviceGroupEndpoints } from './device-groups';
 import type { PostureEndpoints } from './posture';
 import type { AgentVersionEndpoints } from './agent-versions';
+import type { ApprovalEndpoints } from './approvals';
+import type { PamPolicyEndpoints } from './pam-policy';
+import type { AuditEndpoints } from './audit';
 import type { SsoEndpoints } from './sso';
 import type { AccessReviewEndpoints } from './access-reviews';
 import type { ImportEndpoints } from './imports';
@@ -29,6 +34,8 @@ export type * from './profile';
 export type * from './directory';
 export type * from './tenants';
 export type * from './settings';
+export type * from './people';
+export type * from './keys';
 export type * from './home';
 export type * from './devices';
 export type * from './device-history';
@@ -36,6 +43,9 @@ export type * from './filters';
 export type * from './device-groups';
 export type * from './posture';
 export type * from './agent-versions';
+export type * from './approvals';
+export type * from './pam-policy';
+export type * from './audit';
 export type * from './sso';
 export type * from './access-reviews';
 export type * from './imports';
@@ -47,6 +57,8 @@ export type ApiEndpoints = WebhookEndpoints &
   DirectoryEndpoints &
   TenantEndpoints &
   SettingsEndpoints &
+  PeopleEndpoints &
+  KeyEndpoints &
   HomeEndpoints &
   DeviceEndpoints &
   DeviceHistoryEndpoints &
@@ -54,6 +66,9 @@ export type ApiEndpoints = WebhookEndpoints &
   DeviceGroupEndpoints &
   PostureEndpoints &
   AgentVersionEndpoints &
+  ApprovalEndpoints &
+  PamPolicyEndpoints &
+  AuditEndpoints &
   SsoEndpoints &
   AccessReviewEndpoints &
   ImportEndpoints;

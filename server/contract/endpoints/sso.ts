@@ -1,4 +1,3 @@
-import type { RoleListResponse } from '../people';
 import type {
   SsoAttributeMapping,
   SsoDomain,
@@ -63,5 +62,4 @@ export interface SsoEndpoints {
   'POST /sso/domains/:id/verify': Endpoint<SsoDomain>;
   'DELETE /sso/domains/:id': Endpoint<{ success: true }>;
   /** The roles an owner's users may hold: the choices of a provider's default role. */
-  'GET /users/roles': Endpoint<RoleListResponse, undefined, SsoOwnerQuery>;
 }

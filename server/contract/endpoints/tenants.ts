@@ -42,7 +42,11 @@ type Creating<Fields extends { name: string; slug: string }> = Partial<Fields> &
   Pick<Fields, 'name' | 'slug'>;
 
 export type NewPartnerBody = Creating<PartnerFields>;
-export type PartnerPatch = Partial<PartnerFields> & { status?: PartnerStatus };
+/** `settings`: a section of the partner's settings (the step-up policy, spec 2), merged by the server. */
+export type PartnerPatch = Partial<PartnerFields> & {
+  status?: PartnerStatus;
+  settings?: Record<string, unknown>;
+};
 
 /** `partnerId`: the owning partner, chosen by platform administrators; `settings`: the sign-in policy. */
 export type NewOrganizationBody = Creating<OrganizationFields> & {

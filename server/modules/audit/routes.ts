@@ -25,8 +25,6 @@ import { findAuditEntry, listAuditEntries } from './store';
 // endpoint catalog names them, under `/audit`: one declaration per route, mounted under both prefixes. Verify and
 // the chain status belong beside them; export, reports, stats and retention are in operation-routes.ts.
 
-const PREFIXES = ['/audit-logs', '/audit'] as const;
-
 const listQuery = z.object({ ...paginationQuery(), ...filterFields });
 
 /** Spec 2 flat format: `resource` is the resource's name, else its id. */
@@ -46,7 +44,11 @@ function flat(e: AuditEntry): AuditFlatEntry {
   };
 }
 
-function entryRoutes(ctx: AppContext, prefix: string): AnyRoute[] {
+/**
+ * The entry routes, declared at their `/audit` paths (the ones the console calls, so defineRoute holds them to the
+ * contract's endpoint map); `/audit-logs` serves copies of them.
+ */
+function entryRoutes(ctx: AppContext): AnyRoute[] {
   // The full-format list and the search are one query: `q` is one more filter.
   const listPage = (
     auth: AuthContext,
@@ -59,7 +61,7 @@ function entryRoutes(ctx: AppContext, prefix: string): AnyRoute[] {
   return [
     defineRoute({
       method: 'get',
-      path: prefix,
+      path: '/audit',
       tag: 'audit',
       summary: "Audit entries in the caller's scope, newest first (flat format)",
       auth: 'user',
@@ -82,7 +84,7 @@ function entryRoutes(ctx: AppContext, prefix: string): AnyRoute[] {
     }),
     defineRoute({
       method: 'get',
-      path: `${prefix}/logs`,
+      path: '/audit/logs',
       tag: 'audit',
       summary: "Audit entries in the caller's scope, newest first (full format)",
       auth: 'user',
@@ -93,7 +95,7 @@ function entryRoutes(ctx: AppContext, prefix: string): AnyRoute[] {
     }),
     defineRoute({
       method: 'get',
-      path: `${prefix}/logs/:id`,
+      path: '/audit/logs/:id',
       tag: 'audit',
       summary: 'One audit entry (full format)',
       auth: 'user',
@@ -108,7 +110,7 @@ function entryRoutes(ctx: AppContext, prefix: string): AnyRoute[] {
     }),
     defineRoute({
       method: 'get',
-      path: `${prefix}/search`,
+      path: '/audit/search',
       tag: 'audit',
       summary:
         'Audit entries matching q (case-insensitive, across action, actor email, resource type and name, details) and the filters',
@@ -120,7 +122,7 @@ function entryRoutes(ctx: AppContext, prefix: string): AnyRoute[] {
     }),
     defineRoute({
       method: 'get',
-      path: `${prefix}/verify`,
+      path: '/audit/verify',
       tag: 'audit',
       summary:
         "Verify the audit hash chains in the caller's scope (one organization with orgId): names each edited or removed row; the outcome is kept as the chain's status",
@@ -213,8 +215,10 @@ function chainStatusRoute(ctx: AppContext): AnyRoute {
 }
 
 export function auditRoutes(ctx: AppContext): AnyRoute[] {
+  const entries = entryRoutes(ctx);
   return [
-    ...PREFIXES.flatMap((prefix) => entryRoutes(ctx, prefix)),
+    ...entries.map((route) => ({ ...route, path: route.path.replace(/^\/audit/, '/audit-logs') })),
+    ...entries,
     chainStatusRoute(ctx),
     ...auditOperationRoutes(ctx),
   ];

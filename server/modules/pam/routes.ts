@@ -1,4 +1,10 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import type {
+  ApproverDeviceList,
+  ApproverDeviceRegistered,
+  ApproverDeviceRegistrationOptions,
+  AssertionChallengeResponse,
+} from '../../contract';
 import type { AppContext } from '../../context';
 import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
@@ -120,7 +126,7 @@ export function pamRoutes(ctx: AppContext): AnyRoute[] {
       permission: [PERMISSIONS.PAM_APPROVE, PERMISSIONS.DEVICES_EXECUTE],
       params: idParams,
       responses: { ...NOT_FOUND, 403: 'Access to this site denied' },
-      handler: async ({ auth, params }) => {
+      handler: async ({ auth, params }): Promise<AssertionChallengeResponse> => {
         requireRequest(ctx, auth, params.id, 'write');
         return { success: true, options: await assertionOptions(ctx, auth.userId, params.id) };
       },
@@ -205,7 +211,10 @@ export function pamRoutes(ctx: AppContext): AnyRoute[] {
       tag: TAG,
       summary: 'The caller’s approver devices (platform authenticators registered for approvals)',
       auth: 'user',
-      handler: ({ auth }) => ({ success: true, devices: listApproverDevices(ctx, auth.userId) }),
+      handler: ({ auth }): ApproverDeviceList => ({
+        success: true,
+        devices: listApproverDevices(ctx, auth.userId),
+      }),
     }),
     defineRoute({
       method: 'post',
@@ -215,7 +224,7 @@ export function pamRoutes(ctx: AppContext): AnyRoute[] {
         'WebAuthn registration options for a platform authenticator with user verification required, excluding the caller’s registered ones',
       auth: 'user',
       mfa: true,
-      handler: async ({ auth }) => {
+      handler: async ({ auth }): Promise<ApproverDeviceRegistrationOptions> => {
         const user = requireUser(ctx, auth.userId);
         return { success: true, options: await registrationOptions(ctx, user) };
       },
@@ -235,7 +244,7 @@ export function pamRoutes(ctx: AppContext): AnyRoute[] {
         401: 'reauth_required or reauth_failed: the password (or an MFA code) again',
         409: 'Already registered',
       },
-      handler: async ({ req, auth, body }) => {
+      handler: async ({ req, auth, body }): Promise<ApproverDeviceRegistered> => {
         // A stolen session alone must not be able to add an authenticator that then proves presence (L2).
         const user = requireUser(ctx, auth.userId);
         if (!(await checkReauth(ctx, req, user, body))) {
@@ -274,7 +283,7 @@ export function pamRoutes(ctx: AppContext): AnyRoute[] {
       mfa: true,
       params: idParams,
       responses: { 404: 'Approver device not found' },
-      handler: ({ req, auth, params }) => {
+      handler: ({ req, auth, params }): { success: true } => {
         const device = removeApproverDevice(ctx, auth.userId, params.id);
         auditCaller(ctx, req, auth, {
           orgId: auth.orgId,

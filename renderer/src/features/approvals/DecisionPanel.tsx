@@ -1,5 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
-import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import {
+  startAuthentication,
+  type AuthenticationResponseJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import type { ElevationRequestDetail } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { ActionError } from '../../ui/ActionError';
@@ -171,7 +175,7 @@ export function DecisionPanel({
       return;
     }
     try {
-      let proof: unknown;
+      let proof: AuthenticationResponseJSON | undefined;
       if (stepUp.hasApproverDevice) {
         setPhase('challenge');
         const { options } = await approvalsApi.assertionChallenge(request.id);

@@ -120,7 +120,7 @@ export function PendingTab({ canApprove }: { canApprove: boolean }) {
           selected={selected}
           onToggle={toggle}
           onToggleAll={(on) => setSelected(on ? new Set(view.rows.map((r) => r.id)) : new Set())}
-          resetKey={query}
+          resetKey={JSON.stringify(query)}
         />
       </PagedListStates>
 

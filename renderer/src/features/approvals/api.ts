@@ -1,23 +1,15 @@
 import type {
-  ActiveElevations,
-  ActuateResponse,
-  ApproverDeviceList,
-  BulkRespondResponse,
+  BulkRespondBody,
   ElevationRequest,
-  ElevationRequestDetail,
-  ElevationRequestList,
+  ElevationRequestListQuery,
   Paginated,
-  RespondResponse,
-  RevokeResponse,
-  SimilarRequests,
+  RespondBody,
+  ApproverDeviceReauth,
 } from '../../../../server/contract';
-import type {
-  PublicKeyCredentialCreationOptionsJSON,
-  RegistrationResponseJSON,
-} from '@simplewebauthn/browser';
-import { api } from '../../lib/api/client';
-import { qs } from '../../lib/forms';
+import type { RegistrationResponseJSON } from '@simplewebauthn/browser';
+import { call } from '../../lib/api/endpoints';
 import { usePagedList, type PagedList } from '../../lib/paged-list';
+import { FLOW_TYPES, STATUSES } from './format';
 
 // The endpoints of the Approvals section, typed by the contract. Each read is a `{key, fetch}` pair: the key
 // names its entry in the query cache, which live pushes patch (useLiveList). Step-up answers to the writes
@@ -29,6 +21,7 @@ export interface Read<T> {
   fetch: () => Promise<T>;
 }
 
+/** The history's filters as the address holds them ('' or unknown: no filter). */
 export interface RequestListQuery {
   status?: string;
   flowType?: string;
@@ -50,118 +43,90 @@ export interface InboxFilters {
 
 export const approvalsKeys = {
   all: ['pam', 'requests'] as const,
-  inbox: (query: string) => ['pam', 'requests', 'inbox', query] as const,
+  list: (query: ElevationRequestListQuery) => ['pam', 'requests', 'list', query] as const,
+  inbox: (query: ElevationRequestListQuery) => ['pam', 'requests', 'inbox', query] as const,
   similar: (id: string) => ['pam', 'requests', 'similar', id] as const,
   detail: (id: string) => ['pam', 'request-detail', id] as const,
   approverDevices: ['pam', 'approver-devices'] as const,
 };
 
+// A filter the server does not know (a hand-edited address) is left out rather than refused.
+const knownStatus = (value: string | undefined) => STATUSES.find((s) => s === value);
+const knownFlowType = (value: string | undefined) => FLOW_TYPES.find((f) => f === value);
+
 /** Pages of the pending list as read by the kit's paged-list hook. */
 const INBOX_PAGE = 100;
 
-/** The pending inbox's query string: triage order, the filters that are set. */
-export const inboxQuery = (f: InboxFilters) =>
-  qs({
-    status: 'pending',
-    order: 'risk',
-    limit: INBOX_PAGE,
-    q: f.q.trim() || undefined,
-    riskLevel: f.riskLevel || undefined,
-    flowType: f.flowType || undefined,
-    orgId: f.orgId || undefined,
-    device: f.device.trim() || undefined,
-    user: f.user.trim() || undefined,
-  });
-
-export interface BulkRespondBody {
-  decision: 'approve' | 'deny';
-  reason?: string;
-  durationMinutes?: number;
-  reauthPassword?: string;
-  reauthMfaCode?: string;
-  items: Array<{ id: string; proof?: unknown }>;
-}
-
-export interface RespondBody {
-  decision: 'approve' | 'deny';
-  reason?: string;
-  durationMinutes?: number;
-  proof?: unknown;
-  reauthPassword?: string;
-  reauthMfaCode?: string;
-}
-
-/** The password or the authenticator code that registering an approver device asks for again. */
-export type Reauth = { reauthPassword: string } | { reauthMfaCode: string };
-
-const requestPath = (id: string) => `/pam/elevation-requests/${encodeURIComponent(id)}`;
+/** The pending inbox's query: triage order, the filters that are set. */
+export const inboxQuery = (f: InboxFilters): ElevationRequestListQuery => ({
+  status: 'pending',
+  order: 'risk',
+  limit: INBOX_PAGE,
+  q: f.q.trim() || undefined,
+  riskLevel: f.riskLevel || undefined,
+  flowType: knownFlowType(f.flowType),
+  orgId: f.orgId || undefined,
+  device: f.device.trim() || undefined,
+  user: f.user.trim() || undefined,
+});
 
 export const approvalsApi = {
-  requests: (q: RequestListQuery): Read<ElevationRequestList> => {
-    const path = `/pam/elevation-requests${qs({ ...q })}`;
-    return { key: [...approvalsKeys.all, path], fetch: () => api<ElevationRequestList>(path) };
+  requests: (q: RequestListQuery) => {
+    const query = { ...q, status: knownStatus(q.status), flowType: knownFlowType(q.flowType) };
+    return {
+      key: approvalsKeys.list(query),
+      fetch: () => call('GET /pam/elevation-requests', { query }),
+    };
   },
-  active: (): Read<ActiveElevations> => ({
+  active: () => ({
     key: [...approvalsKeys.all, '/pam/active'],
-    fetch: () => api<ActiveElevations>('/pam/active'),
+    fetch: () => call('GET /pam/active'),
   }),
   pendingCount: (): Read<number> => ({
     key: [...approvalsKeys.all, 'pending-count'],
     fetch: () =>
-      api<ElevationRequestList>('/pam/elevation-requests?status=pending&limit=1').then(
+      call('GET /pam/elevation-requests', { query: { status: 'pending', limit: 1 } }).then(
         (r) => r.pagination.total,
       ),
   }),
-  detail: (id: string): Read<ElevationRequestDetail> => ({
+  detail: (id: string) => ({
     key: approvalsKeys.detail(id),
-    fetch: () => api<ElevationRequestDetail>(requestPath(id)),
+    fetch: () => call('GET /pam/elevation-requests/:id', { params: { id } }),
   }),
-  approverDevices: (): Read<ApproverDeviceList> => ({
+  approverDevices: () => ({
     key: approvalsKeys.approverDevices,
-    fetch: () => api<ApproverDeviceList>('/pam/approver-devices'),
+    fetch: () => call('GET /pam/approver-devices'),
   }),
 
   /** One page of the pending inbox (`query` from inboxQuery), shaped for usePagedList. */
-  inboxPage: (query: string, page: number): Promise<Paginated<ElevationRequest>> =>
-    api<ElevationRequestList>(`/pam/elevation-requests${query}&page=${page}`).then((r) => ({
+  inboxPage: (query: ElevationRequestListQuery, page: number): Promise<Paginated<ElevationRequest>> =>
+    call('GET /pam/elevation-requests', { query: { ...query, page } }).then((r) => ({
       data: r.requests,
       pagination: r.pagination,
     })),
-  similar: (id: string): Read<SimilarRequests> => ({
+  similar: (id: string) => ({
     key: approvalsKeys.similar(id),
-    fetch: () => api<SimilarRequests>(`${requestPath(id)}/similar`),
+    fetch: () => call('GET /pam/elevation-requests/:id/similar', { params: { id } }),
   }),
   /** Each request decided on its own by the server; the answer says which were decided, skipped or refused. */
-  bulkRespond: (body: BulkRespondBody) =>
-    api<BulkRespondResponse>('/pam/elevation-requests/bulk-respond', { method: 'POST', body }),
+  bulkRespond: (body: BulkRespondBody) => call('POST /pam/elevation-requests/bulk-respond', { body }),
 
   respond: (id: string, body: RespondBody) =>
-    api<RespondResponse>(`${requestPath(id)}/respond`, { method: 'POST', body }),
+    call('POST /pam/elevation-requests/:id/respond', { params: { id }, body }),
   assertionChallenge: (id: string) =>
-    api<{ success: true; options: unknown }>(`${requestPath(id)}/assertion-challenge`, {
-      method: 'POST',
-      body: {},
-    }),
+    call('POST /pam/elevation-requests/:id/assertion-challenge', { params: { id } }),
   revoke: (id: string, reason: string) =>
-    api<RevokeResponse>(`${requestPath(id)}/revoke`, { method: 'POST', body: { reason } }),
+    call('POST /pam/elevation-requests/:id/revoke', { params: { id }, body: { reason } }),
   /** Sends an approved elevation to its device. */
   actuate: (deviceId: string, elevationRequestId: string) =>
-    api<ActuateResponse>(`/devices/${encodeURIComponent(deviceId)}/actuate-elevation`, {
-      method: 'POST',
-      body: { elevationRequestId },
-    }),
-  registrationOptions: () =>
-    api<{ success: true; options: PublicKeyCredentialCreationOptionsJSON }>(
-      '/pam/approver-devices/registration-options',
-      { method: 'POST', body: {} },
-    ),
-  registerApproverDevice: (name: string, response: RegistrationResponseJSON, reauth: Reauth) =>
-    api<void>('/pam/approver-devices', { method: 'POST', body: { name, response, ...reauth } }),
-  removeApproverDevice: (id: string) =>
-    api<void>(`/pam/approver-devices/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    call('POST /devices/:id/actuate-elevation', { params: { id: deviceId }, body: { elevationRequestId } }),
+  registrationOptions: () => call('POST /pam/approver-devices/registration-options'),
+  registerApproverDevice: (name: string, response: RegistrationResponseJSON, reauth: ApproverDeviceReauth) =>
+    call('POST /pam/approver-devices', { body: { name, response, ...reauth } }),
+  removeApproverDevice: (id: string) => call('DELETE /pam/approver-devices/:id', { params: { id } }),
 };
 
 /** The pending inbox under `query` (inboxQuery): pages of 100 appended as the technician scrolls. */
-export function useInboxList(query: string): PagedList<ElevationRequest> {
+export function useInboxList(query: ElevationRequestListQuery): PagedList<ElevationRequest> {
   return usePagedList(approvalsKeys.inbox(query), (page) => approvalsApi.inboxPage(query, page));
 }

@@ -1,4 +1,8 @@
-import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import {
+  startAuthentication,
+  type AuthenticationResponseJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import type { BulkRespondResult, ElevationRequest, StepUpRequirement } from '../../../../server/contract';
 import { dispatch } from './actions';
 import { queryClient } from '../../lib/query';
@@ -55,8 +59,8 @@ export type BulkPhase =
 async function proofs(
   targets: BulkTarget[],
   onPhase: (phase: BulkPhase) => void,
-): Promise<{ items: Array<{ id: string; proof?: unknown }>; cancelled: BulkLine[] }> {
-  const items: Array<{ id: string; proof?: unknown }> = [];
+): Promise<{ items: Array<{ id: string; proof?: AuthenticationResponseJSON }>; cancelled: BulkLine[] }> {
+  const items: Array<{ id: string; proof?: AuthenticationResponseJSON }> = [];
   const cancelled: BulkLine[] = [];
   for (const [index, { request, stepUp }] of targets.entries()) {
     if (!stepUp?.hasApproverDevice) {

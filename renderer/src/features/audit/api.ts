@@ -1,19 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type {
-  AuditChainStatusResponse,
-  AuditComplianceReport,
   AuditEntry,
-  AuditEntryListResponse,
   AuditExportFormat,
   AuditFilterQuery,
   AuditReportQuery,
-  AuditSecurityEventsReport,
-  AuditStats,
-  AuditUserActivityReport,
-  AuditVerifyResponse,
 } from '../../../../server/contract';
-import { api, apiResponse } from '../../lib/api/client';
-import { qs } from '../../lib/forms';
+import { apiResponse } from '../../lib/api/client';
+import { call } from '../../lib/api/endpoints';
 import { usePagedList } from '../../lib/paged-list';
 import { useApiQuery, type QueryState } from '../../lib/query';
 
@@ -23,27 +16,21 @@ import { useApiQuery, type QueryState } from '../../lib/query';
 /** Rows per page of the log: the spec's maximum, so scrolling asks the server as rarely as it can. */
 export const LOG_PAGE_SIZE = 100;
 
-type Params = Record<string, string | number | undefined>;
-
-const entryPath = (id: string) => `/audit/logs/${encodeURIComponent(id)}`;
-
 export const auditApi = {
   /** One page of the log; with `q` it is the search (the same filters, AND the text). */
   list: (filters: AuditFilterQuery, q: string, page: number) =>
-    api<AuditEntryListResponse>(
-      `${q ? '/audit/search' : '/audit/logs'}${qs({ ...(filters as Params), q: q || undefined, page, limit: LOG_PAGE_SIZE })}`,
-    ),
-  get: (id: string) => api<AuditEntry>(entryPath(id)),
-  stats: (q: AuditReportQuery) => api<AuditStats>(`/audit/stats${qs({ ...q })}`),
-  userActivity: (q: AuditReportQuery) =>
-    api<AuditUserActivityReport>(`/audit/reports/user-activity${qs({ ...q })}`),
-  securityEvents: (q: AuditReportQuery) =>
-    api<AuditSecurityEventsReport>(`/audit/reports/security-events${qs({ ...q, latest: 12 })}`),
-  compliance: (q: AuditReportQuery) => api<AuditComplianceReport>(`/audit/reports/compliance${qs({ ...q })}`),
-  chains: () => api<AuditChainStatusResponse>('/audit/chains'),
+    q
+      ? call('GET /audit/search', { query: { ...filters, q, page, limit: LOG_PAGE_SIZE } })
+      : call('GET /audit/logs', { query: { ...filters, page, limit: LOG_PAGE_SIZE } }),
+  get: (id: string) => call('GET /audit/logs/:id', { params: { id } }),
+  stats: (query: AuditReportQuery) => call('GET /audit/stats', { query }),
+  userActivity: (query: AuditReportQuery) => call('GET /audit/reports/user-activity', { query }),
+  securityEvents: (query: AuditReportQuery) =>
+    call('GET /audit/reports/security-events', { query: { ...query, latest: 12 } }),
+  compliance: (query: AuditReportQuery) => call('GET /audit/reports/compliance', { query }),
+  chains: () => call('GET /audit/chains'),
   /** Verifies the chain of one organization (or every chain in scope without `orgId`). */
-  verify: (orgId: string | null) =>
-    api<AuditVerifyResponse>(`/audit/verify${qs({ orgId: orgId ?? undefined })}`),
+  verify: (orgId: string | null) => call('GET /audit/verify', { query: { orgId: orgId ?? undefined } }),
   /** The export as a streamed response: the caller reads the body chunk by chunk (export.ts). */
   export: (filters: AuditFilterQuery, q: string, format: AuditExportFormat, signal: AbortSignal) =>
     apiResponse('/audit/export', {

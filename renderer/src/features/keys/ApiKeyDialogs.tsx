@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { ApiKey, ApiKeyCreated } from '../../../../server/contract';
+import type { ApiKey, ApiKeyCreated, ApiKeyRotated, UpdateApiKeyBody } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { parseWhole } from '../../lib/forms';
 import { Dialog, Field, TextField } from '../../ui';
@@ -73,7 +73,7 @@ export function EditApiKeyDialog({ k: apiKey, onClose, onDone }: OnKey<ApiKey>) 
 
   const rate = parseWhole(rateLimit, 1, 100_000, 'a rate limit');
   const nameProblem = !name.trim() ? 'Enter a name.' : null;
-  const changes: Record<string, unknown> = {};
+  const changes: UpdateApiKeyBody = {};
   if (name.trim() !== apiKey.name) changes.name = name.trim();
   if (!sameScopes(scopes, apiKey.scopes)) changes.scopes = scopes;
   if (typeof rate === 'number' && rate !== apiKey.rateLimit) changes.rateLimit = rate;
@@ -131,7 +131,7 @@ export function EditApiKeyDialog({ k: apiKey, onClose, onDone }: OnKey<ApiKey>) 
 }
 
 /** The API key in the shared rotate, revoke and reveal dialogs. */
-export const API_KEY_KIND: IssuedKeyKind<ApiKeyCreated> = {
+export const API_KEY_KIND: IssuedKeyKind<ApiKeyRotated> = {
   noun: 'API key',
   testIdPrefix: 'api-key',
   rotate: keysApi.rotateApiKey,

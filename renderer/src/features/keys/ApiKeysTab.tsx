@@ -1,4 +1,4 @@
-import type { ApiKey, ApiKeyCreated, ApiKeyStatus, Organization } from '../../../../server/contract';
+import type { ApiKey, ApiKeyRotated, ApiKeyStatus, Organization } from '../../../../server/contract';
 import { capitalize, formatCount } from '../../lib/format';
 import { useApiKeys } from './api';
 import { ALL_KEYS, KeyListFrame, KeyRow, type KeyListKind, type KeyRowProps } from './KeyListFrame';
@@ -44,10 +44,10 @@ const API_KEY_LIST = {
     ),
   },
   createForm: CreateApiKeyForm,
-} satisfies KeyListKind<StatusFilter, ApiKeyCreated>;
+} satisfies KeyListKind<StatusFilter, ApiKeyRotated>;
 
 export function ApiKeysTab({ orgs, orgFilter }: { orgs: Organization[]; orgFilter: string }) {
-  const tab = useKeyTab<ApiKey, ApiKeyCreated, 'edit' | 'rotate' | 'revoke', StatusFilter>(
+  const tab = useKeyTab<ApiKey, ApiKeyRotated, 'edit' | 'rotate' | 'revoke', StatusFilter>(
     API_KEY_LIST,
     useApiKeys,
     orgs,

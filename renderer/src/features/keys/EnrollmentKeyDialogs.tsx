@@ -55,7 +55,7 @@ export function CreateEnrollmentKeyForm({
       ...(siteId ? { siteId } : {}),
       name: name.trim(),
       maxUsage: usage,
-      expiresAt: expiry.resolve(),
+      expiresAt: expiry.resolve() ?? undefined,
     });
     onCreated(created);
   });
@@ -212,7 +212,7 @@ export function DeleteEnrollmentKeyDialog(on: OnKey<EnrollmentKey>) {
       title={`Delete “${on.k.name}”?`}
       confirmLabel="Delete permanently"
       testId="enrollment-key-delete"
-      write={() => keysApi.deleteEnrollmentKey(on.k.id)}
+      write={() => keysApi.deleteEnrollmentKey(on.k.id).then(() => undefined)}
     >
       <p>
         The key is deleted permanently; new enrollments with it are refused. Agents that already enrolled keep

@@ -1,65 +1,42 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
   ApiKey,
-  ApiKeyCreated,
+  CreateApiKeyBody,
+  CreateEnrollmentKeyBody,
+  CreatePartnerKeyBody,
   EnrollmentKey,
-  EnrollmentKeyCreated,
+  KeyListQuery,
   Paginated,
   PartnerKey,
-  PartnerKeyCreated,
-  PartnerKeyScope,
+  RotateEnrollmentKeyBody,
+  UpdateApiKeyBody,
 } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
+import { call } from '../../lib/api/endpoints';
 import { errorMessage } from '../../lib/errors';
-import { qs } from '../../lib/forms';
 import { queryClient } from '../../lib/query';
+
+export type { KeyListQuery };
 
 // The keys endpoints (spec 1: API keys; spec 3: enrollment keys), typed by the contract, and their cached lists.
 
-export interface KeyListQuery {
-  page: number;
-  limit: number;
-  orgId?: string;
-  status?: string;
-  expired?: 'true' | 'false';
-}
-
 export const keysApi = {
-  apiKeys: (q: KeyListQuery) => api<Paginated<ApiKey>>(`/api-keys${qs({ ...q })}`),
-  createApiKey: (body: {
-    orgId: string;
-    name: string;
-    scopes: string[];
-    rateLimit: number;
-    expiresAt?: string;
-  }) => api<ApiKeyCreated>('/api-keys', { method: 'POST', body }),
-  updateApiKey: (id: string, changes: Record<string, unknown>) =>
-    api<ApiKey>(`/api-keys/${id}`, { method: 'PATCH', body: changes }),
-  rotateApiKey: (id: string) => api<ApiKeyCreated>(`/api-keys/${id}/rotate`, { method: 'POST', body: {} }),
-  deleteApiKey: (id: string) => api<void>(`/api-keys/${id}`, { method: 'DELETE' }),
+  apiKeys: (query: KeyListQuery) => call('GET /api-keys', { query }),
+  createApiKey: (body: CreateApiKeyBody) => call('POST /api-keys', { body }),
+  updateApiKey: (id: string, changes: UpdateApiKeyBody) =>
+    call('PATCH /api-keys/:id', { params: { id }, body: changes }),
+  rotateApiKey: (id: string) => call('POST /api-keys/:id/rotate', { params: { id } }),
+  deleteApiKey: (id: string) => call('DELETE /api-keys/:id', { params: { id } }),
 
-  enrollmentKeys: (q: KeyListQuery) => api<Paginated<EnrollmentKey>>(`/enrollment-keys${qs({ ...q })}`),
-  createEnrollmentKey: (body: {
-    orgId: string;
-    siteId?: string;
-    name: string;
-    maxUsage: number | null;
-    expiresAt: string | null;
-  }) => api<EnrollmentKeyCreated>('/enrollment-keys', { method: 'POST', body }),
-  rotateEnrollmentKey: (id: string, body: { maxUsage?: number | null; expiresAt?: string }) =>
-    api<EnrollmentKeyCreated>(`/enrollment-keys/${id}/rotate`, { method: 'POST', body }),
-  deleteEnrollmentKey: (id: string) => api<void>(`/enrollment-keys/${id}`, { method: 'DELETE' }),
+  enrollmentKeys: (query: KeyListQuery) => call('GET /enrollment-keys', { query }),
+  createEnrollmentKey: (body: CreateEnrollmentKeyBody) => call('POST /enrollment-keys', { body }),
+  rotateEnrollmentKey: (id: string, body: RotateEnrollmentKeyBody) =>
+    call('POST /enrollment-keys/:id/rotate', { params: { id }, body }),
+  deleteEnrollmentKey: (id: string) => call('DELETE /enrollment-keys/:id', { params: { id } }),
 
-  partnerKeys: () => api<{ data: PartnerKey[] }>('/partner-keys'),
-  createPartnerKey: (body: {
-    name: string;
-    scopes: PartnerKeyScope[];
-    rateLimit: number;
-    expiresAt?: string;
-  }) => api<PartnerKeyCreated>('/partner-keys', { method: 'POST', body }),
-  rotatePartnerKey: (id: string) =>
-    api<PartnerKeyCreated>(`/partner-keys/${id}/rotate`, { method: 'POST', body: {} }),
-  revokePartnerKey: (id: string) => api<PartnerKey>(`/partner-keys/${id}`, { method: 'DELETE' }),
+  partnerKeys: () => call('GET /partner-keys'),
+  createPartnerKey: (body: CreatePartnerKeyBody) => call('POST /partner-keys', { body }),
+  rotatePartnerKey: (id: string) => call('POST /partner-keys/:id/rotate', { params: { id } }),
+  revokePartnerKey: (id: string) => call('DELETE /partner-keys/:id', { params: { id } }),
 };
 
 export const keysKeys = {

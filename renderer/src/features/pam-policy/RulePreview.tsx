@@ -1,5 +1,10 @@
 import { useState } from 'react';
-import type { ElevationFlowType, ElevationStatus, PamVerdict } from '../../../../server/contract';
+import type {
+  ElevationFlowType,
+  ElevationStatus,
+  PamRulePreviewBody,
+  PamVerdict,
+} from '../../../../server/contract';
 import { ApiError, errorMessage } from '../../lib/errors';
 import { Spinner, StatusPill } from '../../ui/basics';
 import { Link } from '../../lib/router';
@@ -31,7 +36,7 @@ export function RulePreview({
   verdict,
 }: {
   /** Criteria + orgId (+ flowType), or null while they cannot be sent. */
-  body: Record<string, unknown> | null;
+  body: Omit<PamRulePreviewBody, 'windowDays'> | null;
   /** Why the body is null, for the technician. */
   blocked: string | null;
   verdict: PamVerdict;

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { Partner } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { CardHead, LabelOptions, LoadState, SelectField } from '../../ui';
-import { pamPolicyApi, usePolicyPartner, type StepUpPolicy } from './api';
+import { pamPolicyApi, usePolicyPartner, type PolicyPartner, type StepUpPolicy } from './api';
 import type { PolicyOrg } from './org';
 import { SaveBar, SavedNotice } from './parts';
 
@@ -85,11 +85,11 @@ function stepUpOf(partner: Partner): StepUp {
 
 export function StepUpCard({ org }: { org: PolicyOrg }) {
   // Partner callers edit their own partner; platform administrators edit the partner of the organization shown.
-  const partnerPath =
-    org.scope === 'partner' ? '/orgs/partners/me' : org.org ? `/orgs/partners/${org.org.partnerId}` : null;
-  const partner = usePolicyPartner(partnerPath);
+  const shown: PolicyPartner | null =
+    org.scope === 'partner' ? 'me' : org.org ? { id: org.org.partnerId } : null;
+  const partner = usePolicyPartner(shown);
   const [savedFor, setSavedFor] = useState<string | null>(null);
-  if (!partnerPath) return null;
+  if (!shown) return null;
   return (
     <section className="card ep-card" data-testid="step-up-card">
       <CardHead title="Approval step-up">
@@ -101,7 +101,7 @@ export function StepUpCard({ org }: { org: PolicyOrg }) {
         <StepUpForm
           key={partner.data.updatedAt}
           partner={partner.data}
-          savePath={org.scope === 'partner' ? '/orgs/partners/me' : `/orgs/partners/${partner.data.id}`}
+          savedTo={org.scope === 'partner' ? 'me' : { id: partner.data.id }}
           saved={savedFor === partner.data.id}
           onSaved={() => {
             setSavedFor(partner.data?.id ?? null);
@@ -115,12 +115,12 @@ export function StepUpCard({ org }: { org: PolicyOrg }) {
 
 function StepUpForm({
   partner,
-  savePath,
+  savedTo,
   saved,
   onSaved,
 }: {
   partner: Partner;
-  savePath: string;
+  savedTo: PolicyPartner;
   saved: boolean;
   onSaved: () => void;
 }) {
@@ -132,7 +132,7 @@ function StepUpForm({
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void save.run(async () => {
-      await pamPolicyApi.saveStepUp(savePath, policy);
+      await pamPolicyApi.saveStepUp(savedTo, policy);
       onSaved();
     });
   };

@@ -1,109 +1,109 @@
 import { useQuery } from '@tanstack/react-query';
 import type {
   AiToolCatalogEntry,
-  AiToolsResponse,
-  ElevationRequestDetail,
-  PamConfig,
-  PamConfigResponse,
-  PamRuleList,
-  PamRulePreview,
-  PamRuleResponse,
-  Partner,
-  SignerGroupList,
-  SignerGroupResponse,
+  PamConfigBody,
+  PamRuleBody,
+  PamRulePatch,
+  PamRulePreviewBody,
+  SignerGroupBody,
+  StepUpPolicy,
 } from '../../../../server/contract';
-import { api, apiResponse, ApiError } from '../../lib/api/client';
-import { apiKey, useApiQuery, type QueryState } from '../../lib/query';
-import type { RuleBody } from './model';
+import { apiResponse, ApiError } from '../../lib/api/client';
+import { call } from '../../lib/api/endpoints';
+import { useApiQuery } from '../../lib/query';
 import type { PolicyOrg } from './org';
 
+export type { StepUpPolicy };
+
 // The PAM policy endpoints (spec 5: rules, signer groups, configuration; the partner's step-up policy lives in
-// the partner settings), typed by the contract. Reads are cached under their path (`apiKey`), as every plain GET
-// of the console is, so pushes and writes elsewhere reach them the same way.
+// the partner settings), typed by the contract, and their cached reads. Every key starts with 'pam-policy'.
 
-/** What a rule's PATCH may carry: changed fields, or the re-approval of a suspended verdict. */
-export type RulePatch = Partial<RuleBody> | { reapprove: true };
+/** A partner as the step-up card names it: the caller's own (partner callers) or one by id (administrators). */
+export type PolicyPartner = 'me' | { id: string };
 
-/** A new signer group, or the changed fields of one. */
-export interface SignerGroupBody {
-  name: string;
-  description: string | null;
-  signers: string[];
-}
-
-/** The step-up policy stored under the partner's `settings.security.approvalStepUp`. */
-export interface StepUpPolicy {
-  mode: 'off' | 'grace' | 'enforce';
-  floors: Record<'low' | 'medium' | 'high' | 'critical', 1 | 2 | 3>;
-}
-
-const rulePath = (id: string) => `/pam/rules/${encodeURIComponent(id)}`;
-const requestPath = (id: string) => `/pam/elevation-requests/${encodeURIComponent(id)}`;
+export const pamPolicyKeys = {
+  rules: (org: PolicyOrg) => ['pam-policy', 'rules', org.query] as const,
+  rule: (id: string) => ['pam-policy', 'rule', id] as const,
+  signerGroups: (org: PolicyOrg) => ['pam-policy', 'signer-groups', org.query] as const,
+  config: (org: PolicyOrg) => ['pam-policy', 'config', org.query] as const,
+  request: (id: string) => ['pam-policy', 'request', id] as const,
+  partner: (partner: PolicyPartner) => ['pam-policy', 'partner', partner] as const,
+  aiTools: ['pam-policy', 'ai-tools'] as const,
+};
 
 export const pamPolicyApi = {
-  createRule: (body: RuleBody & { orgId?: string }) =>
-    api<PamRuleResponse>('/pam/rules', { method: 'POST', body }),
-  updateRule: (id: string, patch: RulePatch) =>
-    api<PamRuleResponse>(rulePath(id), { method: 'PATCH', body: patch }),
-  deleteRule: (id: string) => api<PamRuleResponse>(rulePath(id), { method: 'DELETE' }),
+  createRule: (body: PamRuleBody & { orgId?: string }) => call('POST /pam/rules', { body }),
+  updateRule: (id: string, patch: PamRulePatch) =>
+    call('PATCH /pam/rules/:id', { params: { id }, body: patch }),
+  deleteRule: (id: string) => call('DELETE /pam/rules/:id', { params: { id } }),
   /** What the criteria would have matched over the last `windowDays` days. */
-  previewRule: (body: Record<string, unknown>, signal: AbortSignal) =>
-    api<PamRulePreview>('/pam/rules/preview', { method: 'POST', body, signal }),
+  previewRule: (body: PamRulePreviewBody, signal: AbortSignal) =>
+    call('POST /pam/rules/preview', { body, signal }),
 
   createSignerGroup: (body: SignerGroupBody & { orgId?: string }) =>
-    api<SignerGroupResponse>('/pam/signer-groups', { method: 'POST', body }),
+    call('POST /pam/signer-groups', { body }),
   updateSignerGroup: (id: string, body: SignerGroupBody) =>
-    api<SignerGroupResponse>(`/pam/signer-groups/${id}`, { method: 'PATCH', body }),
-  deleteSignerGroup: (id: string) =>
-    api<SignerGroupResponse>(`/pam/signer-groups/${id}`, { method: 'DELETE' }),
+    call('PATCH /pam/signer-groups/:id', { params: { id }, body }),
+  deleteSignerGroup: (id: string) => call('DELETE /pam/signer-groups/:id', { params: { id } }),
 
-  saveConfig: (body: Omit<PamConfig, 'orgId'> & { orgId?: string }) =>
-    api<PamConfigResponse>('/pam/config', { method: 'PUT', body }),
-  /** `partnerPath`: `/orgs/partners/me` for partner callers, `/orgs/partners/<id>` for platform administrators. */
-  saveStepUp: (partnerPath: string, policy: StepUpPolicy) =>
-    api<Partner>(partnerPath, {
-      method: 'PATCH',
-      body: { settings: { security: { approvalStepUp: policy } } },
-    }),
+  saveConfig: (body: PamConfigBody) => call('PUT /pam/config', { body }),
+  partner: (partner: PolicyPartner) =>
+    partner === 'me'
+      ? call('GET /orgs/partners/me')
+      : call('GET /orgs/partners/:id', { params: { id: partner.id } }),
+  saveStepUp: (partner: PolicyPartner, policy: StepUpPolicy) => {
+    const body = { settings: { security: { approvalStepUp: policy } } };
+    return partner === 'me'
+      ? call('PATCH /orgs/partners/me', { body })
+      : call('PATCH /orgs/partners/:id', { params: { id: partner.id }, body });
+  },
 
-  aiTools: () => api<AiToolsResponse>('/pam/ai-tools').then((r) => r.tools),
+  aiTools: () => call('GET /pam/ai-tools').then((r) => r.tools),
 
   /** One page of the elevation audit export, unread: its body is CSV or JSONL, its paging in the headers. */
   exportPage: (query: URLSearchParams, signal: AbortSignal) =>
     apiResponse(`/pam/elevation-audit/export?${query.toString()}`, { headers: { accept: '*/*' }, signal }),
 };
 
-function useGet<T>(path: string | null): QueryState<T> {
-  return useApiQuery<T>(path === null ? null : apiKey(path), () => api<T>(path ?? ''));
-}
-
 // Each list waits for the organization to be known (partner and system callers name it in the query) so no
 // request goes out for "no organization".
 
-export function useRules(org: PolicyOrg): QueryState<PamRuleList> {
-  return useGet(org.orgId ? `/pam/rules${org.query}` : null);
+export function useRules(org: PolicyOrg) {
+  return useApiQuery(org.orgId ? pamPolicyKeys.rules(org) : null, () =>
+    call('GET /pam/rules', { query: org.query }),
+  );
 }
 
-export function useSignerGroups(org: PolicyOrg): QueryState<SignerGroupList> {
-  return useGet(org.orgId ? `/pam/signer-groups${org.query}` : null);
+export function useSignerGroups(org: PolicyOrg) {
+  return useApiQuery(org.orgId ? pamPolicyKeys.signerGroups(org) : null, () =>
+    call('GET /pam/signer-groups', { query: org.query }),
+  );
 }
 
-export function usePamConfig(org: PolicyOrg): QueryState<PamConfigResponse> {
-  return useGet(org.orgId ? `/pam/config${org.query}` : null);
+export function usePamConfig(org: PolicyOrg) {
+  return useApiQuery(org.orgId ? pamPolicyKeys.config(org) : null, () =>
+    call('GET /pam/config', { query: org.query }),
+  );
 }
 
-export function useRule(id: string | null): QueryState<PamRuleResponse> {
-  return useGet(id ? rulePath(id) : null);
+export function useRule(id: string | null) {
+  return useApiQuery(id ? pamPolicyKeys.rule(id) : null, () =>
+    call('GET /pam/rules/:id', { params: { id: id ?? '' } }),
+  );
 }
 
 /** The request a new rule is built from (null: none). */
-export function useElevationRequest(id: string | null): QueryState<ElevationRequestDetail> {
-  return useGet(id ? requestPath(id) : null);
+export function useElevationRequest(id: string | null) {
+  return useApiQuery(id ? pamPolicyKeys.request(id) : null, () =>
+    call('GET /pam/elevation-requests/:id', { params: { id: id ?? '' } }),
+  );
 }
 
-/** The partner whose step-up policy is shown, by its path (null: none to show). */
-export function usePolicyPartner(partnerPath: string | null): QueryState<Partner> {
-  return useGet(partnerPath);
+/** The partner whose step-up policy is shown (null: none to show). */
+export function usePolicyPartner(partner: PolicyPartner | null) {
+  return useApiQuery(partner === null ? null : pamPolicyKeys.partner(partner), () =>
+    pamPolicyApi.partner(partner ?? 'me'),
+  );
 }
 
 /**
@@ -113,7 +113,7 @@ export function usePolicyPartner(partnerPath: string | null): QueryState<Partner
  */
 export function useAiTools(): AiToolCatalogEntry[] {
   const tools = useQuery({
-    queryKey: ['pam-policy', 'ai-tools'],
+    queryKey: pamPolicyKeys.aiTools,
     queryFn: () =>
       pamPolicyApi.aiTools().catch((err: unknown) => {
         if (err instanceof ApiError && err.status > 0 && err.status < 500) return [];

@@ -3,6 +3,7 @@ import type {
   AiToolCatalogEntry,
   NegatableCriterion,
   PamRule,
+  PamRuleBody,
   PamRuleCriteria,
   PamTimeWindow,
   PamVerdict,
@@ -185,8 +186,7 @@ export function draftOf(rule: PamRule): RuleDraft {
 export type RuleCriteria = PamRuleCriteria;
 
 /** What a save sends: the criteria and the rest of the rule's writable fields. */
-export type RuleBody = RuleCriteria &
-  Pick<PamRule, 'name' | 'verdict' | 'priority' | 'enabled' | 'siteId' | 'approvalDurationMinutes'>;
+export type RuleBody = PamRuleBody;
 
 const text = (v: string): string | null => (v.trim() ? v.trim() : null);
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import type { Organization, Scope, Site } from '../../../../server/contract';
+import type { Organization, PamOrgQuery, Scope, Site } from '../../../../server/contract';
 import { navigate, useRouter } from '../../lib/router';
 import { useSession } from '../../lib/session';
 import type { Lookups } from '../../lib/directory';
@@ -21,8 +21,8 @@ export interface PolicyOrg {
   sites: Site[];
   /** The caller picks the organization (partner and system scope). */
   picks: boolean;
-  /** `?orgId=…` for reads, '' for organization callers. */
-  query: string;
+  /** The query of a read: `orgId`, none for organization callers. */
+  query: PamOrgQuery;
   /** Adds `orgId` to a write body when the caller must name it. */
   withOrg: <T extends object>(body: T) => T & { orgId?: string };
   /** A path inside /pam that keeps the organization. */
@@ -92,7 +92,7 @@ export function usePolicyOrg(lookups: Lookups): PolicyOrg {
       orgs: lookups.orgs,
       sites: orgId ? lookups.sites.filter((s) => s.orgId === orgId) : [],
       picks,
-      query: picks && orgId ? `?orgId=${encodeURIComponent(orgId)}` : '',
+      query: picks && orgId ? { orgId } : {},
       withOrg: <T extends object>(body: T) => (picks && orgId ? { ...body, orgId } : body),
       link,
       setOrgId: (next: string) => {

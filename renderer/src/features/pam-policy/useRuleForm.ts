@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState, type FormEvent } from 'react';
-import type { ElevationRequest, PamRule } from '../../../../server/contract';
+import type { ElevationRequest, PamRule, PamRulePreviewBody } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { ApiError } from '../../lib/errors';
 import { navigate } from '../../lib/router';
@@ -237,7 +237,7 @@ export function useRuleForm({ org, rule, copy, signerGroup, request, onChanged }
         ...(draft.siteId ? { siteId: draft.siteId } : {}),
         // Only a tool-shaped rule is limited to tool actions; a user-only rule matches every kind of request.
         ...(criteria.matchToolName !== null || criteria.matchRiskTier !== null
-          ? { flowType: 'ai_tool_action' }
+          ? ({ flowType: 'ai_tool_action' } satisfies Pick<PamRulePreviewBody, 'flowType'>)
           : {}),
       });
 

@@ -9,7 +9,7 @@ import { useFormSubmit } from '../../lib/form-submit';
 import { useScope } from '../../lib/session';
 import { useDirectory } from './directory';
 import { TenantOptions } from './TenantOptions';
-import { peopleApi, useAssignableRoles, useOrgSites } from './api';
+import { peopleApi, useAssignableRoles, useOrgSites, type InviteUserBody } from './api';
 
 // One dialog for both kinds of invitation. Where the invitee goes decides the fields: a partner user gets an
 // organization reach (all, selected, none); an organization user may be limited to some of its sites.
@@ -112,7 +112,7 @@ export function InviteDialog({
 
   const send = submit(async () => {
     if (!target) return;
-    const body: Record<string, unknown> = { email: email.trim(), name: name.trim(), roleId };
+    const body: InviteUserBody = { email: email.trim(), name: name.trim(), roleId };
     if (target.kind === 'partner') {
       if (target.partnerId) body.partnerId = target.partnerId;
       body.orgAccess = orgAccess;

@@ -83,7 +83,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
     return () => clearTimeout(id);
   }, [search]);
 
-  const users = useUsers({ q, status, page, limit: PAGE_SIZE });
+  const users = useUsers({ q, status: status || undefined, page, limit: PAGE_SIZE });
   const list = asList(users.data);
   const filtered = q !== '' || status !== '';
 

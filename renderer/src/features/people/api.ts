@@ -1,53 +1,54 @@
 import type {
-  AvailablePermissionsResponse,
-  EffectivePermissionsResponse,
-  InviteResendResponse,
-  Paginated,
-  RoleDetail,
-  RoleListResponse,
-  Site,
-  UserListResponse,
+  CreateRoleBody,
+  InviteUserBody,
+  TenantQuery,
+  UpdateRoleBody,
+  UserListQuery,
 } from '../../../../server/contract';
-import { api } from '../../lib/api/client';
-import { qs } from '../../lib/forms';
-import { apiKey, useApiQuery, type QueryState } from '../../lib/query';
+import { call } from '../../lib/api/endpoints';
+import { useApiQuery } from '../../lib/query';
 
-// The users and roles endpoints (spec 1), typed by the contract.
+export type { CreateRoleBody, InviteUserBody, UpdateRoleBody };
 
-type Body = Record<string, unknown>;
-type Query = Record<string, string | number | null | undefined>;
-
-function useGet<T>(path: string | null): QueryState<T> {
-  return useApiQuery<T>(path === null ? null : apiKey(path), () => api<T>(path ?? ''));
-}
+// The users and roles endpoints (spec 1), typed by the contract, and their cached reads. Every key starts with
+// 'people'.
 
 export const peopleApi = {
-  invite: (body: Body) => api<void>('/users/invite', { method: 'POST', body }),
-  resendInvite: (userId: string) =>
-    api<InviteResendResponse>('/users/resend-invite', { method: 'POST', body: { userId } }),
+  invite: (body: InviteUserBody) => call('POST /users/invite', { body }),
+  resendInvite: (userId: string) => call('POST /users/resend-invite', { body: { userId } }),
   setRole: (userId: string, roleId: string) =>
-    api<void>(`/users/${userId}/role`, { method: 'POST', body: { roleId } }),
+    call('POST /users/:id/role', { params: { id: userId }, body: { roleId } }),
   setStatus: (userId: string, status: 'active' | 'disabled') =>
-    api<void>(`/users/${userId}`, { method: 'PATCH', body: { status } }),
-  removeUser: (userId: string) => api<void>(`/users/${userId}`, { method: 'DELETE' }),
+    call('PATCH /users/:id', { params: { id: userId }, body: { status } }),
+  removeUser: (userId: string) => call('DELETE /users/:id', { params: { id: userId } }),
 
-  createRole: (body: Body) => api<RoleDetail>('/roles', { method: 'POST', body }),
-  updateRole: (id: string, body: Body) => api<RoleDetail>(`/roles/${id}`, { method: 'PATCH', body }),
-  cloneRole: (id: string, name: string) =>
-    api<RoleDetail>(`/roles/${id}/clone`, { method: 'POST', body: { name } }),
-  deleteRole: (id: string) => api<void>(`/roles/${id}`, { method: 'DELETE' }),
+  createRole: (body: CreateRoleBody) => call('POST /roles', { body }),
+  updateRole: (id: string, body: UpdateRoleBody) => call('PATCH /roles/:id', { params: { id }, body }),
+  cloneRole: (id: string, name: string) => call('POST /roles/:id/clone', { params: { id }, body: { name } }),
+  deleteRole: (id: string) => call('DELETE /roles/:id', { params: { id } }),
 };
 
-export const useUsers = (q: Query) => useGet<UserListResponse>(`/users${qs(q)}`);
-export const useRoles = () => useGet<RoleListResponse>('/roles');
+export const useUsers = (query: UserListQuery) =>
+  useApiQuery(['people', 'users', query], () => call('GET /users', { query }));
+export const useRoles = () => useApiQuery(['people', 'roles'], () => call('GET /roles'));
 /** The roles a tenant may hold (null: no tenant chosen yet). */
-export const useAssignableRoles = (q: Query | null) =>
-  useGet<RoleListResponse>(q === null ? null : `/users/roles${qs(q)}`);
-export const useRole = (id: string | null) => useGet<RoleDetail>(id ? `/roles/${id}` : null);
-export const useRoleUsers = (id: string, q: Query) => useGet<UserListResponse>(`/roles/${id}/users${qs(q)}`);
+export const useAssignableRoles = (query: TenantQuery | null) =>
+  useApiQuery(query === null ? null : ['people', 'assignable-roles', query], () =>
+    call('GET /users/roles', { query: query ?? {} }),
+  );
+export const useRole = (id: string | null) =>
+  useApiQuery(id ? ['people', 'role', id] : null, () => call('GET /roles/:id', { params: { id: id ?? '' } }));
+export const useRoleUsers = (id: string, query: { page: number; limit: number }) =>
+  useApiQuery(['people', 'role-users', id, query], () =>
+    call('GET /roles/:id/users', { params: { id }, query }),
+  );
 export const useAvailablePermissions = () =>
-  useGet<AvailablePermissionsResponse>('/roles/permissions/available');
+  useApiQuery(['people', 'available-permissions'], () => call('GET /roles/permissions/available'));
 export const useEffectivePermissions = (id: string | null) =>
-  useGet<EffectivePermissionsResponse>(id ? `/roles/${id}/effective-permissions` : null);
+  useApiQuery(id ? ['people', 'effective-permissions', id] : null, () =>
+    call('GET /roles/:id/effective-permissions', { params: { id: id ?? '' } }),
+  );
 export const useOrgSites = (orgId: string | null) =>
-  useGet<Paginated<Site>>(orgId === null ? null : `/orgs/sites${qs({ orgId, limit: 100 })}`);
+  useApiQuery(orgId === null ? null : ['people', 'org-sites', orgId], () =>
+    call('GET /orgs/sites', { query: { orgId: orgId ?? '', limit: 100 } }),
+  );

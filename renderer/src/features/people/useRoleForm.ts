@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/errors';
 import { fieldErrors } from '../../lib/forms';
 import { navigate } from '../../lib/router';
 import { useScope } from '../../lib/session';
-import { peopleApi, useEffectivePermissions } from './api';
+import { peopleApi, useEffectivePermissions, type CreateRoleBody, type UpdateRoleBody } from './api';
 import { useDirectory } from './directory';
 import { keyOf } from './permissions';
 import {
@@ -126,7 +126,7 @@ export function useRoleForm({
     try {
       let saved: RoleDetail;
       if (creating) {
-        const body: Record<string, unknown> = {
+        const body: CreateRoleBody = {
           name: name.trim(),
           description: description.trim() || null,
           permissions,
@@ -136,7 +136,7 @@ export function useRoleForm({
         if (target.startsWith('o:')) body.orgId = target.slice(2);
         saved = await peopleApi.createRole(body);
       } else {
-        const body: Record<string, unknown> = {};
+        const body: UpdateRoleBody = {};
         if (name.trim() !== role.name) body.name = name.trim();
         if (description.trim() !== (role.description ?? '')) body.description = description.trim() || null;
         if (parentId !== (role.parentRoleId ?? '')) body.parentRoleId = parentId || null;
