@@ -12,6 +12,7 @@ import {
   DeleteTarget,
   EditorDialog,
   type ConfirmTargetOf,
+  type DialogProps,
   type EditorTexts,
   Field,
   TextField,
@@ -116,13 +117,8 @@ export function OrganizationDialog({
   org,
   partners,
   onClose,
-  onSaved,
-}: {
-  org: Organization | null;
-  partners: Partner[];
-  onClose: () => void;
-  onSaved: (org: Organization, created: boolean) => void;
-}) {
+  onDone,
+}: { org: Organization | null; partners: Partner[] } & DialogProps<Organization>) {
   const scope = useScope();
   const creating = org === null;
   const needsPartner = creating && scope === 'system';
@@ -155,7 +151,7 @@ export function OrganizationDialog({
       }
       saved = await tenantsApi.updateOrganization(org.id, body);
     }
-    onSaved(saved, creating);
+    onDone(saved);
   });
 
   return (
