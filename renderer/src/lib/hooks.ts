@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { DialogProps } from '../ui/Dialog';
 import { useAsyncAction } from './action';
 
 /** The current time, re-read every `intervalMs`. */
@@ -45,8 +46,9 @@ export function useDebouncedCallback(fn: () => void, ms: number): () => void {
 }
 
 /**
- * What a dialog is open for (a row, 'new', true), or null when it is closed. `closeThen(after)` is the dialog's
- * "done": close it, then run `after` (reload the list, go to what was made).
+ * What a dialog is open for (a row, 'new', true), or null when it is closed. `props(after)` is what the dialog
+ * is opened with: its close, and its done, which closes it, then runs `after` with the result (reload the list,
+ * go to what was made); without `after`, done only closes.
  */
 export function useDialog<T>() {
   const [value, setValue] = useState<T | null>(null);
@@ -55,12 +57,13 @@ export function useDialog<T>() {
     value,
     open: (next: T) => setValue(next),
     close,
-    closeThen:
-      <A extends unknown[]>(after: (...args: A) => void) =>
-      (...args: A) => {
+    props: <R>(after?: (result: R) => void): DialogProps<R> => ({
+      onClose: close,
+      onDone: (result) => {
         close();
-        after(...args);
+        after?.(result);
       },
+    }),
   };
 }
 

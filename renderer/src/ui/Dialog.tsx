@@ -4,6 +4,12 @@ import { SmallButton } from './SmallButton';
 
 // Modal dialogs on the native <dialog> element: focus trapping, Escape and the backdrop come from the browser.
 
+/** A feature's dialog: it always closes (Cancel, Escape, ×) and may finish with what it made or saved. */
+export interface DialogProps<Result = void> {
+  onClose: () => void;
+  onDone: (result: Result) => void;
+}
+
 /** What a dialog built on Dialog (a confirmation, a form) passes through to it untouched. */
 export interface DialogFrameProps {
   open: boolean;

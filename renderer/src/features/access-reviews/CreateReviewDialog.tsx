@@ -1,20 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { useAsyncAction } from '../../lib/action';
 import { queryClient } from '../../lib/query';
-import { FormDialog, SelectField, TextAreaField, TextField } from '../../ui';
+import { FormDialog, SelectField, TextAreaField, TextField, type DialogProps } from '../../ui';
 import { reviewsApi, reviewsKeys, usePeople } from './api';
 import { useReviewerFilter, useSelfId } from './access';
 
 // The create dialog: a name, an optional description and due date, and the reviewer (anyone active in the
 // tenant; the creator by default). The server snapshots who holds which role at this moment.
 
-export function CreateReviewDialog({
-  onClose,
-  onCreated,
-}: {
-  onClose: () => void;
-  onCreated: (id: string) => void;
-}) {
+/** Done with the id of the review created. */
+export function CreateReviewDialog({ onClose, onDone }: DialogProps<string>) {
   const selfId = useSelfId();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
@@ -40,7 +35,7 @@ export function CreateReviewDialog({
         ...(reviewerId ? { reviewerId } : {}),
       });
       await queryClient.invalidateQueries({ queryKey: reviewsKeys.list });
-      onCreated(created.id);
+      onDone(created.id);
     });
   };
 

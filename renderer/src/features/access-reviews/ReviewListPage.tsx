@@ -58,10 +58,7 @@ export function ReviewListPage() {
         </AdminTable>
       )}
       {creating.value ? (
-        <CreateReviewDialog
-          onClose={creating.close}
-          onCreated={creating.closeThen((id: string) => navigate(`/access-reviews/${id}`))}
-        />
+        <CreateReviewDialog {...creating.props((id: string) => navigate(`/access-reviews/${id}`))} />
       ) : null}
     </AdminPage>
   );

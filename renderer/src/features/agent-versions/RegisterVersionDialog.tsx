@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { AgentArch, AgentPlatform } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
-import { CodeField, FormDialog, LabelOptions, SelectField, TextField } from '../../ui';
+import { CodeField, FormDialog, LabelOptions, SelectField, TextField, type DialogProps } from '../../ui';
 import { agentVersionsApi, refreshAgentVersions } from './api';
 import { PLATFORM_LABEL } from './labels';
 
@@ -45,7 +45,7 @@ const TARGET_FIELDS = {
 } as const;
 type Target = { platform: AgentPlatform; architecture: AgentArch };
 
-export function RegisterVersionDialog({ onClose }: { onClose: () => void }) {
+export function RegisterVersionDialog({ onClose }: Pick<DialogProps, 'onClose'>) {
   const [codes, setCodes] = useState<Record<keyof typeof CODE_FIELDS, string>>({
     version: '',
     downloadUrl: '',

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useAsyncAction } from '../../lib/action';
-import { FormDialog, SmallButton, TextField } from '../../ui';
+import { FormDialog, SmallButton, TextField, type DialogProps } from '../../ui';
 import { agentVersionsApi, refreshAgentVersions } from './api';
 
 // Stage a version: the share of eligible devices (auto-update on, on an older version of the platform) whose
@@ -12,11 +12,7 @@ export function RolloutDialog({
   version,
   current,
   onClose,
-}: {
-  version: string;
-  current: number;
-  onClose: () => void;
-}) {
+}: { version: string; current: number } & Pick<DialogProps, 'onClose'>) {
   const [text, setText] = useState(String(current));
   const save = useAsyncAction();
   const percent = Number(text);

@@ -169,13 +169,7 @@ export function ActiveTab({ canApprove }: { canApprove: boolean }) {
           ))}
         </div>
       )}
-      {revoking.value ? (
-        <RevokeDialog
-          request={revoking.value}
-          onClose={revoking.close}
-          onRevoked={revoking.closeThen(list.reload)}
-        />
-      ) : null}
+      {revoking.value ? <RevokeDialog request={revoking.value} {...revoking.props(list.reload)} /> : null}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Field, FormDialog, LabelOptions, TextAreaField } from '../../ui';
+import { Field, FormDialog, LabelOptions, TextAreaField, type DialogProps } from '../../ui';
 import { ReauthField } from './ReauthField';
 import { useAsyncAction } from '../../lib/action';
 import { decideMany, type BulkPhase, type BulkSummary, type BulkTarget } from './bulk-decide';
@@ -30,12 +30,7 @@ export function DecideSimilarDialog({
   targets,
   onClose,
   onDone,
-}: {
-  decision: 'approve' | 'deny';
-  targets: BulkTarget[];
-  onClose: () => void;
-  onDone: (summary: BulkSummary) => void;
-}) {
+}: { decision: 'approve' | 'deny'; targets: BulkTarget[] } & DialogProps<BulkSummary>) {
   const uid = useId();
   const [duration, setDuration] = useState('15');
   const [reason, setReason] = useState('');

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { ElevationRequest } from '../../../../server/contract';
-import { FormDialog, TextAreaField } from '../../ui';
+import { FormDialog, TextAreaField, type DialogProps } from '../../ui';
 import { useAsyncAction } from '../../lib/action';
 import { decideMany, type BulkSummary } from './bulk-decide';
 import { BulkRequestList } from './BulkRequestList';
@@ -15,11 +15,7 @@ export function DenySelectedDialog({
   requests,
   onClose,
   onDone,
-}: {
-  requests: ElevationRequest[];
-  onClose: () => void;
-  onDone: (summary: BulkSummary) => void;
-}) {
+}: { requests: ElevationRequest[] } & DialogProps<BulkSummary>) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const action = useAsyncAction();

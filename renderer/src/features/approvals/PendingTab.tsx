@@ -124,9 +124,7 @@ export function PendingTab({ canApprove }: { canApprove: boolean }) {
         />
       </PagedListStates>
 
-      {run.pending ? (
-        <DenySelectedDialog requests={run.pending} onClose={run.close} onDone={run.done} />
-      ) : null}
+      {run.pending ? <DenySelectedDialog requests={run.pending} {...run.props} /> : null}
     </div>
   );
 }

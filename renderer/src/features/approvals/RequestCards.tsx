@@ -330,8 +330,7 @@ export function Outcome({
       {revoking.value ? (
         <RevokeDialog
           request={r}
-          onClose={revoking.close}
-          onRevoked={revoking.closeThen(() =>
+          {...revoking.props(() =>
             onChanged({
               tone: 'info',
               testId: 'revoke-done',

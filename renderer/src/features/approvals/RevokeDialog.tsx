@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ElevationRequest } from '../../../../server/contract';
+import type { DialogProps } from '../../ui/Dialog';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { TextAreaField } from '../../ui/fields';
 import { approvalsApi } from './api';
@@ -9,15 +10,7 @@ import { MAX_REASON, reasonProblem } from './reason';
 // Revoking ends an elevation before its time: the server marks it revoked and sends the agent a cleanup
 // command. A reason is required (it goes into the audit trail).
 
-export function RevokeDialog({
-  request,
-  onClose,
-  onRevoked,
-}: {
-  request: ElevationRequest;
-  onClose: () => void;
-  onRevoked: () => void;
-}) {
+export function RevokeDialog({ request, onClose, onDone }: { request: ElevationRequest } & DialogProps) {
   const [reason, setReason] = useState('');
   const [tried, setTried] = useState(false);
   const problem = reasonProblem(reason, 'Say why you are ending this elevation.');
@@ -33,7 +26,7 @@ export function RevokeDialog({
         setTried(true);
         if (problem) return;
         await approvalsApi.revoke(request.id, reason.trim());
-        onRevoked();
+        onDone();
       }}
     >
       <p>

@@ -106,9 +106,7 @@ export function SimilarPanel({
           ) : null}
         </>
       ) : null}
-      {run.pending ? (
-        <DecideSimilarDialog decision={run.pending} targets={targets} onClose={run.close} onDone={run.done} />
-      ) : null}
+      {run.pending ? <DecideSimilarDialog decision={run.pending} targets={targets} {...run.props} /> : null}
     </Card>
   );
 }

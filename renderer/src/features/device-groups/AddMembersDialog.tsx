@@ -3,7 +3,7 @@ import type { DeviceGroup } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { plural } from '../../lib/format';
 import { useDebounced } from '../../lib/hooks';
-import { Check, FormDialog, TextField } from '../../ui';
+import { Check, FormDialog, TextField, type DialogProps } from '../../ui';
 import { groupsApi, refreshGroups, useCandidates } from './api';
 
 // The device picker: search the devices of the group's organization (hostname, name or last user), tick the ones
@@ -13,11 +13,7 @@ export function AddMembersDialog({
   group,
   memberIds,
   onClose,
-}: {
-  group: DeviceGroup;
-  memberIds: ReadonlySet<string>;
-  onClose: () => void;
-}) {
+}: { group: DeviceGroup; memberIds: ReadonlySet<string> } & Pick<DialogProps, 'onClose'>) {
   const [search, setSearch] = useState('');
   const debounced = useDebounced(search, 250);
   const candidates = useCandidates(group.orgId, debounced.trim());

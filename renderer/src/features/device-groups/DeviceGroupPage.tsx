@@ -4,7 +4,7 @@ import { useAsyncAction } from '../../lib/action';
 import { useCan } from '../../lib/can';
 import { orgName, useOrganizations, useSites } from '../../lib/directory';
 import { formatDateTime, plural } from '../../lib/format';
-import { useDocumentTitle } from '../../lib/hooks';
+import { useDialog, useDocumentTitle } from '../../lib/hooks';
 import { Link, navigate } from '../../lib/router';
 import {
   CreateButton,
@@ -40,7 +40,7 @@ export function DeviceGroupPage({ groupId }: { groupId: string }) {
   const canWrite = useCan('devices:write');
   const { orgs } = useOrganizations();
   const sites = useSites(group.data?.orgId ?? null, Boolean(group.data));
-  const [editing, setEditing] = useState(false);
+  const editing = useDialog<true>();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [removing, setRemoving] = useState<DeviceSummary | null>(null);
@@ -68,7 +68,7 @@ export function DeviceGroupPage({ groupId }: { groupId: string }) {
               tone="secondary"
               icon="edit"
               iconSize={14}
-              onClick={() => setEditing(true)}
+              onClick={() => editing.open(true)}
               testId="group-edit"
             >
               Edit
@@ -129,9 +129,7 @@ export function DeviceGroupPage({ groupId }: { groupId: string }) {
       )}
 
       {adding ? <AddMembersDialog group={g} memberIds={memberIds} onClose={() => setAdding(false)} /> : null}
-      {editing ? (
-        <GroupFormDialog editing={g} onClose={() => setEditing(false)} onSaved={() => setEditing(false)} />
-      ) : null}
+      {editing.value ? <GroupFormDialog editing={g} {...editing.props()} /> : null}
       {removing ? (
         <ConfirmDialog
           open

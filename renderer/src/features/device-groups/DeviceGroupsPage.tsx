@@ -90,8 +90,7 @@ export function DeviceGroupsPage() {
       )}
       {creating.value ? (
         <GroupFormDialog
-          onClose={creating.close}
-          onSaved={creating.closeThen((group: DeviceGroup) => navigate(`/device-groups/${group.id}`))}
+          {...creating.props((group: DeviceGroup) => navigate(`/device-groups/${group.id}`))}
         />
       ) : null}
     </div>

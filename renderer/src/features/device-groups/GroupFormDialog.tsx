@@ -2,7 +2,15 @@ import { useState, type FormEvent } from 'react';
 import type { DeviceGroup } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { useOrganizations, useSites } from '../../lib/directory';
-import { ChoiceSelect, Field, FormDialog, nameChoices, OrgChoiceField, TextField } from '../../ui';
+import {
+  ChoiceSelect,
+  Field,
+  FormDialog,
+  nameChoices,
+  OrgChoiceField,
+  TextField,
+  type DialogProps,
+} from '../../ui';
 import { groupsApi, refreshGroups } from './api';
 
 // Create or edit a device group: its organization (chosen once, at creation, by callers who span several), an
@@ -11,12 +19,8 @@ import { groupsApi, refreshGroups } from './api';
 export function GroupFormDialog({
   editing = null,
   onClose,
-  onSaved,
-}: {
-  editing?: DeviceGroup | null;
-  onClose: () => void;
-  onSaved: (group: DeviceGroup) => void;
-}) {
+  onDone,
+}: { editing?: DeviceGroup | null } & DialogProps<DeviceGroup>) {
   const { orgs } = useOrganizations();
   const [orgId, setOrgId] = useState(editing?.orgId ?? (orgs.length === 1 ? (orgs[0]?.id ?? '') : ''));
   const [siteId, setSiteId] = useState(editing?.siteId ?? '');
@@ -44,7 +48,7 @@ export function GroupFormDialog({
         ? await groupsApi.update(editing.id, body)
         : await groupsApi.create({ ...body, orgId: effectiveOrg });
       await refreshGroups();
-      onSaved(group);
+      onDone(group);
     });
   };
 

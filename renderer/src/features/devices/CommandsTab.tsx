@@ -6,7 +6,8 @@ import { SmallButton } from '../../ui/SmallButton';
 import { Field, StatusPill } from '../../ui/basics';
 import { CodeField } from '../../ui/fields';
 import { useAsyncAction } from '../../lib/action';
-import { Check, ChoiceSelect } from '../../ui';
+import { useDialog } from '../../lib/hooks';
+import { Check, ChoiceSelect, type DialogProps } from '../../ui';
 import { deviceName } from './format';
 import { LogTab, type LogKind } from './LogTable';
 import { JsonBlock, Stamp } from './parts';
@@ -63,19 +64,17 @@ const COMMAND_LOG: LogKind = {
   },
 };
 
-interface CommandDialogProps {
+interface CommandDialogProps extends DialogProps {
   device: DeviceDetail;
-  onClose: () => void;
-  onQueued: () => void;
 }
 
 /** Queues one command for the device, then tells the tab; `action` carries busy and the error. */
-function useQueueCommand({ device, onQueued }: CommandDialogProps) {
+function useQueueCommand({ device, onDone }: CommandDialogProps) {
   const action = useAsyncAction();
   const queue = (command: DeviceCommandBody) =>
     void action.run(async () => {
       await devicesApi.command(device.id, command);
-      onQueued();
+      onDone();
     });
   return { action, queue };
 }
@@ -217,12 +216,8 @@ function UpdateDialog(props: CommandDialogProps) {
 
 export function CommandsTab({ device }: { device: DeviceDetail }) {
   const commands = useDeviceCommands(device.id);
-  const [dialog, setDialog] = useState<CommandKind | null>(null);
+  const dialog = useDialog<CommandKind>();
   const rows = commands.data ?? [];
-  const queued = () => {
-    setDialog(null);
-    commands.reload();
-  };
   const retired = device.status === 'decommissioned';
 
   // The dialogs are modal <dialog>s in the top layer: where they sit in the tree does not move them.
@@ -245,7 +240,7 @@ export function CommandsTab({ device }: { device: DeviceDetail }) {
                 tone={COMMANDS[kind].tone}
                 icon={COMMANDS[kind].icon}
                 disabled={retired}
-                onClick={() => setDialog(kind)}
+                onClick={() => dialog.open(kind)}
                 testId={`command-${kind}`}
               >
                 {COMMANDS[kind].label}
@@ -288,12 +283,10 @@ export function CommandsTab({ device }: { device: DeviceDetail }) {
           };
         }}
       />
-      {dialog === 'uninstall' ? (
-        <UninstallDialog device={device} onClose={() => setDialog(null)} onQueued={queued} />
+      {dialog.value === 'uninstall' ? (
+        <UninstallDialog device={device} {...dialog.props(commands.reload)} />
       ) : null}
-      {dialog === 'update' ? (
-        <UpdateDialog device={device} onClose={() => setDialog(null)} onQueued={queued} />
-      ) : null}
+      {dialog.value === 'update' ? <UpdateDialog device={device} {...dialog.props(commands.reload)} /> : null}
     </>
   );
 }

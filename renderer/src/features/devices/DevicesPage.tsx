@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { SavedFilter } from '../../../../server/contract';
 import { Icon } from '../../ui/Icon';
 import { SmallButton } from '../../ui/SmallButton';
-import { useDocumentTitle } from '../../lib/hooks';
+import { useDialog, useDocumentTitle } from '../../lib/hooks';
 import { Link, useRouter } from '../../lib/router';
 import { EmptyState, ListToolbar, PagedListStates, PageHeader } from '../../ui';
 
@@ -79,7 +79,7 @@ export function DevicesPage() {
   const [builderOpen, setBuilderOpen] = useState(false);
   const [root, setRoot] = useState<GroupNode>(() => (applied ? fromConditions(applied) : newGroup()));
   const [tried, setTried] = useState(false);
-  const [saving, setSaving] = useState(false);
+  const saving = useDialog<true>();
   const [savedNotice, setSavedNotice] = useState<SavedFilter | null>(null);
   const state = useFilterState(root);
 
@@ -305,7 +305,7 @@ export function DevicesPage() {
                   tone="secondary"
                   onClick={() => {
                     setTried(true);
-                    if (state.conditions) setSaving(true);
+                    if (state.conditions) saving.open(true);
                   }}
                   disabled={refused}
                   testId="filter-save"
@@ -380,18 +380,16 @@ export function DevicesPage() {
       </PagedListStates>
 
       <SaveFilterDialog
-        key={saving ? 'open' : 'closed'}
-        open={saving}
+        key={saving.value ? 'open' : 'closed'}
+        open={saving.value !== null}
         conditions={state.conditions}
         lookups={lookups}
         defaultOrgId={url.orgId || (lookups.orgs.length === 1 ? lookups.orgs[0]?.id : undefined)}
-        onClose={() => setSaving(false)}
-        onSaved={(f) => {
-          setSaving(false);
+        {...saving.props((f: SavedFilter) => {
           setSavedNotice(f);
           set({ filterId: f.id, conditions: '' });
           setBuilderOpen(false);
-        }}
+        })}
       />
     </div>
   );

@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import type { FilterConditionGroup, SavedFilter } from '../../../../server/contract';
 
+import type { DialogProps } from '../../ui/Dialog';
 import { FormDialog } from '../../ui/FormDialog';
 import { useSession } from '../../lib/session';
 import { useAsyncAction } from '../../lib/action';
@@ -17,15 +18,13 @@ export function SaveFilterDialog({
   lookups,
   defaultOrgId,
   onClose,
-  onSaved,
+  onDone,
 }: {
   open: boolean;
   conditions: FilterConditionGroup | null;
   lookups: Lookups;
   defaultOrgId?: string;
-  onClose: () => void;
-  onSaved: (filter: SavedFilter) => void;
-}) {
+} & DialogProps<SavedFilter>) {
   const scope = useSession((s) => s.user?.scope ?? 'organization');
   const needsOrg = scope !== 'organization';
   const action = useAsyncAction();
@@ -35,8 +34,7 @@ export function SaveFilterDialog({
     e.preventDefault();
     if (!meta.ready(conditions)) return;
     void action.run(async () => {
-      const saved = await filtersApi.create(meta.body(conditions));
-      onSaved(saved);
+      onDone(await filtersApi.create(meta.body(conditions)));
     });
   };
 

@@ -18,7 +18,7 @@ import { IssuedKeyLimits, IssuedKeyNameField, useIssuedKeyFields } from './issue
 
 // The API-key dialogs: create, edit, rotate and revoke.
 
-export function CreateApiKeyForm({ orgs, defaultOrg, onCancel, onCreated }: CreateKeyProps<ApiKeyCreated>) {
+export function CreateApiKeyForm({ orgs, defaultOrg, onClose, onDone }: CreateKeyProps<ApiKeyCreated>) {
   const [orgId, setOrgId] = useState(defaultOrg);
   const [scopes, setScopes] = useState<string[]>([]);
   const fields = useIssuedKeyFields('1000', 'a rate limit');
@@ -33,11 +33,11 @@ export function CreateApiKeyForm({ orgs, defaultOrg, onCancel, onCreated }: Crea
 
   const onSubmit = submit(async () => {
     const body = fields.body();
-    if (body) onCreated(await keysApi.createApiKey({ orgId, scopes, ...body }));
+    if (body) onDone(await keysApi.createApiKey({ orgId, scopes, ...body }));
   });
 
   return (
-    <CreateKeyForm create={create} testId="api-key-create" onSubmit={onSubmit} onCancel={onCancel}>
+    <CreateKeyForm create={create} testId="api-key-create" onSubmit={onSubmit} onCancel={onClose}>
       <div className="form-row">
         <KeyOrgField idPrefix="api-key" orgs={orgs} value={orgId} onChange={setOrgId} error={show('orgId')} />
         <IssuedKeyNameField

@@ -25,8 +25,8 @@ import {
 export function CreateEnrollmentKeyForm({
   orgs,
   defaultOrg,
-  onCancel,
-  onCreated,
+  onClose,
+  onDone,
 }: CreateKeyProps<EnrollmentKeyCreated>) {
   const [orgId, setOrgId] = useState(defaultOrg);
   const [siteId, setSiteId] = useState('');
@@ -57,11 +57,11 @@ export function CreateEnrollmentKeyForm({
       maxUsage: usage,
       expiresAt: expiry.resolve() ?? undefined,
     });
-    onCreated(created);
+    onDone(created);
   });
 
   return (
-    <CreateKeyForm create={create} testId="enrollment-key-create" onSubmit={onSubmit} onCancel={onCancel}>
+    <CreateKeyForm create={create} testId="enrollment-key-create" onSubmit={onSubmit} onCancel={onClose}>
       <div className="form-row">
         <KeyOrgField
           idPrefix="enrollment-key"

@@ -205,8 +205,8 @@ export function KeyListFrame<
           <CreateForm
             orgs={orgs?.all ?? []}
             defaultOrg={orgs ? defaultOrgOf(orgs.all, orgs.filter) : ''}
-            onCancel={modals.closeFor('create')}
-            onCreated={(key) => modals.reveal(key, false)}
+            onClose={modals.closeFor('create')}
+            onDone={(key) => modals.reveal(key, false)}
           />
         ) : null}
       </Dialog>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { copyText } from '../../lib/clipboard';
-import { CopyButton, Dialog, ShownOnceSecret } from '../../ui';
+import { CopyButton, Dialog, ShownOnceSecret, type DialogProps } from '../../ui';
 
 // A new or rotated key's secret, shown exactly once, with the snippets that put it to use.
 
@@ -30,12 +30,11 @@ export function CopySnippet({
 }
 
 /** Which key a reveal dialog shows once, and how it is named. */
-interface RevealProps<K> {
+interface RevealProps<K> extends Pick<DialogProps, 'onClose'> {
   reveal: { key: K; rotated: boolean } | null;
   /** "API key", "Enrollment key": the dialog title and the secret's label. */
   noun: string;
   testIdPrefix: string;
-  onClose: () => void;
 }
 
 /** The dialog that shows a created or rotated key once; `children` adds what is particular to the key kind. */

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { PartnerKeyCreated, PartnerKeyScope } from '../../../../server/contract';
 import { formatCount } from '../../lib/format';
-import { Checklist, Field } from '../../ui';
+import { Checklist, Field, type DialogProps } from '../../ui';
 import { keysApi } from './api';
 import type { IssuedKeyKind } from './IssuedKeyDialogs';
 import { PARTNER_SCOPE_LABELS, PARTNER_SCOPES, PARTNER_WRITE_CAP } from './partner-scopes';
@@ -11,13 +11,7 @@ import { IssuedKeyLimits, IssuedKeyNameField, useIssuedKeyFields } from './issue
 // The partner provisioning key dialogs: create (name, scopes from the five, write limit, expiry), rotate and
 // revoke. The raw key is shown once by the tab's reveal dialog.
 
-export function CreatePartnerKeyForm({
-  onCancel,
-  onCreated,
-}: {
-  onCancel: () => void;
-  onCreated: (key: PartnerKeyCreated) => void;
-}) {
+export function CreatePartnerKeyForm({ onClose, onDone }: DialogProps<PartnerKeyCreated>) {
   const [scopes, setScopes] = useState<PartnerKeyScope[]>(['organizations:read', 'sites:read']);
   const fields = useIssuedKeyFields(String(PARTNER_WRITE_CAP), 'a write limit');
   const { action, show, submit } = useCreateSubmit({
@@ -27,11 +21,11 @@ export function CreatePartnerKeyForm({
 
   const onSubmit = submit(async () => {
     const body = fields.body();
-    if (body) onCreated(await keysApi.createPartnerKey({ scopes, ...body }));
+    if (body) onDone(await keysApi.createPartnerKey({ scopes, ...body }));
   });
 
   return (
-    <CreateKeyForm create={action} testId="partner-key-create" onSubmit={onSubmit} onCancel={onCancel}>
+    <CreateKeyForm create={action} testId="partner-key-create" onSubmit={onSubmit} onCancel={onClose}>
       <IssuedKeyNameField
         idPrefix="partner-key"
         fields={fields}

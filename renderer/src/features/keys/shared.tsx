@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Organization } from '../../../../server/contract';
 import { useAsyncAction, type AsyncAction } from '../../lib/action';
 import { useModal } from '../../lib/hooks';
-import { ActionError, ConfirmAction, DialogButtons, Field, TextField } from '../../ui';
+import { ActionError, ConfirmAction, DialogButtons, Field, TextField, type DialogProps } from '../../ui';
 
 // Pieces the key dialogs share: the organization picker, the form's foot, and which dialog a tab shows.
 
@@ -71,12 +71,10 @@ export function defaultOrgOf(orgs: Organization[], orgFilter: string): string {
   return orgFilter || (orgs.length === 1 ? (orgs[0]?.id ?? '') : '');
 }
 
-/** The props of a form that creates a key. */
-export interface CreateKeyProps<C> {
+/** The props of a form that creates a key (the body of the create dialog): done with the key created. */
+export interface CreateKeyProps<C> extends DialogProps<C> {
   orgs: Organization[];
   defaultOrg: string;
-  onCancel: () => void;
-  onCreated: (key: C) => void;
 }
 
 /**
@@ -186,11 +184,9 @@ export function CreateKeyForm({
   );
 }
 
-/** The props of a dialog on one key row: the key, Cancel, and what follows a write that went through. */
-export interface OnKey<K, R = void> {
+/** The props of a dialog on one key row: the key, and done with what the write returned. */
+export interface OnKey<K, R = void> extends DialogProps<R> {
   k: K;
-  onClose: () => void;
-  onDone: (result: R) => void;
 }
 
 /** A confirmation on one key (`<testId>-dialog`, its error `<testId>-error`): `write` runs on confirm. */

@@ -1,6 +1,14 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { SignerGroup } from '../../../../server/contract';
-import { AdminTable, LoadState, TextAreaField, TextField, SmallButton, TitleCell } from '../../ui';
+import {
+  AdminTable,
+  LoadState,
+  TextAreaField,
+  TextField,
+  SmallButton,
+  TitleCell,
+  type DialogProps,
+} from '../../ui';
 import { ConfirmTarget } from '../../ui/DialogActions';
 import { FormDialog } from '../../ui/FormDialog';
 import { useAsyncAction } from '../../lib/action';
@@ -161,8 +169,7 @@ export function SignerGroupsView({ org }: { org: PolicyOrg }) {
         <SignerGroupDialog
           group={editing.value === 'new' ? null : editing.value}
           org={org}
-          onClose={editing.close}
-          onSaved={editing.closeThen(list.reload)}
+          {...editing.props(list.reload)}
         />
       ) : null}
 
@@ -194,13 +201,8 @@ function SignerGroupDialog({
   group,
   org,
   onClose,
-  onSaved,
-}: {
-  group: SignerGroup | null;
-  org: PolicyOrg;
-  onClose: () => void;
-  onSaved: () => void;
-}) {
+  onDone,
+}: { group: SignerGroup | null; org: PolicyOrg } & DialogProps) {
   const [name, setName] = useState(group?.name ?? '');
   const [description, setDescription] = useState(group?.description ?? '');
   const [signersText, setSignersText] = useState(group ? group.signers.join('\n') : '');
@@ -242,7 +244,7 @@ function SignerGroupDialog({
       };
       if (group) await pamPolicyApi.updateSignerGroup(group.id, body);
       else await pamPolicyApi.createSignerGroup(org.withOrg(body));
-      onSaved();
+      onDone();
     });
   };
 

@@ -3,7 +3,7 @@ import type { OrgAccess } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { useSession } from '../../lib/session';
 import { Field } from '../../ui/basics';
-import { Checklist, FormDialog, RadioCards, TextField, Toggle } from '../../ui';
+import { Checklist, FormDialog, RadioCards, TextField, Toggle, type DialogProps } from '../../ui';
 import { asList } from '../../lib/query';
 import { useFormSubmit } from '../../lib/form-submit';
 import { useScope } from '../../lib/session';
@@ -44,13 +44,8 @@ const ACCESS_CHOICES: Array<{ value: OrgAccess; title: string; desc: string }> =
   { value: 'none', title: 'None', desc: 'Partner-level work only' },
 ];
 
-export function InviteDialog({
-  onClose,
-  onInvited,
-}: {
-  onClose: () => void;
-  onInvited: (email: string) => void;
-}) {
+/** Done with the address the invitation went to. */
+export function InviteDialog({ onClose, onDone }: DialogProps<string>) {
   const scope = useScope();
   const ownOrgId = useSession((s) => s.user?.orgId ?? null);
   const dir = useDirectory();
@@ -122,7 +117,7 @@ export function InviteDialog({
       if (restrictSites) body.siteIds = siteIds;
     }
     await peopleApi.invite(body);
-    onInvited(email.trim());
+    onDone(email.trim());
   });
 
   const chosenRole = roleList.find((r) => r.id === roleId);

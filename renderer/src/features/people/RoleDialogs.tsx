@@ -10,6 +10,7 @@ import {
   LoadingBlock,
   Pager,
   TextField,
+  type DialogProps,
   type FormAction,
 } from '../../ui';
 import { asList, paginationOf } from '../../lib/query';
@@ -70,15 +71,8 @@ export function RoleUsersCard({ role, dir }: { role: RoleDetail; dir: Directory 
   );
 }
 
-export function CloneRoleDialog({
-  role,
-  onClose,
-  onCloned,
-}: {
-  role: Role;
-  onClose: () => void;
-  onCloned: (id: string) => void;
-}) {
+/** Done with the id of the copy. */
+export function CloneRoleDialog({ role, onClose, onDone }: { role: Role } & DialogProps<string>) {
   const [name, setName] = useState(`${role.name} (copy)`.slice(0, 100));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -97,7 +91,7 @@ export function CloneRoleDialog({
     setNameError(null);
     try {
       const copy = await peopleApi.cloneRole(role.id, name.trim());
-      onCloned(copy.id);
+      onDone(copy.id);
     } catch (err) {
       if (err instanceof ApiError && (err.code === 'ROLE_NAME_TAKEN' || fieldErrors(err).name))
         setNameError(fieldErrors(err).name ?? err.message);

@@ -145,11 +145,7 @@ function RoleForm({
       </form>
 
       {cloning.value && role ? (
-        <CloneRoleDialog
-          role={role}
-          onClose={cloning.close}
-          onCloned={cloning.closeThen((id: string) => navigate(`/users/roles/${id}`))}
-        />
+        <CloneRoleDialog role={role} {...cloning.props((id: string) => navigate(`/users/roles/${id}`))} />
       ) : null}
 
       <DeleteRoleDialog

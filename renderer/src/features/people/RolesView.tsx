@@ -162,8 +162,7 @@ export function RolesView({ tabs }: { tabs: ReactNode }) {
       {cloning.value ? (
         <CloneRoleDialog
           role={cloning.value}
-          onClose={cloning.close}
-          onCloned={cloning.closeThen((id: string) => navigate(`/users/roles/${id}`))}
+          {...cloning.props((id: string) => navigate(`/users/roles/${id}`))}
         />
       ) : null}
 

@@ -229,8 +229,7 @@ export function UsersView({ tabs }: { tabs: ReactNode }) {
 
       {inviting.value ? (
         <InviteDialog
-          onClose={inviting.close}
-          onInvited={inviting.closeThen((email: string) => {
+          {...inviting.props((email: string) => {
             setNotice(`Invitation sent to ${email}.`);
             users.reload();
           })}

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { SsoProvider } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { queryClient } from '../../lib/query';
-import { FormDialog } from '../../ui';
+import { FormDialog, type DialogProps } from '../../ui';
 import { ssoApi, ssoKeys, useOwnerRoles } from './api';
 import { draftFromProvider, updateBody, validateDraft } from './model';
 import type { OwnerChoice } from './owner';
@@ -20,8 +20,7 @@ export function EditProviderDialog({
   provider: SsoProvider;
   owner: OwnerChoice;
   issuerTemplate: string | null;
-  onClose: () => void;
-}) {
+} & Pick<DialogProps, 'onClose'>) {
   const [draft, setDraft] = useState(() => draftFromProvider(provider));
   const [submitted, setSubmitted] = useState(false);
   const roles = useOwnerRoles(owner);

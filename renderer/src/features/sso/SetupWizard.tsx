@@ -3,7 +3,7 @@ import type { SsoPreset, SsoProvider } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
 import { copyText } from '../../lib/clipboard';
 import { queryClient } from '../../lib/query';
-import { ActionError, Alert, Button, CopyButton, Dialog, Icon } from '../../ui';
+import { ActionError, Alert, Button, CopyButton, Dialog, Icon, type DialogProps } from '../../ui';
 import { ssoApi, ssoKeys, useOwnerRoles } from './api';
 import { createBody, draftFromPreset, validateDraft, type ProviderDraft } from './model';
 import type { OwnerChoice } from './owner';
@@ -34,11 +34,7 @@ export function SetupWizard({
   owner,
   presets,
   onClose,
-}: {
-  owner: OwnerChoice;
-  presets: SsoPreset[];
-  onClose: () => void;
-}) {
+}: { owner: OwnerChoice; presets: SsoPreset[] } & Pick<DialogProps, 'onClose'>) {
   const [step, setStep] = useState(0);
   const [presetId, setPresetId] = useState<string>(presets.find((p) => p.loginSupported)?.id ?? OTHER);
   const [draft, setDraft] = useState<ProviderDraft | null>(null);

@@ -1,7 +1,15 @@
 import { useState } from 'react';
 import { CONTACT_ROLES, type Contact, type ContactRole, type Site } from '../../../../server/contract';
 import { useFormSubmit } from '../../lib/form-submit';
-import { Checklist, ChoiceSelect, Field, FormDialog, nameChoices, TextField } from '../../ui';
+import {
+  Checklist,
+  ChoiceSelect,
+  Field,
+  FormDialog,
+  nameChoices,
+  TextField,
+  type DialogProps,
+} from '../../ui';
 import { tenantsApi } from './api';
 import { CONTACT_ROLE_LABELS } from './contact-labels';
 import { contactChanges, TEXT_FIELDS, type TextKey } from './contact-changes';
@@ -15,13 +23,8 @@ export function ContactDialog({
   contact,
   sites,
   onClose,
-  onSaved,
-}: {
-  contact: Contact;
-  sites: Site[];
-  onClose: () => void;
-  onSaved: () => void;
-}) {
+  onDone,
+}: { contact: Contact; sites: Site[] } & DialogProps) {
   const [values, setValues] = useState<Record<TextKey, string>>(() => ({
     name: contact.name ?? '',
     title: contact.title ?? '',
@@ -40,7 +43,7 @@ export function ContactDialog({
   const save = submit(async () => {
     const body = contactChanges(contact, values, siteId, roles);
     if (Object.keys(body).length > 0) await tenantsApi.updateContact(contact.id, body);
-    onSaved();
+    onDone();
   });
 
   return (

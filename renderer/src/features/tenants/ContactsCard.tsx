@@ -103,12 +103,7 @@ export function ContactsCard({
         )}
       </OrgListCard>
       {editing.value ? (
-        <ContactDialog
-          contact={editing.value}
-          sites={sites}
-          onClose={editing.close}
-          onSaved={editing.closeThen(contacts.reload)}
-        />
+        <ContactDialog contact={editing.value} sites={sites} {...editing.props(contacts.reload)} />
       ) : null}
     </>
   );

@@ -135,8 +135,7 @@ export function OrganizationDetail({ orgId, embedded }: { orgId: string; embedde
         <OrganizationDialog
           org={org}
           partners={partner.data ? [partner.data] : []}
-          onClose={editing.close}
-          onSaved={editing.closeThen(reloadOrg)}
+          {...editing.props(reloadOrg)}
         />
       ) : null}
 
@@ -208,8 +207,7 @@ function SitesCard({ orgId, orgName }: { orgId: string; orgName: string }) {
         <SiteDialog
           orgId={orgId}
           site={editing.value === 'new' ? null : editing.value}
-          onClose={editing.close}
-          onSaved={editing.closeThen(sites.reload)}
+          {...editing.props(sites.reload)}
         />
       ) : null}
 

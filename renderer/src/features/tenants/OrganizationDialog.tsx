@@ -14,6 +14,7 @@ import {
   DeleteTarget,
   EditorDialog,
   type ConfirmTargetOf,
+  type DialogProps,
   type EditorTexts,
   Field,
   TextField,
@@ -118,13 +119,8 @@ export function OrganizationDialog({
   org,
   partners,
   onClose,
-  onSaved,
-}: {
-  org: Organization | null;
-  partners: Partner[];
-  onClose: () => void;
-  onSaved: (org: Organization, created: boolean) => void;
-}) {
+  onDone,
+}: { org: Organization | null; partners: Partner[] } & DialogProps<Organization>) {
   const scope = useScope();
   const creating = org === null;
   const needsPartner = creating && scope === 'system';
@@ -157,7 +153,7 @@ export function OrganizationDialog({
       }
       saved = await tenantsApi.updateOrganization(org.id, body);
     }
-    onSaved(saved, creating);
+    onDone(saved);
   });
 
   return (

@@ -194,9 +194,10 @@ export function OrganizationsView({ tabs }: { tabs: ReactNode }) {
         <OrganizationDialog
           org={editing.value === 'new' ? null : editing.value}
           partners={partnerList}
-          onClose={editing.close}
-          onSaved={editing.closeThen((saved: Organization, created: boolean) =>
-            created ? navigate(`/tenants/orgs/${saved.id}`) : orgs.reload(),
+          {...editing.props(
+            editing.value === 'new'
+              ? (saved: Organization) => navigate(`/tenants/orgs/${saved.id}`)
+              : orgs.reload,
           )}
         />
       ) : null}

@@ -8,6 +8,7 @@ import {
   Check,
   Dialog,
   DialogButtons,
+  type DialogProps,
   EditorDialog,
   type EditorTexts,
   RadioCards,
@@ -76,15 +77,7 @@ const PARTNER_DIALOG: EditorTexts = {
   createLabel: 'Create partner',
 };
 
-export function PartnerDialog({
-  partner,
-  onClose,
-  onSaved,
-}: {
-  partner: Partner | null;
-  onClose: () => void;
-  onSaved: () => void;
-}) {
+export function PartnerDialog({ partner, onClose, onDone }: { partner: Partner | null } & DialogProps) {
   const creating = partner === null;
   const tenant = useTenantForm(() => partnerForm(partner), creating, validatePartner);
   const { form } = tenant;
@@ -99,7 +92,7 @@ export function PartnerDialog({
       }
       await tenantsApi.updatePartner(partner.id, body);
     }
-    onSaved();
+    onDone();
   });
 
   return (
@@ -138,15 +131,7 @@ export function PartnerDialog({
   );
 }
 
-export function PartnerStatusDialog({
-  partner,
-  onClose,
-  onSaved,
-}: {
-  partner: Partner;
-  onClose: () => void;
-  onSaved: () => void;
-}) {
+export function PartnerStatusDialog({ partner, onClose, onDone }: { partner: Partner } & DialogProps) {
   const [status, setStatus] = useState<PartnerStatus>(partner.status);
   const [acknowledged, setAcknowledged] = useState(false);
   const action = useAsyncAction();
@@ -159,7 +144,7 @@ export function PartnerStatusDialog({
   const save = () =>
     action.run(async () => {
       await tenantsApi.updatePartner(partner.id, { status });
-      onSaved();
+      onDone();
     });
 
   return (

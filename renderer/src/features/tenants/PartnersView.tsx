@@ -133,17 +133,12 @@ export function PartnersView({ tabs }: { tabs: ReactNode }) {
       {editing.value ? (
         <PartnerDialog
           partner={editing.value === 'new' ? null : editing.value}
-          onClose={editing.close}
-          onSaved={editing.closeThen(partners.reload)}
+          {...editing.props(partners.reload)}
         />
       ) : null}
 
       {statusOf.value ? (
-        <PartnerStatusDialog
-          partner={statusOf.value}
-          onClose={statusOf.close}
-          onSaved={statusOf.closeThen(partners.reload)}
-        />
+        <PartnerStatusDialog partner={statusOf.value} {...statusOf.props(partners.reload)} />
       ) : null}
 
       <DeleteTarget of={deleting} what="partner" onConfirm={remove} testId="partner-delete-dialog">

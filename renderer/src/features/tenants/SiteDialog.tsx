@@ -3,7 +3,14 @@ import type { Site, SitePatch } from '../../../../server/contract';
 
 import { useFormSubmit } from '../../lib/form-submit';
 import { tenantsApi } from './api';
-import { EditorDialog, type EditorTexts, SelectField, TextField, TimeZoneOptions } from '../../ui';
+import {
+  type DialogProps,
+  EditorDialog,
+  type EditorTexts,
+  SelectField,
+  TextField,
+  TimeZoneOptions,
+} from '../../ui';
 
 // A site's address and contact are free-form objects in the API; the console keeps to a few plain keys and leaves
 // any other keys it finds untouched.
@@ -68,13 +75,8 @@ export function SiteDialog({
   orgId,
   site,
   onClose,
-  onSaved,
-}: {
-  orgId: string;
-  site: Site | null;
-  onClose: () => void;
-  onSaved: (site: Site) => void;
-}) {
+  onDone,
+}: { orgId: string; site: Site | null } & DialogProps<Site>) {
   const creating = site === null;
   const [name, setName] = useState(site?.name ?? '');
   const [timezone, setTimezone] = useState(site?.timezone ?? 'UTC');
@@ -123,7 +125,7 @@ export function SiteDialog({
       }
       saved = await tenantsApi.updateSite(site.id, body);
     }
-    onSaved(saved);
+    onDone(saved);
   });
 
   return (

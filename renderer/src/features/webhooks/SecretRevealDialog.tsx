@@ -1,4 +1,4 @@
-import { Dialog, ShownOnceSecret } from '../../ui';
+import { Dialog, ShownOnceSecret, type DialogProps } from '../../ui';
 
 // A signing secret shown exactly once (after create or rotate): the server keeps it sealed and only ever says
 // `hasSecret`, so this is the one moment it can be copied into the receiver.
@@ -7,11 +7,7 @@ export function SecretRevealDialog({
   title,
   secret,
   onClose,
-}: {
-  title: string;
-  secret: string;
-  onClose: () => void;
-}) {
+}: { title: string; secret: string } & Pick<DialogProps, 'onClose'>) {
   return (
     <Dialog open title={title} onClose={onClose} testId="webhook-secret-dialog" wide>
       <ShownOnceSecret

@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { WEBHOOK_TEST_EVENT, type Webhook } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
-import { Field, FormDialog } from '../../ui';
+import { Field, FormDialog, type DialogProps } from '../../ui';
 import { webhooksApi } from './api';
 import { EVENT_GROUP_ENTRIES } from './model';
 
 // Send a test delivery with a chosen event type. It goes through the same pipeline as a real event (signed,
 // checked, retried) and shows up in the log by push; the payload says it is a test.
 
-export function TestDeliveryDialog({ hook, onClose }: { hook: Webhook; onClose: () => void }) {
+export function TestDeliveryDialog({ hook, onClose }: { hook: Webhook } & Pick<DialogProps, 'onClose'>) {
   const [event, setEvent] = useState<string>(WEBHOOK_TEST_EVENT);
   const send = useAsyncAction();
   const onSubmit = (e: FormEvent) => {

@@ -126,7 +126,7 @@ function WebhookView({ hook }: { hook: WebhookDetail }) {
           orgs={orgs}
           editing={hook}
           onClose={closeFor('edit')}
-          onSaved={() => {
+          onDone={() => {
             close();
             void refresh();
           }}

@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import type { Organization, Webhook } from '../../../../server/contract';
 import { useAsyncAction } from '../../lib/action';
-import { FormDialog, OrgChoiceField, TextField } from '../../ui';
+import { FormDialog, OrgChoiceField, TextField, type DialogProps } from '../../ui';
 import { webhooksApi } from './api';
 import { EventPicker } from './EventPicker';
 import { refusalOf, useWebhookForm } from './form-model';
@@ -13,19 +13,19 @@ import { RetryPolicyFields } from './RetryPolicyFields';
 // headers and an optional retry policy. A new webhook gets a signing secret made in the browser, which the
 // caller shows once; editing never touches the secret (rotation is its own action).
 
+/** A webhook just created, with the signing secret its creator is shown once. */
+export interface NewWebhook {
+  hook: Webhook;
+  secret: string;
+}
+
+/** Done with the webhook created, or null once an edit is saved. */
 export function WebhookFormDialog({
   orgs,
   editing = null,
   onClose,
-  onCreated,
-  onSaved,
-}: {
-  orgs: Organization[];
-  editing?: Webhook | null;
-  onClose: () => void;
-  onCreated?: (hook: Webhook, secret: string) => void;
-  onSaved?: () => void;
-}) {
+  onDone,
+}: { orgs: Organization[]; editing?: Webhook | null } & DialogProps<NewWebhook | null>) {
   const spans = useSpansOrganizations();
   const pickOrg = spans && !editing;
   const form = useWebhookForm(editing, orgs.length === 1 ? (orgs[0]?.id ?? '') : '', pickOrg);
@@ -41,7 +41,7 @@ export function WebhookFormDialog({
     void save.run(async () => {
       if (editing && changes) {
         await webhooksApi.update(editing.id, changes);
-        onSaved?.();
+        onDone(null);
         return;
       }
       const secret = newSigningSecret();
@@ -54,7 +54,7 @@ export function WebhookFormDialog({
         ...(form.retryPolicy ? { retryPolicy: form.retryPolicy } : {}),
         ...(pickOrg ? { orgId: form.orgId } : {}),
       });
-      onCreated?.(hook, secret);
+      onDone({ hook, secret });
     });
   };
 

@@ -24,7 +24,7 @@ import { useWebhookList, webhooksApi, webhooksKeys } from './api';
 import { ago, useCanWriteWebhooks, useSpansOrganizations } from './model';
 import { HealthCells, WebhookStatusPill } from './parts';
 import { SecretRevealDialog } from './SecretRevealDialog';
-import { WebhookFormDialog } from './WebhookFormDialog';
+import { WebhookFormDialog, type NewWebhook } from './WebhookFormDialog';
 import { useStatusPage } from './status-page';
 import { WriteHint } from './WriteHint';
 
@@ -41,7 +41,7 @@ export function WebhooksPage() {
   useDocumentTitle('Webhooks');
   const { filter, setPage, query, control } = useStatusPage(STATUSES);
   const creating = useDialog<true>();
-  const [created, setCreated] = useState<{ hook: Webhook; secret: string } | null>(null);
+  const [created, setCreated] = useState<NewWebhook | null>(null);
   const canWrite = useCanWriteWebhooks();
   const spans = useSpansOrganizations();
   const { orgs } = useOrganizations();
@@ -159,9 +159,8 @@ export function WebhooksPage() {
       {creating.value ? (
         <WebhookFormDialog
           orgs={orgs}
-          onClose={creating.close}
-          onCreated={creating.closeThen((hook: Webhook, secret: string) => {
-            setCreated({ hook, secret });
+          {...creating.props((made: NewWebhook | null) => {
+            setCreated(made);
             void queryClient.invalidateQueries({ queryKey: webhooksKeys.all });
           })}
         />
