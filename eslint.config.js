@@ -7,6 +7,11 @@ import globals from 'globals';
 import path from 'node:path';
 
 const electronBan = { name: 'electron', message: 'Only main/ and preload/ may import electron.' };
+/** Only lib/api/ reaches the untyped client: everything else calls the contract's endpoints by name. */
+const UNTYPED_CLIENT_CALL = {
+  selector: 'CallExpression[callee.name=/^(api|apiResponse)$/]',
+  message: 'Call the contract through call() or stream() (lib/api/endpoints.ts), not the untyped client.',
+};
 const CONTRACT_ALONE =
   'server/contract is data and types only (the console bundles it): it imports no server code, and from a package only types.';
 /** The top-level app/ folder (the composing entries), not any folder named app (renderer/src/app). */
@@ -304,21 +309,31 @@ export default tseslint.config(
           ],
         },
       ],
-      // Issue 17, one typed data layer: screens and hooks call the typed endpoint functions of their feature's
-      // api.ts (checked against server/contract), never `api<T>(path)` with a type asserted at the call site.
+      // Issue 17, one typed data layer: screens and hooks call the endpoint functions of their feature's api.ts,
+      // which call the contract's endpoints through call()/stream() (lib/api/endpoints.ts); only lib/api/ itself
+      // reaches the untyped client, so no path is paired with a type by hand.
       'no-restricted-syntax': [
         'error',
+        UNTYPED_CLIENT_CALL,
         {
-          selector: "CallExpression[callee.name='api']",
+          selector: 'CallExpression[callee.name=/^(call|stream)$/]',
           message:
-            "Call the API through a typed endpoint function in this feature's api.ts (or lib/), not api() here.",
+            "Call the API through a typed endpoint function in this feature's api.ts (or lib/), not here.",
         },
       ],
     },
   },
   {
-    // Where the endpoint functions live.
+    // Where the endpoint functions live: they call the contract's endpoints.
     files: ['renderer/src/features/*/api.ts', 'renderer/src/lib/**/*.{ts,tsx}'],
+    ignores: ['renderer/src/lib/api/**'],
+    rules: {
+      'no-restricted-syntax': ['error', UNTYPED_CLIENT_CALL],
+    },
+  },
+  {
+    // The client and the typed caller themselves.
+    files: ['renderer/src/lib/api/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

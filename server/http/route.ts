@@ -8,7 +8,7 @@ import { loopTurns } from './turns';
 import { badRequest } from './errors';
 import type { ApiKeyAuth, AuthContext, UserAuth } from './auth-context';
 import type { Permission } from './permissions';
-import type { ApiEndpoints } from '../contract/endpoints';
+import type { ApiEndpoints, StreamedFile } from '../contract/endpoints';
 
 // Every route is declared once as a RouteSpec: the same zod schemas validate the request and describe it in the
 // OpenAPI document at /api/v1/openapi.json, so the two can never drift apart.
@@ -67,9 +67,16 @@ type EndpointOf<
   ? ApiEndpoints[`${Uppercase<M>} ${Path}`]
   : undefined;
 
-/** What a route's handler may answer with: its endpoint's response, or anything for a route the console never calls. */
+/**
+ * What a route's handler may answer with: its endpoint's response (nothing where it streams a file, which it writes
+ * itself), or anything for a route the console never calls.
+ */
 type AnswerOf<M extends HttpMethod, Path extends string> =
-  EndpointOf<M, Path> extends { response: infer R } ? R | Promise<R> : unknown;
+  EndpointOf<M, Path> extends { response: infer R }
+    ? [R] extends [StreamedFile]
+      ? void | Promise<void>
+      : R | Promise<R>
+    : unknown;
 
 /**
  * A route the console calls must accept what the console sends: every body (and query) of its endpoint must pass

@@ -67,6 +67,15 @@ export const fixtures = [
     body: z.object({ event: z.number() }),
     handler: () => ({ id: 'x', status: 'pending' as const }) as never,
   }),
+  defineRoute({
+    method: 'get',
+    path: '/pam/elevation-audit/export',
+    tag: 'fixture',
+    summary: 'answers with JSON where the endpoint streams a file',
+    auth: 'user',
+    // @ts-expect-error a streamed file is written by the handler itself; it answers with nothing
+    handler: () => ({ rows: [] }),
+  }),
   // @ts-expect-error the schema refuses the query the console sends (status is one of the webhook statuses)
   defineRoute({
     method: 'get',

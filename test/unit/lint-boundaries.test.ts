@@ -144,30 +144,46 @@ describe('renderer boundaries', () => {
     ).not.toContain(RESTRICTED);
   });
 
-  it('api() is called only from a feature’s api.ts or lib/, never from a screen or hook', async () => {
-    const call =
+  it('only lib/api/ reaches the untyped client; api.ts and lib/ call the contract by name; screens do neither', async () => {
+    const untyped =
       "import { api } from '../../lib/api/client';\nexport const load = () => api<{ ok: true }>('/health');\n";
-    expect(await rulesFired('renderer/src/features/home/HomePage.tsx', call)).toContain(SYNTAX);
-    expect(await rulesFired('renderer/src/features/home/useThing.ts', call)).toContain(SYNTAX);
-    // Untyped too: the screen would still be hand-writing the endpoint.
-    expect(
-      await rulesFired(
-        'renderer/src/features/home/HomePage.tsx',
-        "import { api } from '../../lib/api/client';\nexport const go = () => api('/demo/seed', { method: 'POST' });\n",
-      ),
-    ).toContain(SYNTAX);
-    expect(
-      await rulesFired(
-        'renderer/src/app/Fixture.tsx',
-        "import { api } from '../lib/api/client';\nexport const x = () => api<string>('/x');\n",
-      ),
-    ).toContain(SYNTAX);
-    expect(await rulesFired('renderer/src/features/home/api.ts', call)).not.toContain(SYNTAX);
+    const streamed =
+      "import { apiResponse } from '../../lib/api/client';\nexport const load = () => apiResponse('/audit/export');\n";
+    const named =
+      "import { call } from '../../lib/api/endpoints';\nexport const load = () => call('GET /health');\n";
+    // The untyped client: nowhere but lib/api/, not even in a feature's api.ts, where a path would be paired with
+    // a type by hand.
+    for (const file of ['renderer/src/features/home/api.ts', 'renderer/src/features/home/HomePage.tsx']) {
+      expect(await rulesFired(file, untyped)).toContain(SYNTAX);
+      expect(await rulesFired(file, streamed)).toContain(SYNTAX);
+    }
     expect(
       await rulesFired(
         'renderer/src/lib/Fixture.ts',
         "import { api } from './api/client';\nexport const x = () => api<string>('/x');\n",
       ),
+    ).toContain(SYNTAX);
+    expect(
+      await rulesFired(
+        'renderer/src/lib/api/endpoints.ts',
+        "import { api } from './client';\nexport const x = () => api<string>('/x');\n",
+      ),
     ).not.toContain(SYNTAX);
+    // The typed caller: in a feature's api.ts and lib/, never in a screen, a hook or app/.
+    expect(await rulesFired('renderer/src/features/home/api.ts', named)).not.toContain(SYNTAX);
+    expect(
+      await rulesFired(
+        'renderer/src/lib/Fixture.ts',
+        "import { call } from './api/endpoints';\nexport const x = () => call('GET /health');\n",
+      ),
+    ).not.toContain(SYNTAX);
+    expect(await rulesFired('renderer/src/features/home/HomePage.tsx', named)).toContain(SYNTAX);
+    expect(await rulesFired('renderer/src/features/home/useThing.ts', named)).toContain(SYNTAX);
+    expect(
+      await rulesFired(
+        'renderer/src/app/Fixture.tsx',
+        "import { stream } from '../lib/api/endpoints';\nexport const x = () => stream('POST /audit/export', { body: {} });\n",
+      ),
+    ).toContain(SYNTAX);
   });
 });

@@ -3,6 +3,7 @@ import type {
   AuditComplianceReport,
   AuditEntry,
   AuditEntryListResponse,
+  AuditExportParams,
   AuditListQuery,
   AuditReportQuery,
   AuditSearchQuery,
@@ -12,7 +13,7 @@ import type {
   AuditUserActivityReport,
   AuditVerifyResponse,
 } from '../audit';
-import type { Endpoint } from './endpoint';
+import type { Endpoint, StreamedFile } from './endpoint';
 
 // /audit (spec 2 "Audit logs"): the log, its search, reports and chains. The export is streamed, not JSON.
 
@@ -22,6 +23,7 @@ export interface AuditVerifyQuery {
 }
 
 export interface AuditEndpoints {
+  'POST /audit/export': Endpoint<StreamedFile, AuditExportParams>;
   'GET /audit/logs': Endpoint<AuditEntryListResponse, undefined, AuditListQuery>;
   'GET /audit/logs/:id': Endpoint<AuditEntry>;
   'GET /audit/search': Endpoint<AuditEntryListResponse, undefined, AuditSearchQuery>;

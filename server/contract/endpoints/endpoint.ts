@@ -7,3 +7,11 @@ export interface Endpoint<Response, Body = undefined, Query = undefined> {
   body: Body;
   query: Query;
 }
+
+/**
+ * The answer of an endpoint that streams a file (CSV, JSONL) instead of one JSON value: its handler writes the
+ * response itself, and the console reads it with `stream()` rather than `call()`.
+ */
+export interface StreamedFile {
+  readonly streamed: true;
+}

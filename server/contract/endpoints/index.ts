@@ -26,7 +26,7 @@ import type { SsoEndpoints } from './sso';
 import type { AccessReviewEndpoints } from './access-reviews';
 import type { ImportEndpoints } from './imports';
 
-export type { Endpoint } from './endpoint';
+export type { Endpoint, StreamedFile } from './endpoint';
 export type * from './webhooks';
 export type * from './auth';
 export type * from './session';

@@ -1,5 +1,6 @@
 import type {
   AiToolsResponse,
+  ElevationEventType,
   ElevationFlowType,
   PamConfig,
   PamConfigResponse,
@@ -11,7 +12,7 @@ import type {
   SignerGroupList,
   SignerGroupResponse,
 } from '../pam';
-import type { Endpoint } from './endpoint';
+import type { Endpoint, StreamedFile } from './endpoint';
 
 // PAM policy (spec 2 "Privileged access": rules, signer groups, the organization's configuration) and the
 // partner's approval step-up policy, which lives in the partner's settings. Partner and system callers name the
@@ -58,7 +59,22 @@ export interface StepUpPartnerPatch {
   settings: { security: { approvalStepUp: StepUpPolicy } };
 }
 
+/** One page of the elevation audit export (CSV or JSONL); the next page is asked for with the last one's cursor. */
+export interface ElevationExportQuery {
+  from: string;
+  to: string;
+  format: 'csv' | 'jsonl';
+  limit: number;
+  orgId?: string;
+  siteId?: string;
+  deviceId?: string;
+  elevationRequestId?: string;
+  eventType?: ElevationEventType;
+  cursor?: string;
+}
+
 export interface PamPolicyEndpoints {
+  'GET /pam/elevation-audit/export': Endpoint<StreamedFile, undefined, ElevationExportQuery>;
   'GET /pam/rules': Endpoint<PamRuleList, undefined, PamOrgQuery>;
   'POST /pam/rules': Endpoint<PamRuleResponse, PamRuleBody & { orgId?: string }>;
   'POST /pam/rules/preview': Endpoint<PamRulePreview, PamRulePreviewBody>;

@@ -5,8 +5,7 @@ import type {
   AuditFilterQuery,
   AuditReportQuery,
 } from '../../../../server/contract';
-import { apiResponse } from '../../lib/api/client';
-import { call } from '../../lib/api/endpoints';
+import { call, stream } from '../../lib/api/endpoints';
 import { usePagedList } from '../../lib/paged-list';
 import { useApiQuery, type QueryState } from '../../lib/query';
 
@@ -33,8 +32,7 @@ export const auditApi = {
   verify: (orgId: string | null) => call('GET /audit/verify', { query: { orgId: orgId ?? undefined } }),
   /** The export as a streamed response: the caller reads the body chunk by chunk (export.ts). */
   export: (filters: AuditFilterQuery, q: string, format: AuditExportFormat, signal: AbortSignal) =>
-    apiResponse('/audit/export', {
-      method: 'POST',
+    stream('POST /audit/export', {
       body: { ...filters, ...(q ? { q } : {}), format },
       headers: { accept: format === 'csv' ? 'text/csv' : 'application/json' },
       signal,

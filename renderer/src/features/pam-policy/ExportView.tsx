@@ -1,15 +1,21 @@
 // Over 400 lines: one form and the export run it starts (progress, cancel, saved file); the window and paging model is in export-model.ts.
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { ActionError } from '../../ui/ActionError';
-import { Icon } from '../../ui/Icon';
-import { Field, Spinner } from '../../ui/basics';
-import { formatDateTime } from '../../lib/format';
+import type { ElevationExportQuery } from '../../../../server/contract';
 import { saveFile } from '../../lib/clipboard';
-import { LabelOptions, TextField } from '../../ui';
-import type { PolicyOrg } from './org';
+import { formatCount, formatDateTime, plural } from '../../lib/format';
+import {
+  ActionError,
+  CardHead,
+  Field,
+  Icon,
+  LabelOptions,
+  nameChoices,
+  SelectField,
+  Spinner,
+  TextField,
+} from '../../ui';
 import { pamPolicyApi } from './api';
-import { CardHead, SelectField, nameChoices } from '../../ui';
-import { formatCount, plural } from '../../lib/format';
+import type { PolicyOrg } from './org';
 import type { Format, IdParam, Job, Progress } from './export-model';
 import {
   PAGE_LIMIT,
@@ -85,9 +91,10 @@ export function ExportView({ org }: { org: PolicyOrg }) {
     setProgress({ state: 'running', rows: 0, pages: 0, part: job.part });
     try {
       do {
-        const params = new URLSearchParams(job.query);
-        if (next) params.set('cursor', next);
-        const res = await pamPolicyApi.exportPage(params, controller.signal);
+        const res = await pamPolicyApi.exportPage(
+          { ...job.query, cursor: next ?? undefined },
+          controller.signal,
+        );
         let text = await res.text();
         if (job.format === 'csv') {
           // Each page is a complete CSV file with its own header row: keep the first one only.
@@ -145,13 +152,18 @@ export function ExportView({ org }: { org: PolicyOrg }) {
     e.preventDefault();
     setTried(true);
     if (invalid || !fromIso || !toIso || !org.orgId) return;
-    const query = new URLSearchParams({ from: fromIso, to: toIso, format, limit: String(PAGE_LIMIT) });
-    if (org.picks) query.set('orgId', org.orgId);
-    if (siteId) query.set('siteId', siteId);
-    if (eventType) query.set('eventType', eventType);
-    for (const { param } of ID_FILTERS) if (ids[param].trim()) query.set(param, ids[param].trim());
+    const query: ElevationExportQuery = {
+      from: fromIso,
+      to: toIso,
+      format,
+      limit: PAGE_LIMIT,
+      orgId: org.picks ? org.orgId : undefined,
+      siteId: siteId || undefined,
+      eventType: EVENT_TYPES.find((t) => t === eventType),
+    };
+    for (const { param } of ID_FILTERS) query[param] = ids[param].trim() || undefined;
     const fileBase = `elevation-audit_${slug(org.org?.name ?? 'organization')}_${stamp(from)}_${stamp(to)}`;
-    void fetchAll({ query: query.toString(), format, fileBase, part: 1 }, null);
+    void fetchAll({ query, format, fileBase, part: 1 }, null);
   };
 
   return (

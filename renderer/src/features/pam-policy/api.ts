@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type {
   AiToolCatalogEntry,
+  ElevationExportQuery,
   PamConfigBody,
   PamRuleBody,
   PamRulePatch,
@@ -8,8 +9,8 @@ import type {
   SignerGroupBody,
   StepUpPolicy,
 } from '../../../../server/contract';
-import { apiResponse, ApiError } from '../../lib/api/client';
-import { call } from '../../lib/api/endpoints';
+import { ApiError } from '../../lib/api/client';
+import { call, stream } from '../../lib/api/endpoints';
 import { useApiQuery } from '../../lib/query';
 import type { PolicyOrg } from './org';
 
@@ -61,8 +62,8 @@ export const pamPolicyApi = {
   aiTools: () => call('GET /pam/ai-tools').then((r) => r.tools),
 
   /** One page of the elevation audit export, unread: its body is CSV or JSONL, its paging in the headers. */
-  exportPage: (query: URLSearchParams, signal: AbortSignal) =>
-    apiResponse(`/pam/elevation-audit/export?${query.toString()}`, { headers: { accept: '*/*' }, signal }),
+  exportPage: (query: ElevationExportQuery, signal: AbortSignal) =>
+    stream('GET /pam/elevation-audit/export', { query, headers: { accept: '*/*' }, signal }),
 };
 
 // Each list waits for the organization to be known (partner and system callers name it in the query) so no

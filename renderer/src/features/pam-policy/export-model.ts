@@ -1,4 +1,8 @@
-import { ELEVATION_EVENT_TYPES, type ElevationEventType } from '../../../../server/contract';
+import {
+  ELEVATION_EVENT_TYPES,
+  type ElevationEventType,
+  type ElevationExportQuery,
+} from '../../../../server/contract';
 
 // The elevation audit export without its screen: time windows, id filters, paging and the saved file.
 
@@ -91,7 +95,7 @@ export function zoneName(): string {
 
 /** One export: the query of its first page and how its file is named. */
 export interface Job {
-  query: string;
+  query: ElevationExportQuery;
   format: Format;
   fileBase: string;
   part: number;

@@ -91,9 +91,9 @@ function DomainRow({ domain, orgId, canWrite }: { domain: SsoDomain; orgId: stri
   const check = useAsyncAction();
   const remove = useAsyncAction();
   // Both buttons call the server about this domain, then reload the list so the row shows the outcome.
-  const thenRefresh = (action: AsyncAction, call: (domainId: string) => Promise<unknown>) => () =>
+  const thenRefresh = (action: AsyncAction, write: (domainId: string) => Promise<unknown>) => () =>
     void action.run(async () => {
-      await call(domain.id);
+      await write(domain.id);
       await queryClient.invalidateQueries({ queryKey: ssoKeys.domains(orgId) });
     });
   const verified = domain.verifiedAt !== null;
