@@ -84,7 +84,6 @@ export type CommandHandler = (
   agent: AgentHandle,
 ) => CommandOutcome | Promise<CommandOutcome>;
 
-
 export interface ScenarioHooks {
   /** Command types this scenario adds or overrides (both over the socket and claimed by heartbeat). */
   commands?: Record<string, CommandHandler>;
@@ -93,4 +92,3 @@ export interface ScenarioHooks {
   /** After every successful heartbeat. */
   onHeartbeat?(agent: AgentHandle): void | Promise<void>;
 }
-

@@ -31,7 +31,9 @@ function printDemo(url: string, demo: DemoSeedResponse): void {
   const admin = demo.platformAdmin;
   if (admin) {
     console.log(`  platform administrator ${admin.email}`);
-    console.log(`    password: ${admin.password} (shown once; sign in at ${url}/ and set up a second factor)`);
+    console.log(
+      `    password: ${admin.password} (shown once; sign in at ${url}/ and set up a second factor)`,
+    );
   }
   const width = Math.max(...demo.technicians.map((t) => t.email.length));
   for (const t of demo.technicians) console.log(`  ${t.email.padEnd(width)}  ${t.name}: ${t.role}`);

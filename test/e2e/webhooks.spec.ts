@@ -163,7 +163,8 @@ test('create a webhook, watch a test delivery arrive live, retry a failed one by
   // The menu closes on any page scroll (it is positioned against the page); the screenshot above scrolled, and a
   // scroll still settling may close it as it opens: open it again until its item can be pressed.
   await expect(async () => {
-    if (!(await page.getByTestId('webhook-rotate').isVisible())) await page.getByTestId('webhook-more').click();
+    if (!(await page.getByTestId('webhook-rotate').isVisible()))
+      await page.getByTestId('webhook-more').click();
     await page.getByTestId('webhook-rotate').click({ timeout: 2_000 });
   }).toPass({ timeout: 15_000 });
   await page.getByTestId('webhook-rotate-dialog').getByTestId('confirm-action').click();

@@ -420,11 +420,7 @@ describe('GET, PATCH, DELETE and rotate', () => {
       400,
       'Cannot update revoked API key',
     );
-    expectError(
-      await call('DELETE', `/api-keys/${k.id}`, tok.noMfa),
-      403,
-      'MFA required',
-    );
+    expectError(await call('DELETE', `/api-keys/${k.id}`, tok.noMfa), 403, 'MFA required');
   });
 
   it('expired keys cannot be updated or rotated, and read as expired before their next use', async () => {

@@ -97,11 +97,7 @@ describe('groups', () => {
       403,
       'Access to this organization denied',
     );
-    expectError(
-      await call('noMfa', 'POST', '/groups', { name: 'G' }),
-      403,
-      'MFA required',
-    );
+    expectError(await call('noMfa', 'POST', '/groups', { name: 'G' }), 403, 'MFA required');
     expectError(
       await call('orgAdmin', 'POST', '/groups', { name: 'G', siteId: ids.sb }),
       400,

@@ -90,12 +90,7 @@ describe('isolation', () => {
     for (const [caller, id, status] of expectations) {
       expect({ caller, id, status: (await patch(caller, id)).status }).toEqual({ caller, id, status });
     }
-    expectError(
-      await patch('noMfa', dev.a1s1),
-      403,
-      'MFA required',
-      'MFA_REQUIRED',
-    );
+    expectError(await patch('noMfa', dev.a1s1), 403, 'MFA required', 'MFA_REQUIRED');
     expectError(await patch('keyA1Read', dev.a1s1), 403, 'API key does not have required permissions');
   });
 

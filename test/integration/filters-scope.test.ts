@@ -100,12 +100,7 @@ describe('/filters scope isolation', () => {
       'Insufficient permissions',
     );
     expectError(await createFilter({ key: keyRead }, {}), 403, 'API key does not have required permissions');
-    expectError(
-      await createFilter({ token: tok.noMfa }, {}),
-      403,
-      'MFA required',
-      'MFA_REQUIRED',
-    );
+    expectError(await createFilter({ token: tok.noMfa }, {}), 403, 'MFA required', 'MFA_REQUIRED');
     expectError(
       await call('PATCH', `/filters/${inA1}`, { token: tok.noMfa }, { name: 'x' }),
       403,

@@ -70,12 +70,7 @@ describe('access', () => {
     const tech = await get({ ...W }, tok.orgTech);
     expectError(tech, 403, 'Insufficient permissions', 'PERMISSION_DENIED');
     expect(tech.body.required).toBe('audit:export');
-    expectError(
-      await get({ ...W }, tok.noMfa),
-      403,
-      'MFA required',
-      'MFA_REQUIRED',
-    );
+    expectError(await get({ ...W }, tok.noMfa), 403, 'MFA required', 'MFA_REQUIRED');
     const key = await server.api.request('GET', exportUrl({ ...W }), { headers: { 'x-api-key': apiKey } });
     expectError(key, 401, 'Authentication required', 'AUTH_REQUIRED');
     const none = await server.api.get(exportUrl({ ...W }));

@@ -49,11 +49,15 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const entry = options.bundle ? ['out/main/serve.js'] : ['--import', 'tsx', 'app/serve.ts'];
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, '--port', String(port), '--data-dir', dataDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), ...entry, '--port', String(port), '--data-dir', dataDir],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, LOG_LEVEL: 'warn', ...options.env },
+    },
+  );
   let tail = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);

@@ -129,7 +129,9 @@ export async function seedOrgUser(server: TestServer, email: string, password: s
   db.prepare(
     "INSERT INTO roles (id, org_id, scope, name, created_at, updated_at) VALUES (?, ?, 'organization', 'Technician', ?, ?)",
   ).run(roleId, orgId, now, now);
-  db.prepare("INSERT INTO role_permissions (role_id, resource, action) VALUES (?, 'audit', 'read')").run(roleId);
+  db.prepare("INSERT INTO role_permissions (role_id, resource, action) VALUES (?, 'audit', 'read')").run(
+    roleId,
+  );
   db.prepare(
     "INSERT INTO users (id, email, name, password_hash, status, created_at, updated_at) VALUES (?, ?, 'Org Tech', ?, 'active', ?, ?)",
   ).run(userId, email, await hashPassword(password), now, now);

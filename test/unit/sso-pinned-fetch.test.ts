@@ -35,11 +35,15 @@ describe('SSO pinned fetch', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('connects to the judged address whatever the name, and keeps the name in the Host header', async () => {
-    const res = await pinnedFetch({ address: '127.0.0.1', family: 4 }, `http://idp.gatehouse.invalid:${port}/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'abc' }),
-    });
+    const res = await pinnedFetch(
+      { address: '127.0.0.1', family: 4 },
+      `http://idp.gatehouse.invalid:${port}/token`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: 'abc' }),
+      },
+    );
     expect(res).toBeInstanceOf(Response);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true });
@@ -52,9 +56,13 @@ describe('SSO pinned fetch', () => {
   });
 
   it('never follows a redirect (it could lead outside the rules)', async () => {
-    const res = await pinnedFetch({ address: '127.0.0.1', family: 4 }, `http://idp.gatehouse.invalid:${port}/moved`, {
-      method: 'GET',
-    });
+    const res = await pinnedFetch(
+      { address: '127.0.0.1', family: 4 },
+      `http://idp.gatehouse.invalid:${port}/moved`,
+      {
+        method: 'GET',
+      },
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('http://127.0.0.1/elsewhere');
   });

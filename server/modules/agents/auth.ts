@@ -57,7 +57,8 @@ export function authenticateAgent(
   const hash = sha256Hex(token);
   const current = safeEqual(hash, device.agent_token_hash);
   // Two enrollments of the install crossed (migration 0020): the credential used first is kept, the other dies.
-  const waiting = !current && device.agent_token_prev_hash !== null && safeEqual(hash, device.agent_token_prev_hash);
+  const waiting =
+    !current && device.agent_token_prev_hash !== null && safeEqual(hash, device.agent_token_prev_hash);
   if (!current && !waiting) throw unauthorized(INVALID_AGENT_TOKEN);
   if (waiting || device.agent_token_fresh) {
     settleAgentCredential(db, device.id, hash);

@@ -263,7 +263,14 @@ export function linkCommand(
 export type RequestPatch = Partial<
   Omit<
     ElevationRow,
-    'id' | 'org_id' | 'device_id' | 'device_hostname' | 'device_os_type' | 'org_name' | 'site_name' | 'updated_at'
+    | 'id'
+    | 'org_id'
+    | 'device_id'
+    | 'device_hostname'
+    | 'device_os_type'
+    | 'org_name'
+    | 'site_name'
+    | 'updated_at'
   >
 >;
 

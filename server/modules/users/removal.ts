@@ -17,7 +17,12 @@ export interface MembershipEnder {
  * take someone out, shared by removing a user and by completing an access review. Runs inside the caller's
  * transaction, so a failure later in it leaves the person exactly as they were.
  */
-export function endMembership(ctx: MembershipEnder, userId: string, association: AssociationKey, reason: string): void {
+export function endMembership(
+  ctx: MembershipEnder,
+  userId: string,
+  association: AssociationKey,
+  reason: string,
+): void {
   removeAssociationRow(ctx.db, userId, association);
   retireUserTokens(ctx.db, userId, ['invite']);
   revokeUserSessions(ctx, userId);

@@ -111,7 +111,10 @@ function createRecorder(
           try {
             transaction(rt.ctx.db, () => record(rt, finished));
           } catch (err) {
-            rt.ctx.log.error({ err, deliveryId: finished.subject.delivery.id }, 'webhook outcome not recorded');
+            rt.ctx.log.error(
+              { err, deliveryId: finished.subject.delivery.id },
+              'webhook outcome not recorded',
+            );
           }
         }
       });
@@ -125,7 +128,11 @@ function createRecorder(
 }
 
 /** Sends one claimed attempt; null when its delivery is gone (deleted with its webhook meanwhile). */
-async function attempt(rt: WebhookRuntime, deliveryId: string, claimed: number): Promise<FinishedAttempt | null> {
+async function attempt(
+  rt: WebhookRuntime,
+  deliveryId: string,
+  claimed: number,
+): Promise<FinishedAttempt | null> {
   const subject = attemptSubject(rt.ctx.db, deliveryId);
   if (!subject) return null;
   const result = await send(rt, subject);

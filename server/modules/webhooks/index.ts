@@ -6,4 +6,11 @@ export { subscribeWebhookEvents } from './pipeline';
 export { createDispatcher, type Dispatcher } from './dispatch';
 export { seedExampleWebhook } from './example';
 // The address judgement, for other modules that fetch administrator-given URLs (SSO discovery and endpoints).
-export { checkTarget, parseTarget, pinnedLookup, systemResolver, type ResolvedAddress, type Resolver } from './address';
+export {
+  checkTarget,
+  parseTarget,
+  pinnedLookup,
+  systemResolver,
+  type ResolvedAddress,
+  type Resolver,
+} from './address';

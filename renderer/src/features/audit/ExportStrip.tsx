@@ -35,11 +35,7 @@ export function ExportStrip({
             Exporting {format}… <strong data-testid="audit-export-rows">{formatCount(p.rows)}</strong>
             {p.expected !== null ? ` of ${formatCount(p.expected)}` : ''} rows · {size(p.bytes)}
           </span>
-          {p.expected ? (
-            <ProgressTrack value={p.rows} max={p.expected} />
-          ) : (
-            <span className="grow" />
-          )}
+          {p.expected ? <ProgressTrack value={p.rows} max={p.expected} /> : <span className="grow" />}
           <SmallButton tone="ghost" onClick={onCancel} testId="audit-export-cancel">
             Cancel
           </SmallButton>

@@ -120,12 +120,7 @@ export function RuleForm({
         </div>
       </div>
 
-      <DeleteTarget
-        of={confirmDelete}
-        what="rule"
-        testId="rule-delete-dialog"
-        onConfirm={remove}
-      >
+      <DeleteTarget of={confirmDelete} what="rule" testId="rule-delete-dialog" onConfirm={remove}>
         <p>
           Delete <strong>{rule?.name}</strong>? Requests it would decide fall through to the next matching
           rule, or to the organization default. Past decisions keep its name.

@@ -202,12 +202,7 @@ export function RulesView({ org }: { org: PolicyOrg }) {
         </AdminTable>
       )}
 
-      <DeleteTarget
-        of={deleting}
-        what="rule"
-        testId="pam-rule-delete-dialog"
-        onConfirm={remove}
-      >
+      <DeleteTarget of={deleting} what="rule" testId="pam-rule-delete-dialog" onConfirm={remove}>
         <p>
           Delete <strong>{deleting.target?.name}</strong>? Requests it would decide fall through to the next
           matching rule, or to the organization default. Past decisions keep its name.

@@ -59,11 +59,7 @@ export function PasswordCard({
           onChange={setCurrent}
           error={touched && !current ? 'Enter your current password.' : null}
         />
-        <NewPasswordFields
-          idPrefix="profile-new"
-          {...newPassword.fields}
-          touched={touched}
-        />
+        <NewPasswordFields idPrefix="profile-new" {...newPassword.fields} touched={touched} />
         <ActionError error={error} testId="profile-password-error" />
         <div className="pf-actions pf-actions-end">
           <SmallButton tone="secondary" submit disabled={busy} testId="profile-change-password">
