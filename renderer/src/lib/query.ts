@@ -3,9 +3,8 @@ import { useCallback } from 'react';
 import type { Pagination } from '../../../server/contract';
 
 // The console's one query cache. Every read goes through it under a key from its feature's api.ts whose first
-// part names the resource (`['api', path]` for the plain GETs some features still key by path); live pushes
-// patch or invalidate entries here (devices/api.ts registerDeviceLiveCache, approvals/useLiveList) instead of
-// each screen re-reading its lists.
+// part names the feature or resource; live pushes patch or invalidate entries here (devices/api.ts
+// registerDeviceLiveCache, approvals/useLiveList) instead of each screen re-reading its lists.
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -19,9 +18,14 @@ export const queryClient = new QueryClient({
   },
 });
 
-/** The key of a plain GET of `path` (with its query string). */
-export function apiKey(path: string): QueryKey {
-  return ['api', path];
+/**
+ * A write whose success makes cached reads stale: those under `queryKey` (every one, without it) are read again
+ * when next shown. The write's own answer passes through.
+ */
+export async function staleAfter<T>(write: Promise<T>, queryKey?: QueryKey): Promise<T> {
+  const result = await write;
+  void queryClient.invalidateQueries(queryKey ? { queryKey } : undefined);
+  return result;
 }
 
 export interface QueryState<T> {

@@ -15,16 +15,12 @@ import type {
 import { call } from '../../lib/api/endpoints';
 import { directoryKeys } from '../../lib/directory';
 import { qs } from '../../lib/forms';
-import { apiKey, queryClient, useApiQuery, type QueryState } from '../../lib/query';
+import { staleAfter, useApiQuery, type QueryState } from '../../lib/query';
 
 // The tenancy endpoints (spec 1: partners, organizations, sites), typed by the contract. Every write marks the
 // shared directory (organization, partner and site names used across the console) stale.
 
-async function write<T>(work: Promise<T>): Promise<T> {
-  const result = await work;
-  void queryClient.invalidateQueries({ queryKey: directoryKeys.all });
-  return result;
-}
+const write = <T>(work: Promise<T>): Promise<T> => staleAfter(work, directoryKeys.all);
 
 export const tenantsApi = {
   createPartner: (body: NewPartnerBody) => write(call('POST /orgs/partners', { body })),
@@ -46,9 +42,9 @@ export const tenantsApi = {
     call('PATCH /orgs/contacts/:contactId', { params: { contactId }, body }),
 };
 
-/** Reads are cached under their path (`apiKey`), as other features' reads of the same records are. */
+/** Reads are cached under their path (with its query), so each page and record is its own entry. */
 function useRead<T>(path: string | null, read: () => Promise<T>): QueryState<T> {
-  return useApiQuery<T>(path === null ? null : apiKey(path), read);
+  return useApiQuery<T>(path === null ? null : ['tenants', path], read);
 }
 
 export function usePartnerPage(q: { page: number; limit: number }): QueryState<Paginated<Partner>> {
