@@ -2,7 +2,8 @@
 // Both sides are held to it by the compiler. On the server, defineRoute (server/http/route.ts) makes a declared
 // route's handler answer with the endpoint's response and its schemas accept the endpoint's body and query; in
 // the console, the one typed caller (renderer/src/lib/api/endpoints.ts) takes its argument and result types from
-// here, so no call site names a type of its own. test/unit/endpoint-map.test.ts checks that every key is a route.
+// here, so no call site names a type of its own. test/integration/endpoint-map.test.ts checks that every key is
+// a route.
 import type { WebhookEndpoints } from './webhooks';
 import type { AuthEndpoints } from './auth';
 import type { SessionEndpoints } from './session';
