@@ -26,6 +26,19 @@ export const DEVICE_ROLES = [
 export type DeviceRole = (typeof DEVICE_ROLES)[number];
 export const WATCHDOG_STATUSES = ['connected', 'failover', 'offline'] as const;
 export type WatchdogStatus = (typeof WATCHDOG_STATUSES)[number];
+/** What the device list can be ordered by (`sort`). */
+export const DEVICE_SORTS = [
+  'hostname',
+  'displayName',
+  'status',
+  'osType',
+  'lastSeenAt',
+  'enrolledAt',
+  'agentVersion',
+  'lastUser',
+  'cpuPercent',
+] as const;
+export type DeviceSort = (typeof DEVICE_SORTS)[number];
 
 export interface DeviceHardware {
   manufacturer: string | null;

@@ -5,6 +5,7 @@ import type {
   DeviceDetail,
   DeviceEventLogEntry,
   DeviceFacets,
+  DeviceSort,
   DeviceSummary,
   DiagnosticLogEntry,
   LiveEventLogDescriptor,
@@ -15,17 +16,6 @@ import type { Endpoint } from './endpoint';
 
 // /devices (spec 2 Devices), their logs (stored, and live under /system-tools) and the demo simulator (spec 1).
 
-export type DeviceListSort =
-  | 'hostname'
-  | 'displayName'
-  | 'status'
-  | 'osType'
-  | 'lastSeenAt'
-  | 'enrolledAt'
-  | 'agentVersion'
-  | 'lastUser'
-  | 'cpuPercent';
-
 /** What narrows and orders the device list; `status` may be a comma list, `conditions` a condition group's JSON. */
 export interface DeviceFilterQuery {
   search?: string;
@@ -33,7 +23,7 @@ export interface DeviceFilterQuery {
   orgId?: string;
   filterId?: string;
   conditions?: string;
-  sort?: DeviceListSort;
+  sort?: DeviceSort;
   order?: 'asc' | 'desc';
 }
 

@@ -1,22 +1,9 @@
 import { z } from 'zod';
-import { DEVICE_FACETS, DEVICE_ROLES, DEVICE_STATUSES, OS_TYPES } from '../../contract/devices';
+import { DEVICE_FACETS, DEVICE_ROLES, DEVICE_SORTS, DEVICE_STATUSES, OS_TYPES } from '../../contract/devices';
 import { paginationQuery } from '../../http/pagination';
 
 // Request shapes of /devices, /groups and /tags. Shape checks live here; rules that need stored state (scope,
 // the device's organization, custom field definitions) live in service.ts and groups.ts.
-
-export const DEVICE_SORTS = [
-  'hostname',
-  'displayName',
-  'status',
-  'osType',
-  'lastSeenAt',
-  'enrolledAt',
-  'agentVersion',
-  'lastUser',
-  'cpuPercent',
-] as const;
-export type DeviceSort = (typeof DEVICE_SORTS)[number];
 
 /** Spec 3: the device list pages up to 1000 rows, 500 when `limit` is omitted. */
 export const DEVICE_PAGE = { defaultLimit: 500, maxLimit: 1000 } as const;

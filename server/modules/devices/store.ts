@@ -3,7 +3,7 @@ import { statement, type Db } from '../../db/connection';
 import { pagedQuery } from '../../db/paged';
 import { pageOffset, type PageRequest } from '../../http/pagination';
 import type { DeviceCommandRow } from '../agents';
-import type { DeviceSort } from './schemas';
+import type { DeviceSort } from '../../contract/devices';
 
 // SQL for devices, their tags, groups and commands, as free functions of the database. The device list is built from WHERE fragments over the alias
 // `d` (the saved-filter compiler writes to the same alias), so every narrowing composes into one statement.

@@ -1,4 +1,4 @@
-import type { DeviceSummary } from '../../../../server/contract';
+import type { DeviceSort, DeviceSummary } from '../../../../server/contract';
 import { Link } from '../../lib/router';
 import { useNow } from '../../lib/hooks';
 import { VirtualTable, type VirtualList, type VirtualTableSpec } from '../../ui';
@@ -6,16 +6,7 @@ import { OS_LABEL, STATUS_LABEL, STATUS_TONE, ago, deviceName, percentTone } fro
 
 // The device list on the kit's virtualized table: thousands of devices scroll smoothly. Rows are links (keyboard, middle-click to a new tab); headers sort on the server.
 
-export type SortKey =
-  | 'hostname'
-  | 'displayName'
-  | 'status'
-  | 'osType'
-  | 'lastSeenAt'
-  | 'enrolledAt'
-  | 'agentVersion'
-  | 'lastUser'
-  | 'cpuPercent';
+export type SortKey = DeviceSort;
 
 export const SORT_LABELS: Record<SortKey, string> = {
   hostname: 'Hostname',
