@@ -128,7 +128,8 @@ export interface DeviceCommand {
   error: string | null;
 }
 
-export type DiagnosticLevel = 'debug' | 'info' | 'warn' | 'error';
+export const DIAGNOSTIC_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type DiagnosticLevel = (typeof DIAGNOSTIC_LEVELS)[number];
 
 export interface DiagnosticLogEntry {
   id: string;
@@ -143,8 +144,10 @@ export interface DiagnosticLogEntry {
   createdAt: string;
 }
 
-export type EventLogLevel = 'info' | 'warning' | 'error' | 'critical';
-export type EventLogCategory = 'security' | 'hardware' | 'application' | 'system';
+export const EVENT_LOG_LEVELS = ['info', 'warning', 'error', 'critical'] as const;
+export type EventLogLevel = (typeof EVENT_LOG_LEVELS)[number];
+export const EVENT_LOG_CATEGORIES = ['security', 'hardware', 'application', 'system'] as const;
+export type EventLogCategory = (typeof EVENT_LOG_CATEGORIES)[number];
 
 export interface DeviceEventLogEntry {
   id: string;
@@ -160,11 +163,15 @@ export interface DeviceEventLogEntry {
   createdAt: string;
 }
 
+/** The levels of a live event log entry (as Windows names them). */
+export const LIVE_EVENT_LEVELS = ['information', 'warning', 'error', 'critical', 'verbose'] as const;
+export type LiveEventLevel = (typeof LIVE_EVENT_LEVELS)[number];
+
 /** Live event log entries come from the device itself and are never stored (spec 2). */
 export interface LiveEventLogEntry {
   recordId: number;
   timeCreated: string;
-  level: 'information' | 'warning' | 'error' | 'critical' | 'verbose';
+  level: LiveEventLevel;
   source: string;
   eventId: number;
   message: string;

@@ -15,6 +15,61 @@ export type FilterFieldType =
   /** orgId, siteId, groupId: equals and in. */
   | 'hierarchy';
 
+/**
+ * The operators each kind of field takes (spec 2's condition language): the server's compiler accepts exactly
+ * these, and the console's builder offers exactly these. `capability` fields are booleans without null checks;
+ * `software` is software.installed, `softwareMissing` software.notInstalled.
+ */
+export const FILTER_OPERATORS = {
+  string: [
+    'equals',
+    'notEquals',
+    'contains',
+    'notContains',
+    'startsWith',
+    'endsWith',
+    'matches',
+    'in',
+    'notIn',
+    'isNull',
+    'isNotNull',
+  ],
+  enum: ['equals', 'notEquals', 'in', 'notIn'],
+  datetime: [
+    'equals',
+    'notEquals',
+    'before',
+    'after',
+    'between',
+    'withinLast',
+    'notWithinLast',
+    'isNull',
+    'isNotNull',
+  ],
+  array: ['hasAny', 'hasAll', 'isEmpty', 'isNotEmpty', 'contains'],
+  boolean: ['equals', 'notEquals', 'isNull', 'isNotNull'],
+  number: [
+    'equals',
+    'notEquals',
+    'greaterThan',
+    'greaterThanOrEquals',
+    'lessThan',
+    'lessThanOrEquals',
+    'between',
+    'isNull',
+    'isNotNull',
+  ],
+  capability: ['equals', 'notEquals'],
+  software: ['contains', 'notContains', 'equals', 'in', 'hasAny', 'hasAll'],
+  softwareMissing: ['contains'],
+  hierarchy: ['equals', 'in'],
+} as const;
+export type FilterOperatorKind = keyof typeof FILTER_OPERATORS;
+
+/** The units of a relative date (`withinLast`, `notWithinLast`). */
+export const TIME_UNITS = ['minutes', 'hours', 'days', 'weeks', 'months'] as const;
+export type TimeUnit = (typeof TIME_UNITS)[number];
+
 /** Types a custom-field definition may have; `custom.<key>` without a definition is a string. */
 export type CustomFieldType = 'string' | 'number' | 'boolean' | 'datetime';
 

@@ -1,4 +1,4 @@
-import type { CustomFieldType, FilterFieldType } from '../../contract/filters';
+import { FILTER_OPERATORS, type CustomFieldType, type FilterFieldType } from '../../contract/filters';
 import {
   ARCHITECTURES,
   DEVICE_ROLES,
@@ -19,18 +19,6 @@ import {
   compileString,
   compileTags,
 } from './operators';
-import {
-  ARRAY_OPERATORS,
-  BOOLEAN_OPERATORS,
-  CAPABILITY_OPERATORS,
-  DATETIME_OPERATORS,
-  ENUM_OPERATORS,
-  HIERARCHY_OPERATORS,
-  NUMBER_OPERATORS,
-  SOFTWARE_INSTALLED_OPERATORS,
-  SOFTWARE_NOT_INSTALLED_OPERATORS,
-  STRING_OPERATORS,
-} from './vocabulary';
 
 // The fields a filter may name: the fixed table of device columns (the only place a field key selects SQL text)
 // and `custom.<key>` fields, typed by the organizations' custom-field definitions.
@@ -46,33 +34,33 @@ export interface FieldSpec {
 
 const stringField = (sql: string): FieldSpec => ({
   type: 'string',
-  operators: STRING_OPERATORS,
+  operators: FILTER_OPERATORS.string,
   compile: (leaf, b) => compileString(column(sql), leaf, b),
 });
 const enumField = (sql: string, values: readonly string[]): FieldSpec => ({
   type: 'enum',
-  operators: ENUM_OPERATORS,
+  operators: FILTER_OPERATORS.enum,
   compile: (leaf, b) => compileEnum(column(sql), values, leaf, b),
 });
 const datetimeField = (sql: string): FieldSpec => ({
   type: 'datetime',
-  operators: DATETIME_OPERATORS,
+  operators: FILTER_OPERATORS.datetime,
   compile: (leaf, b, now) => compileDatetime(column(sql), leaf, b, now),
 });
-const booleanField = (sql: string, operators: readonly string[] = BOOLEAN_OPERATORS): FieldSpec => ({
+const booleanField = (sql: string, operators: readonly string[] = FILTER_OPERATORS.boolean): FieldSpec => ({
   type: 'boolean',
   operators,
   compile: (leaf, b) => compileBoolean(column(sql), leaf, b),
 });
 const numberField = (sql: string): FieldSpec => ({
   type: 'number',
-  operators: NUMBER_OPERATORS,
+  operators: FILTER_OPERATORS.number,
   compile: (leaf, b) => compileNumber(column(sql), leaf, b),
 });
 /** Fractional days between now and a timestamp, now bound as a parameter so the SQL stays deterministic. */
 const daysSinceField = (sql: string): FieldSpec => ({
   type: 'number',
-  operators: NUMBER_OPERATORS,
+  operators: FILTER_OPERATORS.number,
   compile: (leaf, b, now) =>
     compileNumber((bb) => `(julianday(${bb.bind(now.toISOString())}) - julianday(${sql}))`, leaf, b, true),
 });
@@ -87,15 +75,15 @@ const FIELDS: Readonly<Record<string, FieldSpec>> = {
   enrolledAt: datetimeField('d.enrolled_at'),
   lastSeenAt: datetimeField('d.last_seen_at'),
   quarantinedAt: datetimeField('d.quarantined_at'),
-  tags: { type: 'array', operators: ARRAY_OPERATORS, compile: (leaf, b) => compileTags(leaf, b) },
+  tags: { type: 'array', operators: FILTER_OPERATORS.array, compile: (leaf, b) => compileTags(leaf, b) },
   deviceRole: enumField('d.device_role', DEVICE_ROLES),
   isHeadless: booleanField('d.is_headless'),
   uptimeSeconds: numberField('d.uptime_seconds'),
   watchdogStatus: enumField('d.watchdog_status', WATCHDOG_STATUSES),
   // Capability checks
-  'patches.pending': booleanField('d.patches_pending', CAPABILITY_OPERATORS),
-  'alerts.critical': booleanField('d.alerts_critical', CAPABILITY_OPERATORS),
-  'system.rebootRequired': booleanField('d.reboot_required', CAPABILITY_OPERATORS),
+  'patches.pending': booleanField('d.patches_pending', FILTER_OPERATORS.capability),
+  'alerts.critical': booleanField('d.alerts_critical', FILTER_OPERATORS.capability),
+  'system.rebootRequired': booleanField('d.reboot_required', FILTER_OPERATORS.capability),
   // OS
   osType: enumField('d.os_type', OS_TYPES),
   osVersion: stringField('d.os_version'),
@@ -122,26 +110,30 @@ const FIELDS: Readonly<Record<string, FieldSpec>> = {
   // Software
   'software.installed': {
     type: 'software',
-    operators: SOFTWARE_INSTALLED_OPERATORS,
+    operators: FILTER_OPERATORS.software,
     compile: (leaf, b) => compileSoftware(leaf, b, true),
   },
   'software.notInstalled': {
     type: 'software',
-    operators: SOFTWARE_NOT_INSTALLED_OPERATORS,
+    operators: FILTER_OPERATORS.softwareMissing,
     compile: (leaf, b) => compileSoftware(leaf, b, false),
   },
   // Hierarchy
   orgId: {
     type: 'hierarchy',
-    operators: HIERARCHY_OPERATORS,
+    operators: FILTER_OPERATORS.hierarchy,
     compile: (leaf, b) => compileHierarchy(column('d.org_id'), leaf, b),
   },
   siteId: {
     type: 'hierarchy',
-    operators: HIERARCHY_OPERATORS,
+    operators: FILTER_OPERATORS.hierarchy,
     compile: (leaf, b) => compileHierarchy(column('d.site_id'), leaf, b),
   },
-  groupId: { type: 'hierarchy', operators: HIERARCHY_OPERATORS, compile: (leaf, b) => compileGroup(leaf, b) },
+  groupId: {
+    type: 'hierarchy',
+    operators: FILTER_OPERATORS.hierarchy,
+    compile: (leaf, b) => compileGroup(leaf, b),
+  },
   // Computed
   daysSinceLastSeen: daysSinceField('d.last_seen_at'),
   daysSinceEnrolled: daysSinceField('d.enrolled_at'),
@@ -152,10 +144,10 @@ export const FILTER_FIELD_KEYS: readonly string[] = Object.keys(FIELDS);
 
 const CUSTOM_PREFIX = 'custom.';
 const CUSTOM_OPERATORS: Record<CustomFieldType, readonly string[]> = {
-  string: STRING_OPERATORS,
-  number: NUMBER_OPERATORS,
-  boolean: BOOLEAN_OPERATORS,
-  datetime: DATETIME_OPERATORS,
+  string: FILTER_OPERATORS.string,
+  number: FILTER_OPERATORS.number,
+  boolean: FILTER_OPERATORS.boolean,
+  datetime: FILTER_OPERATORS.datetime,
 };
 
 /** `custom.<fieldKey>`: the value at the key in the device's custom_fields JSON, the path bound as a parameter. */

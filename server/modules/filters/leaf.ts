@@ -1,5 +1,6 @@
 import { badRequest, type HttpError } from '../../http/errors';
-import { MAX_AMOUNT, MAX_LIST_ITEMS, MAX_TEXT, TIME_UNITS, type TimeUnit } from './vocabulary';
+import { TIME_UNITS, type TimeUnit } from '../../contract/filters';
+import { MAX_AMOUNT, MAX_LIST_ITEMS, MAX_TEXT } from './vocabulary';
 
 // One condition (a leaf of the filter tree) on its way to SQL: the binder that collects its parameters, and the
 // readers that check its value has the shape its operator needs, failing with a 400 that names the condition.

@@ -5,7 +5,8 @@ import type { AuthContext } from '../../http/auth-context';
 import { HttpError, notFound } from '../../http/errors';
 import type { PageRequest } from '../../http/pagination';
 import { requireDevice } from '../devices';
-import { LIVE_LEVELS, type LiveEventsQuery } from './schemas';
+import { LIVE_EVENT_LEVELS } from '../../contract/devices';
+import type { LiveEventsQuery } from './schemas';
 
 // Live event-log queries (spec 2; DESIGN §3): the request goes to the agent over its socket and the answer comes
 // back within 30 seconds; nothing is stored. The hub rejects with 409 DEVICE_OFFLINE, 504 LIVE_QUERY_TIMEOUT or
@@ -34,7 +35,7 @@ const descriptor = z.object({
 const entry = z.object({
   recordId: z.number().int().nonnegative(),
   timeCreated: z.string().max(64),
-  level: z.enum(LIVE_LEVELS),
+  level: z.enum(LIVE_EVENT_LEVELS),
   source: z.string().max(255),
   eventId: z.number().int().nonnegative(),
   message: z.string(),

@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import {
+  DIAGNOSTIC_LEVELS,
+  EVENT_LOG_CATEGORIES,
+  EVENT_LOG_LEVELS,
+  LIVE_EVENT_LEVELS,
+} from '../../contract/devices';
 import { paginationQuery } from '../../http/pagination';
 import { commaList } from '../devices';
 
 // Query shapes of the device log endpoints (spec 2, Agent and device logs): the stored diagnostic and event logs,
 // and the live event-log queries answered by the agent itself.
-
-export const DIAGNOSTIC_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export const EVENT_LEVELS = ['info', 'warning', 'error', 'critical'] as const;
-export const EVENT_CATEGORIES = ['security', 'hardware', 'application', 'system'] as const;
-export const LIVE_LEVELS = ['information', 'warning', 'error', 'critical', 'verbose'] as const;
 
 /** An ISO 8601 date-time (offset required), normalised to UTC milliseconds so it compares with stored times. */
 const isoTime = (field: string) =>
@@ -35,8 +36,8 @@ export type DiagnosticLogsQuery = z.infer<typeof diagnosticLogsQuery>;
 export const eventLogsQuery = z
   .object({
     ...paginationQuery({ defaultLimit: 100, maxLimit: 500 }),
-    category: commaList('category', EVENT_CATEGORIES).optional(),
-    level: commaList('level', EVENT_LEVELS).optional(),
+    category: commaList('category', EVENT_LOG_CATEGORIES).optional(),
+    level: commaList('level', EVENT_LOG_LEVELS).optional(),
     source: z.string().max(255, 'source must be at most 255 characters').optional(),
     startDate: isoTime('startDate').optional(),
     endDate: isoTime('endDate').optional(),
@@ -65,7 +66,9 @@ export const recordParams = z.object({
 export const liveEventsQuery = z
   .object({
     ...paginationQuery({ defaultLimit: 50, maxLimit: 500 }),
-    level: z.enum(LIVE_LEVELS, { error: `level must be one of ${LIVE_LEVELS.join(', ')}` }).optional(),
+    level: z
+      .enum(LIVE_EVENT_LEVELS, { error: `level must be one of ${LIVE_EVENT_LEVELS.join(', ')}` })
+      .optional(),
     source: z.string().min(1).max(255, 'source must be at most 255 characters').optional(),
     startTime: isoTime('startTime').optional(),
     endTime: isoTime('endTime').optional(),

@@ -1,4 +1,4 @@
-import type { DiagnosticLevel } from '../../../../server/contract';
+import { DIAGNOSTIC_LEVELS, type DiagnosticLevel } from '../../../../server/contract';
 import { useDiagnosticLogs } from './api';
 import { DateRangeFilter, TextFilter, ToggleChips } from '../../ui';
 import { useLogFilters } from './controls';
@@ -10,7 +10,6 @@ import { localToIso } from '../../lib/dates';
 // The agent's own log lines (spec 2): level chips, exact component, message search, time window; newest first.
 
 const PAGE = 200;
-const LEVELS: DiagnosticLevel[] = ['debug', 'info', 'warn', 'error'];
 const DIAGNOSTIC_LOGS: LogKind = {
   testId: 'device-diagnostics',
   subject: { name: 'diagnostic logs', reads: 'logs' },
@@ -58,7 +57,7 @@ export function DiagnosticLogsTab({ deviceId }: { deviceId: string }) {
         <>
           <ToggleChips
             label="Levels"
-            options={LEVELS}
+            options={DIAGNOSTIC_LEVELS}
             values={levels}
             onChange={(v) => filters.set('levels', v)}
             testIdPrefix="diag-level"

@@ -1,3 +1,4 @@
+import { EVENT_LOG_CATEGORIES, EVENT_LOG_LEVELS } from '../../../../server/contract';
 import { useEventLogs } from './api';
 import { ChoiceSelect } from '../../ui';
 import { EventLogFilters, useLogFilters } from './controls';
@@ -10,8 +11,6 @@ import { SmallButton } from '../../ui/SmallButton';
 // Stored event logs (spec 2): what the agent submitted, filtered by category, level, exact source and dates.
 
 const PAGE = 100;
-const CATEGORIES = ['security', 'hardware', 'application', 'system'];
-const LEVELS = ['info', 'warning', 'error', 'critical'];
 const EVENT_LOGS: LogKind = {
   testId: 'device-eventlogs',
   subject: { name: 'event logs', reads: 'logs' },
@@ -56,12 +55,12 @@ export function EventLogsTab({ deviceId }: { deviceId: string }) {
             {...filters.bind('category')}
             ariaLabel="Category"
             emptyLabel="All categories"
-            options={CATEGORIES}
+            options={EVENT_LOG_CATEGORIES}
             testId="eventlog-category"
           />
           <EventLogFilters
             filters={filters}
-            levels={LEVELS}
+            levels={EVENT_LOG_LEVELS}
             sourcePlaceholder="Source (exact)"
             testIdPrefix="eventlog"
           />

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery, type InfiniteData } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { LIVE_EVENT_LEVELS, type LiveEventLevel } from '../../../../server/contract';
 import type {
   AgentVersion,
   DeviceCommand,
@@ -15,7 +16,6 @@ import type {
   DiagnosticLogEntry,
   DiagnosticLogQuery,
   EventLogQuery,
-  LiveEventLogEntry,
   Paginated,
   SimulatorElevationBody,
   SimulatorStartBody,
@@ -58,14 +58,19 @@ export const devicesApi = {
     call('GET /devices/:deviceId/diagnostic-logs', { params: { deviceId }, query }),
 };
 
+/** How the tab ranks the contract's live levels, most severe first (a Record: a new level must be ranked). */
+const SEVERITY: Record<LiveEventLevel, number> = {
+  critical: 0,
+  error: 1,
+  warning: 2,
+  information: 3,
+  verbose: 4,
+};
+
 /** The levels a live event query filters by, in the order the tab offers them. */
-export const LIVE_LEVELS: Array<LiveEventLogEntry['level']> = [
-  'critical',
-  'error',
-  'warning',
-  'information',
-  'verbose',
-];
+export const LIVE_LEVELS: readonly LiveEventLevel[] = [...LIVE_EVENT_LEVELS].sort(
+  (a, b) => SEVERITY[a] - SEVERITY[b],
+);
 
 /** The live tab's filters as its controls hold them: text, empty for none. */
 export interface LiveEventsFilter {

@@ -46,7 +46,7 @@ export function EventLogFilters({
   children,
 }: {
   filters: { bind: (key: EventLogFilter) => { value: string; onChange: (value: string) => void } };
-  levels: string[];
+  levels: readonly string[];
   sourcePlaceholder: string;
   testIdPrefix: string;
   children?: ReactNode;

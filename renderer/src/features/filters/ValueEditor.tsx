@@ -1,6 +1,7 @@
 import { Fragment, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { nameChoices, RemovableChip } from '../../ui';
-import { DURATION_UNITS, type FieldDef, type Option, type ValueShape } from './fields';
+import { TIME_UNITS } from '../../../../server/contract';
+import type { FieldDef, Option, ValueShape } from './fields';
 import type { Draft, Duration, Range } from './model';
 import type { Lookups } from '../../lib/directory';
 
@@ -272,7 +273,7 @@ export function ValueEditor({
             onChange={(e) => onChange({ ...d, unit: e.target.value as Duration['unit'] })}
             data-testid="filter-value-unit"
           >
-            {DURATION_UNITS.map((u) => (
+            {TIME_UNITS.map((u) => (
               <option key={u} value={u}>
                 {u}
               </option>

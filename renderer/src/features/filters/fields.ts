@@ -5,22 +5,15 @@ import {
   ARCHITECTURES,
   DEVICE_ROLES,
   DEVICE_STATUSES,
+  FILTER_OPERATORS,
   OS_TYPES,
   WATCHDOG_STATUSES,
+  type FilterOperatorKind,
 } from '../../../../server/contract';
 import { capitalize } from '../../lib/format';
 
-export type FieldType =
-  | 'string'
-  | 'number'
-  | 'enum'
-  | 'datetime'
-  | 'boolean'
-  | 'array'
-  | 'capability'
-  | 'software'
-  | 'softwareMissing'
-  | 'hierarchy';
+/** The kind of a field: which operators it takes (the contract's FILTER_OPERATORS) and how its value is edited. */
+export type FieldType = FilterOperatorKind;
 
 export interface Option {
   value: string;
@@ -171,53 +164,8 @@ export const OPERATOR_LABELS: Record<string, string> = {
   lessThanOrEquals: '≤',
 };
 
-const OPERATORS: Record<FieldType, string[]> = {
-  string: [
-    'equals',
-    'notEquals',
-    'contains',
-    'notContains',
-    'startsWith',
-    'endsWith',
-    'matches',
-    'in',
-    'notIn',
-    'isNull',
-    'isNotNull',
-  ],
-  enum: ['equals', 'notEquals', 'in', 'notIn'],
-  datetime: [
-    'equals',
-    'notEquals',
-    'before',
-    'after',
-    'between',
-    'withinLast',
-    'notWithinLast',
-    'isNull',
-    'isNotNull',
-  ],
-  array: ['hasAny', 'hasAll', 'isEmpty', 'isNotEmpty', 'contains'],
-  boolean: ['equals', 'notEquals', 'isNull', 'isNotNull'],
-  capability: ['equals', 'notEquals'],
-  number: [
-    'equals',
-    'notEquals',
-    'greaterThan',
-    'greaterThanOrEquals',
-    'lessThan',
-    'lessThanOrEquals',
-    'between',
-    'isNull',
-    'isNotNull',
-  ],
-  software: ['contains', 'notContains', 'equals', 'in', 'hasAny', 'hasAll'],
-  softwareMissing: ['contains'],
-  hierarchy: ['equals', 'in'],
-};
-
-export function operatorsFor(type: FieldType): string[] {
-  return OPERATORS[type];
+export function operatorsFor(type: FieldType): readonly string[] {
+  return FILTER_OPERATORS[type];
 }
 
 /** How the value of a condition is edited and sent. */
@@ -263,6 +211,3 @@ export function valueShape(field: FieldDef, operator: string): ValueShape {
       return list ? 'list' : 'text';
   }
 }
-
-export const DURATION_UNITS = ['minutes', 'hours', 'days', 'weeks', 'months'] as const;
-export type DurationUnit = (typeof DURATION_UNITS)[number];

@@ -2,15 +2,18 @@
 // are kept as the technician typed them (a half-typed number stays a string); `toConditions` turns the tree into
 // the wire shape of spec 2 (problems.ts says what still stops it from being sent).
 
-import type { FilterCondition, FilterConditionGroup } from '../../../../server/contract';
+import {
+  TIME_UNITS,
+  type FilterCondition,
+  type FilterConditionGroup,
+  type TimeUnit,
+} from '../../../../server/contract';
 import {
   CUSTOM_PREFIX,
-  DURATION_UNITS,
   fieldDef,
   operatorsFor,
   valueShape,
   type CustomType,
-  type DurationUnit,
   type FieldDef,
   type ValueShape,
 } from './fields';
@@ -22,7 +25,7 @@ export interface Range {
 
 export interface Duration {
   amount: string;
-  unit: DurationUnit;
+  unit: TimeUnit;
 }
 
 export type Draft = null | string | string[] | Range | Duration;
@@ -237,7 +240,7 @@ function draftFrom(shape: ValueShape, value: unknown): Draft {
     }
     case 'duration': {
       const d = (value ?? {}) as { amount?: unknown; unit?: unknown };
-      const unit = DURATION_UNITS.find((u) => u === d.unit) ?? 'days';
+      const unit = TIME_UNITS.find((u) => u === d.unit) ?? 'days';
       return { amount: text(d.amount), unit };
     }
     case 'list':
