@@ -1,9 +1,23 @@
 // Partners, organizations and sites (spec 1, /orgs). Field names follow the spec.
 
-export type PartnerType = 'msp' | 'enterprise' | 'internal';
-export type PartnerPlan = 'free' | 'starter' | 'community' | 'pro' | 'enterprise' | 'unlimited';
-export type PartnerStatus = 'pending' | 'active' | 'suspended' | 'churned' | 'offboarding';
-export type ServiceManagementMode = 'native' | 'external' | 'off';
+export const PARTNER_TYPES = ['msp', 'enterprise', 'internal'] as const;
+export type PartnerType = (typeof PARTNER_TYPES)[number];
+export const PARTNER_PLANS = ['free', 'starter', 'community', 'pro', 'enterprise', 'unlimited'] as const;
+export type PartnerPlan = (typeof PARTNER_PLANS)[number];
+export const PARTNER_STATUSES = ['pending', 'active', 'suspended', 'churned', 'offboarding'] as const;
+export type PartnerStatus = (typeof PARTNER_STATUSES)[number];
+export const SERVICE_MANAGEMENT_MODES = ['native', 'external', 'off'] as const;
+export type ServiceManagementMode = (typeof SERVICE_MANAGEMENT_MODES)[number];
+export const WEEKDAYS = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
 
 export interface BusinessDay {
   start: string;
@@ -18,9 +32,7 @@ export interface PartnerSettings {
   language?: 'en';
   businessHours?: {
     preset?: '24/7' | 'business' | 'extended' | 'custom';
-    custom?: Partial<
-      Record<'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday', BusinessDay>
-    >;
+    custom?: Partial<Record<Weekday, BusinessDay>>;
   };
   contact?: { name?: string; email?: string; phone?: string; website?: string };
   security?: { ipAllowlist?: string[]; [key: string]: unknown };
@@ -48,8 +60,10 @@ export interface Partner {
   deletedAt: string | null;
 }
 
-export type OrganizationType = 'customer' | 'internal';
-export type OrganizationStatus = 'active' | 'suspended' | 'trial' | 'churned';
+export const ORGANIZATION_TYPES = ['customer', 'internal'] as const;
+export type OrganizationType = (typeof ORGANIZATION_TYPES)[number];
+export const ORGANIZATION_STATUSES = ['active', 'suspended', 'trial', 'churned'] as const;
+export type OrganizationStatus = (typeof ORGANIZATION_STATUSES)[number];
 
 export interface OrganizationSettings {
   security?: { requireMfa?: boolean; allowedMfaMethods?: { sms?: boolean }; [key: string]: unknown };

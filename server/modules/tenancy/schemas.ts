@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  ORGANIZATION_STATUSES,
+  ORGANIZATION_TYPES,
+  PARTNER_PLANS,
+  PARTNER_STATUSES,
+  PARTNER_TYPES,
+  SERVICE_MANAGEMENT_MODES,
+} from '../../contract/tenancy';
 
 // Request schemas of /orgs (spec 1, Partner / Organization / Site and Partner settings). Shape checks live here;
 // rules that need stored state (slug clashes, caps, merged settings, the caller's address) live in service.ts.
@@ -46,16 +54,6 @@ const timeZone = (max: number) =>
     });
 
 // ---- Partner settings -----------------------------------------------------------------------------------------
-
-export const WEEKDAYS = [
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-  'sunday',
-] as const;
 
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day HH:MM (00:00-23:59)');
 const businessDay = z.strictObject({ start: clock, end: clock, closed: z.boolean().optional() });
@@ -147,11 +145,6 @@ export type PartnerSettingsPatch = z.infer<typeof partnerSettingsPatch>;
 
 // ---- Partners -------------------------------------------------------------------------------------------------
 
-export const PARTNER_TYPES = ['msp', 'enterprise', 'internal'] as const;
-export const PARTNER_PLANS = ['free', 'starter', 'community', 'pro', 'enterprise', 'unlimited'] as const;
-export const PARTNER_STATUSES = ['pending', 'active', 'suspended', 'churned', 'offboarding'] as const;
-export const SERVICE_MANAGEMENT_MODES = ['native', 'external', 'off'] as const;
-
 export const idParams = z.object({ id: uuid('id') });
 
 export const createPartnerBody = z.object({
@@ -193,9 +186,6 @@ export const updateOwnPartnerBody = updatePartnerBody.pick({
 export type UpdateOwnPartnerBody = z.infer<typeof updateOwnPartnerBody>;
 
 // ---- Organizations --------------------------------------------------------------------------------------------
-
-export const ORGANIZATION_TYPES = ['customer', 'internal'] as const;
-export const ORGANIZATION_STATUSES = ['active', 'suspended', 'trial', 'churned'] as const;
 
 /** The keys of organization settings that other features read; everything else is kept as sent. */
 const organizationSettings = z.looseObject({

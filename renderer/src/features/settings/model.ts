@@ -1,9 +1,11 @@
-import type {
-  BusinessDay,
-  OwnPartnerPatch,
-  Partner,
-  PartnerSettings,
-  ServiceManagementMode,
+import {
+  WEEKDAYS,
+  type BusinessDay,
+  type OwnPartnerPatch,
+  type Partner,
+  type PartnerSettings,
+  type ServiceManagementMode,
+  type Weekday,
 } from '../../../../server/contract';
 import { ApiError } from '../../lib/api/client';
 import { checkEntry } from './ip-allowlist';
@@ -12,8 +14,9 @@ import { checkEntry } from './ip-allowlist';
 // changed. Settings merge key by key on the server (nested objects too; a business day and the allowlist are
 // replaced whole), so a patch carries just the changed leaves.
 
-export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-export type Day = (typeof DAYS)[number];
+/** The week as the contract lists it, Monday first. */
+export const DAYS = WEEKDAYS;
+export type Day = Weekday;
 export type Preset = '24/7' | 'business' | 'extended' | 'custom';
 export type SectionId = 'general' | 'hours' | 'contact' | 'security' | 'service';
 
