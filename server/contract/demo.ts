@@ -54,6 +54,9 @@ export interface SimulatorElevationStats {
 }
 
 /** What `POST /demo/simulator/elevation-requests` can make a simulated agent ask for. */
+/** The most agents the bundled simulator runs in one demo fleet. */
+export const MAX_SIMULATED_AGENTS = 2000;
+
 export const SIMULATED_ELEVATION_KINDS = [
   'signed_installer',
   'unsigned_tool',

@@ -150,6 +150,9 @@ export interface FilterPreview {
   data: { totalCount: number; devices: FilterPreviewDevice[]; evaluatedAt: string };
 }
 
+/** The longest text the global search takes (`q`), in characters. */
+export const SEARCH_QUERY_MAX = 100;
+
 /**
  * `GET /search`. Devices carry `description` `<osVersion> · <orgName> · <lastUser>`; settings (console pages) carry
  * `href`. The spec names users and organizations as searched kinds without their shape; Gatehouse adds those and

@@ -102,6 +102,15 @@ export interface ElevationEvent {
   occurredAt: string;
 }
 
+/** The longest reason a decision (approve, deny, revoke) records, in characters. */
+export const DECISION_REASON_MAX = 2000;
+
+/** The longest name of an approver device (a WebAuthn platform credential), in characters. */
+export const APPROVER_DEVICE_NAME_MAX = 100;
+
+/** Spec 2 limits of the elevation audit export: 1-1000 rows a page, a window of at most 366 days. */
+export const ELEVATION_EXPORT_LIMITS = { defaultLimit: 1000, maxLimit: 1000, maxWindowDays: 366 } as const;
+
 /** `eventType` values of the elevation audit export (an unknown one is a 400). */
 export const ELEVATION_EVENT_TYPES = [
   'elevation.requested',

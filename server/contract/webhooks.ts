@@ -27,6 +27,9 @@ export type WebhookEventGroup = keyof typeof WEBHOOK_EVENT_GROUPS;
 /** An event a webhook can subscribe to. */
 export type WebhookEventType = (typeof WEBHOOK_EVENT_GROUPS)[WebhookEventGroup][number];
 /** Test deliveries use this type (spec 2 Events); it is not subscribed to, every webhook can be tested. */
+/** The most custom headers one webhook may send. */
+export const WEBHOOK_MAX_HEADERS = 20;
+
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = Object.values(WEBHOOK_EVENT_GROUPS).flat();

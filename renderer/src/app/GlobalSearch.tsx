@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import type { SearchResult } from '../../../server/contract';
+import { SEARCH_QUERY_MAX, type SearchResult } from '../../../server/contract';
 import { useSearch } from '../lib/search';
 import { navigate } from '../lib/router';
 import { sectionFor } from './routes';
@@ -11,7 +11,6 @@ import './global-search.css';
 // href (pages, requests, rules, organizations, people). The server offers only what the caller may open.
 
 const DEBOUNCE_MS = 200;
-const MAX_Q = 100;
 const LIMIT = 12;
 
 /** Each kind's group heading and icon; scripts and alerts are the spec's kinds the server never returns. */
@@ -48,7 +47,7 @@ export function SearchBox() {
     of: undefined,
     index: 0,
   });
-  const q = text.trim().slice(0, MAX_Q);
+  const q = text.trim().slice(0, SEARCH_QUERY_MAX);
 
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
@@ -123,7 +122,7 @@ export function SearchBox() {
         aria-label="Search pages, devices, requests, rules, organizations and people"
         placeholder="Search pages, devices, requests…"
         value={text}
-        maxLength={MAX_Q}
+        maxLength={SEARCH_QUERY_MAX}
         onChange={(e) => {
           setText(e.target.value);
           setOpen(true);

@@ -8,6 +8,7 @@ import type {
   DeviceSort,
   DeviceSummary,
   DiagnosticLogEntry,
+  LiveEventLevel,
   LiveEventLogDescriptor,
   LiveEventLogEntry,
   LiveEventLogPage,
@@ -72,7 +73,7 @@ export interface DiagnosticLogQuery {
 export interface LiveLogEventsQuery {
   page: number;
   limit: number;
-  level?: LiveEventLogEntry['level'];
+  level?: LiveEventLevel;
   source?: string;
   /** Digits only. */
   eventId?: string;

@@ -11,7 +11,8 @@ import { PERMISSIONS } from '../../http/permissions';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { requireFullPartnerAccess, requireOrgAccess } from '../../http/scope';
 import { auditCaller } from '../audit';
-import { demoSimulator, MAX_SIMULATED_AGENTS, SIMULATOR_UNAVAILABLE } from './simulator';
+import { MAX_SIMULATED_AGENTS } from '../../contract/demo';
+import { demoSimulator, SIMULATOR_UNAVAILABLE } from './simulator';
 
 // The console's simulator panel (demo mode only): status, start, stop, and "raise an elevation request" (one
 // simulated agent reports a request of the chosen kind through the real agent endpoint, issue 5). Who may use it: platform administrators

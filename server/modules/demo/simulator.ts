@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { SimulatedElevationKind, SimulatorElevationResponse, SimulatorStatus } from '../../contract';
+import {
+  MAX_SIMULATED_AGENTS,
+  type SimulatedElevationKind,
+  type SimulatorElevationResponse,
+  type SimulatorStatus,
+} from '../../contract';
 import type { AppContext } from '../../context';
 import { transaction } from '../../db/after-commit';
 import { conflict, HttpError, notFound } from '../../http/errors';
@@ -27,7 +32,6 @@ import {
 
 export const DEMO_SLUG = 'northwind-demo';
 export const FLEET_ORG_SLUG = 'contoso-dental';
-export const MAX_SIMULATED_AGENTS = 2000;
 const KEY_NAME = 'Demo simulator';
 const KEY_TTL_MS = 60 * 60_000;
 export const SIMULATOR_UNAVAILABLE = () =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APPROVER_DEVICE_NAME_MAX, DECISION_REASON_MAX } from '../../contract/pam';
 import { paginationQuery } from '../../http/pagination';
 import { commaList } from '../devices';
 
@@ -115,7 +116,7 @@ export const BULK_MAX = 100;
 
 export const respondBody = z.object({
   decision: z.enum(['approve', 'deny'], "decision must be 'approve' or 'deny'"),
-  reason: text(2000).optional(),
+  reason: text(DECISION_REASON_MAX).optional(),
   durationMinutes: z.number().int().min(1).max(1440).optional(),
   proof: webauthnResponse.optional(),
   reauthPassword: z.string().min(1).max(1024).optional(),
@@ -156,7 +157,7 @@ export const revokeBody = z.object({
     .string({ error: 'reason is required' })
     .trim()
     .min(1, 'reason is required')
-    .max(2000, 'reason must be at most 2000 characters'),
+    .max(DECISION_REASON_MAX, `reason must be at most ${DECISION_REASON_MAX} characters`),
 });
 
 export const actuateParams = z.object({ id: z.uuid('Invalid device id') });
@@ -172,7 +173,7 @@ export const actuateBody = z.object({
 });
 
 export const registerDeviceBody = z.object({
-  name: text(100).min(1, 'name is required'),
+  name: text(APPROVER_DEVICE_NAME_MAX).min(1, 'name is required'),
   response: webauthnResponse,
   /** A new approver device raises what a session can prove: the password again (or an MFA code without one). */
   reauthPassword: z.string().min(1).max(1024).optional(),

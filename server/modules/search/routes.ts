@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SEARCH_QUERY_MAX } from '../../contract/filters';
 import type { AppContext } from '../../context';
 import { defineRoute, type AnyRoute } from '../../http/route';
 import { search } from './service';
@@ -12,8 +13,8 @@ export const searchQuery = z.object({
   q: z
     .string({ error: 'q is required' })
     .trim()
-    .min(1, 'q must be 1-100 characters')
-    .max(100, 'q must be 1-100 characters'),
+    .min(1, `q must be 1-${SEARCH_QUERY_MAX} characters`)
+    .max(SEARCH_QUERY_MAX, `q must be 1-${SEARCH_QUERY_MAX} characters`),
   limit: z
     .string({ error: LIMIT_MESSAGE })
     .regex(/^\d{1,2}$/, LIMIT_MESSAGE)

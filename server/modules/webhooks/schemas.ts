@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '../../contract/webhooks';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_MAX_HEADERS, WEBHOOK_TEST_EVENT } from '../../contract/webhooks';
 import { paginationQuery } from '../../http/pagination';
 
 // Request shapes of /webhooks (spec 2 Webhook, Webhooks endpoints). The URL is a plain string here: whether it
@@ -58,7 +58,7 @@ const header = z.object({
 });
 const headers = z
   .array(header, { error: 'headers must be an array of {key, value}' })
-  .max(20, 'at most 20 headers');
+  .max(WEBHOOK_MAX_HEADERS, `at most ${WEBHOOK_MAX_HEADERS} headers`);
 
 const retryPolicy = z.object({
   maxRetries: z.number().int().min(0).max(10),

@@ -4,7 +4,7 @@ import {
   platformAuthenticatorIsAvailable,
   startRegistration,
 } from '@simplewebauthn/browser';
-import type { ApproverDevice } from '../../../../server/contract';
+import { APPROVER_DEVICE_NAME_MAX, type ApproverDevice } from '../../../../server/contract';
 import { ActionError } from '../../ui/ActionError';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { Icon } from '../../ui/Icon';
@@ -22,8 +22,6 @@ import { SmallButton } from '../../ui/SmallButton';
 // The technician's approver devices: WebAuthn platform credentials (Windows Hello, Touch ID) that prove
 // presence when approving an elevation. Registering needs a session verified with two-step verification and the
 // password again.
-
-const MAX_NAME = 100;
 
 const FORBIDDEN = {
   title: 'Approver devices are not available to you',
@@ -97,8 +95,8 @@ function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
   const trimmed = name.trim();
   const nameError = !trimmed
     ? 'Give the device a name you will recognize.'
-    : trimmed.length > MAX_NAME
-      ? `Keep the name under ${MAX_NAME} characters.`
+    : trimmed.length > APPROVER_DEVICE_NAME_MAX
+      ? `Keep the name under ${APPROVER_DEVICE_NAME_MAX} characters.`
       : null;
 
   const secretError = secret
@@ -156,7 +154,7 @@ function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
             type="text"
             value={name}
             onChange={(e) => setName(e.target.value)}
-            maxLength={MAX_NAME + 20}
+            maxLength={APPROVER_DEVICE_NAME_MAX + 20}
             disabled={action.busy}
             data-testid="approver-device-name"
           />

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import type { ElevationRequest } from '../../../../server/contract';
+import { DECISION_REASON_MAX, type ElevationRequest } from '../../../../server/contract';
 import type { DialogProps } from '../../ui/Dialog';
 import { ConfirmAction } from '../../ui/DialogActions';
 import { TextAreaField } from '../../ui/fields';
 import { approvalsApi } from './api';
 import { subjectOf } from './format';
-import { MAX_REASON, reasonProblem } from './reason';
+import { reasonProblem } from './reason';
 
 // Revoking ends an elevation before its time: the server marks it revoked and sends the agent a cleanup
 // command. A reason is required (it goes into the audit trail).
@@ -46,7 +46,7 @@ export function RevokeDialog({ request, onClose, onDone }: { request: ElevationR
         onChange={setReason}
         error={tried ? problem : null}
         rows={3}
-        maxLength={MAX_REASON + 200}
+        maxLength={DECISION_REASON_MAX + 200}
         placeholder="e.g. Task finished early; user reported suspicious prompt"
         autoFocus
       />

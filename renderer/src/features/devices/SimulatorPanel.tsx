@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import type {
-  SimulatedElevationKind,
-  SimulatorElevationResponse,
-  SimulatorStatus,
+import {
+  MAX_SIMULATED_AGENTS,
+  type SimulatedElevationKind,
+  type SimulatorElevationResponse,
+  type SimulatorStatus,
 } from '../../../../server/contract';
 import { simulatorApi, useSimulatorStatus as useStatus } from './api';
 import { ActionError } from '../../ui/ActionError';
@@ -20,7 +21,6 @@ import { SmallButton } from '../../ui/SmallButton';
 
 const POLL_MS = 3000;
 /** The server's cap on simulated agents (MAX_SIMULATED_AGENTS). */
-const MAX_AGENTS = 2000;
 
 const RAISE_KINDS: Array<{ value: SimulatedElevationKind; label: string }> = [
   { value: 'signed_installer', label: 'Signed installer (Zoom, Chrome …)' },
@@ -68,8 +68,8 @@ export function SimulatorPanel({
 
   const n = Number(count);
   const countError =
-    count.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_AGENTS
-      ? `Between 1 and ${formatCount(MAX_AGENTS)} agents.`
+    count.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_SIMULATED_AGENTS
+      ? `Between 1 and ${formatCount(MAX_SIMULATED_AGENTS)} agents.`
       : null;
 
   const start = (e: FormEvent) => {

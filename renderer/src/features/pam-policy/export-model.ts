@@ -1,5 +1,6 @@
 import {
   ELEVATION_EVENT_TYPES,
+  ELEVATION_EXPORT_LIMITS,
   type ElevationEventType,
   type ElevationExportQuery,
 } from '../../../../server/contract';
@@ -11,9 +12,9 @@ import {
 // and saves everything as one file. The last page's headers say whether the window is complete or only settled
 // through an earlier time (events still arriving near the end of the window).
 
-export const PAGE_LIMIT = 1000;
+export const PAGE_LIMIT = ELEVATION_EXPORT_LIMITS.maxLimit;
 
-export const MAX_WINDOW_DAYS = 366;
+export const MAX_WINDOW_DAYS = ELEVATION_EXPORT_LIMITS.maxWindowDays;
 
 /** A runaway cursor must not loop forever. */
 export const MAX_PAGES = 10_000;

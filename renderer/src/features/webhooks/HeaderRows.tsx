@@ -1,9 +1,7 @@
-import type { WebhookHeader } from '../../../../server/contract';
+import { WEBHOOK_MAX_HEADERS, type WebhookHeader } from '../../../../server/contract';
 import { RemoveRowButton, SmallButton } from '../../ui';
 
 // Custom headers as key/value rows; the server sends them after its own headers on every delivery.
-
-export const MAX_HEADERS = 20;
 
 // The two inputs of a row: which field of the header each edits, and how it is named to a screen reader.
 const HEADER_PARTS = [
@@ -50,7 +48,7 @@ export function HeaderRows({
         ))
       )}
       {error ? <div className="field-error">{error}</div> : null}
-      {rows.length < MAX_HEADERS ? (
+      {rows.length < WEBHOOK_MAX_HEADERS ? (
         <SmallButton
           tone="ghost"
           icon="plus"

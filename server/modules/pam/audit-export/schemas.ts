@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { ELEVATION_EVENT_TYPES } from '../../../contract/pam';
+import { ELEVATION_EVENT_TYPES, ELEVATION_EXPORT_LIMITS } from '../../../contract/pam';
 
 // The query of GET /pam/elevation-audit/export and the row it exports (spec 2, Privileged access endpoints).
 // `from` and `to` are validated by the service, not here, so that every window rule answers with the same code
 // (EXPORT_WINDOW_INVALID) whichever of them fails.
 
 export const EXPORT_SCHEMA_VERSION = '1';
-/** Spec 2 limits: export page 1-1000 rows; elevation export window at most 366 days. */
-export const EXPORT_LIMITS = { defaultLimit: 1000, maxLimit: 1000, maxWindowDays: 366 } as const;
 /**
  * Events are written in the transaction that makes the change, so once this much time has passed nothing new can
  * appear with an earlier `occurred_at` (the margin covers the gap between stamping and committing).
@@ -19,7 +17,7 @@ const uuid = (field: string) =>
     error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be a UUID`),
   });
 
-const LIMIT_MESSAGE = `limit must be an integer from 1 to ${EXPORT_LIMITS.maxLimit}`;
+const LIMIT_MESSAGE = `limit must be an integer from 1 to ${ELEVATION_EXPORT_LIMITS.maxLimit}`;
 
 export const exportQuery = z.object({
   from: z.string().max(64, 'from must be an ISO 8601 date-time with offset').optional(),
@@ -37,8 +35,8 @@ export const exportQuery = z.object({
     .regex(/^\d{1,7}$/, LIMIT_MESSAGE)
     .optional()
     .transform((raw, ctx) => {
-      const n = raw === undefined ? EXPORT_LIMITS.defaultLimit : Number(raw);
-      if (n < 1 || n > EXPORT_LIMITS.maxLimit) {
+      const n = raw === undefined ? ELEVATION_EXPORT_LIMITS.defaultLimit : Number(raw);
+      if (n < 1 || n > ELEVATION_EXPORT_LIMITS.maxLimit) {
         ctx.addIssue({ code: 'custom', message: LIMIT_MESSAGE });
         return z.NEVER;
       }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ELEVATION_EXPORT_LIMITS } from '../../../contract/pam';
 import type { AppContext } from '../../../context';
 import { auditActor, type UserAuth } from '../../../http/auth-context';
 import type { ClientInfo } from '../../../http/client-info';
@@ -7,13 +8,7 @@ import { requireOrgAccess, requireSiteAccess } from '../../../http/scope';
 import { deviceVisibility, onDeviceRows, restrictionClauses } from '../../devices';
 import { decodeCursor, encodeCursor, type CursorBinding } from './cursor';
 import { CONTENT_TYPES, render } from './format';
-import {
-  EXPORT_LIMITS,
-  EXPORT_SCHEMA_VERSION,
-  SETTLE_MARGIN_MS,
-  type ElevationAuditRow,
-  type ExportQuery,
-} from './schemas';
+import { EXPORT_SCHEMA_VERSION, SETTLE_MARGIN_MS, type ElevationAuditRow, type ExportQuery } from './schemas';
 import { readExportPage } from './store';
 
 // The elevation audit export (spec 2, GET /pam/elevation-audit/export): one page of an organization's
@@ -54,8 +49,11 @@ export function parseWindow(from: string | undefined, to: string | undefined): E
   const fromMs = instant('from', from);
   const toMs = instant('to', to);
   if (fromMs >= toMs) throw badRequest('from must be before to', WINDOW_CODE);
-  if (toMs - fromMs > EXPORT_LIMITS.maxWindowDays * DAY_MS)
-    throw badRequest(`The export window must be at most ${EXPORT_LIMITS.maxWindowDays} days`, WINDOW_CODE);
+  if (toMs - fromMs > ELEVATION_EXPORT_LIMITS.maxWindowDays * DAY_MS)
+    throw badRequest(
+      `The export window must be at most ${ELEVATION_EXPORT_LIMITS.maxWindowDays} days`,
+      WINDOW_CODE,
+    );
   return { from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString(), toMs };
 }
 
