@@ -150,6 +150,9 @@ export interface FilterPreview {
   data: { totalCount: number; devices: FilterPreviewDevice[]; evaluatedAt: string };
 }
 
+/** A saved filter's name and description, in characters (spec 2). */
+export const SAVED_FILTER_LIMITS = { name: 200, description: 1000 } as const;
+
 /** The longest text the global search takes (`q`), in characters. */
 export const SEARCH_QUERY_MAX = 100;
 

@@ -105,6 +105,20 @@ export interface ElevationEvent {
 /** The longest reason a decision (approve, deny, revoke) records, in characters. */
 export const DECISION_REASON_MAX = 2000;
 
+/** Limits of PAM policy (rules and signer groups) that the console checks before it sends. */
+export const PAM_POLICY_LIMITS = {
+  /** A rule's or signer group's name, in characters. */
+  name: 255,
+  /** A signer group's description, in characters. */
+  description: 2000,
+  /** Signers in one signer group. */
+  signers: 500,
+  /** A rule's priority lies between minus this and this. */
+  priority: 1_000_000,
+  /** The longest approval a rule grants, in minutes. */
+  grantMinutes: 1440,
+} as const;
+
 /** The longest name of an approver device (a WebAuthn platform credential), in characters. */
 export const APPROVER_DEVICE_NAME_MAX = 100;
 

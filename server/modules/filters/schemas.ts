@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SAVED_FILTER_LIMITS as LIMITS } from '../../contract/filters';
 
 // Request shapes of /filters (spec 2, Saved filters; limits: name 1-200, description up to 1000, preview limit
 // 1-100 default 10). `conditions` is taken as any JSON here and validated by parseConditionGroup in the service,
@@ -7,14 +8,14 @@ import { z } from 'zod';
 const filterName = z
   .string({ error: 'name is required' })
   .trim()
-  .min(1, 'name must be 1-200 characters')
-  .max(200, 'name must be 1-200 characters');
+  .min(1, `name must be 1-${LIMITS.name} characters`)
+  .max(LIMITS.name, `name must be 1-${LIMITS.name} characters`);
 
 /** Blank descriptions are stored as null. */
 const filterDescription = z
   .string({ error: 'description must be a string or null' })
   .trim()
-  .max(1000, 'description must be at most 1000 characters')
+  .max(LIMITS.description, `description must be at most ${LIMITS.description} characters`)
   .transform((d) => (d === '' ? null : d))
   .nullable();
 

@@ -1,5 +1,9 @@
 import { useState } from 'react';
-import type { FilterConditionGroup, SaveFilterBody } from '../../../../server/contract';
+import {
+  SAVED_FILTER_LIMITS,
+  type FilterConditionGroup,
+  type SaveFilterBody,
+} from '../../../../server/contract';
 import { Field } from '../../ui/basics';
 import { fieldErrors } from '../../lib/forms';
 import { ChoiceSelect, TextField, nameChoices } from '../../ui';
@@ -8,8 +12,7 @@ import type { Lookups } from '../../lib/directory';
 // What a saved filter is called and whose it is (spec 2): name 1-200, description up to 1000 and, for partner and
 // system callers creating one, the organization it belongs to. Shared by "Save as filter" and the filter editor.
 
-export const NAME_MAX = 200;
-export const DESCRIPTION_MAX = 1000;
+const { name: NAME_MAX, description: DESCRIPTION_MAX } = SAVED_FILTER_LIMITS;
 
 /**
  * Name, description and organization of a filter being saved, their messages (the server's per-field messages

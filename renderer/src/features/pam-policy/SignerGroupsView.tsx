@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import type { SignerGroup } from '../../../../server/contract';
+import { PAM_POLICY_LIMITS, type SignerGroup } from '../../../../server/contract';
 import {
   AdminTable,
   LoadState,
@@ -28,9 +28,7 @@ import { writeTarget } from '../../lib/hooks';
 // /pam/signer-groups: named lists of code signers a rule can match as one ("Trusted vendors"). A group a rule
 // still uses cannot be deleted (the server answers 409 naming how many rules).
 
-const NAME_MAX = 255;
-const DESCRIPTION_MAX = 2000;
-const SIGNERS_MAX = 500;
+const { name: NAME_MAX, description: DESCRIPTION_MAX, signers: SIGNERS_MAX } = PAM_POLICY_LIMITS;
 const SIGNER_MAX = 255;
 
 const FORBIDDEN = {

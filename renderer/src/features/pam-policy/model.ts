@@ -1,12 +1,13 @@
 // Over 400 lines: the rule draft model (criteria, validation, summaries); the prefill from a request is in prefill.ts.
-import type {
-  AiToolCatalogEntry,
-  NegatableCriterion,
-  PamRule,
-  PamRuleBody,
-  PamRuleCriteria,
-  PamTimeWindow,
-  PamVerdict,
+import {
+  PAM_POLICY_LIMITS,
+  type AiToolCatalogEntry,
+  type NegatableCriterion,
+  type PamRule,
+  type PamRuleBody,
+  type PamRuleCriteria,
+  type PamTimeWindow,
+  type PamVerdict,
 } from '../../../../server/contract';
 import type { Tone } from '../approvals';
 
@@ -108,9 +109,9 @@ export const DAY_SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as co
 export const WEEK_ORDER = [1, 2, 3, 4, 5, 6, 0] as const;
 
 export const DEFAULT_PRIORITY = 100;
-export const PRIORITY_LIMIT = 1_000_000;
-export const NAME_MAX = 255;
-export const DURATION_MAX = 1440;
+export const PRIORITY_LIMIT = PAM_POLICY_LIMITS.priority;
+export const NAME_MAX = PAM_POLICY_LIMITS.name;
+export const DURATION_MAX = PAM_POLICY_LIMITS.grantMinutes;
 export const RISK_TIERS = [0, 1, 2, 3, 4] as const;
 
 const SHA256 = /^[0-9a-f]{64}$/i;

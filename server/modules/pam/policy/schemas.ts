@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NEGATABLE_CRITERIA, type PamTimeWindow } from '../../../contract';
+import { NEGATABLE_CRITERIA, PAM_POLICY_LIMITS as LIMITS, type PamTimeWindow } from '../../../contract';
 import { HH_MM, isValidTimeZone } from './time-window';
 
 // Request bodies and queries of /pam/rules, /pam/signer-groups and /pam/config (spec 2 "PAM rule", "Signer group",
@@ -93,18 +93,18 @@ const name = z
   .string({ error: 'is required' })
   .trim()
   .min(1, 'is required')
-  .max(255, 'must be at most 255 characters');
+  .max(LIMITS.name, `must be at most ${LIMITS.name} characters`);
 const verdict = z.enum(VERDICTS, `must be one of ${VERDICTS.join(', ')}`);
 const priority = z
   .number()
   .int('must be an integer')
-  .min(-1_000_000, 'must be at least -1000000')
-  .max(1_000_000, 'must be at most 1000000');
+  .min(-LIMITS.priority, `must be at least -${LIMITS.priority}`)
+  .max(LIMITS.priority, `must be at most ${LIMITS.priority}`);
 const approvalDurationMinutes = z
   .number()
   .int('must be an integer')
-  .min(1, 'must be 1-1440')
-  .max(1440, 'must be 1-1440')
+  .min(1, `must be 1-${LIMITS.grantMinutes}`)
+  .max(LIMITS.grantMinutes, `must be 1-${LIMITS.grantMinutes}`)
   .nullish();
 
 export const createRuleBody = z.strictObject({
@@ -146,14 +146,12 @@ export const previewBody = z.strictObject({
 });
 export type PreviewBody = z.infer<typeof previewBody>;
 
-export const MAX_SIGNERS = 500;
-
 /** Trimmed, blank entries dropped, de-duplicated case-insensitively keeping the first spelling. */
 const signers = z
   .array(z.string().trim().max(255, 'must be at most 255 characters'), {
     error: 'must be an array of strings',
   })
-  .max(MAX_SIGNERS, `must hold at most ${MAX_SIGNERS} signers`)
+  .max(LIMITS.signers, `must hold at most ${LIMITS.signers} signers`)
   .transform((list) => {
     const seen = new Set<string>();
     const out: string[] = [];
@@ -167,7 +165,7 @@ const signers = z
   });
 const description = z
   .string()
-  .max(2000, 'must be at most 2000 characters')
+  .max(LIMITS.description, `must be at most ${LIMITS.description} characters`)
   .nullish()
   .transform((v) => (v === undefined ? v : v === null || v.trim() === '' ? null : v.trim()));
 
@@ -192,8 +190,8 @@ export const putConfigBody = z.strictObject({
   defaultApprovalDurationMinutes: z
     .number()
     .int('must be an integer')
-    .min(1, 'must be 1-1440')
-    .max(1440, 'must be 1-1440')
+    .min(1, `must be 1-${LIMITS.grantMinutes}`)
+    .max(LIMITS.grantMinutes, `must be 1-${LIMITS.grantMinutes}`)
     .optional(),
   actuatorEnabled: z.boolean().optional(),
 });
