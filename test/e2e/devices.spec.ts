@@ -77,17 +77,22 @@ test('the technician filters the fleet, opens a device and reads its live event 
   await screen(page, '40-devices');
 
   // Build "OS type is one of [Windows] and device role is not server"; the preview counts as the conditions change.
+  // The fleet is drawn from the demo organization's id, new each run: in the rare one with no Windows workstation
+  // (about 3 in 100 for 12 machines) the same two conditions are built on an OS that has one.
   const fleet = fleetDevices();
-  const windows = fleet.filter((d) => d.os_type === 'windows');
+  const workstation =
+    fleet.find((d) => d.os_type === 'windows' && d.device_role !== 'server') ??
+    fleet.find((d) => d.device_role !== 'server');
+  expect(workstation).toBeDefined();
+  const os = workstation!.os_type;
+  const windows = fleet.filter((d) => d.os_type === os);
   const expected = windows.filter((d) => d.device_role !== 'server');
-  expect(windows.length).toBeGreaterThan(0);
-  expect(expected.length).toBeGreaterThan(0);
 
   await page.getByTestId('device-filter-toggle').click();
   const builder = page.getByTestId('filter-builder');
   await builder.getByTestId('filter-field').first().selectOption('osType');
   await builder.getByTestId('filter-operator').first().selectOption('in');
-  await builder.getByTestId('filter-value-windows').click();
+  await builder.getByTestId(`filter-value-${os}`).click();
   await expect(builder.getByTestId('filter-preview-count')).toHaveText(String(windows.length));
 
   await builder.getByTestId('filter-add-condition').click();
