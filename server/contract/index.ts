@@ -20,6 +20,7 @@ export * from './device-metrics';
 export * from './filters';
 export * from './agent-versions';
 export * from './pam';
+export * from './pam-policy';
 export * from './backups';
 export * from './events';
 export * from './webhooks';

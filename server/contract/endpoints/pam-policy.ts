@@ -1,7 +1,6 @@
+import type { ElevationEventType, ElevationFlowType } from '../pam';
 import type {
   AiToolsResponse,
-  ElevationEventType,
-  ElevationFlowType,
   PamConfig,
   PamConfigResponse,
   PamRule,
@@ -11,7 +10,7 @@ import type {
   PamRuleResponse,
   SignerGroupList,
   SignerGroupResponse,
-} from '../pam';
+} from '../pam-policy';
 import type { Endpoint, StreamedFile } from './endpoint';
 
 // PAM policy (spec 2 "Privileged access": rules, signer groups, the organization's configuration) and the
